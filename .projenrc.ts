@@ -1,0 +1,102 @@
+import { javascript, typescript } from 'projen';
+
+// Source lives in several top-level folders (design card): lib/ (framework),
+// constructs/ (components), platforms/ (distributions), imports/ (generated).
+// Nothing is compiled to disk for use: tests run through ts-jest and synth through
+// ts-node. `tsc` only type-checks (noEmit), so projen's default compile output folder
+// (lib/, which is our framework folder) is never written.
+const sourceDirs = ['lib', 'constructs', 'platforms', 'imports', 'test', 'scripts'];
+
+const project = new typescript.TypeScriptProject({
+  name: 'cdk8s-mlplatform',
+  description: 'Typed cdk8s constructs for the components of an open-source AI/ML platform on Kubernetes, composed into validated, correctly ordered GitOps output.',
+  defaultReleaseBranch: 'main',
+  projenrcTs: true,
+  packageManager: javascript.NodePackageManager.NPM,
+  minNodeVersion: '20.0.0',
+  github: false,
+  release: false,
+  package: false,
+  srcdir: '.',
+  libdir: 'build',
+  testdir: 'test',
+  sampleCode: false,
+  typescriptVersion: '5.9.3',
+  deps: [
+    'cdk8s@2.70.106',
+    'cdk8s-plus-28@2.5.6',
+    'constructs@10.8.1',
+    'ajv@8.20.0',
+    'yaml@2.9.1',
+    '@bufbuild/cel@0.6.1',
+  ],
+  devDeps: [
+    // Only read by scripts/gen-core-types.mjs (plain node: the package is ESM-only).
+    '@kubernetes/client-node@2.0.1',
+    'cdk8s-cli@2.207.60',
+    'ts-node@10.9.2',
+  ],
+  tsconfig: {
+    include: sourceDirs.map((d) => `${d}/**/*.ts`).concat(['main.ts']),
+    exclude: ['node_modules', 'build', 'dist'],
+    compilerOptions: {
+      rootDir: '.',
+      outDir: 'build',
+      noEmit: true,
+      declaration: false,
+      resolveJsonModule: true,
+      esModuleInterop: true,
+      isolatedModules: true,
+      lib: ['es2022'],
+      target: 'ES2022',
+      skipLibCheck: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noImplicitReturns: true,
+      noFallthroughCasesInSwitch: true,
+      experimentalDecorators: false,
+    },
+  },
+  disableTsconfigDev: true,
+  jest: true,
+  jestOptions: {
+    // Snapshots must fail when output changes; `npx projen test:update` updates them.
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    jestConfig: {
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/build/', '/dist/'],
+      coveragePathIgnorePatterns: ['/node_modules/', '/imports/', '/test/'],
+      // ts-jest transpiles only (type checking is `tsc --noEmit` in the test task).
+      maxWorkers: 2,
+    },
+  },
+  tsJestOptions: {
+    transformOptions: { isolatedModules: true },
+  },
+  eslint: true,
+  eslintOptions: {
+    dirs: ['lib', 'constructs', 'platforms'],
+    devdirs: ['test', 'scripts'],
+    ignorePatterns: ['imports/**', 'build/**', 'dist/**', 'node_modules/**', '*.js', '*.mjs', '*.d.ts'],
+  },
+  gitignore: ['/dist/', '/build/', '/.bench/'],
+});
+
+// Type-check everything as part of `test` (ts-jest only transpiles).
+project.testTask.prependExec('tsc --noEmit -p tsconfig.json');
+project.compileTask.reset('tsc --noEmit -p tsconfig.json');
+
+project.addTask('gen:core-types', {
+  description: 'Regenerate imports/k8s/core-types.json from @kubernetes/client-node type metadata',
+  exec: 'node scripts/gen-core-types.mjs',
+});
+project.addTask('gen:imports', {
+  description: 'Regenerate the typed custom-resource bindings in imports/ from our own CRD schemas',
+  exec: 'ts-node --transpile-only scripts/gen-imports.ts',
+});
+project.addTask('synth', {
+  description: 'Synthesize the default platforms into dist/',
+  exec: 'cdk8s synth',
+});
+
+project.synth();

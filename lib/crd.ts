@@ -1,0 +1,250 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ObjectSchema, s } from './schema/dsl';
+import { JSONSchemaProps } from './schema/types';
+
+export enum CrdScope {
+  NAMESPACED = 'Namespaced',
+  CLUSTER = 'Cluster',
+}
+
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  readonly jsonPath: string;
+  readonly description?: string;
+  readonly format?: string;
+  /** @default 0 */
+  readonly priority?: number;
+}
+
+export interface ScaleSubresource {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
+}
+
+export interface CrdVersion {
+  /** e.g. v1beta1 */
+  readonly name: string;
+  /** @default true */
+  readonly served?: boolean;
+  /** Exactly one version of a CRD is the storage version. */
+  readonly storage: boolean;
+  readonly deprecated?: boolean;
+  readonly deprecationWarning?: string;
+  /**
+   * The object's top-level fields other than apiVersion, kind and metadata (which the
+   * CRD adds): usually `spec` and `status`.
+   */
+  readonly schema: ObjectSchema;
+  /** @default - none */
+  readonly subresources?: { readonly status?: boolean; readonly scale?: ScaleSubresource };
+  readonly printerColumns?: PrinterColumn[];
+}
+
+/** Conversion between served versions. */
+export interface CrdConversion {
+  readonly strategy: 'None' | 'Webhook';
+  /** Path on the webhook server. @default /convert */
+  readonly path?: string;
+  /** @default ['v1'] */
+  readonly conversionReviewVersions?: string[];
+}
+
+/**
+ * A CRD as data: everything a platform needs to know about it without building it.
+ * Components declare these in `provides`; `CustomResourceDefinition` renders one.
+ */
+export interface CrdDefinition {
+  readonly group: string;
+  readonly kind: string;
+  readonly plural: string;
+  /** @default kind in lower case */
+  readonly singular?: string;
+  /** @default `${kind}List` */
+  readonly listKind?: string;
+  readonly shortNames?: string[];
+  readonly categories?: string[];
+  readonly scope: CrdScope;
+  readonly versions: CrdVersion[];
+  /** @default None */
+  readonly conversion?: CrdConversion;
+  /** Extra annotations on the CRD object (e.g. api-approved.kubernetes.io). */
+  readonly annotations?: Record<string, string>;
+}
+
+/** group/version/kind of something a component owns or needs. */
+export interface Gvk {
+  readonly group: string;
+  readonly version?: string;
+  readonly kind: string;
+}
+
+export function crdName(def: Pick<CrdDefinition, 'plural' | 'group'>): string {
+  return `${def.plural}.${def.group}`;
+}
+
+export function storageVersion(def: CrdDefinition): CrdVersion {
+  return def.versions.find((v) => v.storage)!;
+}
+
+export function gvkKey(g: Gvk): string {
+  return `${g.group}/${g.kind}`;
+}
+
+/** Where a CRD's conversion webhook is served: set by the component that owns the server. */
+export interface ConversionWebhookTarget {
+  readonly serviceName: string;
+  readonly serviceNamespace: string;
+  readonly port: number;
+  readonly caBundle?: string;
+  readonly annotations: Record<string, string>;
+}
+
+export interface CustomResourceDefinitionProps {
+  readonly definition: CrdDefinition;
+  /** Required when the definition's conversion strategy is Webhook. */
+  readonly conversionWebhook?: ConversionWebhookTarget;
+}
+
+/**
+ * A CustomResourceDefinition rendered from a `CrdDefinition`: structural schema from the
+ * DSL, CEL rules, printer columns, subresources and conversion.
+ */
+export class CustomResourceDefinition extends Construct {
+  public readonly definition: CrdDefinition;
+  public readonly name: string;
+  public readonly apiObject: ApiObject;
+  private conversionWebhook?: ConversionWebhookTarget;
+
+  constructor(scope: Construct, id: string, props: CustomResourceDefinitionProps) {
+    super(scope, id);
+    const def = props.definition;
+    validateDefinition(this.node.path, def);
+    this.definition = def;
+    this.name = crdName(def);
+    this.conversionWebhook = props.conversionWebhook;
+    this.apiObject = new ApiObject(this, 'Resource', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: {
+        name: this.name,
+        annotations: Lazy.any({ produce: () => this.renderAnnotations() }) as any,
+      },
+      spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
+    });
+    this.node.addValidation({
+      validate: () =>
+        (def.conversion?.strategy === 'Webhook' && !this.conversionWebhook
+          ? [`CRD ${this.name} declares conversion strategy Webhook but no conversion webhook server is wired: pass conversionWebhook (a WebhookServer's conversionTarget())`]
+          : []),
+    });
+  }
+
+  /** Wires the conversion webhook (for components that create the server after the CRD). */
+  public useConversionWebhook(target: ConversionWebhookTarget): void {
+    this.conversionWebhook = target;
+  }
+
+  /** The openAPIV3Schema of one version, as emitted. */
+  public schemaOf(version: string): JSONSchemaProps {
+    const v = this.definition.versions.find((x) => x.name === version);
+    if (!v) throw new Error(`CRD ${this.name} has no version ${version}`);
+    return rootSchema(v.schema).toJson();
+  }
+
+  private renderAnnotations(): Record<string, string> | undefined {
+    const a = { ...(this.definition.annotations ?? {}), ...(this.conversionWebhook?.annotations ?? {}) };
+    return Object.keys(a).length ? a : undefined;
+  }
+
+  private renderSpec(): unknown {
+    const def = this.definition;
+    const spec: any = {
+      group: def.group,
+      names: dropEmpty({
+        kind: def.kind,
+        listKind: def.listKind ?? `${def.kind}List`,
+        plural: def.plural,
+        singular: def.singular ?? def.kind.toLowerCase(),
+        shortNames: def.shortNames?.length ? def.shortNames : undefined,
+        categories: def.categories?.length ? def.categories : undefined,
+      }),
+      scope: def.scope,
+      versions: def.versions.map((v) =>
+        dropEmpty({
+          name: v.name,
+          served: v.served ?? true,
+          storage: v.storage,
+          deprecated: v.deprecated || undefined,
+          deprecationWarning: v.deprecationWarning,
+          schema: { openAPIV3Schema: rootSchema(v.schema).toJson() },
+          subresources: renderSubresources(v),
+          additionalPrinterColumns: v.printerColumns?.length ? v.printerColumns.map((c) => dropEmpty({ ...c })) : undefined,
+        }),
+      ),
+    };
+    if (def.conversion?.strategy === 'Webhook' && this.conversionWebhook) {
+      const w = this.conversionWebhook;
+      spec.conversion = {
+        strategy: 'Webhook',
+        webhook: {
+          clientConfig: dropEmpty({
+            service: { name: w.serviceName, namespace: w.serviceNamespace, path: def.conversion.path ?? '/convert', port: w.port },
+            caBundle: w.caBundle,
+          }),
+          conversionReviewVersions: def.conversion.conversionReviewVersions ?? ['v1'],
+        },
+      };
+    }
+    return spec;
+  }
+}
+
+/** The whole object schema of a version: apiVersion, kind, metadata plus the version's fields. */
+export function rootSchema(schema: ObjectSchema): ObjectSchema {
+  return s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+}
+
+function renderSubresources(v: CrdVersion): unknown {
+  const sr: any = {};
+  if (v.subresources?.status) sr.status = {};
+  if (v.subresources?.scale) sr.scale = dropEmpty({ ...v.subresources.scale });
+  return Object.keys(sr).length ? sr : undefined;
+}
+
+function dropEmpty<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Checks a definition on its own; throws with the construct path, the field, the value and the fix. */
+export function validateDefinition(path: string, def: CrdDefinition): void {
+  const fail = (what: string) => {
+    throw new Error(`${path}: CRD ${crdName(def)}: ${what}`);
+  };
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(def.kind)) fail(`kind '${def.kind}' must be UpperCamelCase`);
+  if (!DNS1123_LABEL.test(def.plural) || def.plural !== def.plural.toLowerCase()) fail(`plural '${def.plural}' must be a lower-case DNS label`);
+  if (!def.group.includes('.')) fail(`group '${def.group}' must be a domain name with a dot, e.g. example.com`);
+  const storage = def.versions.filter((v) => v.storage);
+  if (storage.length !== 1) {
+    fail(`exactly one version must have storage: true (got ${storage.length}: ${storage.map((v) => v.name).join(', ') || 'none'})`);
+  }
+  const names = def.versions.map((v) => v.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) fail(`version '${dup}' is listed twice`);
+  for (const v of def.versions) {
+    if (!/^v\d+((alpha|beta)\d+)?$/.test(v.name)) fail(`version name '${v.name}' is not a Kubernetes version (v1, v1beta1, v2alpha3...)`);
+  }
+  if (!def.versions.some((v) => v.served ?? true)) fail('no version is served');
+  if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None') {
+    // Allowed by the API server only when every version has the same schema.
+    const first = JSON.stringify(def.versions[0].schema.toJson());
+    if (def.versions.some((v) => JSON.stringify(v.schema.toJson()) !== first)) {
+      fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema');
+    }
+  }
+}

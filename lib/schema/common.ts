@@ -1,0 +1,18 @@
+import { s } from './dsl';
+
+/** metav1.Condition, as controller-gen renders it (patterns and limits of the Go type). */
+export function metav1Condition() {
+  return s.object({
+    lastTransitionTime: s.dateTime().required(),
+    message: s.string({ maxLength: 32768 }).required(),
+    observedGeneration: s.int64({ minimum: 0 }),
+    reason: s.string({ minLength: 1, maxLength: 1024, pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$' }).required(),
+    status: s.enum('True', 'False', 'Unknown').required(),
+    type: s.string({ maxLength: 316, pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }).required(),
+  }).named('Condition');
+}
+
+/** A list of metav1.Condition keyed by type. */
+export function metav1Conditions(opts: { maxItems?: number } = {}) {
+  return s.array(metav1Condition(), { listType: 'map', listMapKeys: ['type'], maxItems: opts.maxItems });
+}

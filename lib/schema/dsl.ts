@@ -1,0 +1,391 @@
+import { JSONSchemaProps, ValidationRule } from './types';
+
+/**
+ * Collects named TypeScript declarations while schemas are rendered as types
+ * (see lib/schema/typegen.ts). A named schema is declared once and referenced by name.
+ */
+export interface TypeContext {
+  /** Declares `name` (once) with the body the callback renders; returns the name. */
+  declare(name: string, render: () => string): string;
+}
+
+interface Common {
+  description?: string;
+  default?: unknown;
+  nullable?: boolean;
+  rules?: ValidationRule[];
+  required?: boolean;
+  /** A name for the generated TypeScript type (objects only). */
+  typeName?: string;
+}
+
+/**
+ * A node of a structural schema. Nodes are immutable: every modifier returns a copy,
+ * so a schema can be shared between CRDs and versions and refined where it is used.
+ */
+export abstract class Schema {
+  /** @internal */
+  protected c: Common = {};
+
+  /** Whether the enclosing object lists this property as required. */
+  public get isRequired(): boolean {
+    return this.c.required === true;
+  }
+
+  /** Marks this property as required by its enclosing object. */
+  public required(): this {
+    return this.with({ required: true });
+  }
+
+  /** Marks this property as optional (undoes `required()`, e.g. on a shared definition). */
+  public optional(): this {
+    return this.with({ required: false });
+  }
+
+  /** Our own one-line description of the field. */
+  public describe(description: string): this {
+    return this.with({ description });
+  }
+
+  /** The value the API server fills in when the field is absent. */
+  public default(value: unknown): this {
+    return this.with({ default: value });
+  }
+
+  public nullable(): this {
+    return this.with({ nullable: true });
+  }
+
+  /** Adds a CEL rule (x-kubernetes-validations) on this node. */
+  public rule(rule: string, message: string, opts: Omit<ValidationRule, 'rule' | 'message'> = {}): this {
+    return this.with({ rules: [...(this.c.rules ?? []), { rule, message, ...opts }] });
+  }
+
+  /** The CEL rules on this node. */
+  public get rules(): readonly ValidationRule[] {
+    return this.c.rules ?? [];
+  }
+
+  /** Renders the structural schema of this node. */
+  public toJson(): JSONSchemaProps {
+    const out: JSONSchemaProps = this.render();
+    if (this.c.description !== undefined) out.description = this.c.description;
+    if (this.c.default !== undefined) out.default = this.c.default;
+    if (this.c.nullable) out.nullable = true;
+    if (this.c.rules?.length) out['x-kubernetes-validations'] = this.c.rules.map((r) => ({ ...r }));
+    return sortKeys(out);
+  }
+
+  /** Renders this node as a TypeScript type expression. */
+  public abstract tsType(ctx: TypeContext): string;
+
+  protected abstract render(): JSONSchemaProps;
+
+  protected with(patch: Partial<Common>): this {
+    const copy = Object.create(Object.getPrototypeOf(this));
+    Object.assign(copy, this);
+    copy.c = { ...this.c, ...patch };
+    return copy;
+  }
+
+  /** Copies this node with other node-specific options. @internal */
+  protected withOpts<T extends object>(key: string, patch: T): this {
+    const copy = this.with({});
+    (copy as any)[key] = { ...(this as any)[key], ...patch };
+    return copy;
+  }
+}
+
+export interface StringOptions {
+  readonly enum?: readonly string[];
+  readonly format?: string;
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+}
+
+export class StringSchema extends Schema {
+  constructor(private readonly o: StringOptions = {}) {
+    super();
+  }
+  public get options(): StringOptions {
+    return this.o;
+  }
+  public tsType(): string {
+    return this.o.enum?.length ? this.o.enum.map((e) => JSON.stringify(e)).join(' | ') : 'string';
+  }
+  protected render(): JSONSchemaProps {
+    return dropUndefined({
+      type: 'string',
+      format: this.o.format,
+      enum: this.o.enum ? [...this.o.enum] : undefined,
+      pattern: this.o.pattern,
+      minLength: this.o.minLength,
+      maxLength: this.o.maxLength,
+    });
+  }
+}
+
+export interface NumberOptions {
+  readonly format?: 'int32' | 'int64' | 'double' | 'float';
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: boolean;
+  readonly exclusiveMaximum?: boolean;
+  readonly multipleOf?: number;
+  readonly enum?: readonly number[];
+}
+
+export class NumberSchema extends Schema {
+  constructor(private readonly kind: 'integer' | 'number', private readonly o: NumberOptions = {}) {
+    super();
+  }
+  public tsType(): string {
+    return this.o.enum?.length ? this.o.enum.join(' | ') : 'number';
+  }
+  protected render(): JSONSchemaProps {
+    return dropUndefined({
+      type: this.kind,
+      format: this.o.format,
+      minimum: this.o.minimum,
+      maximum: this.o.maximum,
+      exclusiveMinimum: this.o.exclusiveMinimum,
+      exclusiveMaximum: this.o.exclusiveMaximum,
+      multipleOf: this.o.multipleOf,
+      enum: this.o.enum ? [...this.o.enum] : undefined,
+    });
+  }
+}
+
+export class BooleanSchema extends Schema {
+  public tsType(): string {
+    return 'boolean';
+  }
+  protected render(): JSONSchemaProps {
+    return { type: 'boolean' };
+  }
+}
+
+/** x-kubernetes-int-or-string, optionally with a pattern for the string form. */
+export class IntOrStringSchema extends Schema {
+  constructor(private readonly o: { pattern?: string } = {}) {
+    super();
+  }
+  public tsType(): string {
+    return 'number | string';
+  }
+  protected render(): JSONSchemaProps {
+    return dropUndefined({
+      'anyOf': [{ type: 'integer' }, { type: 'string' }] as JSONSchemaProps[],
+      'x-kubernetes-int-or-string': true,
+      'pattern': this.o.pattern,
+    });
+  }
+}
+
+/** The pattern the API server uses for resource.Quantity. */
+export const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+
+export interface ArrayOptions {
+  readonly listType?: 'atomic' | 'set' | 'map';
+  readonly listMapKeys?: readonly string[];
+  readonly minItems?: number;
+  readonly maxItems?: number;
+}
+
+export class ArraySchema extends Schema {
+  constructor(public readonly items: Schema, private readonly o: ArrayOptions = {}) {
+    super();
+    if (o.listMapKeys && o.listType !== 'map') {
+      throw new Error(`listMapKeys [${o.listMapKeys.join(', ')}] needs listType 'map' (got ${o.listType ?? 'none'})`);
+    }
+  }
+  public get options(): ArrayOptions {
+    return this.o;
+  }
+  public tsType(ctx: TypeContext): string {
+    const inner = this.items.tsType(ctx);
+    return /^[\w.]+$/.test(inner) ? `${inner}[]` : `Array<${inner}>`;
+  }
+  protected render(): JSONSchemaProps {
+    return dropUndefined({
+      'type': 'array',
+      'items': this.items.toJson(),
+      'minItems': this.o.minItems,
+      'maxItems': this.o.maxItems,
+      'x-kubernetes-list-type': this.o.listType,
+      'x-kubernetes-list-map-keys': this.o.listMapKeys ? [...this.o.listMapKeys] : undefined,
+    });
+  }
+}
+
+export interface ObjectOptions {
+  /** x-kubernetes-preserve-unknown-fields: keep fields the schema does not list. */
+  readonly preserveUnknownFields?: boolean;
+  /** x-kubernetes-embedded-resource: the object is a whole Kubernetes object. */
+  readonly embeddedResource?: boolean;
+  readonly mapType?: 'atomic' | 'granular';
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
+  /**
+   * Marks this object as a core Kubernetes type (set by `s.core`), with the fields
+   * that the embedding type adds. Informational: used by reports and outline diffs.
+   */
+  readonly coreType?: string;
+  readonly coreExtra?: readonly string[];
+}
+
+export type Properties = Record<string, Schema>;
+
+export class ObjectSchema extends Schema {
+  constructor(private readonly props: Properties, private readonly o: ObjectOptions = {}) {
+    super();
+  }
+
+  public get properties(): Readonly<Properties> {
+    return this.props;
+  }
+
+  public get options(): ObjectOptions {
+    return this.o;
+  }
+
+  /** Names the generated TypeScript interface for this object. */
+  public named(typeName: string): this {
+    return this.with({ typeName });
+  }
+
+  public get typeName(): string | undefined {
+    return this.c.typeName;
+  }
+
+  /** A copy with more (or replaced) properties, like an inlined Go struct. */
+  public extend(more: Properties, opts: ObjectOptions = {}): ObjectSchema {
+    const copy = new ObjectSchema({ ...this.props, ...more }, { ...this.o, ...opts });
+    (copy as any).c = { ...this.c, typeName: undefined };
+    return copy;
+  }
+
+  /** A copy without the given properties. */
+  public omit(...keys: string[]): ObjectSchema {
+    for (const k of keys) {
+      if (!(k in this.props)) throw new Error(`omit: no property '${k}' (has ${Object.keys(this.props).sort().join(', ')})`);
+    }
+    const props = Object.fromEntries(Object.entries(this.props).filter(([k]) => !keys.includes(k)));
+    const copy = new ObjectSchema(props, this.o);
+    (copy as any).c = { ...this.c, typeName: undefined };
+    return copy;
+  }
+
+  /** A copy in which no property is required (e.g. a core type inlined into another). */
+  public allOptional(): ObjectSchema {
+    const props = Object.fromEntries(Object.entries(this.props).map(([k, v]) => [k, v.optional()]));
+    const copy = new ObjectSchema(props, this.o);
+    (copy as any).c = { ...this.c, typeName: undefined };
+    return copy;
+  }
+
+  public tsType(ctx: TypeContext): string {
+    const body = (): string => {
+      const keys = Object.keys(this.props).sort();
+      const lines = keys.map((k) => {
+        const p = this.props[k];
+        const key = /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k);
+        return `${key}${p.isRequired ? '' : '?'}: ${p.tsType(ctx)};`;
+      });
+      if (this.o.preserveUnknownFields || this.o.embeddedResource) lines.push('[key: string]: unknown;');
+      return lines.length ? `{ ${lines.join(' ')} }` : '{ [key: string]: unknown }';
+    };
+    return this.c.typeName ? ctx.declare(this.c.typeName, body) : body();
+  }
+
+  protected render(): JSONSchemaProps {
+    const keys = Object.keys(this.props).sort();
+    const required = keys.filter((k) => this.props[k].isRequired);
+    return dropUndefined({
+      'type': 'object',
+      'properties': keys.length ? Object.fromEntries(keys.map((k) => [k, this.props[k].toJson()])) : undefined,
+      'required': required.length ? required : undefined,
+      'minProperties': this.o.minProperties,
+      'maxProperties': this.o.maxProperties,
+      'x-kubernetes-preserve-unknown-fields': this.o.preserveUnknownFields || undefined,
+      'x-kubernetes-embedded-resource': this.o.embeddedResource || undefined,
+      'x-kubernetes-map-type': this.o.mapType,
+    });
+  }
+}
+
+/** An object with arbitrary keys whose values share one schema (additionalProperties). */
+export class MapSchema extends Schema {
+  constructor(public readonly values: Schema, private readonly o: { mapType?: 'atomic' | 'granular'; minProperties?: number; maxProperties?: number } = {}) {
+    super();
+  }
+  public tsType(ctx: TypeContext): string {
+    return `{ [key: string]: ${this.values.tsType(ctx)} }`;
+  }
+  protected render(): JSONSchemaProps {
+    return dropUndefined({
+      'type': 'object',
+      'additionalProperties': this.values.toJson(),
+      'minProperties': this.o.minProperties,
+      'maxProperties': this.o.maxProperties,
+      'x-kubernetes-map-type': this.o.mapType,
+    });
+  }
+}
+
+/** A deliberately open value: any JSON, kept as it is (x-kubernetes-preserve-unknown-fields). */
+export class AnySchema extends Schema {
+  constructor(private readonly asObject: boolean) {
+    super();
+  }
+  public tsType(): string {
+    return this.asObject ? '{ [key: string]: unknown }' : 'unknown';
+  }
+  protected render(): JSONSchemaProps {
+    return this.asObject
+      ? { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true }
+      : { 'x-kubernetes-preserve-unknown-fields': true };
+  }
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** Sorts keys so that output is deterministic and diffs stay small. */
+function sortKeys(o: JSONSchemaProps): JSONSchemaProps {
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, (o as any)[k]])) as JSONSchemaProps;
+}
+
+/**
+ * The schema DSL. Compose structural schemas in upstream vocabulary:
+ *
+ *   s.object({ name: s.string({ maxLength: 63 }).required(), replicas: s.int32({ minimum: 0 }) })
+ */
+export const s = {
+  string: (o: StringOptions = {}) => new StringSchema(o),
+  enum: (...values: string[]) => new StringSchema({ enum: values }),
+  dateTime: () => new StringSchema({ format: 'date-time' }),
+  integer: (o: NumberOptions = {}) => new NumberSchema('integer', o),
+  int32: (o: Omit<NumberOptions, 'format'> = {}) => new NumberSchema('integer', { ...o, format: 'int32' }),
+  int64: (o: Omit<NumberOptions, 'format'> = {}) => new NumberSchema('integer', { ...o, format: 'int64' }),
+  number: (o: NumberOptions = {}) => new NumberSchema('number', o),
+  boolean: () => new BooleanSchema(),
+  intOrString: (o: { pattern?: string } = {}) => new IntOrStringSchema(o),
+  /** resource.Quantity: int-or-string with the quantity pattern. */
+  quantity: () => new IntOrStringSchema({ pattern: QUANTITY_PATTERN }),
+  array: (items: Schema, o: ArrayOptions = {}) => new ArraySchema(items, o),
+  object: (props: Properties = {}, o: ObjectOptions = {}) => new ObjectSchema(props, o),
+  map: (values: Schema, o: { mapType?: 'atomic' | 'granular'; minProperties?: number; maxProperties?: number } = {}) => new MapSchema(values, o),
+  stringMap: () => new MapSchema(new StringSchema()),
+  /** Any JSON value, kept as given. */
+  any: () => new AnySchema(false),
+  /** Any JSON object, kept as given (type: object + preserve-unknown-fields). */
+  openObject: () => new AnySchema(true),
+  /** A whole Kubernetes object (x-kubernetes-embedded-resource). */
+  embeddedResource: (o: { preserveUnknownFields?: boolean } = { preserveUnknownFields: true }) =>
+    new ObjectSchema({}, { embeddedResource: true, preserveUnknownFields: o.preserveUnknownFields }),
+};

@@ -1,0 +1,4 @@
+export * from './types';
+export * from './dsl';
+export * from './core';
+export * from './common';
