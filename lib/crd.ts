@@ -124,16 +124,16 @@ export class CustomResourceDefinition extends Construct {
     validateDefinition(this.node.path, def);
     this.definition = def;
     this.name = crdName(def);
-    this.conversionWebhook = props.conversionWebhook;
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: {
         name: this.name,
-        annotations: Lazy.any({ produce: () => this.renderAnnotations() }) as any,
+        annotations: def.annotations ? { ...def.annotations } : undefined,
       },
       spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
     });
+    if (props.conversionWebhook) this.useConversionWebhook(props.conversionWebhook);
     this.node.addValidation({
       validate: () =>
         (def.conversion?.strategy === 'Webhook' && !this.conversionWebhook
@@ -144,7 +144,12 @@ export class CustomResourceDefinition extends Construct {
 
   /** Wires the conversion webhook (for components that create the server after the CRD). */
   public useConversionWebhook(target: ConversionWebhookTarget): void {
+    if (this.definition.conversion?.strategy !== 'Webhook') {
+      throw new Error(`${this.node.path}: CRD ${this.name} has conversion strategy ${this.definition.conversion?.strategy ?? 'None'}; a conversion webhook applies only to strategy Webhook`);
+    }
     this.conversionWebhook = target;
+    // cdk8s copies metadata, so annotations are added eagerly rather than lazily.
+    for (const [k, v] of Object.entries(target.annotations)) this.apiObject.metadata.addAnnotation(k, v);
   }
 
   /** The openAPIV3Schema of one version, as emitted. */
@@ -152,11 +157,6 @@ export class CustomResourceDefinition extends Construct {
     const v = this.definition.versions.find((x) => x.name === version);
     if (!v) throw new Error(`CRD ${this.name} has no version ${version}`);
     return rootSchema(v.schema).toJson();
-  }
-
-  private renderAnnotations(): Record<string, string> | undefined {
-    const a = { ...(this.definition.annotations ?? {}), ...(this.conversionWebhook?.annotations ?? {}) };
-    return Object.keys(a).length ? a : undefined;
   }
 
   private renderSpec(): unknown {

@@ -1,0 +1,47 @@
+import { CrdDefinition, CrdScope } from '../../../lib/crd';
+import { metav1Conditions } from '../../../lib/schema/common';
+import { s } from '../../../lib/schema/dsl';
+import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, pendingCondition, poolObjectReference, X_GROUP } from './common';
+
+export const modelRewriteRule = s.object({
+  matches: s.array(s.object({
+    model: s.object({
+      type: s.enum('Exact').default('Exact'),
+      value: s.string({ minLength: 1 }).required().describe('The model name requested by the client.'),
+    }).required(),
+  })),
+  targets: s.array(s.object({
+    modelRewrite: s.string().required().describe('The model name sent to the model server.'),
+    weight: s.int32({ minimum: 1, maximum: 1000000 }).describe('Share of traffic among the targets.'),
+  }), { minItems: 1 }),
+}).named('ModelRewriteRule');
+
+/**
+ * inference.networking.x-k8s.io/v1alpha2 InferenceModelRewrite: rewrites (and splits) requested
+ * model names for a pool. Modelled as of GIE v1.4.0; later moved to llm-d.
+ */
+export const inferenceModelRewriteCrd: CrdDefinition = {
+  group: X_GROUP,
+  kind: 'InferenceModelRewrite',
+  plural: 'inferencemodelrewrites',
+  scope: CrdScope.NAMESPACED,
+  annotations: { [BUNDLE_VERSION_ANNOTATION]: BUNDLE_VERSION },
+  versions: [{
+    name: 'v1alpha2',
+    storage: true,
+    subresources: { status: true },
+    printerColumns: [
+      { name: 'Inference Pool', type: 'string', jsonPath: '.spec.poolRef.name' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ],
+    schema: s.object({
+      spec: s.object({
+        poolRef: poolObjectReference.required(),
+        rules: s.array(modelRewriteRule).required(),
+      }).named('InferenceModelRewriteSpec'),
+      status: s.object({
+        conditions: metav1Conditions({ maxItems: 8 }).default([pendingCondition('Accepted')]),
+      }).named('InferenceModelRewriteStatus'),
+    }),
+  }],
+};

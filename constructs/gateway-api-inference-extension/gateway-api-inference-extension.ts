@@ -1,0 +1,75 @@
+import { ApiObject } from 'cdk8s';
+import { Component, ComponentProps } from '../../lib/component';
+import { ImageSpec } from '../../lib/images';
+import type { Platform } from '../../lib/platform';
+import { CRDS } from './crds';
+import { EndpointPicker } from './endpoint-picker';
+import { CRDS_BY_VERSION, EPP_IMAGES, GatewayApiInferenceExtensionVersion } from './versions';
+
+export interface GatewayApiInferenceExtensionProps extends ComponentProps {
+  /**
+   * The release line: it decides which CRDs are installed (see CRDS_BY_VERSION).
+   * @default GatewayApiInferenceExtensionVersion.V1_4
+   */
+  readonly version?: GatewayApiInferenceExtensionVersion;
+}
+
+export interface InferencePoolProps {
+  readonly namespace: string;
+  readonly name: string;
+  /** Labels of the model server pods. */
+  readonly selector: Record<string, string>;
+  /** Ports the model servers listen on (1 to 8). */
+  readonly targetPorts: number[];
+  /** @default FailClose */
+  readonly failureMode?: 'FailOpen' | 'FailClose';
+  /** @default 1 */
+  readonly eppReplicas?: number;
+}
+
+/**
+ * The Gateway API Inference Extension: the InferencePool family of CRDs. It runs no
+ * controller of its own (gateways implement the API); each pool gets an endpoint picker
+ * (`addInferencePool`).
+ */
+export class GatewayApiInferenceExtension extends Component {
+  public readonly version: GatewayApiInferenceExtensionVersion;
+  public readonly images: Readonly<Record<string, ImageSpec>>;
+
+  constructor(scope: Platform, id: string, props: GatewayApiInferenceExtensionProps = {}) {
+    super(scope, id, props.namespace ?? 'inference-system');
+    const version = props.version ?? GatewayApiInferenceExtensionVersion.V1_4;
+    const names = CRDS_BY_VERSION[version];
+    if (!names) {
+      throw new Error(`${this.node.path}: version '${version}' is not supported; use one of ${Object.values(GatewayApiInferenceExtensionVersion).join(', ')}`);
+    }
+    this.version = version;
+    this.images = { epp: EPP_IMAGES[version] };
+    for (const def of CRDS) {
+      if (!names.includes(`${def.plural}.${def.group}`)) continue;
+      this.addCrd({ ...def, annotations: { ...(def.annotations ?? {}), 'inference.networking.k8s.io/bundle-version': version } });
+    }
+  }
+
+  /** An InferencePool (inference.networking.k8s.io/v1) with its endpoint picker. */
+  public addInferencePool(id: string, props: InferencePoolProps): { pool: ApiObject; picker: EndpointPicker } {
+    const picker = new EndpointPicker(this, `${id}Picker`, {
+      namespace: props.namespace,
+      poolName: props.name,
+      image: this.image('epp'),
+      replicas: props.eppReplicas,
+      readsObjectives: this.version !== GatewayApiInferenceExtensionVersion.V1_6,
+    });
+    const pool = new ApiObject(this, id, {
+      apiVersion: 'inference.networking.k8s.io/v1',
+      kind: 'InferencePool',
+      metadata: { name: props.name, namespace: props.namespace },
+      spec: {
+        selector: { matchLabels: props.selector },
+        targetPorts: props.targetPorts.map((number) => ({ number })),
+        endpointPickerRef: picker.endpointPickerRef(props.failureMode),
+      },
+    });
+    return { pool, picker };
+  }
+}

@@ -1,0 +1,281 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Component, ComponentProps } from '../../lib/component';
+import { Controller } from '../../lib/controller';
+import { ImageSpec } from '../../lib/images';
+import type { Platform } from '../../lib/platform';
+import { normalizeRules } from '../../lib/rbac';
+import { WebhookRule, WebhookServer } from '../../lib/webhook-server';
+import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
+import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigProps, mergeInferenceServiceConfig, renderInferenceServiceConfig } from './config';
+import { CRDS, LOCAL_MODEL_CRDS } from './crds';
+import { KSERVE_LLMISVC_CRDS_OWNED, KSERVE_MANAGER_CRDS_OWNED } from './ownership';
+import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
+import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './runtimes';
+import { KSERVE_IMAGES, KServeImageKey } from './versions';
+
+export interface KServeProps extends ComponentProps {
+  /**
+   * Overrides of the inferenceservice-config ConfigMap, merged into upstream's defaults.
+   * @default - upstream defaults
+   */
+  readonly config?: DeepPartial<InferenceServiceConfigProps>;
+  /** @default true: the LLMInferenceService controller and its webhooks */
+  readonly llmInferenceService?: boolean;
+  /** @default true: the LocalModel controller, node agent and webhook */
+  readonly localModel?: boolean;
+  /**
+   * Default ClusterServingRuntimes to install, by name; `false` for none.
+   * @default all of DEFAULT_CLUSTER_SERVING_RUNTIMES
+   */
+  readonly servingRuntimes?: string[] | false;
+  /** Replicas of each controller (leader election keeps one active). @default 1 */
+  readonly replicas?: number;
+}
+
+const SELECTOR = (name: string) => ({ 'control-plane': name, 'app.kubernetes.io/name': 'kserve' });
+const GROUP = 'serving.kserve.io';
+
+function rule(version: string, resources: string[], operations: WebhookRule['operations'] = ['CREATE', 'UPDATE']): WebhookRule[] {
+  return [{ apiGroups: [GROUP], apiVersions: [version], resources, operations }];
+}
+
+/**
+ * KServe: the serving.kserve.io CRDs, the KServe controller manager, the
+ * LLMInferenceService controller, the LocalModel controller and node agent, their
+ * webhook servers and webhook configurations, RBAC, the inferenceservice-config ConfigMap
+ * and the default ClusterServingRuntimes.
+ *
+ * The InferencePool family is not bundled: it is required from the Gateway API
+ * Inference Extension component.
+ */
+export class KServe extends Component {
+  public readonly images: Readonly<Record<string, ImageSpec>> = KSERVE_IMAGES;
+  public readonly controller: Controller;
+  public readonly webhookServer: WebhookServer;
+  public readonly llmisvcController?: Controller;
+  public readonly config: InferenceServiceConfigProps;
+
+  constructor(scope: Platform, id: string, props: KServeProps = {}) {
+    super(scope, id, props.namespace ?? 'kserve');
+    const llm = props.llmInferenceService ?? true;
+    const local = props.localModel ?? true;
+    const ns = this.namespaceName;
+    // The pod mutator skips namespaces labelled control-plane: our own pods are never sent to it.
+    this.addNamespace({ 'control-plane': 'kserve-controller-manager', 'app.kubernetes.io/name': 'kserve' });
+
+    const crds = new Map(CRDS.filter((d) => (llm || !d.kind.startsWith('LLM')) && (local || !LOCAL_MODEL_CRDS.includes(d))).map((d) => [d.kind, this.addCrd(d)]));
+
+    // --- KServe controller manager ---------------------------------------------------
+    this.controller = new Controller(this, 'ControllerManager', {
+      name: 'kserve-controller-manager',
+      image: this.image('controller'),
+      command: ['/manager'],
+      args: ['--metrics-addr=:8080', '--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
+      env: [{ name: 'SECRET_NAME', value: 'kserve-webhook-server-cert' }],
+      selectorLabels: SELECTOR('kserve-controller-manager'),
+      ports: { metrics: 8080, health: 8081, webhook: 9443 },
+      replicas: props.replicas,
+      leaderElectionId: 'kserve-controller-manager-leader-lock',
+      resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
+      owns: KSERVE_MANAGER_CRDS_OWNED.filter((k) => crds.has(k)).map((k) => crds.get(k)!.definition),
+      rules: KSERVE_MANAGER_RULES,
+      namespacedRules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }],
+    });
+    this.webhookServer = new WebhookServer(this, 'WebhookServer', {
+      controller: this.controller,
+      serviceName: 'kserve-webhook-server-service',
+      secretName: 'kserve-webhook-server-cert',
+      certificateName: 'serving-cert',
+    });
+    const w = this.webhookServer;
+    const v1beta1 = ['v1beta1'];
+    w.addMutatingWebhook('inferenceservice.serving.kserve.io', {
+      name: 'inferenceservice.kserve-webhook-server.defaulter',
+      path: '/mutate-serving-kserve-io-v1beta1-inferenceservice',
+      rules: rule('v1beta1', ['inferenceservices']),
+      admissionReviewVersions: v1beta1,
+    });
+    w.addMutatingWebhook('inferenceservice.serving.kserve.io', {
+      name: 'inferenceservice.kserve-webhook-server.pod-mutator',
+      path: '/mutate-pods',
+      rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
+      admissionReviewVersions: v1beta1,
+      namespaceSelector: { matchExpressions: [{ key: 'control-plane', operator: 'DoesNotExist' }] },
+      objectSelector: { matchExpressions: [{ key: 'serving.kserve.io/inferenceservice', operator: 'Exists' }] },
+      reinvocationPolicy: 'IfNeeded',
+    });
+    const validators: Array<[string, string, string]> = [
+      ['inferenceservice', 'v1beta1', 'inferenceservices'],
+      ['trainedmodel', 'v1alpha1', 'trainedmodels'],
+      ['inferencegraph', 'v1alpha1', 'inferencegraphs'],
+      ['servingruntime', 'v1alpha1', 'servingruntimes'],
+      ['clusterservingruntime', 'v1alpha1', 'clusterservingruntimes'],
+    ];
+    for (const [kind, version, plural] of validators) {
+      w.addValidatingWebhook(`${kind}.serving.kserve.io`, {
+        name: `${kind}.kserve-webhook-server.validator`,
+        path: `/validate-serving-kserve-io-${version}-${kind}`,
+        rules: rule(version, [plural]),
+        admissionReviewVersions: v1beta1,
+      });
+    }
+
+    // --- inferenceservice-config ------------------------------------------------------
+    this.config = mergeInferenceServiceConfig(DEFAULT_INFERENCESERVICE_CONFIG, props.config ?? {});
+    let data: Record<string, string>;
+    try {
+      data = renderInferenceServiceConfig(this.config, (key: KServeImageKey) => this.image(key));
+    } catch (e) {
+      throw new Error(`${this.node.path}: config: ${(e as Error).message}`);
+    }
+    new k8s.KubeConfigMap(this, 'InferenceServiceConfig', {
+      metadata: { name: 'inferenceservice-config', namespace: ns, labels: { 'app.kubernetes.io/name': 'kserve' } },
+      data,
+    });
+
+    // --- LLMInferenceService controller -------------------------------------------------
+    if (llm) {
+      this.require({ group: 'inference.networking.k8s.io', kind: 'InferencePool', reason: 'LLMInferenceService creates InferencePools for its router', providedBy: GatewayApiInferenceExtension });
+      this.require({ group: 'inference.networking.x-k8s.io', kind: 'InferencePool', reason: 'LLMInferenceService v1alpha1 routes to experimental InferencePools', providedBy: GatewayApiInferenceExtension });
+      this.require({ group: 'inference.networking.x-k8s.io', kind: 'InferenceObjective', reason: 'the LLMInferenceService controller manages InferenceObjectives', providedBy: GatewayApiInferenceExtension });
+      this.require({ group: 'inference.networking.x-k8s.io', kind: 'InferenceModelRewrite', reason: 'the LLMInferenceService controller manages InferenceModelRewrites', providedBy: GatewayApiInferenceExtension });
+      const ctl = new Controller(this, 'LLMInferenceServiceController', {
+        name: 'llmisvc-controller-manager',
+        image: this.image('llmisvcController'),
+        command: ['/manager'],
+        args: ['--metrics-addr=:8443', '--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
+        selectorLabels: SELECTOR('llmisvc-controller-manager'),
+        ports: { metrics: 8443, health: 8081, webhook: 9443 },
+        replicas: props.replicas,
+        leaderElectionId: 'llminferenceservice-kserve-controller-manager',
+        resources: { requests: { cpu: '100m', memory: '300Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
+        terminationGracePeriodSeconds: 30,
+        owns: KSERVE_LLMISVC_CRDS_OWNED.filter((k) => crds.has(k)).map((k) => crds.get(k)!.definition),
+        rules: LLMISVC_MANAGER_RULES,
+      });
+      this.llmisvcController = ctl;
+      const lw = new WebhookServer(this, 'LLMInferenceServiceWebhookServer', {
+        controller: ctl,
+        serviceName: 'llmisvc-webhook-server-service',
+        secretName: 'llmisvc-webhook-server-cert',
+        certificateName: 'llmisvc-serving-cert',
+      });
+      const reviews = ['v1', 'v1beta1'];
+      for (const version of ['v1alpha1', 'v1alpha2']) {
+        lw.addMutatingWebhook('llminferenceservice.serving.kserve.io', {
+          name: `llminferenceservice.kserve-webhook-server.${version}.defaulter`,
+          path: `/mutate-serving-kserve-io-${version}-llminferenceservice`,
+          rules: rule(version, ['llminferenceservices']),
+          admissionReviewVersions: reviews,
+          matchPolicy: 'Exact',
+        });
+        lw.addValidatingWebhook('llminferenceservice.serving.kserve.io', {
+          name: `llminferenceservice.kserve-webhook-server.${version}.validator`,
+          path: `/validate-serving-kserve-io-${version}-llminferenceservice`,
+          rules: rule(version, ['llminferenceservices']),
+          admissionReviewVersions: reviews,
+          matchPolicy: 'Exact',
+        });
+        lw.addValidatingWebhook('llminferenceserviceconfig.serving.kserve.io', {
+          name: `llminferenceserviceconfig.kserve-webhook-server.${version}.validator`,
+          path: `/validate-serving-kserve-io-${version}-llminferenceserviceconfig`,
+          rules: rule(version, ['llminferenceserviceconfigs'], ['CREATE', 'UPDATE', 'DELETE']),
+          admissionReviewVersions: reviews,
+          matchPolicy: 'Exact',
+        });
+      }
+      for (const kind of ['LLMInferenceService', 'LLMInferenceServiceConfig']) crds.get(kind)!.useConversionWebhook(lw.conversionTarget());
+    }
+
+    // --- LocalModel controller and node agent -----------------------------------------
+    if (local) {
+      const lm = new Controller(this, 'LocalModelController', {
+        name: 'kserve-localmodel-controller-manager',
+        image: this.image('localmodelController'),
+        command: ['/manager'],
+        args: ['--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
+        selectorLabels: SELECTOR('kserve-localmodel-controller-manager'),
+        ports: { health: 8081, webhook: 9443 },
+        replicas: props.replicas,
+        leaderElectionId: 'kserve-local-model-manager-leader-lock',
+        resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
+        owns: ['LocalModelCache', 'LocalModelNamespaceCache'].map((k) => crds.get(k)!.definition),
+        rules: LOCALMODEL_MANAGER_RULES,
+      });
+      const lmw = new WebhookServer(this, 'LocalModelWebhookServer', {
+        controller: lm,
+        serviceName: 'localmodel-webhook-server-service',
+        secretName: 'localmodel-webhook-server-cert',
+        certificateName: 'localmodel-serving-cert',
+      });
+      lmw.addValidatingWebhook('localmodelcache.serving.kserve.io', {
+        name: 'localmodelcache.kserve-webhook-server.validator',
+        path: '/validate-serving-kserve-io-v1alpha1-localmodelcache',
+        rules: rule('v1alpha1', ['localmodelcaches'], ['CREATE', 'UPDATE', 'DELETE']),
+        admissionReviewVersions: ['v1beta1'],
+      });
+      this.addNodeAgent();
+    }
+
+    // --- default ClusterServingRuntimes -------------------------------------------------
+    const wanted = props.servingRuntimes === false ? [] : props.servingRuntimes ?? DEFAULT_CLUSTER_SERVING_RUNTIMES.map((r) => r.name);
+    for (const name of wanted) {
+      const rt = DEFAULT_CLUSTER_SERVING_RUNTIMES.find((r) => r.name === name);
+      if (!rt) {
+        throw new Error(`${this.node.path}: servingRuntimes: unknown runtime '${name}'; choose from ${DEFAULT_CLUSTER_SERVING_RUNTIMES.map((r) => r.name).join(', ')}`);
+      }
+      new ApiObject(this, `Runtime-${rt.name}`, {
+        apiVersion: 'serving.kserve.io/v1alpha1',
+        kind: 'ClusterServingRuntime',
+        metadata: { name: rt.name },
+        spec: clusterServingRuntimeSpec(rt, this.image(rt.imageKey)),
+      });
+    }
+  }
+
+  /** The LocalModel node agent: a DaemonSet that downloads models onto each node. */
+  private addNodeAgent(): void {
+    const name = 'kserve-localmodelnode-agent';
+    const selector = SELECTOR(name);
+    new k8s.KubeServiceAccount(this, 'NodeAgentServiceAccount', { metadata: { name, namespace: this.namespaceName, labels: selector } });
+    new k8s.KubeClusterRole(this, 'NodeAgentClusterRole', { metadata: { name: `${name}-role`, labels: selector }, rules: normalizeRules(LOCALMODEL_AGENT_RULES) as any });
+    new k8s.KubeClusterRoleBinding(this, 'NodeAgentClusterRoleBinding', {
+      metadata: { name: `${name}-rolebinding`, labels: selector },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${name}-role` },
+      subjects: [{ kind: 'ServiceAccount', name, namespace: this.namespaceName }],
+    });
+    new ApiObject(this, 'NodeAgent', {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name, namespace: this.namespaceName, labels: selector },
+      spec: {
+        selector: { matchLabels: selector },
+        template: {
+          metadata: { labels: selector },
+          spec: {
+            serviceAccountName: name,
+            terminationGracePeriodSeconds: 10,
+            securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+            containers: [{
+              name: 'manager',
+              image: this.image('localmodelNodeAgent'),
+              imagePullPolicy: 'IfNotPresent',
+              command: ['/manager'],
+              env: [
+                { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+              ],
+              resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
+              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+              volumeMounts: [{ name: 'models', mountPath: '/mnt/models' }],
+            }],
+            // The model cache lives on the node: hostPath is why this agent needs the
+            // "baseline"-exempt namespace policy that upstream also needs.
+            volumes: [{ name: 'models', hostPath: { path: '/models', type: 'DirectoryOrCreate' } }],
+          },
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Where webhook serving certificates and their CA come from: chosen once per platform.
+ */
+export enum CertificateProviderKind {
+  /** cert-manager issues the certificate; its CA injector fills caBundle. */
+  CERT_MANAGER = 'cert-manager',
+  /** OpenShift's service CA signs a Service certificate and injects caBundle. */
+  OPENSHIFT_SERVICE_CA = 'openshift-service-ca',
+}
+
+export interface CertManagerOptions {
+  /**
+   * An existing ClusterIssuer to use. When unset, each component namespace gets a
+   * self-signed Issuer, as upstream installs do.
+   * @default - a self-signed Issuer per namespace
+   */
+  readonly clusterIssuer?: string;
+}
+
+export class CertificateProvider {
+  /** cert-manager (a prerequisite that must be present on the cluster or in the platform). */
+  public static certManager(options: CertManagerOptions = {}): CertificateProvider {
+    return new CertificateProvider(CertificateProviderKind.CERT_MANAGER, options.clusterIssuer);
+  }
+
+  /** OpenShift service-ca (service.beta.openshift.io annotations). */
+  public static openShiftServiceCa(): CertificateProvider {
+    return new CertificateProvider(CertificateProviderKind.OPENSHIFT_SERVICE_CA);
+  }
+
+  private constructor(public readonly kind: CertificateProviderKind, public readonly clusterIssuer?: string) {}
+}
+
+export const CERT_MANAGER_INJECT_ANNOTATION = 'cert-manager.io/inject-ca-from';
+export const OPENSHIFT_INJECT_CABUNDLE_ANNOTATION = 'service.beta.openshift.io/inject-cabundle';
+export const OPENSHIFT_SERVING_CERT_ANNOTATION = 'service.beta.openshift.io/serving-cert-secret-name';

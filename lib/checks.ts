@@ -1,0 +1,369 @@
+import { allows, PolicyRule } from './rbac';
+import { Controller } from './controller';
+import { CrdDefinition, gvkKey } from './crd';
+import { PHASES } from './phases';
+import { PlatformModel, PlatformObject } from './platform';
+import { compileCelRules, isBuiltinKind, validateBuiltin, validateCustomResource } from './validation';
+import { LabelSelector } from './webhook-server';
+
+/** One finding: the rule it breaks, where, and what to do. */
+export interface Finding {
+  readonly rule: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface CheckRule {
+  readonly id: string;
+  readonly title: string;
+  readonly check: (m: PlatformModel) => Finding[];
+}
+
+/** The synth-time checks, as data: each has an id, a title and a test that makes it fire. */
+export const CHECKS: CheckRule[] = [
+  { id: 'MLP001', title: 'built-in objects match the Kubernetes API schema (strict fields)', check: checkBuiltins },
+  { id: 'MLP002', title: 'custom resources match the CRD the platform emits, CEL rules included', check: checkCustomResources },
+  { id: 'MLP003', title: 'every CEL rule of every CRD compiles', check: checkCelCompiles },
+  { id: 'MLP004', title: 'no two objects share kind, namespace and name', check: checkDuplicates },
+  { id: 'MLP010', title: 'every custom resource is served by a CRD applied in an earlier phase, or by a prerequisite', check: checkCrdOrder },
+  { id: 'MLP011', title: 'every namespaced object has its Namespace in an earlier phase, or an existing one', check: checkNamespaces },
+  { id: 'MLP020', title: 'every webhook and conversion clientConfig resolves to Service -> port -> selected workload -> container port', check: checkWebhookBackends },
+  { id: 'MLP021', title: 'every webhook and conversion webhook has a CA source', check: checkCaSources },
+  { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
+  { id: 'MLP030', title: 'RBAC covers every resource a controller owns', check: checkRbac },
+];
+
+export function runChecks(m: PlatformModel): Finding[] {
+  return CHECKS.flatMap((c) => c.check(m));
+}
+
+const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
+const keyOf = (o: any): string => `${groupOf(o.apiVersion)}/${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+const phaseIdx = (o: PlatformObject): number => PHASES.indexOf(o.phase);
+
+function isCr(o: PlatformObject): boolean {
+  return !isBuiltinKind(o.json.apiVersion, o.json.kind);
+}
+
+function checkBuiltins(m: PlatformModel): Finding[] {
+  return m.objects
+    .filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind))
+    .flatMap((o) => validateBuiltin(o.json).map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+}
+
+function crdObjects(m: PlatformModel): Map<string, PlatformObject> {
+  const out = new Map<string, PlatformObject>();
+  for (const o of m.objects) {
+    if (o.json.kind === 'CustomResourceDefinition') out.set(`${o.json.spec.group}/${o.json.spec.names.kind}`, o);
+  }
+  return out;
+}
+
+function checkCustomResources(m: PlatformModel): Finding[] {
+  const crds = crdObjects(m);
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    if (!isCr(o)) continue;
+    const crd = crds.get(`${groupOf(o.json.apiVersion)}/${o.json.kind}`);
+    if (!crd) continue; // served by a prerequisite (or reported by MLP010)
+    for (const i of validateCustomResource(o.json, crd.json)) {
+      out.push({ rule: 'MLP002', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` });
+    }
+  }
+  return out;
+}
+
+function checkCelCompiles(m: PlatformModel): Finding[] {
+  return m.objects
+    .filter((o) => o.json.kind === 'CustomResourceDefinition')
+    .flatMap((o) => compileCelRules(o.json).map((i) => ({ rule: 'MLP003', path: o.path, message: `CRD ${o.json.metadata.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+}
+
+function checkDuplicates(m: PlatformModel): Finding[] {
+  const seen = new Map<string, PlatformObject>();
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    const k = keyOf(o.json);
+    const prev = seen.get(k);
+    if (prev) {
+      out.push({ rule: 'MLP004', path: o.path, message: `${o.json.kind} ${o.json.metadata?.namespace ? o.json.metadata.namespace + '/' : ''}${o.json.metadata?.name} is also emitted by ${prev.path}; remove one or rename it` });
+    } else {
+      seen.set(k, o);
+    }
+  }
+  return out;
+}
+
+function checkCrdOrder(m: PlatformModel): Finding[] {
+  const crds = crdObjects(m);
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    if (!isCr(o)) continue;
+    const gk = `${groupOf(o.json.apiVersion)}/${o.json.kind}`;
+    const crd = crds.get(gk);
+    if (!crd) {
+      if (!m.externalKinds.has(gk)) {
+        out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} (${o.json.apiVersion}) is served by no CRD in the platform and no prerequisite; add the component that owns ${gk} or declare it in prerequisites` });
+      }
+      continue;
+    }
+    if (phaseIdx(crd) >= phaseIdx(o)) {
+      out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} is in phase ${o.phase}, not after its CRD ${crd.json.metadata.name} (phase ${crd.phase}); put it in a later phase (setPhase(obj, Phase.RESOURCES))` });
+    }
+    const version = o.json.apiVersion.split('/')[1];
+    const v = (crd.json.spec.versions as any[]).find((x) => x.name === version);
+    if (!v || !v.served) {
+      out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} uses ${o.json.apiVersion}, which CRD ${crd.json.metadata.name} does not serve (serves ${(crd.json.spec.versions as any[]).filter((x) => x.served).map((x) => x.name).join(', ')})` });
+    }
+  }
+  return out;
+}
+
+function namespaceObjects(m: PlatformModel): Map<string, PlatformObject> {
+  return new Map(m.objects.filter((o) => o.json.kind === 'Namespace' && o.json.apiVersion === 'v1').map((o) => [o.json.metadata.name, o]));
+}
+
+function checkNamespaces(m: PlatformModel): Finding[] {
+  const namespaces = namespaceObjects(m);
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    const ns = o.json.metadata?.namespace;
+    if (!ns) continue;
+    const nsObj = namespaces.get(ns);
+    if (nsObj) {
+      if (nsObj.order > o.order) out.push({ rule: 'MLP011', path: o.path, message: `${o.json.kind} ${o.json.metadata.name} comes before its Namespace ${ns}` });
+    } else if (!m.platform.existingNamespaces.includes(ns)) {
+      out.push({ rule: 'MLP011', path: o.path, message: `${o.json.kind} ${o.json.metadata.name} is in namespace '${ns}', which the platform neither creates nor lists in existingNamespaces; add the namespace or list it` });
+    }
+  }
+  return out;
+}
+
+/** A webhook (admission or conversion) as the checks see it. */
+interface WebhookRef {
+  readonly owner: PlatformObject;
+  readonly name: string;
+  readonly clientConfig: any;
+  readonly failurePolicy: string;
+  readonly rules: any[];
+  readonly namespaceSelector?: LabelSelector;
+  readonly objectSelector?: LabelSelector;
+  readonly annotations: Record<string, string>;
+}
+
+function webhooksOf(m: PlatformModel): WebhookRef[] {
+  const out: WebhookRef[] = [];
+  for (const o of m.objects) {
+    if (o.json.kind === 'ValidatingWebhookConfiguration' || o.json.kind === 'MutatingWebhookConfiguration') {
+      for (const w of o.json.webhooks ?? []) {
+        out.push({ owner: o, name: w.name, clientConfig: w.clientConfig, failurePolicy: w.failurePolicy ?? 'Fail', rules: w.rules ?? [], namespaceSelector: w.namespaceSelector, objectSelector: w.objectSelector, annotations: o.json.metadata.annotations ?? {} });
+      }
+    }
+    if (o.json.kind === 'CustomResourceDefinition' && o.json.spec.conversion?.strategy === 'Webhook') {
+      out.push({ owner: o, name: `conversion of ${o.json.metadata.name}`, clientConfig: o.json.spec.conversion.webhook?.clientConfig, failurePolicy: 'Fail', rules: [], annotations: o.json.metadata.annotations ?? {} });
+    }
+  }
+  return out;
+}
+
+const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
+
+function matchLabels(selector: Record<string, string>, labels: Record<string, string>): boolean {
+  return Object.entries(selector).every(([k, v]) => labels[k] === v);
+}
+
+export function selectorMatches(sel: LabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (!sel) return true;
+  if (sel.matchLabels && !matchLabels(sel.matchLabels, labels)) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const has = e.key in labels;
+    const v = labels[e.key];
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+    if (e.operator === 'In' && (!has || !(e.values ?? []).includes(v))) return false;
+    if (e.operator === 'NotIn' && has && (e.values ?? []).includes(v)) return false;
+  }
+  return true;
+}
+
+/** Resolves a webhook's service to the workload serving it, or explains why not. */
+export function resolveBackend(m: PlatformModel, w: WebhookRef): { workload?: PlatformObject; service?: PlatformObject; containerPort?: number; problem?: string } {
+  const svcRef = w.clientConfig?.service;
+  if (!svcRef) {
+    return w.clientConfig?.url ? { problem: `uses url ${w.clientConfig.url}; only in-cluster services can be checked, use clientConfig.service` } : { problem: 'has no clientConfig.service' };
+  }
+  const port = svcRef.port ?? 443;
+  const service = m.objects.find((o) => o.json.kind === 'Service' && o.json.apiVersion === 'v1' && o.json.metadata.name === svcRef.name && o.json.metadata.namespace === svcRef.namespace);
+  if (!service) return { problem: `points at Service ${svcRef.namespace}/${svcRef.name}, which is not in the platform output` };
+  const sp = (service.json.spec.ports ?? []).find((p: any) => p.port === port);
+  if (!sp) return { service, problem: `points at port ${port} of Service ${svcRef.namespace}/${svcRef.name}, which exposes ${(service.json.spec.ports ?? []).map((p: any) => p.port).join(', ')}` };
+  const selector = service.json.spec.selector ?? {};
+  if (!Object.keys(selector).length) return { service, problem: `Service ${svcRef.name} has no selector, so no workload backs it` };
+  const workloads = m.objects.filter(
+    (o) => WORKLOAD_KINDS.includes(o.json.kind) && o.json.metadata.namespace === svcRef.namespace && matchLabels(selector, o.json.spec.template?.metadata?.labels ?? {}),
+  );
+  if (!workloads.length) return { service, problem: `Service ${svcRef.name} selects ${JSON.stringify(selector)}, which matches no workload's pod labels in namespace ${svcRef.namespace}` };
+  const target = sp.targetPort ?? sp.port;
+  for (const wl of workloads) {
+    for (const c of wl.json.spec.template.spec.containers ?? []) {
+      const cp = (c.ports ?? []).find((p: any) => (typeof target === 'number' ? p.containerPort === target : p.name === target));
+      if (cp) return { workload: wl, service, containerPort: cp.containerPort };
+    }
+  }
+  return { service, problem: `Service ${svcRef.name} port ${port} targets '${target}', which no container of ${workloads.map((x) => x.json.metadata.name).join(', ')} exposes` };
+}
+
+function checkWebhookBackends(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const w of webhooksOf(m)) {
+    const r = resolveBackend(m, w);
+    if (r.problem) out.push({ rule: 'MLP020', path: w.owner.path, message: `webhook ${w.name} ${r.problem}` });
+  }
+  return out;
+}
+
+/** The CA source of a webhook, in words, or undefined when there is none. */
+export function caSourceOf(m: PlatformModel, w: WebhookRef): string | undefined {
+  if (w.clientConfig?.caBundle) return 'caBundle';
+  const inject = w.annotations['cert-manager.io/inject-ca-from'];
+  if (inject) {
+    const [ns, name] = inject.split('/');
+    const cert = m.objects.find((o) => o.json.kind === 'Certificate' && groupOf(o.json.apiVersion) === 'cert-manager.io' && o.json.metadata.namespace === ns && o.json.metadata.name === name);
+    return cert ? `cert-manager ${inject}` : undefined;
+  }
+  if (w.annotations['service.beta.openshift.io/inject-cabundle'] === 'true') {
+    const svc = w.clientConfig?.service;
+    const service = m.objects.find((o) => o.json.kind === 'Service' && o.json.metadata.name === svc?.name && o.json.metadata.namespace === svc?.namespace);
+    return service?.json.metadata.annotations?.['service.beta.openshift.io/serving-cert-secret-name'] ? 'openshift service-ca' : undefined;
+  }
+  return undefined;
+}
+
+function checkCaSources(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const w of webhooksOf(m)) {
+    if (!caSourceOf(m, w)) {
+      const inject = w.annotations['cert-manager.io/inject-ca-from'];
+      out.push({
+        rule: 'MLP021',
+        path: w.owner.path,
+        message: inject
+          ? `webhook ${w.name}: cert-manager.io/inject-ca-from names Certificate ${inject}, which is not in the platform output`
+          : `webhook ${w.name} has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)`,
+      });
+    }
+  }
+  return out;
+}
+
+/** The plural resource of an object, for matching webhook rules. */
+function resourceOf(m: PlatformModel, json: any): string | undefined {
+  const gk = `${groupOf(json.apiVersion)}/${json.kind}`;
+  const def: CrdDefinition | undefined = m.kinds.get(gk);
+  if (def) return def.plural;
+  return BUILTIN_PLURALS[json.kind];
+}
+
+const BUILTIN_PLURALS: Record<string, string> = {
+  Pod: 'pods', Service: 'services', ConfigMap: 'configmaps', Secret: 'secrets', ServiceAccount: 'serviceaccounts', Namespace: 'namespaces',
+  Deployment: 'deployments', StatefulSet: 'statefulsets', DaemonSet: 'daemonsets', Job: 'jobs', CronJob: 'cronjobs',
+  Role: 'roles', ClusterRole: 'clusterroles', RoleBinding: 'rolebindings', ClusterRoleBinding: 'clusterrolebindings',
+  CustomResourceDefinition: 'customresourcedefinitions', PersistentVolumeClaim: 'persistentvolumeclaims', NetworkPolicy: 'networkpolicies',
+  PodDisruptionBudget: 'poddisruptionbudgets', HorizontalPodAutoscaler: 'horizontalpodautoscalers', Ingress: 'ingresses', Lease: 'leases',
+};
+
+function ruleMatches(rule: any, group: string, version: string, resource: string, namespaced: boolean): boolean {
+  const inList = (list: string[] | undefined, v: string) => (list ?? []).includes('*') || (list ?? []).includes(v);
+  const scope = rule.scope ?? '*';
+  return (
+    inList(rule.apiGroups, group) &&
+    inList(rule.apiVersions, version) &&
+    inList(rule.resources, resource) &&
+    inList(rule.operations, 'CREATE') &&
+    (scope === '*' || (scope === 'Namespaced') === namespaced)
+  );
+}
+
+/** Objects a webhook would see on create: each object, plus the pods of each workload. */
+function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json: any; what: string }> {
+  const out: Array<{ obj: PlatformObject; json: any; what: string }> = [];
+  for (const o of m.objects) {
+    if (o.json.kind === 'ValidatingWebhookConfiguration' || o.json.kind === 'MutatingWebhookConfiguration') continue;
+    out.push({ obj: o, json: o.json, what: `${o.json.kind} ${o.json.metadata?.name}` });
+    const tpl = WORKLOAD_KINDS.includes(o.json.kind) ? o.json.spec?.template : undefined;
+    if (tpl) {
+      out.push({ obj: o, json: { apiVersion: 'v1', kind: 'Pod', metadata: { ...tpl.metadata, namespace: o.json.metadata.namespace } }, what: `pods of ${o.json.kind} ${o.json.metadata.name}` });
+    }
+  }
+  return out;
+}
+
+function checkInterception(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  const namespaces = namespaceObjects(m);
+  const subjects = admissionSubjects(m);
+  for (const w of webhooksOf(m)) {
+    if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
+    const backend = resolveBackend(m, w).workload;
+    for (const s of subjects) {
+      const group = groupOf(s.json.apiVersion);
+      const version = s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion;
+      const resource = resourceOf(m, s.json);
+      const ns = s.json.metadata?.namespace;
+      if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) continue;
+      if (ns) {
+        const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
+        if (!selectorMatches(w.namespaceSelector, nsLabels)) continue;
+      }
+      if (!selectorMatches(w.objectSelector, s.json.metadata?.labels ?? {})) continue;
+      if (backend && s.obj === backend && s.json.kind === 'Pod') {
+        out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed webhook ${w.name} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
+        continue;
+      }
+      // Intercepted only if the webhook configuration is live when the object is applied.
+      if (phaseIdx(s.obj) <= phaseIdx(w.owner)) continue;
+      if (!backend || phaseIdx(backend) >= phaseIdx(s.obj)) {
+        out.push({ rule: 'MLP022', path: s.obj.path, message: `${s.what} (phase ${s.obj.phase}) is intercepted by fail-closed webhook ${w.name}, whose backend ${backend ? `${backend.json.metadata.name} is in phase ${backend.phase}` : 'is not in the output'}; apply it in a later phase than the backend` });
+      }
+    }
+  }
+  return out;
+}
+
+function checkRbac(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const c of m.components) {
+    for (const ctl of c.node.findAll().filter((x): x is Controller => x instanceof Controller)) {
+      const rules = boundRules(m, ctl);
+      for (const def of ctl.owns) {
+        for (const [resource, verbs] of [[def.plural, ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']], [`${def.plural}/status`, ['get', 'update', 'patch']], [`${def.plural}/finalizers`, ['update']]] as const) {
+          const missing = verbs.filter((v) => !allows(rules, def.group, resource, v));
+          if (missing.length) {
+            out.push({ rule: 'MLP030', path: ctl.node.path, message: `controller ${ctl.name} owns ${gvkKey(def)} but its RBAC does not allow ${missing.join(', ')} on ${def.group}/${resource}; grant it through the Controller's owns/rules` });
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The rules bound to a controller's ServiceAccount in the output. */
+function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
+  const roles = new Map<string, PolicyRule[]>();
+  for (const o of m.objects) {
+    if (o.json.kind === 'ClusterRole') roles.set(`ClusterRole//${o.json.metadata.name}`, o.json.rules ?? []);
+    if (o.json.kind === 'Role') roles.set(`Role/${o.json.metadata.namespace}/${o.json.metadata.name}`, o.json.rules ?? []);
+  }
+  const rules: PolicyRule[] = [];
+  for (const o of m.objects) {
+    if (o.json.kind !== 'ClusterRoleBinding' && o.json.kind !== 'RoleBinding') continue;
+    const bound = (o.json.subjects ?? []).some((s: any) => s.kind === 'ServiceAccount' && s.name === ctl.name && s.namespace === ctl.namespace);
+    if (!bound) continue;
+    const ref = o.json.roleRef;
+    const key = ref.kind === 'ClusterRole' ? `ClusterRole//${ref.name}` : `Role/${o.json.metadata.namespace}/${ref.name}`;
+    // A RoleBinding grants only in its namespace; owned kinds are cluster-wide, so only ClusterRoleBindings count for them.
+    if (o.json.kind === 'ClusterRoleBinding') rules.push(...(roles.get(key) ?? []));
+  }
+  return rules;
+}

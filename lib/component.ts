@@ -1,0 +1,130 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { k8s } from 'cdk8s-plus-28';
+import { CrdDefinition, crdName, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
+import { ImageSpec } from './images';
+import type { Platform } from './platform';
+
+/** A kind a component watches or creates but does not own. */
+export interface Requirement {
+  readonly group: string;
+  readonly kind: string;
+  /** Why the component needs it (shown in errors and reports). */
+  readonly reason: string;
+  /** The component class that provides it, named in the error when nothing does. */
+  readonly providedBy?: abstract new (...args: any[]) => Component;
+}
+
+/**
+ * Infrastructure a component needs that is not one of our components: cert-manager,
+ * Istio, Knative... A platform satisfies it with a component or declares it present.
+ */
+export interface Prerequisite {
+  /** e.g. cert-manager */
+  readonly name: string;
+  /** The kinds it serves (its CRDs), so that objects of those kinds are accounted for. */
+  readonly provides: Gvk[];
+}
+
+/** cert-manager, when it is already installed on the cluster. */
+export const CERT_MANAGER: Prerequisite = {
+  name: 'cert-manager',
+  provides: [
+    { group: 'cert-manager.io', version: 'v1', kind: 'Certificate' },
+    { group: 'cert-manager.io', version: 'v1', kind: 'Issuer' },
+    { group: 'cert-manager.io', version: 'v1', kind: 'ClusterIssuer' },
+  ],
+};
+
+export interface ComponentProps {
+  /**
+   * The namespace the component's controllers run in.
+   * @default the component's own default (e.g. kserve)
+   */
+  readonly namespace?: string;
+}
+
+/**
+ * One upstream component (an operator, its CRDs, controllers, RBAC and webhooks), as a
+ * cdk8s Chart inside a Platform. What it provides and requires is data the platform reads
+ * to order, wire and check the whole.
+ */
+export abstract class Component extends Chart {
+  /** The component's name: its id, used for file names in dist/. */
+  public readonly componentName: string;
+  /**
+   * The namespace its controllers run in. (Not `namespace`: cdk8s would make it the
+   * default namespace of every object in the chart, cluster-scoped ones included.)
+   */
+  public readonly namespaceName: string;
+  /** The CRDs this component declares (whether or not the platform assigns them to it). */
+  public readonly crds: CustomResourceDefinition[] = [];
+  /** Kinds it needs from other components. */
+  public readonly requires: Requirement[] = [];
+  /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
+  public readonly infrastructure: string[] = [];
+  /** Every image it runs, by key: its versions table. */
+  public abstract readonly images: Readonly<Record<string, ImageSpec>>;
+
+  constructor(scope: Platform, id: string, namespace: string) {
+    super(scope, id, { disableResourceNameHashes: true });
+    this.componentName = id;
+    this.namespaceName = namespace;
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63) {
+      throw new Error(`${this.node.path}: namespace '${namespace}' is not a valid namespace name (lower-case DNS label, at most 63 characters)`);
+    }
+  }
+
+  /** The platform this component belongs to. */
+  public get platform(): Platform {
+    return this.node.scope as Platform;
+  }
+
+  /** The CRDs this component owns in its platform (shared CRDs resolved to one owner). */
+  public get providedCrds(): CrdDefinition[] {
+    return this.crds.filter((c) => this.platform.crdOwner(c.name) === this).map((c) => c.definition);
+  }
+
+  /** The image reference for `key`, after the platform's mirror and overrides. */
+  public image(key: string): string {
+    const spec = this.images[key];
+    if (!spec) {
+      throw new Error(`${this.node.path}: no image '${key}' in the versions table (has ${Object.keys(this.images).sort().join(', ')})`);
+    }
+    return this.platform.resolveImage(`${this.componentName}/${key}`, spec);
+  }
+
+  /** Declares a CRD of this component. */
+  protected addCrd(definition: CrdDefinition, props: Omit<CustomResourceDefinitionProps, 'definition'> = {}): CustomResourceDefinition {
+    const crd = new CustomResourceDefinition(this, definition.kind + (this.crds.some((c) => c.definition.kind === definition.kind) ? definition.group : ''), {
+      ...props,
+      definition,
+    });
+    this.crds.push(crd);
+    return crd;
+  }
+
+  /** Declares that this component needs a kind another component provides. */
+  protected require(req: Requirement): void {
+    this.requires.push(req);
+  }
+
+  /** A Namespace object for the component's namespace (the platform dedupes). */
+  protected addNamespace(labels: Record<string, string> = {}): ApiObject {
+    return new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: this.namespaceName, labels: Object.keys(labels).length ? labels : undefined } });
+  }
+
+  /** Whether an object of this component is emitted (a CRD owned by another component is not). */
+  public emits(obj: IConstruct): boolean {
+    for (let c: IConstruct | undefined = obj; c && c !== this; c = c.node.scope) {
+      if (c instanceof CustomResourceDefinition) return this.platform.crdOwner(c.name) === this;
+    }
+    return true;
+  }
+}
+
+export function crdKey(def: CrdDefinition): string {
+  return crdName(def);
+}
+
+export type ComponentScope = Construct;

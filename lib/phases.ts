@@ -1,0 +1,42 @@
+import { ApiObject } from 'cdk8s';
+
+/**
+ * Apply phases: the first path segment of dist/<platform>/. Each phase is applied (and
+ * waited for) before the next, so that a custom resource always follows its CRD and an
+ * object that a fail-closed webhook intercepts always follows the webhook's backend.
+ */
+export enum Phase {
+  /** Namespaces and CustomResourceDefinitions. */
+  FOUNDATION = '00-foundation',
+  /** Service accounts, RBAC, configuration, certificates, Deployments and Services. */
+  CONTROLLERS = '10-controllers',
+  /** Validating and mutating webhook configurations (their backends are up by now). */
+  WEBHOOKS = '20-webhooks',
+  /** Custom resources served by the platform's CRDs (default runtimes, queues...). */
+  RESOURCES = '30-resources',
+}
+
+export const PHASES: Phase[] = [Phase.FOUNDATION, Phase.CONTROLLERS, Phase.WEBHOOKS, Phase.RESOURCES];
+
+const explicit = new WeakMap<ApiObject, Phase>();
+
+/** Puts an object into a phase other than the one its kind implies. */
+export function setPhase(obj: ApiObject, phase: Phase): void {
+  explicit.set(obj, phase);
+}
+
+/** The phase of an object: explicit, else by kind and by whether a platform CRD serves it. */
+export function phaseOf(obj: ApiObject, isPlatformCustomResource: boolean): Phase {
+  const set = explicit.get(obj);
+  if (set) return set;
+  switch (obj.kind) {
+    case 'Namespace':
+    case 'CustomResourceDefinition':
+      return Phase.FOUNDATION;
+    case 'ValidatingWebhookConfiguration':
+    case 'MutatingWebhookConfiguration':
+      return Phase.WEBHOOKS;
+    default:
+      return isPlatformCustomResource ? Phase.RESOURCES : Phase.CONTROLLERS;
+  }
+}

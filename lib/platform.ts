@@ -1,0 +1,250 @@
+import { ApiObject, App } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { CertificateProvider } from './certificates';
+import { Component, Prerequisite, Requirement } from './component';
+import { CrdDefinition, crdName, gvkKey } from './crd';
+import { ImageSettings, ImageSpec, resolveImage } from './images';
+import { Phase, phaseOf, PHASES } from './phases';
+
+export interface PlatformProps {
+  /** Folder name under dist/ (a DNS label). */
+  readonly name: string;
+  /**
+   * Where webhook certificates come from, for every component.
+   * @default CertificateProvider.certManager()
+   */
+  readonly certificates?: CertificateProvider;
+  /** Registry mirror and image overrides for every component. */
+  readonly images?: ImageSettings;
+  /**
+   * Infrastructure already present on the cluster (e.g. CERT_MANAGER): its kinds count as
+   * provided, and components that need it are satisfied.
+   * @default []
+   */
+  readonly prerequisites?: Prerequisite[];
+  /**
+   * Which component owns a CRD that several components declare, by CRD name
+   * (e.g. `{ 'servingruntimes.serving.kserve.io': kserve }`). Filled in with `resolveCrd`.
+   */
+  readonly crdOwners?: Record<string, Component>;
+  /** Namespaces that exist on the cluster already (objects may live there without a Namespace object). @default ['default', 'kube-system'] */
+  readonly existingNamespaces?: string[];
+}
+
+/** One emitted object with everything checks and writers need. */
+export interface PlatformObject {
+  readonly json: any;
+  readonly apiObject: ApiObject;
+  readonly component: Component;
+  readonly path: string;
+  readonly phase: Phase;
+  /** Position in apply order (phase, then component order, then declaration). */
+  readonly order: number;
+}
+
+/** The resolved platform: ordered components and objects. */
+export interface PlatformModel {
+  readonly platform: Platform;
+  readonly components: Component[];
+  readonly objects: PlatformObject[];
+  /** CRD name -> owner component */
+  readonly crdOwners: Map<string, Component>;
+  /** group/kind -> the CRD definition that serves it, for the platform's CRDs */
+  readonly kinds: Map<string, CrdDefinition>;
+  /** group/kind served by prerequisites */
+  readonly externalKinds: Set<string>;
+}
+
+/**
+ * A distribution: a set of components with one certificate provider, one image policy
+ * and one set of prerequisites. At synth it resolves the component graph, orders and
+ * checks everything, and writes dist/<name>/<phase>/.
+ */
+export class Platform extends Construct {
+  public static of(c: IConstruct): Platform {
+    for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (s instanceof Platform) return s;
+    throw new Error(`${c.node.path}: not inside a Platform`);
+  }
+
+  public readonly name: string;
+  public readonly certificates: CertificateProvider;
+  public readonly prerequisites: Prerequisite[];
+  public readonly existingNamespaces: string[];
+  private readonly imageSettings: ImageSettings;
+  private readonly explicitOwners: Map<string, Component>;
+
+  constructor(scope: Construct, id: string, props: PlatformProps) {
+    super(scope, id);
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(props.name)) {
+      throw new Error(`${this.node.path}: name '${props.name}' must be a lower-case DNS label (it names the folder under dist/)`);
+    }
+    this.name = props.name;
+    this.certificates = props.certificates ?? CertificateProvider.certManager();
+    this.imageSettings = props.images ?? {};
+    this.prerequisites = props.prerequisites ?? [];
+    this.existingNamespaces = props.existingNamespaces ?? ['default', 'kube-system'];
+    this.explicitOwners = new Map(Object.entries(props.crdOwners ?? {}));
+  }
+
+  /** The components, in declaration order. */
+  public get components(): Component[] {
+    return this.node.children.filter((c): c is Component => c instanceof Component);
+  }
+
+  /** Assigns a CRD that several components declare to one of them. */
+  public resolveCrd(crd: string, owner: Component): void {
+    this.explicitOwners.set(crd, owner);
+  }
+
+  /** The component that emits a CRD (undefined while it is unresolved). */
+  public crdOwner(crd: string): Component | undefined {
+    const explicit = this.explicitOwners.get(crd);
+    if (explicit) return explicit;
+    const declaring = this.components.filter((c) => c.crds.some((d) => d.name === crd));
+    return declaring.length === 1 ? declaring[0] : undefined;
+  }
+
+  public resolveImage(key: string, spec: ImageSpec): string {
+    try {
+      return resolveImage(key, spec, this.imageSettings);
+    } catch (e) {
+      throw new Error(`${this.node.path}: ${(e as Error).message}`);
+    }
+  }
+
+  public hasPrerequisite(name: string): boolean {
+    return this.prerequisites.some((p) => p.name === name);
+  }
+
+  /**
+   * Resolves the component graph (requires -> provides), orders components and objects,
+   * and returns the model. Throws one error listing every graph problem.
+   */
+  public resolve(): PlatformModel {
+    const components = this.components;
+    const errors: string[] = [];
+    if (!components.length) errors.push(`${this.node.path}: platform '${this.name}' has no components`);
+
+    // 1. CRD ownership: one owner per CRD.
+    const crdOwners = new Map<string, Component>();
+    const declared = new Map<string, Component[]>();
+    for (const c of components) for (const d of c.crds) declared.set(d.name, [...(declared.get(d.name) ?? []), c]);
+    for (const [name, owners] of [...declared.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const explicit = this.explicitOwners.get(name);
+      if (explicit && !owners.includes(explicit)) {
+        errors.push(`${this.node.path}: crdOwners assigns ${name} to '${explicit.componentName}', which does not declare it (declared by ${owners.map((o) => `'${o.componentName}'`).join(', ')})`);
+      } else if (!explicit && owners.length > 1) {
+        errors.push(
+          `${this.node.path}: CRD ${name} is declared by ${owners.map((o) => `'${o.componentName}' (${o.node.path})`).join(' and ')}; ` +
+            `choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': <component> }`,
+        );
+      } else {
+        crdOwners.set(name, explicit ?? owners[0]);
+      }
+    }
+
+    // 2. Providers: group/kind -> component or prerequisite.
+    const kinds = new Map<string, CrdDefinition>();
+    const providerOf = new Map<string, Component>();
+    for (const [name, owner] of crdOwners) {
+      const def = owner.crds.find((d) => d.name === name)!.definition;
+      kinds.set(gvkKey(def), def);
+      providerOf.set(gvkKey(def), owner);
+    }
+    const externalKinds = new Set<string>();
+    for (const p of this.prerequisites) for (const g of p.provides) externalKinds.add(gvkKey(g));
+
+    // 3. Edges from requirements; missing providers.
+    const deps = new Map<Component, Set<Component>>(components.map((c) => [c, new Set<Component>()]));
+    for (const c of components) {
+      for (const r of c.requires) {
+        const key = gvkKey(r);
+        const provider = providerOf.get(key);
+        if (provider) {
+          if (provider !== c) deps.get(c)!.add(provider);
+        } else if (!externalKinds.has(key)) {
+          errors.push(missingProvider(this, c, r));
+        }
+      }
+      for (const infra of c.infrastructure) {
+        if (!this.hasPrerequisite(infra)) {
+          errors.push(
+            `${c.node.path}: component '${c.componentName}' needs ${infra}, which the platform neither provides nor declares present; ` +
+              `add it to the platform's prerequisites (e.g. prerequisites: [CERT_MANAGER]) or add a component that installs it`,
+          );
+        }
+      }
+    }
+
+    // 4. Kahn's algorithm over components; ties keep declaration order.
+    const ordered: Component[] = [];
+    const remaining = new Map([...deps.entries()].map(([c, d]) => [c, new Set(d)]));
+    while (remaining.size) {
+      const ready = components.filter((c) => remaining.has(c) && [...remaining.get(c)!].every((d) => !remaining.has(d)));
+      if (!ready.length) {
+        errors.push(`${this.node.path}: components depend on each other in a cycle: ${describeCycle(remaining)}; break it by removing a requirement or declaring a kind as a prerequisite`);
+        break;
+      }
+      for (const c of ready) {
+        ordered.push(c);
+        remaining.delete(c);
+      }
+    }
+    if (errors.length) throw new PlatformError(errors);
+
+    // 5. Objects in apply order.
+    const rank = new Map(ordered.map((c, i) => [c, i]));
+    const raw: Array<Omit<PlatformObject, 'order'> & { seq: number }> = [];
+    let seq = 0;
+    for (const c of ordered) {
+      for (const obj of c.node.findAll().filter((x): x is ApiObject => x instanceof ApiObject)) {
+        if (!c.emits(obj)) continue;
+        const json = obj.toJson();
+        const group = String(json.apiVersion ?? '').includes('/') ? String(json.apiVersion).split('/')[0] : '';
+        const isCr = kinds.has(`${group}/${json.kind}`);
+        raw.push({ json, apiObject: obj, component: c, path: obj.node.path, phase: phaseOf(obj, isCr), seq: seq++ });
+      }
+    }
+    const phaseIndex = (p: Phase) => PHASES.indexOf(p);
+    raw.sort((a, b) => phaseIndex(a.phase) - phaseIndex(b.phase) || rank.get(a.component)! - rank.get(b.component)! || a.seq - b.seq);
+    const objects = raw.map(({ seq: _seq, ...o }, order) => ({ ...o, order }));
+    return { platform: this, components: ordered, objects, crdOwners, kinds, externalKinds };
+  }
+}
+
+function missingProvider(platform: Platform, c: Component, r: Requirement): string {
+  const hint = r.providedBy ? `add the ${r.providedBy.name} component to the platform` : 'add a component that provides it';
+  return (
+    `${c.node.path}: component '${c.componentName}' (${c.constructor.name}) requires ${r.group}/${r.kind} (${r.reason}), ` +
+    `but no component of platform '${platform.name}' provides it and no prerequisite declares it; ${hint}, ` +
+    `or declare it present with prerequisites: [{ name: '...', provides: [{ group: '${r.group}', kind: '${r.kind}' }] }]`
+  );
+}
+
+function describeCycle(remaining: Map<Component, Set<Component>>): string {
+  // Walk from any remaining node along remaining edges until a node repeats.
+  const start = [...remaining.keys()][0];
+  const path: Component[] = [];
+  let cur: Component | undefined = start;
+  while (cur && !path.includes(cur)) {
+    path.push(cur);
+    cur = [...remaining.get(cur)!].find((d) => remaining.has(d));
+  }
+  const loop = cur ? path.slice(path.indexOf(cur)).concat(cur) : path;
+  return loop.map((c) => c.componentName).join(' -> ');
+}
+
+/** All problems found while resolving or checking a platform, one per line. */
+export class PlatformError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'PlatformError';
+  }
+}
+
+/** The app: synthesizes every Platform in it (checks included) into outdir/<platform>/. */
+export function platformsOf(app: App): Platform[] {
+  return app.node.findAll().filter((c): c is Platform => c instanceof Platform);
+}
+
+export { crdName };

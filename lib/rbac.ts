@@ -1,0 +1,88 @@
+/** One RBAC rule, as rbac.authorization.k8s.io/v1 PolicyRule. */
+export interface PolicyRule {
+  readonly apiGroups?: string[];
+  readonly resources?: string[];
+  readonly resourceNames?: string[];
+  readonly verbs: string[];
+  readonly nonResourceURLs?: string[];
+}
+
+export const READ_VERBS = ['get', 'list', 'watch'];
+export const WRITE_VERBS = ['create', 'delete', 'patch', 'update'];
+export const MANAGE_VERBS = [...READ_VERBS, ...WRITE_VERBS].sort();
+
+/** A resource a controller touches, in RBAC terms. */
+export interface ResourceRef {
+  /** '' for the core group */
+  readonly group: string;
+  /** plural resource name, e.g. deployments, inferenceservices/status */
+  readonly resource: string;
+}
+
+/** Intent-level RBAC: what a controller reads and what it manages. */
+export const Rbac = {
+  read: (group: string, ...resources: string[]): PolicyRule => ({ apiGroups: [group], resources, verbs: READ_VERBS }),
+  manage: (group: string, ...resources: string[]): PolicyRule => ({ apiGroups: [group], resources, verbs: MANAGE_VERBS }),
+  verbs: (group: string, resources: string[], verbs: string[]): PolicyRule => ({ apiGroups: [group], resources, verbs: [...verbs].sort() }),
+  /** What a controller needs on a kind it owns: full control, plus its status and finalizers. */
+  own: (group: string, plural: string): PolicyRule[] => [
+    { apiGroups: [group], resources: [plural], verbs: MANAGE_VERBS },
+    { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get', 'patch', 'update'] },
+    { apiGroups: [group], resources: [`${plural}/finalizers`], verbs: ['update'] },
+  ],
+};
+
+/** Rejects wildcards: least privilege is a promise of this project. */
+export function checkRules(where: string, rules: readonly PolicyRule[]): void {
+  for (const r of rules) {
+    for (const [field, values] of [['verbs', r.verbs], ['resources', r.resources ?? []], ['apiGroups', r.apiGroups ?? []]] as const) {
+      if (values.includes('*')) {
+        throw new Error(`${where}: RBAC rule ${JSON.stringify(r)} uses '*' in ${field}; list the ${field} the controller needs`);
+      }
+    }
+    if (!r.verbs.length) throw new Error(`${where}: RBAC rule ${JSON.stringify(r)} has no verbs`);
+  }
+}
+
+/** Whether the rules allow `verb` on group/resource (optionally a named object). */
+export function allows(rules: readonly PolicyRule[], group: string, resource: string, verb: string, name?: string): boolean {
+  return rules.some(
+    (r) =>
+      (r.apiGroups ?? []).includes(group) &&
+      (r.resources ?? []).includes(resource) &&
+      r.verbs.includes(verb) &&
+      (!r.resourceNames?.length || (name !== undefined && r.resourceNames.includes(name))),
+  );
+}
+
+/** Merges rules with the same groups, resourceNames and verbs; sorts for stable output. */
+export function normalizeRules(rules: readonly PolicyRule[]): PolicyRule[] {
+  const byKey = new Map<string, { apiGroups?: string[]; resources: Set<string>; resourceNames?: string[]; verbs: string[]; nonResourceURLs?: string[] }>();
+  for (const r of rules) {
+    const verbs = [...new Set(r.verbs)].sort();
+    if (r.nonResourceURLs?.length) {
+      const key = `nr|${verbs.join(',')}`;
+      const e = byKey.get(key) ?? { resources: new Set<string>(), verbs, nonResourceURLs: [] };
+      e.nonResourceURLs = [...new Set([...(e.nonResourceURLs ?? []), ...r.nonResourceURLs])].sort();
+      byKey.set(key, e);
+      continue;
+    }
+    const groups = [...new Set(r.apiGroups ?? [])].sort();
+    const names = [...new Set(r.resourceNames ?? [])].sort();
+    const key = `${groups.join(',')}|${names.join(',')}|${verbs.join(',')}`;
+    const e = byKey.get(key) ?? { apiGroups: groups, resources: new Set<string>(), resourceNames: names.length ? names : undefined, verbs };
+    for (const res of r.resources ?? []) e.resources.add(res);
+    byKey.set(key, e);
+  }
+  return [...byKey.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, e]) => {
+      const out: any = {};
+      if (e.apiGroups) out.apiGroups = e.apiGroups;
+      if (e.nonResourceURLs) out.nonResourceURLs = e.nonResourceURLs;
+      if (e.resources.size) out.resources = [...e.resources].sort();
+      if (e.resourceNames) out.resourceNames = e.resourceNames;
+      out.verbs = e.verbs;
+      return out as PolicyRule;
+    });
+}

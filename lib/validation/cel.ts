@@ -1,0 +1,83 @@
+import { celEnv, CelInput, CelResult, isCelError, parse, plan } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+
+/**
+ * CEL rules of x-kubernetes-validations, compiled with @bufbuild/cel (standard library
+ * and string extensions). Functions of the Kubernetes CEL libraries that @bufbuild/cel
+ * lacks (quantity, url, ip, lists, ...) are known: rules using them compile, but are not
+ * evaluated.
+ */
+
+const env = celEnv({ funcs: strings });
+
+const KUBERNETES_LIBRARY = [
+  // lists, regex, sets
+  'isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf', 'find', 'findAll', 'sets.contains', 'sets.equivalent', 'sets.intersects',
+  // url
+  'url', 'isURL', 'getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath', 'getQuery',
+  // quantity
+  'quantity', 'isQuantity', 'sign', 'isInteger', 'asInteger', 'asApproximateFloat', 'add', 'sub', 'compareTo', 'isLessThan', 'isGreaterThan',
+  // ip and cidr
+  'ip', 'isIP', 'cidr', 'isCIDR', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast',
+  'ip.isCanonical', 'containsIP', 'containsCIDR', 'prefixLength', 'masked',
+  // format, semver, authz-free others
+  'format.dns1123Label', 'format.dns1123Subdomain', 'format.named', 'validate', 'semver', 'isSemver', 'major', 'minor', 'patch',
+];
+const UNSUPPORTED = new Set(KUBERNETES_LIBRARY.filter((name) => !env.funcs.find(name)));
+
+export interface CompiledRule {
+  /** Evaluates the expression with `self` (and, for message expressions, nothing else) bound. */
+  readonly run: (self: CelInput) => CelResult;
+  /** The rule reads `oldSelf`: a transition rule, which needs the old object. */
+  readonly usesOldSelf: boolean;
+  /** Kubernetes library functions the rule calls that are not available here. */
+  readonly unsupported: string[];
+}
+
+const cache = new Map<string, CompiledRule | string>();
+
+/** Compiles a CEL expression; returns the compiled rule, or why it does not compile. */
+export function compileCel(expr: string): CompiledRule | string {
+  const hit = cache.get(expr);
+  if (hit !== undefined) return hit;
+  const result = compile(expr);
+  cache.set(expr, result);
+  return result;
+}
+
+function compile(expr: string): CompiledRule | string {
+  let parsed;
+  try {
+    parsed = parse(expr);
+  } catch (e) {
+    return (e as Error).message.replace(/^<input>:/, 'at ');
+  }
+  const calls = new Set<string>();
+  const idents = new Set<string>();
+  collect(parsed.expr, calls, idents);
+  const unknown = [...calls].filter((f) => /^[A-Za-z]/.test(f) && !env.funcs.find(f) && !UNSUPPORTED.has(f));
+  if (unknown.length) return `unknown function ${unknown.join(', ')}`;
+  const program = plan(env, parsed);
+  return {
+    run: (self) => program({ self }),
+    usesOldSelf: idents.has('oldSelf'),
+    unsupported: [...calls].filter((f) => UNSUPPORTED.has(f)),
+  };
+}
+
+/** Collects the function names and identifiers of a parsed expression. */
+function collect(node: unknown, calls: Set<string>, idents: Set<string>): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) { node.forEach((n) => collect(n, calls, idents)); return; }
+  const kind = (node as any).exprKind;
+  if (kind?.case === 'callExpr') calls.add(kind.value.function);
+  if (kind?.case === 'identExpr') idents.add(kind.value.name);
+  for (const v of Object.values(node)) collect(v, calls, idents);
+}
+
+/** A CEL result as text for a message. */
+export function celErrorText(result: CelResult): string {
+  return isCelError(result) ? result.message : String(result);
+}
+
+export { isCelError };

@@ -1,0 +1,207 @@
+import { ValidateFunction } from 'ajv';
+import { CelInput, isCelError } from '@bufbuild/cel';
+import { EXPECT, FORMATS, LIST_MAP, newAjv, toIssues } from './ajv-support';
+import { compileCel } from './cel';
+import { dedupe, joinPath, show, ValidationIssue } from './issues';
+import { metadataIssues } from './names';
+
+/**
+ * Validation of a custom resource against the CustomResourceDefinition we emit: the
+ * version's openAPIV3Schema (as the API server checks it, unknown fields being errors),
+ * then its x-kubernetes-validations CEL rules.
+ */
+
+type Props = Record<string, any>;
+
+const ajv = newAjv();
+const compiled = new WeakMap<object, Map<string, ValidateFunction | string>>();
+
+/** Validates a custom resource against its CRD (the JSON of the CustomResourceDefinition). */
+export function validateCustomResource(obj: any, crd: any): ValidationIssue[] {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [{ path: '', message: 'expected a Kubernetes object' }];
+  const spec = crd?.spec ?? {};
+  const [group, version] = splitApiVersion(String(obj.apiVersion ?? ''));
+  if (group !== spec.group) return [{ path: 'apiVersion', message: `expected group ${show(spec.group)} of CRD ${crd?.metadata?.name}, got ${show(obj.apiVersion)}` }];
+  if (obj.kind !== spec.names?.kind) return [{ path: 'kind', message: `expected ${show(spec.names?.kind)}, got ${show(obj.kind)}` }];
+  const versions: Props[] = spec.versions ?? [];
+  const v = versions.find((x) => x.name === version);
+  if (!v) return [{ path: 'apiVersion', message: `version ${show(version)} is not defined by CRD ${crd?.metadata?.name} (it has ${versions.map((x) => x.name).join(', ')})` }];
+  if (!v.served) return [{ path: 'apiVersion', message: `version ${show(version)} of CRD ${crd?.metadata?.name} is not served` }];
+  const schema: Props = v.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+
+  const validate = validatorFor(crd, v.name, schema);
+  if (typeof validate === 'string') return [{ path: '', message: `the schema of version ${v.name} cannot be used: ${validate}` }];
+  const value = prune(obj, schema);
+  validate(value);
+  const schemaIssues = toIssues(validate.errors);
+  const issues = [...metadataIssues(obj.metadata, 'metadata'), ...schemaIssues];
+  evaluateRules(value, schema, '', schemaIssues.map((i) => i.path), issues);
+  return dedupe(issues);
+}
+
+/** Checks that every x-kubernetes-validations rule (and message expression) of a CRD compiles. */
+export function compileCelRules(crd: any): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
+    const schema = v.schema?.openAPIV3Schema;
+    if (schema) eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, path) => {
+      (node['x-kubernetes-validations'] ?? []).forEach((rule: Props, j: number) => {
+        const at = `${joinPath(path, 'x-kubernetes-validations')}[${j}]`;
+        for (const field of ['rule', 'messageExpression']) {
+          if (typeof rule[field] !== 'string') continue;
+          const result = compileCel(rule[field]);
+          if (typeof result === 'string') issues.push({ path: joinPath(at, field), message: `${show(rule[field], 60)} does not compile: ${result}` });
+        }
+      });
+    });
+  });
+  return issues;
+}
+
+function splitApiVersion(apiVersion: string): [string, string] {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+}
+
+function validatorFor(crd: object, version: string, schema: Props): ValidateFunction | string {
+  let perCrd = compiled.get(crd);
+  if (!perCrd) compiled.set(crd, perCrd = new Map());
+  let fn = perCrd.get(version);
+  if (!fn) {
+    const root = toJsonSchema(schema, false);
+    // The API server validates metadata as ObjectMeta (metadataIssues), whatever the schema says.
+    root.properties = { ...root.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
+    try {
+      fn = ajv.compile(root);
+    } catch (e) {
+      fn = (e as Error).message;
+    }
+    perCrd.set(version, fn);
+  }
+  return fn;
+}
+
+const COPIED = ['enum', 'pattern', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'uniqueItems', 'required'];
+
+/**
+ * The ajv JSON Schema of a CRD structural schema node. Inside allOf/anyOf/oneOf/not
+ * (`junctor`) nodes only add value checks, so they never close objects.
+ */
+function toJsonSchema(s: Props, junctor: boolean): Props {
+  const out: Props = {};
+  const intOrString = s['x-kubernetes-int-or-string'] === true;
+  const types: string[] = intOrString ? ['integer', 'string'] : s.type ? [s.type] : [];
+  if (types.length && s.nullable) types.push('null');
+  if (types.length) out.type = types.length === 1 ? types[0] : types;
+  for (const k of COPIED) if (s[k] !== undefined) out[k] = s[k];
+  if (out.enum && s.nullable) out.enum = [...out.enum, null];
+  if (s.minimum !== undefined) out[s.exclusiveMinimum === true ? 'exclusiveMinimum' : 'minimum'] = s.minimum;
+  if (s.maximum !== undefined) out[s.exclusiveMaximum === true ? 'exclusiveMaximum' : 'maximum'] = s.maximum;
+  if (typeof s.format === 'string' && FORMATS[s.format] && s.format !== 'quantity') out.format = s.format;
+  if (s.properties) out.properties = mapValues(s.properties, (p) => toJsonSchema(p, junctor));
+  if (s.items && !Array.isArray(s.items)) out.items = toJsonSchema(s.items, junctor);
+  if (typeof s.additionalProperties === 'object') out.additionalProperties = toJsonSchema(s.additionalProperties, junctor);
+  else if (s.additionalProperties === false) out.additionalProperties = false;
+  if (s['x-kubernetes-embedded-resource']) {
+    out.required = [...new Set([...(out.required ?? []), 'apiVersion', 'kind'])];
+    out.properties = { ...out.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
+  }
+  const open = s['x-kubernetes-preserve-unknown-fields'] === true || s.additionalProperties !== undefined;
+  if (!junctor && !open && (s.type === 'object' || s.properties)) out.additionalProperties = false;
+  if (s['x-kubernetes-list-type'] === 'set') out.uniqueItems = true;
+  if (s['x-kubernetes-list-type'] === 'map' && Array.isArray(s['x-kubernetes-list-map-keys'])) {
+    const keys: string[] = s['x-kubernetes-list-map-keys'];
+    const defaults = Object.fromEntries(keys.map((k) => [k, s.items?.properties?.[k]?.default]).filter(([, d]) => d !== undefined));
+    out[LIST_MAP] = { keys, defaults };
+  }
+  for (const j of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(s[j])) out[j] = s[j].map((x: Props) => toJsonSchema(x, true));
+  if (s.not) out.not = toJsonSchema(s.not, true);
+  if (intOrString && s.pattern) out[EXPECT] = `an integer or a string matching ${s.pattern}`;
+  return out;
+}
+
+/** A copy of the value with nulls removed where the schema is not nullable, as the API server prunes them. */
+function prune(value: any, s: Props | undefined): any {
+  if (Array.isArray(value)) return value.map((v) => prune(v, s?.items));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Props = {};
+  for (const [k, v] of Object.entries(value)) {
+    const child = childSchema(s, k);
+    if (v === null && !child?.nullable) continue;
+    out[k] = prune(v, child);
+  }
+  return out;
+}
+
+function childSchema(s: Props | undefined, key: string): Props | undefined {
+  return s?.properties?.[key] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+}
+
+/**
+ * Evaluates the CEL rules of every node present in the value, with `self` bound to the
+ * node. Nodes with schema errors inside them are skipped.
+ */
+function evaluateRules(value: any, s: Props | undefined, path: string, errorPaths: string[], issues: ValidationIssue[]): void {
+  if (value === undefined || !s) return;
+  const rules: Props[] = s['x-kubernetes-validations'] ?? [];
+  if (rules.length && !errorPaths.some((p) => p === path || p.startsWith(path ? `${path}.` : '') || p.startsWith(`${path}[`))) {
+    const self = toCel(value, s);
+    for (const rule of rules) {
+      const issue = evaluateRule(rule, self, path);
+      if (issue) issues.push(issue);
+    }
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => evaluateRules(v, s.items, joinPath(path, i), errorPaths, issues));
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) evaluateRules(v, childSchema(s, k), joinPath(path, k), errorPaths, issues);
+  }
+}
+
+function evaluateRule(rule: Props, self: CelInput, path: string): ValidationIssue | undefined {
+  const at = typeof rule.fieldPath === 'string' ? path + (rule.fieldPath.startsWith('[') ? '' : '.') + rule.fieldPath.replace(/^\./, '') : path;
+  const compiledRule = compileCel(String(rule.rule));
+  if (typeof compiledRule === 'string') return { path: at, message: `rule ${show(rule.rule, 60)} does not compile: ${compiledRule}` };
+  if (compiledRule.usesOldSelf || compiledRule.unsupported.length) return undefined;
+  const result = compiledRule.run(self);
+  if (isCelError(result)) return { path: at, message: `rule ${show(rule.rule, 60)} could not be evaluated: ${result.message}` };
+  if (typeof result !== 'boolean') return { path: at, message: `rule ${show(rule.rule, 60)} gave ${show(result)}, not a boolean` };
+  if (result) return undefined;
+  return { path: at, message: ruleMessage(rule, self) };
+}
+
+/** The message of a failed rule: its messageExpression, else its message, else the API server's default. */
+function ruleMessage(rule: Props, self: CelInput): string {
+  if (typeof rule.messageExpression === 'string') {
+    const expr = compileCel(rule.messageExpression);
+    const text = typeof expr === 'string' ? undefined : expr.run(self);
+    if (typeof text === 'string' && text) return text;
+  }
+  return typeof rule.message === 'string' && rule.message ? rule.message : `failed rule: ${rule.rule}`;
+}
+
+/** A value as CEL sees it under its schema: integers as bigint, objects as maps. */
+function toCel(value: any, s: Props | undefined): CelInput {
+  if (Array.isArray(value)) return value.map((v) => toCel(v, s?.items));
+  if (value !== null && typeof value === 'object') {
+    return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v, childSchema(s, k))])) as CelInput;
+  }
+  if (typeof value === 'number') {
+    const integer = s?.type === 'integer' || s?.['x-kubernetes-int-or-string'] || (!s?.type && Number.isInteger(value));
+    return integer && Number.isInteger(value) ? BigInt(value) : value;
+  }
+  return value;
+}
+
+/** Calls `fn` on every schema node, with its path in the CRD. */
+function eachSchema(s: Props, path: string, fn: (node: Props, path: string) => void): void {
+  if (!s || typeof s !== 'object') return;
+  fn(s, path);
+  for (const [k, child] of Object.entries(s.properties ?? {})) eachSchema(child as Props, joinPath(joinPath(path, 'properties'), k), fn);
+  if (s.items && typeof s.items === 'object') eachSchema(s.items, joinPath(path, 'items'), fn);
+  if (typeof s.additionalProperties === 'object') eachSchema(s.additionalProperties, joinPath(path, 'additionalProperties'), fn);
+  for (const j of ['allOf', 'anyOf', 'oneOf']) (s[j] ?? []).forEach((x: Props, i: number) => eachSchema(x, joinPath(joinPath(path, j), i), fn));
+}
+
+function mapValues(o: Props, f: (v: Props) => Props): Props {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+}

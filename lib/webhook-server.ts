@@ -1,0 +1,197 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import {
+  CERT_MANAGER_INJECT_ANNOTATION,
+  CertificateProviderKind,
+  OPENSHIFT_INJECT_CABUNDLE_ANNOTATION,
+  OPENSHIFT_SERVING_CERT_ANNOTATION,
+} from './certificates';
+import { Component } from './component';
+import { Controller } from './controller';
+import { ConversionWebhookTarget } from './crd';
+
+export type WebhookOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface WebhookRule {
+  readonly apiGroups: string[];
+  readonly apiVersions: string[];
+  readonly resources: string[];
+  readonly operations: WebhookOperation[];
+  /** @default '*' */
+  readonly scope?: 'Cluster' | 'Namespaced' | '*';
+}
+
+export interface LabelSelector {
+  readonly matchLabels?: Record<string, string>;
+  readonly matchExpressions?: Array<{ key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }>;
+}
+
+export interface WebhookProps {
+  /** Webhook name (a fully qualified name, unique in its configuration). */
+  readonly name: string;
+  /** Path on the webhook server, e.g. /validate-serving-kserve-io-v1beta1-inferenceservice */
+  readonly path: string;
+  readonly rules: WebhookRule[];
+  /** @default Fail */
+  readonly failurePolicy?: 'Fail' | 'Ignore';
+  /** @default None */
+  readonly sideEffects?: 'None' | 'NoneOnDryRun';
+  /** @default ['v1'] */
+  readonly admissionReviewVersions?: string[];
+  readonly namespaceSelector?: LabelSelector;
+  readonly objectSelector?: LabelSelector;
+  readonly matchPolicy?: 'Exact' | 'Equivalent';
+  readonly timeoutSeconds?: number;
+  /** Mutating webhooks only. */
+  readonly reinvocationPolicy?: 'Never' | 'IfNeeded';
+}
+
+export interface WebhookServerProps {
+  /** The controller that serves the webhooks (its pods are the backend). */
+  readonly controller: Controller;
+  /** Service name, e.g. kserve-webhook-server-service. */
+  readonly serviceName: string;
+  /** Secret holding the serving certificate, mounted into the controller. */
+  readonly secretName: string;
+  /** cert-manager Certificate name (cert-manager provider only). @default `${serviceName}-cert` */
+  readonly certificateName?: string;
+  /** Service port. @default 443 */
+  readonly port?: number;
+  /** Where controller-runtime reads the certificate. @default /tmp/k8s-webhook-server/serving-certs */
+  readonly certDir?: string;
+}
+
+/**
+ * A webhook server: the Service in front of a controller's webhook port, its serving
+ * certificate from the platform's certificate provider, and the validating and mutating
+ * webhook configurations (and CRD conversion targets) that point at it.
+ */
+export class WebhookServer extends Construct {
+  public readonly controller: Controller;
+  public readonly serviceName: string;
+  public readonly namespace: string;
+  public readonly port: number;
+  public readonly service: ApiObject;
+  public readonly secretName: string;
+  private readonly caAnnotations: Record<string, string>;
+  private readonly configs = new Map<string, { type: 'validating' | 'mutating'; webhooks: WebhookProps[]; object: ApiObject }>();
+
+  constructor(scope: Component, id: string, props: WebhookServerProps) {
+    super(scope, id);
+    const c = props.controller;
+    if (!c.webhookPort) {
+      throw new Error(`${this.node.path}: controller '${c.name}' has no webhook port; set ports.webhook on the Controller (e.g. 9443)`);
+    }
+    this.controller = c;
+    this.serviceName = props.serviceName;
+    this.namespace = scope.namespaceName;
+    this.port = props.port ?? 443;
+    this.secretName = props.secretName;
+    const provider = scope.platform.certificates;
+    const serviceAnnotations: Record<string, string> = {};
+    if (provider.kind === CertificateProviderKind.CERT_MANAGER) {
+      scope.infrastructure.includes('cert-manager') || scope.infrastructure.push('cert-manager');
+      const certName = props.certificateName ?? `${props.serviceName}-cert`;
+      const issuer = provider.clusterIssuer
+        ? { kind: 'ClusterIssuer', name: provider.clusterIssuer }
+        : { kind: 'Issuer', name: selfSignedIssuer(scope) };
+      const dns = `${props.serviceName}.${this.namespace}.svc`;
+      new ApiObject(this, 'Certificate', {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Certificate',
+        metadata: { name: certName, namespace: this.namespace },
+        spec: { commonName: dns, dnsNames: [dns, `${dns}.cluster.local`], issuerRef: issuer, secretName: props.secretName },
+      });
+      this.caAnnotations = { [CERT_MANAGER_INJECT_ANNOTATION]: `${this.namespace}/${certName}` };
+    } else {
+      serviceAnnotations[OPENSHIFT_SERVING_CERT_ANNOTATION] = props.secretName;
+      this.caAnnotations = { [OPENSHIFT_INJECT_CABUNDLE_ANNOTATION]: 'true' };
+    }
+    c.mountSecret('webhook-cert', props.secretName, props.certDir ?? '/tmp/k8s-webhook-server/serving-certs');
+    this.service = new k8s.KubeService(this, 'Service', {
+      metadata: {
+        name: props.serviceName,
+        namespace: this.namespace,
+        annotations: Object.keys(serviceAnnotations).length ? serviceAnnotations : undefined,
+      },
+      spec: {
+        selector: c.selectorLabels,
+        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString('webhook-server'), protocol: 'TCP' }],
+      },
+    });
+  }
+
+  /** Adds a validating webhook to the named ValidatingWebhookConfiguration. */
+  public addValidatingWebhook(configurationName: string, webhook: WebhookProps): void {
+    this.add('validating', configurationName, webhook);
+  }
+
+  /** Adds a mutating webhook to the named MutatingWebhookConfiguration. */
+  public addMutatingWebhook(configurationName: string, webhook: WebhookProps): void {
+    this.add('mutating', configurationName, webhook);
+  }
+
+  /** Where a CRD's conversion webhook should point. */
+  public conversionTarget(): ConversionWebhookTarget {
+    return { serviceName: this.serviceName, serviceNamespace: this.namespace, port: this.port, annotations: this.caAnnotations };
+  }
+
+  private add(type: 'validating' | 'mutating', configurationName: string, webhook: WebhookProps): void {
+    if (type === 'validating' && webhook.reinvocationPolicy) {
+      throw new Error(`${this.node.path}: webhook '${webhook.name}': reinvocationPolicy applies to mutating webhooks only; remove it`);
+    }
+    if (!webhook.path.startsWith('/')) throw new Error(`${this.node.path}: webhook '${webhook.name}': path '${webhook.path}' must start with '/'`);
+    const existing = this.configs.get(`${type}/${configurationName}`);
+    if (existing) {
+      if (existing.webhooks.some((w) => w.name === webhook.name)) {
+        throw new Error(`${this.node.path}: webhook '${webhook.name}' is already in ${configurationName}; webhook names must be unique in a configuration`);
+      }
+      existing.webhooks.push(webhook);
+      return;
+    }
+    const webhooks = [webhook];
+    const kind = type === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration';
+    const object = new ApiObject(this, `${type === 'validating' ? 'Validating' : 'Mutating'}-${configurationName}`, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind,
+      metadata: { name: configurationName, annotations: this.caAnnotations },
+      webhooks: Lazy.any({ produce: () => webhooks.map((w) => this.render(type, w)) }),
+    } as any);
+    this.configs.set(`${type}/${configurationName}`, { type, webhooks, object });
+  }
+
+  private render(type: 'validating' | 'mutating', w: WebhookProps): Record<string, unknown> {
+    const out: Record<string, unknown> = {
+      name: w.name,
+      admissionReviewVersions: w.admissionReviewVersions ?? ['v1'],
+      clientConfig: { service: { name: this.serviceName, namespace: this.namespace, path: w.path, port: this.port } },
+      failurePolicy: w.failurePolicy ?? 'Fail',
+      matchPolicy: w.matchPolicy,
+      namespaceSelector: w.namespaceSelector,
+      objectSelector: w.objectSelector,
+      rules: w.rules.map((r) => ({ ...r, scope: r.scope })),
+      sideEffects: w.sideEffects ?? 'None',
+      timeoutSeconds: w.timeoutSeconds,
+    };
+    if (type === 'mutating') out.reinvocationPolicy = w.reinvocationPolicy;
+    return out;
+  }
+}
+
+const issuers = new WeakMap<Component, string>();
+
+/** One self-signed Issuer per component namespace, as upstream installs ship. */
+function selfSignedIssuer(component: Component): string {
+  const existing = issuers.get(component);
+  if (existing) return existing;
+  const name = 'selfsigned-issuer';
+  new ApiObject(component, 'SelfSignedIssuer', {
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'Issuer',
+    metadata: { name, namespace: component.namespaceName },
+    spec: { selfSigned: {} },
+  });
+  issuers.set(component, name);
+  return name;
+}

@@ -1,0 +1,17 @@
+import { PlatformError } from './lib/platform';
+import { PlatformApp } from './lib/synth';
+import { ServingPlatform } from './platforms/serving';
+
+// The default platforms that `npx cdk8s synth` writes to dist/.
+const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
+new ServingPlatform(app, 'serving');
+
+try {
+  app.synth();
+} catch (e) {
+  // A checked problem is reported as a list naming each construct path, not a stack trace.
+  // Constructors throw plain errors that already name the construct path, the prop and the fix.
+  process.stderr.write(`synth failed: ${(e as Error).message}\n`);
+  if (process.env.DEBUG && !(e instanceof PlatformError)) process.stderr.write(`${(e as Error).stack}\n`);
+  process.exit(1);
+}

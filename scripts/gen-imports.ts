@@ -1,0 +1,80 @@
+/**
+ * Writes the typed custom-resource bindings in imports/ from our own CRD definitions
+ * (lib/schema/typegen.ts). Run with `npx projen gen:imports`; `--check` writes nothing
+ * and exits 1 listing the files that regenerating would change.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { CrdDefinition } from '../lib/crd';
+import { generateBindings } from '../lib/schema/typegen';
+
+interface BindingModule {
+  /** Output file, relative to the repository root. */
+  readonly out: string;
+  /** The module (relative to this script) that exports the CRD definitions. */
+  readonly from: string;
+  /** The exported array of `CrdDefinition`s. @default CRDS */
+  readonly exportName?: string;
+  readonly header: string;
+}
+
+const MODULES: BindingModule[] = [
+  {
+    out: 'imports/serving.kserve.io.ts',
+    from: '../constructs/kserve/crds',
+    header: 'KServe custom resources (serving.kserve.io), from constructs/kserve/crds.',
+  },
+  {
+    out: 'imports/inference.networking.ts',
+    from: '../constructs/gateway-api-inference-extension/crds',
+    header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
+  },
+];
+
+const ROOT = path.resolve(__dirname, '..');
+
+function loadCrds(m: BindingModule): CrdDefinition[] | undefined {
+  let resolved: string;
+  try {
+    resolved = require.resolve(m.from);
+  } catch {
+    console.log(`skip ${m.out}: ${m.from} does not resolve (no CRD definitions yet)`);
+    return undefined;
+  }
+  const exportName = m.exportName ?? 'CRDS';
+  // Errors inside the module (not its absence) propagate.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const crds = require(resolved)[exportName];
+  if (!Array.isArray(crds)) {
+    throw new Error(`${path.relative(ROOT, resolved)} must export ${exportName}: CrdDefinition[] (got ${typeof crds})`);
+  }
+  return crds;
+}
+
+function main(argv: string[]): number {
+  const check = argv.includes('--check');
+  const stale: string[] = [];
+  for (const m of MODULES) {
+    const crds = loadCrds(m);
+    if (!crds) continue;
+    const text = generateBindings(crds, { header: m.header });
+    const file = path.join(ROOT, m.out);
+    const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    if (current === text) {
+      console.log(`up to date ${m.out} (${crds.length} CRDs)`);
+    } else if (check) {
+      stale.push(m.out);
+    } else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      console.log(`wrote ${m.out} (${crds.length} CRDs)`);
+    }
+  }
+  if (stale.length) {
+    console.error(`stale bindings (run \`npx projen gen:imports\`):\n${stale.map((f) => `  ${f}`).join('\n')}`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,201 @@
+import { compileCelRules, validateCustomResource } from '../../../lib/validation';
+
+const CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'models.serving.example.com' },
+  spec: {
+    group: 'serving.example.com',
+    scope: 'Namespaced',
+    names: { kind: 'Model', plural: 'models' },
+    versions: [
+      { name: 'v1alpha1', served: false, storage: false, schema: { openAPIV3Schema: { type: 'object' } } },
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                required: ['uri'],
+                properties: {
+                  uri: { type: 'string' },
+                  format: { type: 'string', enum: ['onnx', 'safetensors'] },
+                  minReplicas: { type: 'integer', minimum: 0 },
+                  maxReplicas: { type: 'integer' },
+                  port: { 'x-kubernetes-int-or-string': true },
+                  config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+                  note: { type: 'string', nullable: true },
+                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                  adapters: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: {
+                      type: 'object',
+                      required: ['name'],
+                      properties: { name: { type: 'string' }, weight: { type: 'number' } },
+                      'x-kubernetes-validations': [{ rule: '!has(self.weight) || self.weight <= 1.0', message: 'weight must be at most 1' }],
+                    },
+                  },
+                },
+                'x-kubernetes-validations': [
+                  { rule: '!has(self.maxReplicas) || self.maxReplicas >= self.minReplicas', message: 'maxReplicas must be at least minReplicas' },
+                  { rule: 'self.uri.startsWith("s3://") || self.uri.startsWith("hf://")', messageExpression: '"unsupported uri " + self.uri', fieldPath: '.uri' },
+                  { rule: 'self.minReplicas == oldSelf.minReplicas', message: 'immutable' },
+                ],
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+function model(spec: Record<string, unknown>): any {
+  return { apiVersion: 'serving.example.com/v1', kind: 'Model', metadata: { name: 'llama', namespace: 'ml' }, spec: { uri: 's3://models/llama', ...spec } };
+}
+
+describe('validateCustomResource', () => {
+  test('a valid custom resource passes', () => {
+    expect(validateCustomResource(model({
+      format: 'onnx', minReplicas: 1, maxReplicas: 3, port: 'http', note: null, tags: ['a', 'b'],
+      adapters: [{ name: 'a', weight: 0.5 }, { name: 'b', weight: 1 }],
+    }), CRD)).toEqual([]);
+  });
+
+  test('fails when a field is unknown', () => {
+    expect(validateCustomResource(model({ formatt: 'onnx' }), CRD)).toEqual([
+      { path: 'spec.formatt', message: 'unknown field (did you mean format?)' },
+    ]);
+  });
+
+  test('fails when an enum is violated', () => {
+    expect(validateCustomResource(model({ format: 'pickle' }), CRD)).toEqual([
+      { path: 'spec.format', message: 'expected one of "onnx", "safetensors"; got "pickle"' },
+    ]);
+  });
+
+  test('int-or-string accepts both and fails otherwise', () => {
+    expect(validateCustomResource(model({ port: 8080 }), CRD)).toEqual([]);
+    expect(validateCustomResource(model({ port: 'http' }), CRD)).toEqual([]);
+    expect(validateCustomResource(model({ port: 1.5 }), CRD)).toEqual([
+      { path: 'spec.port', message: 'expected integer or string, got 1.5' },
+    ]);
+  });
+
+  test('a preserve-unknown-fields subtree accepts anything', () => {
+    expect(validateCustomResource(model({ config: { anything: { deep: [1, 'two', null] }, x: true } }), CRD)).toEqual([]);
+  });
+
+  test('fails when an embedded resource lacks apiVersion and kind', () => {
+    expect(validateCustomResource(model({ template: { metadata: { name: 'x' } } }), CRD)).toEqual([
+      { path: 'spec.template.apiVersion', message: 'required field is missing' },
+      { path: 'spec.template.kind', message: 'required field is missing' },
+    ]);
+  });
+
+  test('fails when a list-map key repeats', () => {
+    expect(validateCustomResource(model({ adapters: [{ name: 'a' }, { name: 'a' }] }), CRD)).toEqual([
+      { path: 'spec.adapters[1]', message: 'duplicate entry with name="a" (same as item 0); entries must be unique by name' },
+    ]);
+  });
+
+  test('fails when a set has duplicates', () => {
+    expect(validateCustomResource(model({ tags: ['a', 'a'] }), CRD)).toEqual([
+      { path: 'spec.tags[1]', message: 'duplicate of item 0; the list is a set and its items must be unique' },
+    ]);
+  });
+
+  test('fails when a CEL rule is false, with its message', () => {
+    expect(validateCustomResource(model({ minReplicas: 3, maxReplicas: 2 }), CRD)).toEqual([
+      { path: 'spec', message: 'maxReplicas must be at least minReplicas' },
+    ]);
+  });
+
+  test('fails when a CEL rule is false, with its message expression and field path', () => {
+    expect(validateCustomResource(model({ uri: 'ftp://x' }), CRD)).toEqual([
+      { path: 'spec.uri', message: 'unsupported uri ftp://x' },
+    ]);
+  });
+
+  test('fails when a CEL rule on list items is false', () => {
+    expect(validateCustomResource(model({ adapters: [{ name: 'a', weight: 2 }] }), CRD)).toEqual([
+      { path: 'spec.adapters[0]', message: 'weight must be at most 1' },
+    ]);
+  });
+
+  test('a CEL rule that holds passes, and transition rules are skipped', () => {
+    expect(validateCustomResource(model({ minReplicas: 1, maxReplicas: 5 }), CRD)).toEqual([]);
+  });
+
+  test('fails when a CEL rule cannot be evaluated (a missing field, as the API server does)', () => {
+    const crd = JSON.parse(JSON.stringify(CRD));
+    crd.spec.versions[1].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule: 'self.minReplicas > 0', message: 'x' }];
+    expect(validateCustomResource(model({}), crd)).toEqual([
+      { path: 'spec', message: 'rule "self.minReplicas > 0" could not be evaluated: field not found: minReplicas' },
+    ]);
+  });
+
+  test('fails when the version is not served', () => {
+    expect(validateCustomResource({ ...model({}), apiVersion: 'serving.example.com/v1alpha1' }, CRD)).toEqual([
+      { path: 'apiVersion', message: 'version "v1alpha1" of CRD models.serving.example.com is not served' },
+    ]);
+  });
+
+  test('fails when a required field is missing and the metadata name is bad', () => {
+    const obj = model({});
+    delete obj.spec.uri;
+    obj.metadata.name = 'Llama';
+    expect(validateCustomResource(obj, CRD)).toEqual([
+      { path: 'metadata.name', message: '"Llama" is not a valid name: expected a DNS subdomain (at most 253 characters: lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit)' },
+      { path: 'spec.uri', message: 'required field is missing' },
+    ]);
+  });
+});
+
+describe('compileCelRules', () => {
+  test('rules of a CRD that compile give no issues', () => {
+    expect(compileCelRules(CRD)).toEqual([]);
+  });
+
+  test('fails when a rule does not compile', () => {
+    const crd = {
+      spec: {
+        versions: [{
+          name: 'v1',
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  'x-kubernetes-validations': [
+                    { rule: 'self.a >', message: 'x' },
+                    { rule: 'frobnicate(self.a)', message: 'y' },
+                    { rule: 'isURL(self.a)', message: 'Kubernetes library functions are known' },
+                  ],
+                },
+              },
+            },
+          },
+        }],
+      },
+    };
+    expect(compileCelRules(crd)).toEqual([
+      {
+        path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].rule',
+        message: '"self.a >" does not compile: at 1:8: found > but expecting end of input',
+      },
+      {
+        path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[1].rule',
+        message: '"frobnicate(self.a)" does not compile: unknown function frobnicate',
+      },
+    ]);
+  });
+});
