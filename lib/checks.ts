@@ -140,7 +140,7 @@ function checkNamespaces(m: PlatformModel): Finding[] {
 }
 
 /** A webhook (admission or conversion) as the checks see it. */
-interface WebhookRef {
+export interface WebhookRef {
   readonly owner: PlatformObject;
   readonly name: string;
   readonly clientConfig: any;
@@ -151,7 +151,7 @@ interface WebhookRef {
   readonly annotations: Record<string, string>;
 }
 
-function webhooksOf(m: PlatformModel): WebhookRef[] {
+export function webhooksOf(m: PlatformModel): WebhookRef[] {
   const out: WebhookRef[] = [];
   for (const o of m.objects) {
     if (o.json.kind === 'ValidatingWebhookConfiguration' || o.json.kind === 'MutatingWebhookConfiguration') {
@@ -160,7 +160,7 @@ function webhooksOf(m: PlatformModel): WebhookRef[] {
       }
     }
     if (o.json.kind === 'CustomResourceDefinition' && o.json.spec.conversion?.strategy === 'Webhook') {
-      out.push({ owner: o, name: `conversion of ${o.json.metadata.name}`, clientConfig: o.json.spec.conversion.webhook?.clientConfig, failurePolicy: 'Fail', rules: [], annotations: o.json.metadata.annotations ?? {} });
+      out.push({ owner: o, name: o.json.metadata.name, clientConfig: o.json.spec.conversion.webhook?.clientConfig, failurePolicy: 'Fail', rules: [], annotations: o.json.metadata.annotations ?? {} });
     }
   }
   return out;

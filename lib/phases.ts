@@ -40,3 +40,19 @@ export function phaseOf(obj: ApiObject, isPlatformCustomResource: boolean): Phas
       return isPlatformCustomResource ? Phase.RESOURCES : Phase.CONTROLLERS;
   }
 }
+
+/**
+ * Order of kinds inside one phase of one component: identities and permissions first,
+ * then configuration and certificates, then Services, then workloads (so a pod starts
+ * with its ServiceAccount, ConfigMaps and certificate Secret already there).
+ */
+const KIND_ORDER = [
+  'Namespace', 'CustomResourceDefinition', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding',
+  'ConfigMap', 'Secret', 'ClusterIssuer', 'Issuer', 'Certificate', 'Service', 'Deployment', 'StatefulSet', 'DaemonSet',
+];
+
+/** Rank of a kind inside a phase; kinds not listed keep declaration order after the listed ones. */
+export function kindRank(kind: string): number {
+  const i = KIND_ORDER.indexOf(kind);
+  return i < 0 ? KIND_ORDER.length : i;
+}

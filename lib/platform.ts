@@ -4,7 +4,7 @@ import { CertificateProvider } from './certificates';
 import { Component, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
-import { Phase, phaseOf, PHASES } from './phases';
+import { kindRank, Phase, phaseOf, PHASES } from './phases';
 
 export interface PlatformProps {
   /** Folder name under dist/ (a DNS label). */
@@ -206,7 +206,8 @@ export class Platform extends Construct {
       }
     }
     const phaseIndex = (p: Phase) => PHASES.indexOf(p);
-    raw.sort((a, b) => phaseIndex(a.phase) - phaseIndex(b.phase) || rank.get(a.component)! - rank.get(b.component)! || a.seq - b.seq);
+    raw.sort((a, b) =>
+      phaseIndex(a.phase) - phaseIndex(b.phase) || rank.get(a.component)! - rank.get(b.component)! || kindRank(a.json.kind) - kindRank(b.json.kind) || a.seq - b.seq);
     const objects = raw.map(({ seq: _seq, ...o }, order) => ({ ...o, order }));
     return { platform: this, components: ordered, objects, crdOwners, kinds, externalKinds };
   }

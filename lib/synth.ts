@@ -4,6 +4,7 @@ import { App, AppProps } from 'cdk8s';
 import { stringify } from 'yaml';
 import { Finding, runChecks } from './checks';
 import { PHASES } from './phases';
+import { platformReport } from './report';
 import { Platform, PlatformError, PlatformModel, platformsOf } from './platform';
 
 /** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
@@ -52,7 +53,8 @@ export function buildPlatform(platform: Platform): PlatformBuild {
       files.set(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, toYaml(objs.map((o) => o.json)));
     }
   }
-  files.set('kustomization.yaml', toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...files.keys()] }]));
+  files.set('REPORT.md', platformReport(model, largeCrds));
+  files.set('kustomization.yaml', toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...files.keys()].filter((f) => f.endsWith('.yaml')) }]));
   return { model, files, largeCrds };
 }
 

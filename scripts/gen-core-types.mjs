@@ -4,6 +4,9 @@
 //   npx projen gen:core-types
 // The output is data: a compact type table that lib/schema/core.ts turns into structural
 // schema (for CRDs that embed core types) and lib/validation uses for built-in kinds.
+// Each entry: `properties` (field -> type string), `required`, and from the overlays below
+// (facts of the Go types that client-node's metadata loses): `defaults`, `listMapKeys`,
+// `listTypes` (field -> atomic | set) and `mapType` (atomic structs).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -32,12 +35,12 @@ const QUANTITY_FIELDS = {
   V1ResourceQuotaStatus: ['hard', 'used'],
   V1NodeStatus: ['allocatable', 'capacity'],
   V1ContainerStatus: ['allocatedResources'],
+  // RuntimeClass overhead is a map of quantities too.
   V1Overhead: ['podFixed'],
-  V1RuntimeClass: [],
   V1CSIStorageCapacity: ['capacity', 'maximumVolumeSize'],
+  // autoscaling/v2 HPAScalingRules.Tolerance is a *resource.Quantity (KServe's CRDs embed it).
+  V2HPAScalingRules: ['tolerance'],
 };
-// RuntimeClass overhead is a map of quantities too.
-QUANTITY_FIELDS.V1Overhead = ['podFixed'];
 
 // List semantics that the Kubernetes Go types declare and controller-gen carries into
 // CRDs that embed them (server-side apply merges these lists by key).
@@ -45,15 +48,80 @@ const LIST_MAPS = {
   V1Container: { ports: ['containerPort', 'protocol'] },
   V1EphemeralContainer: { ports: ['containerPort', 'protocol'] },
   V1PodSpec: { hostAliases: ['ip'], resourceClaims: ['name'], schedulingGates: ['name'] },
-  V1TopologySpreadConstraint: {},
+  // ResourceRequirements.Claims: +listType=map +listMapKey=name (KServe, KubeRay, Trainer
+  // and Model Registry outlines show resources.claims as a map list keyed by name).
+  V1ResourceRequirements: { claims: ['name'] },
 };
 
-// Defaults the Kubernetes Go types declare on list-map keys (a structural schema needs a
-// list-map key to be required or defaulted).
+// Other list semantics (+listType=atomic or set) of the Kubernetes Go types. client-node's
+// metadata drops them; controller-gen renders them as x-kubernetes-list-type, and the upstream
+// outlines of CRDs that spell these types out field by field show them.
+const LIST_TYPES = {
+  // HPA behavior (KServe autoscaling, KEDA advanced config).
+  V2HPAScalingRules: { policies: 'atomic' },
+  // metav1.LabelSelector (KFP, Kueue, MLflow, training-operator outlines).
+  V1LabelSelector: { matchExpressions: 'atomic' },
+  V1LabelSelectorRequirement: { values: 'atomic' },
+  // Node affinity (+listType=atomic on the terms and their requirements).
+  V1NodeSelector: { nodeSelectorTerms: 'atomic' },
+  V1NodeSelectorTerm: { matchExpressions: 'atomic', matchFields: 'atomic' },
+  V1NodeSelectorRequirement: { values: 'atomic' },
+  // Pod DNS and host aliases (Spark operator outline).
+  V1PodDNSConfig: { nameservers: 'atomic', options: 'atomic', searches: 'atomic' },
+  V1HostAlias: { hostnames: 'atomic' },
+  // Service status and Ingress TLS (KubeRay, Spark operator outlines).
+  V1LoadBalancerStatus: { ingress: 'atomic' },
+  V1LoadBalancerIngress: { ports: 'atomic' },
+  V1IngressTLS: { hosts: 'atomic' },
+  // NetworkPolicy rules (KubeRay, MLflow outlines).
+  V1NetworkPolicyIngressRule: { from: 'atomic', ports: 'atomic' },
+  V1NetworkPolicyEgressRule: { ports: 'atomic', to: 'atomic' },
+};
+
+// Structs the Kubernetes Go types mark +structType=atomic, which controller-gen renders as
+// x-kubernetes-map-type: atomic (server-side apply replaces them whole). A struct that
+// inlines LocalObjectReference carries its map type when controller-gen flattens it (the
+// outlines show envFrom[].configMapRef/secretRef atomic, though ConfigMapEnvSource has no
+// marker of its own); the volume sources and projections that inline it follow suit.
+const MAP_TYPES = {
+  V1LocalObjectReference: 'atomic',
+  V1TypedLocalObjectReference: 'atomic',
+  V1ObjectReference: 'atomic',
+  V1ConfigMapKeySelector: 'atomic',
+  V1SecretKeySelector: 'atomic',
+  V1ConfigMapEnvSource: 'atomic',
+  V1SecretEnvSource: 'atomic',
+  V1ConfigMapVolumeSource: 'atomic',
+  V1ConfigMapProjection: 'atomic',
+  V1SecretProjection: 'atomic',
+  V1LabelSelector: 'atomic',
+  V1NodeSelector: 'atomic',
+  V1NodeSelectorTerm: 'atomic',
+  V1ScopeSelector: 'atomic',
+};
+
+// Defaults the Kubernetes Go types declare (+default) that client-node's metadata drops:
+// on list-map keys (a structural schema needs a list-map key to be required or defaulted),
+// and on object reference names.
 const DEFAULTS = {
   V1ContainerPort: { protocol: 'TCP' },
   V1ServicePort: { protocol: 'TCP' },
-  V1EndpointPort: { protocol: 'TCP' },
+  // LocalObjectReference.Name has +default="" (k8s >= 1.30, controller-gen >= 0.16), and so
+  // has every struct that inlines it; upstream outlines show `name  string  default=""`.
+  V1LocalObjectReference: { name: '' },
+  V1ConfigMapKeySelector: { name: '' },
+  V1SecretKeySelector: { name: '' },
+  V1ConfigMapEnvSource: { name: '' },
+  V1SecretEnvSource: { name: '' },
+  V1ConfigMapVolumeSource: { name: '' },
+  V1ConfigMapProjection: { name: '' },
+  V1SecretProjection: { name: '' },
+};
+
+// Type names client-node's metadata uses for scalars: metav1.MicroTime is an RFC 3339
+// date-time string with microseconds (the API's OpenAPI says format: date-time, like Time).
+const SCALAR_ALIASES = {
+  V1MicroTime: 'string:date-time',
 };
 
 function mapType(t, format, owner, field) {
@@ -78,6 +146,7 @@ function mapType(t, format, owner, field) {
     case 'any':
       return 'any';
     default:
+      if (SCALAR_ALIASES[t]) return SCALAR_ALIASES[t];
       if (!/^[A-Z][A-Za-z0-9]*$/.test(t)) throw new Error(`unknown client-node type ${t} at ${owner}.${field}`);
       return t;
   }
@@ -101,7 +170,9 @@ function requiredOf(model) {
 const types = {};
 for (const [name, value] of Object.entries(k8s).sort(([a], [b]) => (a < b ? -1 : 1))) {
   if (typeof value !== 'function' || !Array.isArray(value.attributeTypeMap)) continue;
-  if (!/^(V\d|Core|Storage|Events|Discovery|Authentication|Rbac|Flowcontrol|Admissionregistration|Apiextensions|Resource)/.test(name)) continue;
+  // Group-prefixed names are models whose plain name clashes across API groups
+  // (ApiregistrationV1ServiceReference is what V1APIServiceSpec.service refers to).
+  if (!/^(V\d|Core|Storage|Events|Discovery|Authentication|Rbac|Flowcontrol|Admissionregistration|Apiextensions|Apiregistration|Resource)/.test(name)) continue;
   const props = {};
   for (const a of value.attributeTypeMap) props[a.baseName] = mapType(a.type, a.format, name, a.name);
   const baseNames = new Map(value.attributeTypeMap.map((a) => [a.name, a.baseName]));
@@ -109,8 +180,33 @@ for (const [name, value] of Object.entries(k8s).sort(([a], [b]) => (a < b ? -1 :
   const entry = { properties: props };
   if (required.length) entry.required = required;
   if (DEFAULTS[name]) entry.defaults = DEFAULTS[name];
-  if (LIST_MAPS[name] && Object.keys(LIST_MAPS[name]).length) entry.listMapKeys = LIST_MAPS[name];
+  if (LIST_MAPS[name]) entry.listMapKeys = LIST_MAPS[name];
+  if (LIST_TYPES[name]) entry.listTypes = LIST_TYPES[name];
+  if (MAP_TYPES[name]) entry.mapType = MAP_TYPES[name];
   types[name] = entry;
+}
+
+// Every overlay must name a model and fields that exist (and arrays where a list type is
+// declared), so that a client-node upgrade that renames something fails here, not silently.
+const overlays = { QUANTITY_FIELDS, LIST_MAPS, LIST_TYPES, DEFAULTS, MAP_TYPES };
+for (const [overlay, table] of Object.entries(overlays)) {
+  for (const [model, spec] of Object.entries(table)) {
+    const entry = types[model];
+    if (!entry) throw new Error(`${overlay}: unknown model ${model}`);
+    const fields = Array.isArray(spec) ? spec : typeof spec === 'object' ? Object.keys(spec) : [];
+    for (const f of fields) {
+      const t = entry.properties[f];
+      if (!t) throw new Error(`${overlay}: ${model} has no field ${f}`);
+      if ((overlay === 'LIST_MAPS' || overlay === 'LIST_TYPES') && !t.startsWith('[]')) throw new Error(`${overlay}: ${model}.${f} is not a list (${t})`);
+    }
+  }
+}
+// Every type a field refers to must be defined in the table.
+for (const [model, entry] of Object.entries(types)) {
+  for (const [field, t] of Object.entries(entry.properties)) {
+    const ref = t.replace(/^(\[\]|map\[)+/, '').replace(/\]+$/, '');
+    if (/^[A-Z]/.test(ref) && !types[ref]) throw new Error(`${model}.${field} refers to ${ref}, which the table does not define`);
+  }
 }
 
 const out = {

@@ -1,11 +1,17 @@
 import coreTypes from '../../imports/k8s/core-types.json';
-import { ArraySchema, ObjectSchema, s, Schema } from './dsl';
+import { ArraySchema, ObjectOptions, ObjectSchema, Properties, s, Schema } from './dsl';
 
 /** One entry of the generated core type table (imports/k8s/core-types.json). */
 export interface CoreTypeEntry {
+  /** Field -> type string: `string`, `integer:int32`, `quantity`, `[]V1Container`, `map[string]`, a model name, ... */
   readonly properties: Record<string, string>;
   readonly required?: string[];
+  /** Fields that are list maps (x-kubernetes-list-type: map), with their keys. */
   readonly listMapKeys?: Record<string, string[]>;
+  /** Fields that are atomic lists or sets (x-kubernetes-list-type). */
+  readonly listTypes?: Record<string, 'atomic' | 'set'>;
+  /** x-kubernetes-map-type of the struct (`atomic` for Go's +structType=atomic). */
+  readonly mapType?: 'atomic' | 'granular';
   readonly defaults?: Record<string, unknown>;
 }
 
@@ -39,44 +45,69 @@ const EMBEDDED_METADATA = s.object({
   finalizers: s.array(s.string()),
 });
 
-const cache = new Map<string, ObjectSchema>();
+const coreCache = new Map<string, ObjectSchema>();
+const plainCache = new Map<string, ObjectSchema>();
 
 /**
  * The structural schema of a core Kubernetes type, generated from the type table,
- * e.g. `core('V1PodSpec')`. Required fields are those of the Kubernetes API.
+ * e.g. `core('V1PodSpec')`. Required fields are those of the Kubernetes API; list types,
+ * list-map keys, atomic structs and defaults are those controller-gen renders for the type.
+ * The result is marked as the core type (see ObjectOptions.coreType).
  */
 export function core(name: string): ObjectSchema {
-  return build(name, []);
+  return build(name, [], false);
 }
 
-function build(name: string, stack: string[]): ObjectSchema {
+/**
+ * The fields of a core type as a plain object: the same structural schema as `core(name)`
+ * (required fields, list and map types, defaults), without the core-type marker, at every
+ * level. Use it where an upstream CRD outline spells the type out field by field rather
+ * than as a core type (e.g. KServe's tolerations, deployment strategy and HPA behavior).
+ *
+ * `overrides` replaces fields (each must be a field of the type). The top-level object is
+ * unnamed (name it with `.named(...)`); nested objects keep the core type names, whose
+ * TypeScript bodies are the same as the core types'.
+ */
+export function plainCore(name: string, overrides: Properties = {}): ObjectSchema {
+  const base = build(name, [], true);
+  const unknown = Object.keys(overrides).filter((k) => !(k in base.properties));
+  if (unknown.length) {
+    throw new Error(`plainCore('${name}'): no field ${unknown.join(', ')} to override (has ${Object.keys(base.properties).sort().join(', ')})`);
+  }
+  return base.extend(overrides);
+}
+
+function build(name: string, stack: string[], plain: boolean): ObjectSchema {
+  const cache = plain ? plainCache : coreCache;
   const hit = cache.get(name);
   if (hit) return hit;
   const entry = coreTypeEntry(name);
+  const marker: ObjectOptions = plain ? {} : { coreType: name };
   if (stack.includes(name)) {
     // Recursive types (JSONSchemaProps) are left open rather than expanded forever.
-    return s.object({}, { preserveUnknownFields: true, coreType: name });
+    return s.object({}, { preserveUnknownFields: true, ...marker });
   }
   const next = [...stack, name];
   const props: Record<string, Schema> = {};
   for (const [field, type] of Object.entries(entry.properties)) {
-    let node = field === 'metadata' && type === 'V1ObjectMeta' ? EMBEDDED_METADATA : fromType(type, next);
+    let node = field === 'metadata' && type === 'V1ObjectMeta' ? EMBEDDED_METADATA : fromType(type, next, plain);
     const keys = entry.listMapKeys?.[field];
-    if (keys && node instanceof ArraySchema) {
-      node = s.array(node.items, { listType: 'map', listMapKeys: keys });
+    const listType = entry.listTypes?.[field];
+    if (node instanceof ArraySchema && (keys || listType)) {
+      node = s.array(node.items, keys ? { listType: 'map', listMapKeys: keys } : { listType });
     }
     if (entry.defaults && field in entry.defaults) node = node.default(entry.defaults[field]);
     if (entry.required?.includes(field)) node = node.required();
     props[field] = node;
   }
-  const schema = s.object(props, { coreType: name }).named(name);
+  const schema = s.object(props, { ...marker, ...(entry.mapType ? { mapType: entry.mapType } : {}) }).named(name);
   cache.set(name, schema);
   return schema;
 }
 
-function fromType(type: string, stack: string[]): Schema {
-  if (type.startsWith('[]')) return s.array(fromType(type.slice(2), stack));
-  if (type.startsWith('map[')) return s.map(fromType(type.slice(4, -1), stack));
+function fromType(type: string, stack: string[], plain: boolean): Schema {
+  if (type.startsWith('[]')) return s.array(fromType(type.slice(2), stack, plain));
+  if (type.startsWith('map[')) return s.map(fromType(type.slice(4, -1), stack, plain));
   switch (type) {
     case 'string': return s.string();
     case 'string:byte': return s.string({ format: 'byte' });
@@ -89,7 +120,7 @@ function fromType(type: string, stack: string[]): Schema {
     case 'any': return s.any();
     default:
       if (type.startsWith('number:')) return s.number({ format: type.slice(7) as 'double' });
-      return build(type, stack);
+      return build(type, stack, plain);
   }
 }
 

@@ -1,0 +1,200 @@
+import { Controller, ControllerProps } from '../../lib/controller';
+import { Rbac } from '../../lib/rbac';
+import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
+
+const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
+
+function controller(props: Partial<ControllerProps> = {}): { c: TestComponent; ctl: Controller } {
+  const platform = newPlatform();
+  let ctl!: Controller;
+  const c = new TestComponent(platform, 'test', 'test-system', (self) => {
+    self.namespaceObject();
+    ctl = new Controller(self, 'Manager', {
+      name: 'widget-controller',
+      image: self.image('manager'),
+      selectorLabels: SELECTOR,
+      ...props,
+    });
+  });
+  return { c, ctl };
+}
+
+const deployment = (c: TestComponent) => findObject(c, 'Deployment', 'widget-controller');
+const container = (c: TestComponent) => deployment(c).spec.template.spec.containers[0];
+
+describe('Controller', () => {
+  test('ServiceAccount and Deployment in the component namespace, with the resolved image', () => {
+    const { c, ctl } = controller({ labels: { 'app.kubernetes.io/version': 'v1.0.0' } });
+    const sa = findObject(c, 'ServiceAccount', 'widget-controller');
+    expect(sa.metadata.namespace).toBe('test-system');
+    const d = deployment(c);
+    expect(d.metadata.namespace).toBe('test-system');
+    expect(d.spec.replicas).toBe(1);
+    expect(d.spec.selector).toEqual({ matchLabels: SELECTOR });
+    expect(d.spec.template.metadata.labels).toEqual({ ...SELECTOR, 'app.kubernetes.io/version': 'v1.0.0' });
+    expect(d.spec.template.spec.serviceAccountName).toBe('widget-controller');
+    expect(container(c).image).toBe('example/manager:v1.0.0');
+    expect(container(c).env[0]).toEqual({ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+    expect(ctl.namespace).toBe('test-system');
+  });
+
+  test('the Deployment passes the Pod Security restricted basics', () => {
+    const { c } = controller();
+    const pod = deployment(c).spec.template.spec;
+    expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    for (const ct of pod.containers) {
+      expect(ct.securityContext.allowPrivilegeEscalation).toBe(false);
+      expect(ct.securityContext.capabilities).toEqual({ drop: ['ALL'] });
+      expect(ct.securityContext.privileged).toBe(false);
+      expect(ct.securityContext.runAsNonRoot).toBe(true);
+      expect(ct.securityContext.readOnlyRootFilesystem).toBe(true);
+    }
+    expect(pod.hostNetwork).toBeUndefined();
+    expect(pod.hostPID).toBeUndefined();
+  });
+
+  test('liveness and readiness probes use the health port', () => {
+    const { c } = controller({ ports: { health: 8082 } });
+    const ct = container(c);
+    expect(ct.ports).toContainEqual({ name: 'health', containerPort: 8082, protocol: 'TCP' });
+    expect(ct.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
+    expect(ct.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
+  });
+
+  test('the health port defaults to 8081', () => {
+    const { c } = controller();
+    expect(container(c).ports).toEqual([{ name: 'health', containerPort: 8081, protocol: 'TCP' }]);
+  });
+
+  test('every container port is named; metrics get a Service targeting the port by name', () => {
+    const { c, ctl } = controller({ ports: { metrics: 8443, metricsName: 'https', webhook: 9443 } });
+    const ports = container(c).ports;
+    expect(ports).toEqual([
+      { name: 'health', containerPort: 8081, protocol: 'TCP' },
+      { name: 'https', containerPort: 8443, protocol: 'TCP' },
+      { name: 'webhook-server', containerPort: 9443, protocol: 'TCP' },
+    ]);
+    for (const p of ports) expect(p.name).toMatch(/^[a-z0-9-]{1,15}$/);
+    const svc = findObject(c, 'Service', 'widget-controller-metrics-service');
+    expect(svc.spec.selector).toEqual(SELECTOR);
+    expect(svc.spec.ports).toEqual([{ name: 'https', port: 8443, targetPort: 'https', protocol: 'TCP' }]);
+    expect(ctl.webhookPort).toBe(9443);
+    expect(ctl.metricsService).toBeDefined();
+  });
+
+  test('no metrics Service without a metrics port', () => {
+    const { c, ctl } = controller();
+    expect(objectsOf(c).filter((o) => o.kind === 'Service')).toEqual([]);
+    expect(ctl.metricsService).toBeUndefined();
+  });
+
+  test('owns -> a ClusterRole with the kind, its status and its finalizers, bound to the ServiceAccount', () => {
+    const def = widgetDef();
+    const { c } = controller({ owns: [def], rules: [Rbac.read('', 'pods')] });
+    const role = findObject(c, 'ClusterRole', 'widget-controller-role');
+    expect(role.rules).toEqual(
+      expect.arrayContaining([
+        { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+        { apiGroups: ['example.com'], resources: ['widgets/status'], verbs: ['get', 'patch', 'update'] },
+        { apiGroups: ['example.com'], resources: ['widgets/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+      ]),
+    );
+    const binding = findObject(c, 'ClusterRoleBinding', 'widget-controller-rolebinding');
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'widget-controller-role' });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'widget-controller', namespace: 'test-system' }]);
+  });
+
+  test('no ClusterRole and no Role when the controller needs no permissions', () => {
+    const { c } = controller();
+    const kinds = objectsOf(c).map((o) => o.kind);
+    for (const k of ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']) expect(kinds).not.toContain(k);
+  });
+
+  test('leader election -> a Role with leases and events in the controller namespace', () => {
+    const { c, ctl } = controller({ leaderElectionId: 'widget-leader', replicas: 2 });
+    expect(deployment(c).spec.replicas).toBe(2);
+    const role = findObject(c, 'Role', 'widget-controller-role');
+    expect(role.metadata.namespace).toBe('test-system');
+    expect(role.rules).toEqual(
+      expect.arrayContaining([
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+      ]),
+    );
+    const binding = findObject(c, 'RoleBinding', 'widget-controller-rolebinding');
+    expect(binding.metadata.namespace).toBe('test-system');
+    expect(binding.roleRef.kind).toBe('Role');
+    expect(ctl.namespacedRules).toEqual(role.rules);
+  });
+
+  test('default resources, overridable', () => {
+    expect(container(controller().c).resources).toEqual({ requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '500m', memory: '512Mi' } });
+    expect(container(controller({ resources: { requests: { cpu: '1' } } }).c).resources).toEqual({ requests: { cpu: '1' } });
+  });
+
+  test('mountSecret adds a volume and a read-only mount', () => {
+    const { c, ctl } = controller();
+    ctl.mountSecret('certs', 'widget-certs', '/certs');
+    const pod = deployment(c).spec.template.spec;
+    expect(pod.volumes).toEqual([{ name: 'certs', secret: { secretName: 'widget-certs', defaultMode: 420 } }]);
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'certs', mountPath: '/certs', readOnly: true }]);
+  });
+
+  test('no volumes and no mounts by default', () => {
+    const pod = deployment(controller().c).spec.template.spec;
+    expect(pod.volumes).toBeUndefined();
+    expect(pod.containers[0].volumeMounts).toBeUndefined();
+  });
+
+  test('a platform with a namespace and a controller passes every check', () => {
+    const { c } = controller({ owns: [widgetDef()], leaderElectionId: 'leader', replicas: 2, ports: { metrics: 8080, webhook: 9443 } });
+    expect(problemsOf(c.platform)).toEqual([]);
+  });
+
+  test('fails when selectorLabels is empty', () => {
+    expect(() => controller({ selectorLabels: {} })).toThrow(
+      'p/test/Manager: selectorLabels must not be empty (a Service and the Deployment select pods by them)',
+    );
+  });
+
+  test('fails when replicas > 1 without leaderElectionId', () => {
+    expect(() => controller({ replicas: 2 })).toThrow(
+      'p/test/Manager: replicas 2 without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1',
+    );
+  });
+
+  test('fails when replicas is not a whole number >= 0', () => {
+    expect(() => controller({ replicas: -1 })).toThrow('p/test/Manager: replicas -1 must be a whole number >= 0');
+    expect(() => controller({ replicas: 1.5 })).toThrow('p/test/Manager: replicas 1.5 must be a whole number >= 0');
+  });
+
+  test("fails when rules use '*'", () => {
+    expect(() => controller({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }] })).toThrow(
+      `p/test/Manager: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":["*"]} uses '*' in verbs; list the verbs the controller needs`,
+    );
+    expect(() => controller({ rules: [{ apiGroups: ['*'], resources: ['pods'], verbs: ['get'] }] })).toThrow(
+      `p/test/Manager: RBAC rule {"apiGroups":["*"],"resources":["pods"],"verbs":["get"]} uses '*' in apiGroups; list the apiGroups the controller needs`,
+    );
+  });
+
+  test("fails when namespaced rules use '*'", () => {
+    expect(() => controller({ namespacedRules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'] }] })).toThrow(
+      `p/test/Manager: RBAC rule {"apiGroups":[""],"resources":["*"],"verbs":["get"]} uses '*' in resources; list the resources the controller needs`,
+    );
+  });
+
+  test('fails when the image key is not in the versions table', () => {
+    const platform = newPlatform();
+    expect(() => new TestComponent(platform, 'test', 'test-system', (self) => self.image('agent'))).toThrow(
+      "p/test: no image 'agent' in the versions table (has manager)",
+    );
+  });
+
+  test('fails when a platform image override sets latest (the platform path prefixes the error)', () => {
+    const platform = newPlatform({ images: { overrides: { 'test/manager': { tag: 'latest' } } } });
+    expect(() => new TestComponent(platform, 'test', 'test-system', (self) => self.image('manager'))).toThrow(
+      "p: image 'test/manager': tag 'latest' is not allowed",
+    );
+  });
+});

@@ -1,0 +1,272 @@
+import { App, Chart } from 'cdk8s';
+import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
+import { s } from '../../lib/schema/dsl';
+import { widgetDef } from './support';
+
+function chart(): Chart {
+  return new Chart(new App(), 'c');
+}
+
+function render(def: CrdDefinition, conversionWebhook?: ConversionWebhookTarget): any {
+  const c = chart();
+  new CustomResourceDefinition(c, 'Widget', { definition: def, conversionWebhook });
+  const objs = c.toJson();
+  expect(objs).toHaveLength(1);
+  return objs[0];
+}
+
+const V1 = s.object({ spec: s.object({ size: s.integer() }) });
+const V2 = s.object({ spec: s.object({ replicas: s.integer() }) });
+
+const TARGET: ConversionWebhookTarget = {
+  serviceName: 'widget-webhook',
+  serviceNamespace: 'widget-system',
+  port: 443,
+  annotations: { 'cert-manager.io/inject-ca-from': 'widget-system/widget-webhook-cert' },
+};
+
+const twoVersions = (conversion?: CrdDefinition['conversion']): CrdDefinition =>
+  widgetDef({
+    versions: [
+      { name: 'v1beta1', storage: false, schema: V1, deprecated: true, deprecationWarning: 'use v1' },
+      { name: 'v1', storage: true, schema: V2 },
+    ],
+    conversion,
+  });
+
+describe('CustomResourceDefinition rendering', () => {
+  test('names, with listKind and singular defaults', () => {
+    const crd = render(widgetDef());
+    expect(crd.apiVersion).toBe('apiextensions.k8s.io/v1');
+    expect(crd.kind).toBe('CustomResourceDefinition');
+    expect(crd.metadata.name).toBe('widgets.example.com');
+    expect(crd.spec.group).toBe('example.com');
+    expect(crd.spec.names).toEqual({ kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget' });
+    expect(crd.spec.scope).toBe('Namespaced');
+  });
+
+  test('explicit singular, listKind, shortNames, categories, annotations and cluster scope', () => {
+    const crd = render(
+      widgetDef({
+        singular: 'wdg',
+        listKind: 'WidgetCollection',
+        shortNames: ['wd'],
+        categories: ['all', 'ml'],
+        scope: CrdScope.CLUSTER,
+        annotations: { 'api-approved.kubernetes.io': 'unapproved' },
+      }),
+    );
+    expect(crd.spec.names).toEqual({ kind: 'Widget', listKind: 'WidgetCollection', plural: 'widgets', singular: 'wdg', shortNames: ['wd'], categories: ['all', 'ml'] });
+    expect(crd.spec.scope).toBe('Cluster');
+    expect(crd.metadata.annotations).toEqual({ 'api-approved.kubernetes.io': 'unapproved' });
+  });
+
+  test('empty shortNames and categories are left out', () => {
+    const crd = render(widgetDef({ shortNames: [], categories: [] }));
+    expect(crd.spec.names.shortNames).toBeUndefined();
+    expect(crd.spec.names.categories).toBeUndefined();
+  });
+
+  test('versions: served defaults to true, storage, deprecation', () => {
+    const crd = render(twoVersions({ strategy: 'Webhook' }), TARGET);
+    expect(crd.spec.versions.map((v: any) => [v.name, v.served, v.storage, v.deprecated, v.deprecationWarning])).toEqual([
+      ['v1beta1', true, false, true, 'use v1'],
+      ['v1', true, true, undefined, undefined],
+    ]);
+  });
+
+  test('a version with served: false is rendered as not served', () => {
+    const def = widgetDef({
+      versions: [
+        { name: 'v1alpha1', storage: false, served: false, schema: V1 },
+        { name: 'v1', storage: true, schema: V1 },
+      ],
+    });
+    expect(render(def).spec.versions.map((v: any) => v.served)).toEqual([false, true]);
+  });
+
+  test('printer columns, keeping only the fields that are set', () => {
+    const def = widgetDef({
+      versions: [
+        {
+          name: 'v1',
+          storage: true,
+          schema: V1,
+          printerColumns: [
+            { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'age', priority: 1 },
+          ],
+        },
+      ],
+    });
+    expect(render(def).spec.versions[0].additionalPrinterColumns).toEqual([
+      { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'age', priority: 1 },
+    ]);
+  });
+
+  test('subresources: status and scale', () => {
+    const def = widgetDef({
+      versions: [
+        {
+          name: 'v1',
+          storage: true,
+          schema: V1,
+          subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+        },
+      ],
+    });
+    expect(render(def).spec.versions[0].subresources).toEqual({
+      status: {},
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+    });
+  });
+
+  test('no subresources and no printer columns when none are declared', () => {
+    const v = render(widgetDef({ versions: [{ name: 'v1', storage: true, schema: V1 }] })).spec.versions[0];
+    expect(v.subresources).toBeUndefined();
+    expect(v.additionalPrinterColumns).toBeUndefined();
+  });
+
+  test('no conversion stanza with strategy None', () => {
+    expect(render(widgetDef()).spec.conversion).toBeUndefined();
+  });
+
+  test('conversion stanza and CA annotation when a conversion webhook is wired', () => {
+    const crd = render(twoVersions({ strategy: 'Webhook' }), TARGET);
+    expect(crd.spec.conversion).toEqual({
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: { service: { name: 'widget-webhook', namespace: 'widget-system', path: '/convert', port: 443 } },
+        conversionReviewVersions: ['v1'],
+      },
+    });
+    expect(crd.metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'widget-system/widget-webhook-cert' });
+  });
+
+  test('conversion path, review versions and caBundle are taken from the definition and target', () => {
+    const c = chart();
+    const crd = new CustomResourceDefinition(c, 'Widget', {
+      definition: { ...twoVersions({ strategy: 'Webhook', path: '/convert-widgets', conversionReviewVersions: ['v1', 'v1beta1'] }), annotations: { a: 'b' } },
+    });
+    // Wired after construction, as a component does when it creates the server later.
+    crd.useConversionWebhook({ ...TARGET, caBundle: 'Q0E=', annotations: { 'service.beta.openshift.io/inject-cabundle': 'true' } });
+    const json = c.toJson()[0];
+    expect(json.spec.conversion.webhook).toEqual({
+      clientConfig: { service: { name: 'widget-webhook', namespace: 'widget-system', path: '/convert-widgets', port: 443 }, caBundle: 'Q0E=' },
+      conversionReviewVersions: ['v1', 'v1beta1'],
+    });
+    expect(json.metadata.annotations).toEqual({ 'a': 'b', 'service.beta.openshift.io/inject-cabundle': 'true' });
+    expect(crd.node.validate()).toEqual([]);
+  });
+
+  test('the root schema has apiVersion, kind and metadata next to the version fields', () => {
+    const c = chart();
+    const crd = new CustomResourceDefinition(c, 'Widget', { definition: widgetDef() });
+    const schema = c.toJson()[0].spec.versions[0].schema.openAPIV3Schema;
+    expect(schema.type).toBe('object');
+    expect(Object.keys(schema.properties)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    expect(schema.properties.apiVersion).toEqual({ type: 'string' });
+    expect(schema.properties.kind).toEqual({ type: 'string' });
+    expect(schema.properties.metadata).toEqual({ type: 'object' });
+    expect(schema.required).toEqual(['spec']);
+    expect(schema.properties.spec.properties.size).toEqual({ type: 'integer', minimum: 1 });
+    expect(crd.schemaOf('v1')).toEqual(schema);
+    expect(rootSchema(widgetDef().versions[0].schema).toJson()).toEqual(schema);
+  });
+
+  test('name, storage version and helpers', () => {
+    const c = chart();
+    const crd = new CustomResourceDefinition(c, 'Widget', { definition: twoVersions({ strategy: 'Webhook' }), conversionWebhook: TARGET });
+    expect(crd.name).toBe('widgets.example.com');
+    expect(crdName({ plural: 'gadgets', group: 'example.org' })).toBe('gadgets.example.org');
+    expect(storageVersion(crd.definition).name).toBe('v1');
+  });
+
+  test('fails when schemaOf asks for a version the CRD does not have', () => {
+    const crd = new CustomResourceDefinition(chart(), 'Widget', { definition: widgetDef() });
+    expect(() => crd.schemaOf('v2')).toThrow('CRD widgets.example.com has no version v2');
+  });
+});
+
+describe('CustomResourceDefinition validation', () => {
+  const fails = (def: CrdDefinition) => () => new CustomResourceDefinition(chart(), 'Widget', { definition: def });
+
+  test('fails when two versions are storage versions', () => {
+    const def = widgetDef({ versions: [{ name: 'v1', storage: true, schema: V1 }, { name: 'v2', storage: true, schema: V1 }] });
+    expect(fails(def)).toThrow('c/Widget: CRD widgets.example.com: exactly one version must have storage: true (got 2: v1, v2)');
+  });
+
+  test('fails when no version is the storage version', () => {
+    const def = widgetDef({ versions: [{ name: 'v1', storage: false, schema: V1 }] });
+    expect(fails(def)).toThrow('c/Widget: CRD widgets.example.com: exactly one version must have storage: true (got 0: none)');
+  });
+
+  test('fails when the kind is not UpperCamelCase', () => {
+    expect(fails(widgetDef({ kind: 'widget' }))).toThrow("c/Widget: CRD widgets.example.com: kind 'widget' must be UpperCamelCase");
+    expect(fails(widgetDef({ kind: 'My-Widget' }))).toThrow("c/Widget: CRD widgets.example.com: kind 'My-Widget' must be UpperCamelCase");
+  });
+
+  test('fails when the plural is not a lower-case DNS label', () => {
+    expect(fails(widgetDef({ plural: 'Widgets' }))).toThrow("c/Widget: CRD Widgets.example.com: plural 'Widgets' must be a lower-case DNS label");
+    expect(fails(widgetDef({ plural: 'wid.gets' }))).toThrow("c/Widget: CRD wid.gets.example.com: plural 'wid.gets' must be a lower-case DNS label");
+  });
+
+  test('fails when the group has no dot', () => {
+    expect(fails(widgetDef({ group: 'example' }))).toThrow("c/Widget: CRD widgets.example: group 'example' must be a domain name with a dot, e.g. example.com");
+  });
+
+  test('fails when a version is listed twice', () => {
+    const def = widgetDef({ versions: [{ name: 'v1', storage: true, schema: V1 }, { name: 'v1', storage: false, schema: V1 }] });
+    expect(fails(def)).toThrow("c/Widget: CRD widgets.example.com: version 'v1' is listed twice");
+  });
+
+  test('fails when a version name is not a Kubernetes version', () => {
+    for (const name of ['1', 'v1.0', 'version1', 'v1gamma1', 'V1']) {
+      const def = widgetDef({ versions: [{ name, storage: true, schema: V1 }] });
+      expect(fails(def)).toThrow(`c/Widget: CRD widgets.example.com: version name '${name}' is not a Kubernetes version (v1, v1beta1, v2alpha3...)`);
+    }
+  });
+
+  test('fails when no version is served', () => {
+    const def = widgetDef({ versions: [{ name: 'v1', storage: true, served: false, schema: V1 }] });
+    expect(fails(def)).toThrow('c/Widget: CRD widgets.example.com: no version is served');
+  });
+
+  test('fails when versions have different schemas and conversion is None', () => {
+    const message = 'c/Widget: CRD widgets.example.com: versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema';
+    expect(fails(twoVersions())).toThrow(message);
+    expect(fails(twoVersions({ strategy: 'None' }))).toThrow(message);
+  });
+
+  test('versions with the same schema need no conversion', () => {
+    const def = widgetDef({ versions: [{ name: 'v1beta1', storage: false, schema: V1 }, { name: 'v1', storage: true, schema: V1 }] });
+    expect(fails(def)).not.toThrow();
+  });
+
+  test('validateDefinition reports the path it is given', () => {
+    expect(() => validateDefinition('somewhere', widgetDef({ kind: 'x' }))).toThrow("somewhere: CRD widgets.example.com: kind 'x' must be UpperCamelCase");
+  });
+
+  test('fails when conversion is Webhook but no conversion webhook is wired (node validation)', () => {
+    const c = chart();
+    const crd = new CustomResourceDefinition(c, 'Widget', { definition: twoVersions({ strategy: 'Webhook' }) });
+    expect(crd.node.validate()).toEqual([
+      'CRD widgets.example.com declares conversion strategy Webhook but no conversion webhook server is wired: pass conversionWebhook (a WebhookServer\'s conversionTarget())',
+    ]);
+    // cdk8s runs the validation when the chart is synthesized.
+    expect(() => c.toJson()).toThrow(/\[c\/Widget\] CRD widgets\.example\.com declares conversion strategy Webhook but no conversion webhook server is wired/);
+    crd.useConversionWebhook(TARGET);
+    expect(crd.node.validate()).toEqual([]);
+  });
+
+  test('fails when useConversionWebhook is called on a CRD with conversion None', () => {
+    const crd = new CustomResourceDefinition(chart(), 'Widget', { definition: widgetDef() });
+    expect(() => crd.useConversionWebhook(TARGET)).toThrow(
+      'c/Widget: CRD widgets.example.com has conversion strategy None; a conversion webhook applies only to strategy Webhook',
+    );
+    expect(() => new CustomResourceDefinition(chart(), 'Widget', { definition: widgetDef({ conversion: { strategy: 'None' } }), conversionWebhook: TARGET })).toThrow(
+      'c/Widget: CRD widgets.example.com has conversion strategy None; a conversion webhook applies only to strategy Webhook',
+    );
+  });
+});

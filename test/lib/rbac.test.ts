@@ -1,0 +1,116 @@
+import { allows, checkRules, MANAGE_VERBS, normalizeRules, PolicyRule, Rbac, READ_VERBS } from '../../lib/rbac';
+
+describe('Rbac intents', () => {
+  test('read, manage, verbs and own', () => {
+    expect(Rbac.read('apps', 'deployments')).toEqual({ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] });
+    expect(Rbac.manage('', 'configmaps').verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    expect(Rbac.verbs('', ['events'], ['patch', 'create'])).toEqual({ apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] });
+    expect(Rbac.own('example.com', 'widgets')).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: MANAGE_VERBS },
+      { apiGroups: ['example.com'], resources: ['widgets/status'], verbs: ['get', 'patch', 'update'] },
+      { apiGroups: ['example.com'], resources: ['widgets/finalizers'], verbs: ['update'] },
+    ]);
+  });
+});
+
+describe('normalizeRules', () => {
+  test('merges rules with the same groups and verbs and sorts groups, resources and verbs', () => {
+    const rules = normalizeRules([
+      Rbac.read('apps', 'statefulsets'),
+      Rbac.manage('', 'configmaps'),
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['watch', 'list', 'get', 'get'] },
+      Rbac.read('apps', 'deployments'),
+    ]);
+    // Sorted by the merge key (groups|names|verbs): the core group '' sorts after named groups.
+    expect(rules).toEqual([
+      { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: READ_VERBS },
+      { apiGroups: [''], resources: ['configmaps'], verbs: MANAGE_VERBS },
+    ]);
+  });
+
+  test('output order does not depend on input order', () => {
+    const input = [Rbac.read('apps', 'statefulsets'), Rbac.manage('', 'configmaps'), Rbac.read('', 'pods'), ...Rbac.own('example.com', 'widgets')];
+    expect(normalizeRules([...input].reverse())).toEqual(normalizeRules(input));
+  });
+
+  test('keeps rules with different verbs or resourceNames apart', () => {
+    const rules = normalizeRules([
+      { apiGroups: [''], resources: ['configmaps'], resourceNames: ['b', 'a'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] },
+    ]);
+    expect(rules).toEqual([
+      { apiGroups: [''], resources: ['configmaps'], resourceNames: ['a', 'b'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] },
+    ]);
+  });
+
+  test('merges nonResourceURLs rules by verbs', () => {
+    const rules = normalizeRules([
+      { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+      { nonResourceURLs: ['/healthz', '/metrics'], verbs: ['get'] },
+    ]);
+    expect(rules).toEqual([{ nonResourceURLs: ['/healthz', '/metrics'], verbs: ['get'] }]);
+  });
+
+  test('is idempotent', () => {
+    const once = normalizeRules([...Rbac.own('example.com', 'widgets'), Rbac.read('', 'pods', 'services')]);
+    expect(normalizeRules(once)).toEqual(once);
+  });
+});
+
+describe('allows', () => {
+  const rules: PolicyRule[] = [
+    Rbac.read('apps', 'deployments'),
+    { apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'], verbs: ['get', 'update'] },
+  ];
+
+  test('matches group, resource and verb', () => {
+    expect(allows(rules, 'apps', 'deployments', 'list')).toBe(true);
+    expect(allows(rules, 'apps', 'deployments', 'delete')).toBe(false);
+    expect(allows(rules, '', 'deployments', 'list')).toBe(false);
+    expect(allows(rules, 'apps', 'statefulsets', 'list')).toBe(false);
+  });
+
+  test('a rule without resourceNames allows every name', () => {
+    expect(allows(rules, 'apps', 'deployments', 'get', 'anything')).toBe(true);
+  });
+
+  test('a rule with resourceNames allows only those names', () => {
+    expect(allows(rules, '', 'configmaps', 'get', 'settings')).toBe(true);
+    expect(allows(rules, '', 'configmaps', 'update', 'settings')).toBe(true);
+    expect(allows(rules, '', 'configmaps', 'get', 'other')).toBe(false);
+    expect(allows(rules, '', 'configmaps', 'get')).toBe(false);
+  });
+});
+
+describe('checkRules', () => {
+  test('accepts explicit rules', () => {
+    expect(() => checkRules('here', [Rbac.read('', 'pods'), ...Rbac.own('example.com', 'widgets')])).not.toThrow();
+  });
+
+  test("fails when verbs contain '*'", () => {
+    expect(() => checkRules('p/c/Manager', [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }])).toThrow(
+      `p/c/Manager: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":["*"]} uses '*' in verbs; list the verbs the controller needs`,
+    );
+  });
+
+  test("fails when resources contain '*'", () => {
+    expect(() => checkRules('here', [{ apiGroups: ['apps'], resources: ['*'], verbs: ['get'] }])).toThrow(
+      `here: RBAC rule {"apiGroups":["apps"],"resources":["*"],"verbs":["get"]} uses '*' in resources; list the resources the controller needs`,
+    );
+  });
+
+  test("fails when apiGroups contain '*'", () => {
+    expect(() => checkRules('here', [{ apiGroups: ['*'], resources: ['pods'], verbs: ['get'] }])).toThrow(
+      `here: RBAC rule {"apiGroups":["*"],"resources":["pods"],"verbs":["get"]} uses '*' in apiGroups; list the apiGroups the controller needs`,
+    );
+  });
+
+  test('fails when a rule has no verbs', () => {
+    expect(() => checkRules('here', [{ apiGroups: [''], resources: ['pods'], verbs: [] }])).toThrow(
+      `here: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":[]} has no verbs`,
+    );
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Shared helpers for the framework tests in test/lib: a minimal Component, a small CRD
+ * definition, and shortcuts to build a platform and read its objects.
+ */
+import { ApiObject, App } from 'cdk8s';
+import { Component, CERT_MANAGER, Requirement } from '../../lib/component';
+import { CrdDefinition, CrdScope, CustomResourceDefinition, CustomResourceDefinitionProps } from '../../lib/crd';
+import { ImageSpec } from '../../lib/images';
+import { Platform, PlatformError, PlatformProps } from '../../lib/platform';
+import { s } from '../../lib/schema/dsl';
+import { buildPlatform, PlatformBuild } from '../../lib/synth';
+
+/** A component that does whatever its build callback says (protected helpers made public). */
+export class TestComponent extends Component {
+  public readonly images: Readonly<Record<string, ImageSpec>> = {
+    manager: { repository: 'example/manager', tag: 'v1.0.0' },
+  };
+
+  constructor(scope: Platform, id: string, namespace: string = `${id}-system`, build?: (c: TestComponent) => void) {
+    super(scope, id, namespace);
+    build?.(this);
+  }
+
+  public crd(definition: CrdDefinition, props: Omit<CustomResourceDefinitionProps, 'definition'> = {}): CustomResourceDefinition {
+    return this.addCrd(definition, props);
+  }
+
+  public needs(req: Requirement): void {
+    this.require(req);
+  }
+
+  public namespaceObject(labels: Record<string, string> = {}): ApiObject {
+    return this.addNamespace(labels);
+  }
+}
+
+/** A second class, so that tests can tell components apart by class name. */
+export class OtherComponent extends TestComponent {}
+
+export function newPlatform(props: Partial<PlatformProps> = {}): Platform {
+  return new Platform(new App(), 'p', { name: 'p', prerequisites: [CERT_MANAGER], ...props });
+}
+
+export function widgetDef(overrides: Partial<CrdDefinition> = {}): CrdDefinition {
+  return {
+    group: 'example.com',
+    kind: 'Widget',
+    plural: 'widgets',
+    scope: CrdScope.NAMESPACED,
+    versions: [
+      {
+        name: 'v1',
+        storage: true,
+        schema: s.object({
+          spec: s.object({ size: s.integer({ minimum: 1 }).required(), color: s.enum('red', 'blue') }).required(),
+          status: s.object({ ready: s.boolean() }),
+        }),
+        subresources: { status: true },
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** The JSON of every ApiObject under a component (in declaration order). */
+export function objectsOf(c: Component): any[] {
+  return c.toJson();
+}
+
+export function findObject(c: Component, kind: string, name?: string): any {
+  const found = objectsOf(c).find((o) => o.kind === kind && (name === undefined || o.metadata?.name === name));
+  if (!found) throw new Error(`no ${kind}${name ? ' ' + name : ''} in ${c.node.path}`);
+  return found;
+}
+
+/** Runs buildPlatform and returns the problems it reports (empty when it succeeds). */
+export function problemsOf(platform: Platform): string[] {
+  try {
+    buildPlatform(platform);
+    return [];
+  } catch (e) {
+    if (e instanceof PlatformError) return e.problems;
+    throw e;
+  }
+}
+
+export function build(platform: Platform): PlatformBuild {
+  return buildPlatform(platform);
+}
