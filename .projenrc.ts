@@ -83,6 +83,9 @@ const project = new typescript.TypeScriptProject({
 
 // Type-check everything as part of `test` (ts-jest only transpiles).
 project.testTask.prependExec('tsc --noEmit -p tsconfig.json');
+// The committed bindings in imports/ must match our CRD definitions.
+project.testTask.prependExec('ts-node --transpile-only scripts/gen-imports.ts --check');
+project.testTask.prependExec('node scripts/gen-core-types.mjs --check');
 project.compileTask.reset('tsc --noEmit -p tsconfig.json');
 
 project.addTask('gen:core-types', {

@@ -85,7 +85,7 @@ function checkDuplicates(m: PlatformModel): Finding[] {
   for (const o of m.objects) {
     const k = keyOf(o.json);
     const prev = seen.get(k);
-    if (prev) {
+    if (prev && !(o.json.kind === 'Namespace' && JSON.stringify(o.json) === JSON.stringify(prev.json))) {
       out.push({ rule: 'MLP004', path: o.path, message: `${o.json.kind} ${o.json.metadata?.namespace ? o.json.metadata.namespace + '/' : ''}${o.json.metadata?.name} is also emitted by ${prev.path}; remove one or rename it` });
     } else {
       seen.set(k, o);

@@ -90,6 +90,7 @@ export class Controller extends Construct {
     this.owns = props.owns ?? [];
     this.webhookPort = props.ports?.webhook;
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
+    for (const [k, v] of Object.entries(props.labels ?? {})) if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${this.node.path}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; the pod labels must match the selector (drop it from labels)`);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 0`);
     }

@@ -41,7 +41,7 @@ const DIGEST = /^sha256:[a-f0-9]{64}$/;
  * and the fix, when a tag or digest is malformed or `latest`.
  */
 export function resolveImage(key: string, spec: ImageSpec, settings: ImageSettings = {}): string {
-  const o = { ...spec, ...(settings.overrides?.[key] ?? {}) };
+  const o = { ...spec, ...(settings.overrides?.[key]?.tag !== undefined && settings.overrides[key].digest === undefined ? { digest: undefined } : {}), ...(settings.overrides?.[key] ?? {}) };
   const last = (o.repository ?? '').split('/').pop() ?? '';
   if (!o.repository || /[\s@]/.test(o.repository) || last.includes(':')) {
     throw new Error(`image '${key}': repository '${o.repository}' must be a repository without tag or digest (e.g. quay.io/org/name); put the tag in 'tag'`);

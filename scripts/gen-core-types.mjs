@@ -7,7 +7,7 @@
 // Each entry: `properties` (field -> type string), `required`, and from the overlays below
 // (facts of the Go types that client-node's metadata loses): `defaults`, `listMapKeys`,
 // `listTypes` (field -> atomic | set) and `mapType` (atomic structs).
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
@@ -215,6 +215,17 @@ const out = {
   types,
 };
 const target = join(process.cwd(), 'imports', 'k8s', 'core-types.json');
-mkdirSync(dirname(target), { recursive: true });
-writeFileSync(target, JSON.stringify(out, null, 0).replace(/\},"/g, '},\n"') + '\n');
-console.log(`wrote ${Object.keys(types).length} types to ${target}`);
+const text = JSON.stringify(out, null, 0).replace(/\},"/g, '},\n"') + '\n';
+if (process.argv.includes('--check')) {
+  // Used by the test task: the committed table must match the installed client-node.
+  const current = existsSync(target) ? readFileSync(target, 'utf8') : '';
+  if (current !== text) {
+    console.error(`${target} is stale: run npx projen gen:core-types`);
+    process.exit(1);
+  }
+  console.log(`up to date ${target} (${Object.keys(types).length} types)`);
+} else {
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, text);
+  console.log(`wrote ${Object.keys(types).length} types to ${target}`);
+}

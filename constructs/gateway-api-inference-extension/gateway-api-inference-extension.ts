@@ -1,4 +1,4 @@
-import { ApiObject } from 'cdk8s';
+import { InferencePool } from '../../imports/inference.networking';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
@@ -52,7 +52,7 @@ export class GatewayApiInferenceExtension extends Component {
   }
 
   /** An InferencePool (inference.networking.k8s.io/v1) with its endpoint picker. */
-  public addInferencePool(id: string, props: InferencePoolProps): { pool: ApiObject; picker: EndpointPicker } {
+  public addInferencePool(id: string, props: InferencePoolProps): { pool: InferencePool; picker: EndpointPicker } {
     const picker = new EndpointPicker(this, `${id}Picker`, {
       namespace: props.namespace,
       poolName: props.name,
@@ -60,9 +60,7 @@ export class GatewayApiInferenceExtension extends Component {
       replicas: props.eppReplicas,
       readsObjectives: this.version !== GatewayApiInferenceExtensionVersion.V1_6,
     });
-    const pool = new ApiObject(this, id, {
-      apiVersion: 'inference.networking.k8s.io/v1',
-      kind: 'InferencePool',
+    const pool = new InferencePool(this, id, {
       metadata: { name: props.name, namespace: props.namespace },
       spec: {
         selector: { matchLabels: props.selector },

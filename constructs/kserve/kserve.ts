@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
+import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -225,9 +226,7 @@ export class KServe extends Component {
       if (!rt) {
         throw new Error(`${this.node.path}: servingRuntimes: unknown runtime '${name}'; choose from ${DEFAULT_CLUSTER_SERVING_RUNTIMES.map((r) => r.name).join(', ')}`);
       }
-      new ApiObject(this, `Runtime-${rt.name}`, {
-        apiVersion: 'serving.kserve.io/v1alpha1',
-        kind: 'ClusterServingRuntime',
+      new ClusterServingRuntime(this, `Runtime-${rt.name}`, {
         metadata: { name: rt.name },
         spec: clusterServingRuntimeSpec(rt, this.image(rt.imageKey)),
       });

@@ -2,6 +2,7 @@
  * The default ClusterServingRuntimes of KServe's install (config/runtimes), as data.
  * Image tags live in ./versions.ts; each runtime names its image by key.
  */
+import type { ServingRuntimeSpec } from '../../imports/serving.kserve.io';
 import { KServeImageKey } from './versions';
 
 export type ProtocolVersion = 'v1' | 'v2' | 'grpc-v1' | 'grpc-v2';
@@ -281,7 +282,7 @@ function resourceBlock(r: ServingRuntimeDefault['resources']): Record<string, un
 }
 
 /** Render `spec` of a ClusterServingRuntime for the given runtime and resolved image. */
-export function clusterServingRuntimeSpec(rt: ServingRuntimeDefault, image: string): Record<string, unknown> {
+export function clusterServingRuntimeSpec(rt: ServingRuntimeDefault, image: string): ServingRuntimeSpec {
   if (!image || /:latest$/.test(image)) {
     throw new Error(`clusterServingRuntimeSpec(${rt.name}): image is ${JSON.stringify(image)}; pass a pinned image reference (not "latest") from KSERVE_IMAGES["${rt.imageKey}"]`);
   }
@@ -330,5 +331,6 @@ export function clusterServingRuntimeSpec(rt: ServingRuntimeDefault, image: stri
       ...(shmVolume ? { volumes: [shmVolume] } : {}),
     };
   }
-  return spec;
+  // Built field by field from typed data; synth validates it against the CRD (MLP002).
+  return spec as unknown as ServingRuntimeSpec;
 }

@@ -32,6 +32,7 @@ export function generateBindings(defs: CrdDefinition[], opts: GenerateBindingsOp
   const decls = new Map<string, Declaration>();
   const inProgress: string[] = [];
   let where = '';
+  let currentClass = '';
   const ctx: TypeContext = {
     declare(name: string, render: () => string): string {
       // A type that contains itself (only possible through a cycle) is referenced by name.
@@ -47,14 +48,24 @@ export function generateBindings(defs: CrdDefinition[], opts: GenerateBindingsOp
       const prev = decls.get(name);
       if (!prev) {
         decls.set(name, { body, origin });
-      } else if (prev.body !== body) {
+        return name;
+      }
+      if (prev.body === body) return name;
+      // The same Go type name with another shape in another CRD or version (WorkerSpec of
+      // ServingRuntime and of InferenceService; v1alpha1 and v1alpha2 specs): the later
+      // class (classes are generated in sorted order) gets its own, prefixed name.
+      const scoped = `${currentClass}${name}`;
+      const prevScoped = decls.get(scoped);
+      if (!prevScoped) {
+        decls.set(scoped, { body, origin });
+      } else if (prevScoped.body !== body) {
         throw new Error(
-          `type '${name}' is declared twice with different bodies: ` +
-          `first by ${prev.origin}: ${prev.body}; then by ${origin}: ${body}. ` +
+          `type '${scoped}' is declared twice with different bodies: ` +
+          `first by ${prevScoped.origin}: ${prevScoped.body}; then by ${origin}: ${body}. ` +
           'Give one of them another name (.named(...)) or make them the same schema',
         );
       }
-      return name;
+      return scoped;
     },
   };
 
@@ -64,7 +75,9 @@ export function generateBindings(defs: CrdDefinition[], opts: GenerateBindingsOp
   for (const def of sorted) validateDefinition('typegen', def);
   const plain = plainKinds(sorted);
   for (const def of sorted) {
-    for (const v of [...def.versions].sort((a, b) => cmp(a.name, b.name))) {
+    // The storage version first: its named types keep their plain names; a type another
+    // version shapes differently gets that version's class prefix.
+    for (const v of [...def.versions].sort((a, b) => Number(b.storage) - Number(a.storage) || cmp(a.name, b.name))) {
       if (!(v.served ?? true)) continue;
       const className = v.storage && plain.has(def) ? def.kind : `${def.kind}${pascal(v.name)}`;
       const id = `${def.group}/${v.name} ${def.kind}`;
@@ -72,6 +85,7 @@ export function generateBindings(defs: CrdDefinition[], opts: GenerateBindingsOp
       if (clash) throw new Error(`class '${className}' would be generated twice: for ${clash} and for ${id}`);
       byClass.set(className, id);
       where = id;
+      currentClass = className;
       classes.push(classInfo(def, v, className, ctx));
     }
   }

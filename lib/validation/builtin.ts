@@ -1,5 +1,5 @@
 import { ValidateFunction } from 'ajv';
-import { coreTypeEntry, CoreTypeEntry } from '../schema/core';
+import { coreTypeEntry } from '../schema/core';
 import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
@@ -41,11 +41,6 @@ const KINDS: Record<string, { model: string; name?: NameRule }> = {
   'apiregistration.k8s.io/v1/APIService': { model: 'V1APIService' },
 };
 
-/** Types the generated table references but does not define. */
-const SUPPLEMENT: Record<string, CoreTypeEntry> = {
-  ApiregistrationV1ServiceReference: { properties: { name: 'string', namespace: 'string', port: 'integer:int32' } },
-};
-
 const JSON_SCHEMA_PROPS = { $ref: '#/definitions/V1JSONSchemaProps' };
 const schemaOr = (other: string, then: object) => ({ type: [other, 'object'], if: { type: other }, then, else: JSON_SCHEMA_PROPS });
 
@@ -72,7 +67,7 @@ function typeSchema(type: string): object {
   switch (type) {
     case 'string': return { type: 'string' };
     case 'string:byte': return { type: 'string', format: 'byte' };
-    case 'string:date-time': case 'V1MicroTime': return { type: 'string', format: 'date-time' };
+    case 'string:date-time': return { type: 'string', format: 'date-time' };
     case 'integer:int32': return INT32;
     case 'integer:int64': return INT64;
     case 'boolean': return { type: 'boolean' };
@@ -85,24 +80,20 @@ function typeSchema(type: string): object {
   }
 }
 
-function entryOf(model: string): CoreTypeEntry {
-  return SUPPLEMENT[model] ?? coreTypeEntry(model);
-}
-
 const definitionCache = new Map<string, object>();
 
 /** The JSON Schema of one model of the table: a closed object with its required fields. */
 function modelSchema(model: string): object {
   const hit = definitionCache.get(model);
   if (hit) return hit;
-  const entry = entryOf(model);
+  const entry = coreTypeEntry(model);
   const properties: Record<string, object> = {};
   for (const [field, type] of Object.entries(entry.properties)) {
     let node = OVERRIDES[`${model}.${field}`] ?? typeSchema(type);
     const keys = entry.listMapKeys?.[field];
     if (keys) {
       const item = type.slice(2);
-      const spec: ListMapSpec = { keys, defaults: item.startsWith('V') ? entryOf(item).defaults : undefined };
+      const spec: ListMapSpec = { keys, defaults: /^[A-Z]/.test(item) ? coreTypeEntry(item).defaults : undefined };
       node = { ...node, [LIST_MAP]: spec };
     }
     properties[field] = node;

@@ -158,6 +158,17 @@ describe('Controller', () => {
     );
   });
 
+  test('fails when labels conflict with selectorLabels', () => {
+    expect(() => controller({ labels: { 'app.kubernetes.io/name': 'other' } })).toThrow(
+      'p/test/Manager: label app.kubernetes.io/name=other conflicts with selector label app.kubernetes.io/name=widget-controller; the pod labels must match the selector (drop it from labels)',
+    );
+  });
+
+  test('labels repeating a selector label with the same value are accepted', () => {
+    const { c } = controller({ labels: { ...SELECTOR, team: 'ml' } });
+    expect(deployment(c).spec.template.metadata.labels).toEqual({ ...SELECTOR, team: 'ml' });
+  });
+
   test('fails when replicas > 1 without leaderElectionId', () => {
     expect(() => controller({ replicas: 2 })).toThrow(
       'p/test/Manager: replicas 2 without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1',

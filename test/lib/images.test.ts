@@ -53,6 +53,15 @@ describe('resolveImage', () => {
     expect(resolveImage('kserve/other', spec, { overrides })).toBe('kserve/kserve-controller:v0.15.0');
   });
 
+  test('an override of the tag replaces a digest pinned in the versions table', () => {
+    const spec = { repository: 'org/x', tag: 'v1', digest: DIGEST };
+    expect(resolveImage('c/x', spec)).toBe(`org/x@${DIGEST}`);
+    expect(resolveImage('c/x', spec, { overrides: { 'c/x': { tag: 'v2' } } })).toBe('org/x:v2');
+    const other = 'sha256:' + 'b'.repeat(64);
+    expect(resolveImage('c/x', spec, { overrides: { 'c/x': { tag: 'v2', digest: other } } })).toBe(`org/x@${other}`);
+    expect(resolveImage('c/x', spec, { overrides: { 'c/x': { repository: 'mirror.example.com/org/x' } } })).toBe(`mirror.example.com/org/x@${DIGEST}`);
+  });
+
   test('overrides apply before the mirror', () => {
     expect(
       resolveImage('c/x', { repository: 'quay.io/org/x', tag: 'v1' }, { registryMirror: 'mirror.example.com', overrides: { 'c/x': { tag: 'v2' } } }),

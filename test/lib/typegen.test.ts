@@ -82,13 +82,11 @@ describe('generateBindings', () => {
     expect(generateBindings([reversed], { header: HEADER })).toEqual(src);
   });
 
-  test('fails when the same name is declared twice with different bodies', () => {
-    expect(() => generateBindings([WIDGET, GADGET], { header: HEADER })).toThrow(
-      "type 'WidgetModel' is declared twice with different bodies: " +
-      'first by example.mlplatform.dev/v1 Gadget > GadgetSpec > WidgetModel: { uri?: string; }; ' +
-      'then by example.mlplatform.dev/v1 Widget > WidgetSpec > WidgetModel: { format?: "onnx" | "safetensors"; uri: string; }. ' +
-      'Give one of them another name (.named(...)) or make them the same schema',
-    );
+  test('a name declared again with another body is prefixed with the class that declares it later', () => {
+    const out = generateBindings([WIDGET, GADGET], { header: HEADER });
+    expect(out).toContain('export interface WidgetModel {\n  uri?: string;\n}');
+    expect(out).toMatch(/export interface WidgetWidgetModel \{\n  format\?: "onnx" \| "safetensors";\n  uri: string;\n\}/);
+    expect(out).toContain('model: WidgetWidgetModel;');
   });
 
   test('fails when a schema takes the name of a generated class', () => {

@@ -2,9 +2,9 @@
  * InferenceGraph (serving.kserve.io/v1alpha1): a router that chains, splits, ensembles or
  * switches requests between InferenceServices.
  */
-import { knativeStatusFields, plainCore } from './isvc-shared';
+import { knativeStatusFields } from './isvc-shared';
 import { CrdDefinition, CrdScope } from '../../../lib/crd';
-import { core } from '../../../lib/schema/core';
+import { core, plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
 /** One step of a router node (InferenceStep): a service, a URL or another node. */
@@ -34,13 +34,8 @@ const routerTimeouts = s.object({
   serviceClient: s.int64(),
 }).named('RouterTimeouts');
 
-/**
- * corev1.ResourceRequirements, expanded in place as KServe's CRD does. Claims are a map list
- * keyed by name upstream; the core table does not carry that marker, so it is set here.
- */
-const resources = plainCore('V1ResourceRequirements', {
-  claims: s.array(plainCore('CoreV1ResourceClaim'), { listType: 'map', listMapKeys: ['name'] }),
-});
+/** corev1.ResourceRequirements, expanded in place as KServe's CRD does (claims: a map list keyed by name). */
+const resources = plainCore('V1ResourceRequirements');
 
 const inferenceGraphSpec = s.object({
   affinity: core('V1Affinity'),

@@ -5,17 +5,8 @@
  *
  * Each Go struct is modelled once here and composed where it is embedded.
  */
-import { core, coreInline } from '../../../lib/schema/core';
+import { coreInline, plainCore } from '../../../lib/schema/core';
 import { ObjectSchema, Properties, s } from '../../../lib/schema/dsl';
-
-/**
- * The fields of a small core type as a plain object. KServe's generated CRDs expand these
- * (Toleration, DeploymentStrategy, HPA behavior) in place, so we keep the fields of the core
- * table without its identity.
- */
-export function plainCore(name: string, overrides: Properties = {}): ObjectSchema {
-  return s.object({ ...core(name).properties, ...overrides });
-}
 
 // ---------------------------------------------------------------------------------------
 // Status (knative.dev/pkg duck types)
@@ -147,14 +138,8 @@ export const metricsSpec = s.object({
   type: s.enum('Resource', 'External', 'PodMetric').required(),
 }).named('MetricsSpec');
 
-/**
- * autoscaling/v2 scaling rules as KServe's CRD renders them: the tolerance is a quantity and
- * the policy list is atomic (the core table types tolerance as a plain string).
- */
-const hpaScalingRules = plainCore('V2HPAScalingRules', {
-  policies: s.array(plainCore('V2HPAScalingPolicy'), { listType: 'atomic' }),
-  tolerance: s.quantity(),
-}).named('HPAScalingRules');
+/** autoscaling/v2 scaling rules, which KServe's CRD spells out (tolerance is a quantity, policies atomic). */
+const hpaScalingRules = plainCore('V2HPAScalingRules').named('HPAScalingRules');
 
 /** Autoscaling of a component (AutoScalingSpec). */
 export const autoScalingSpec = s.object({
@@ -176,9 +161,7 @@ export const componentExtensionFields: Properties = {
   batcher,
   canaryTrafficPercent: s.int64(),
   containerConcurrency: s.int64(),
-  deploymentStrategy: plainCore('V1DeploymentStrategy', {
-    rollingUpdate: plainCore('V1RollingUpdateDeployment'),
-  }),
+  deploymentStrategy: plainCore('V1DeploymentStrategy'),
   labels: s.stringMap(),
   logger: loggerSpec,
   maxReplicas: s.int32(),

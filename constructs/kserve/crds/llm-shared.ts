@@ -1,7 +1,7 @@
 // Building blocks of the LLMInferenceService and LLMInferenceServiceConfig schemas
 // (serving.kserve.io v1alpha1 and v1alpha2), including the Gateway API HTTPRoute spec and
 // the Gateway API Inference Extension InferencePool spec that they embed.
-import { core } from '../../../lib/schema/core';
+import { core, plainCore } from '../../../lib/schema/core';
 import { ObjectSchema, s, Schema, StringOptions } from '../../../lib/schema/dsl';
 
 export type LlmVersion = 'v1alpha1' | 'v1alpha2';
@@ -328,32 +328,19 @@ export function inferencePoolSpec(v: LlmVersion, g: GatewayFlavor): ObjectSchema
 }
 
 // ---------------------------------------------------------------------------------------
-// Small Kubernetes references as controller-gen renders them. The core type table lacks
-// their `default: ""` name and atomic struct type, so they are spelled out here.
+// Small Kubernetes types, spelled out field by field as KServe's CRDs render them (plain
+// core types: atomic references whose name defaults to "", HPA behavior).
 
-/** corev1.LocalObjectReference. */
-export const localObjectReference = s.object({ name: s.string().default('') }).named('LocalObjectReference');
-const atomicLocalObjectReference = s.object({ name: s.string().default('') }, { mapType: 'atomic' });
+/** corev1.LocalObjectReference (atomic). */
+export const localObjectReference = plainCore('V1LocalObjectReference').named('LocalObjectReference');
 
 /** corev1.TypedLocalObjectReference (atomic). */
-const typedLocalObjectReference = s.object({
-  apiGroup: s.string(),
-  kind: s.string().required(),
-  name: s.string().required(),
-}, { mapType: 'atomic' });
+const typedLocalObjectReference = plainCore('V1TypedLocalObjectReference');
 
 /** autoscaling/v2 HorizontalPodAutoscalerBehavior (tolerance as a quantity, policies atomic). */
-const hpaScalingRules = s.object({
-  policies: s.array(s.object({
-    periodSeconds: s.int32().required(),
-    type: s.string().required(),
-    value: s.int32().required(),
-  }), { listType: 'atomic' }),
-  selectPolicy: s.string(),
-  stabilizationWindowSeconds: s.int32(),
-  tolerance: s.quantity(),
-}).named('HPAScalingRules');
-export const hpaBehavior = s.object({ scaleDown: hpaScalingRules, scaleUp: hpaScalingRules }).named('HorizontalPodAutoscalerBehavior');
+const hpaScalingRules = plainCore('V2HPAScalingRules').named('HPAScalingRules');
+export const hpaBehavior = plainCore('V2HorizontalPodAutoscalerBehavior', { scaleDown: hpaScalingRules, scaleUp: hpaScalingRules })
+  .named('HorizontalPodAutoscalerBehavior');
 
 // ---------------------------------------------------------------------------------------
 // KServe LLM types
@@ -506,10 +493,10 @@ export function routerSpec(v: LlmVersion, g: GatewayFlavor): ObjectSchema {
       annotations: s.stringMap(),
       config: s.object({
         inline: s.openObject(),
-        ref: s.object({ key: s.string().required(), name: s.string().default(''), optional: s.boolean() }, { mapType: 'atomic' }),
+        ref: plainCore('V1ConfigMapKeySelector'),
       }).named('SchedulerConfigSpec'),
       labels: s.stringMap(),
-      pool: s.object({ ref: atomicLocalObjectReference, spec: inferencePoolSpec(v, g) }).named('InferencePoolRef'),
+      pool: s.object({ ref: plainCore('V1LocalObjectReference'), spec: inferencePoolSpec(v, g) }).named('InferencePoolRef'),
       replicas: s.int32(),
       template: core('V1PodSpec'),
       tokenizer: s.object({ template: core('V1PodSpec') }),

@@ -1,20 +1,13 @@
 import { CrdDefinition, CrdScope, PrinterColumn } from '../../../lib/crd';
-import { core } from '../../../lib/schema/core';
-import { ObjectSchema, s } from '../../../lib/schema/dsl';
+import { core, plainCore } from '../../../lib/schema/core';
+import { s } from '../../../lib/schema/dsl';
 
 /**
- * The fields of a small core type, written out as a plain object. KServe's generated CRDs
- * render these (Toleration, LocalObjectReference, PodResourceClaim) with the newer
- * controller-gen markers, so we keep the fields of the core table but not its identity.
+ * The pod-level fields of ServingRuntimePodSpec, shared by the runtime and its workers.
+ * KServe's generated CRD spells some core types out field by field (Toleration,
+ * LocalObjectReference, PodResourceClaim), so those are plain core types, without the core
+ * marker. imagePullSecrets entries are LocalObjectReferences: atomic, name defaults to "".
  */
-function plainCore(name: string): ObjectSchema {
-  return s.object(core(name).properties);
-}
-
-/** corev1.LocalObjectReference as controller-gen >= 0.16 renders it (name defaults to ""). */
-const imagePullSecret = s.object({ name: core('V1LocalObjectReference').properties.name.default('') });
-
-/** The pod-level fields of ServingRuntimePodSpec, shared by the runtime and its workers. */
 const podFields = {
   containers: s.array(core('V1Container')).required(),
   volumes: s.array(core('V1Volume')),
@@ -23,7 +16,7 @@ const podFields = {
   tolerations: s.array(plainCore('V1Toleration')),
   labels: s.stringMap(),
   annotations: s.stringMap(),
-  imagePullSecrets: s.array(imagePullSecret),
+  imagePullSecrets: s.array(plainCore('V1LocalObjectReference')),
   schedulerName: s.string(),
   hostIPC: s.boolean(),
   resourceClaims: s.array(plainCore('V1PodResourceClaim'), { listType: 'map', listMapKeys: ['name'] }),

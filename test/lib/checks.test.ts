@@ -1,0 +1,472 @@
+import { ApiObject } from 'cdk8s';
+import { CertificateProvider } from '../../lib/certificates';
+import { CHECKS } from '../../lib/checks';
+import { Controller, ControllerProps } from '../../lib/controller';
+import { Phase, setPhase } from '../../lib/phases';
+import { Platform } from '../../lib/platform';
+import { Rbac } from '../../lib/rbac';
+import { s } from '../../lib/schema/dsl';
+import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
+import { build, newPlatform, problemsOf, TestComponent, widgetDef } from './support';
+
+const NS = 'test-system';
+const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
+
+/** A platform with one component 'test' (namespace test-system, its Namespace object) built by `body`. */
+function platformWith(body: (c: TestComponent) => void, platform: Platform = newPlatform()): Platform {
+  new TestComponent(platform, 'test', NS, (self) => {
+    self.namespaceObject();
+    body(self);
+  });
+  return platform;
+}
+
+const problems = (body: (c: TestComponent) => void, platform?: Platform) => problemsOf(platformWith(body, platform));
+
+function manager(c: TestComponent, props: Partial<ControllerProps> = {}): Controller {
+  return new Controller(c, 'Manager', { name: 'widget-controller', image: c.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 }, ...props });
+}
+
+function server(c: TestComponent, ctl: Controller = manager(c)): WebhookServer {
+  return new WebhookServer(c, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls' });
+}
+
+const webhook = (name: string, rules: WebhookProps['rules'], extra: Partial<WebhookProps> = {}): WebhookProps => ({ name, path: '/validate', rules, ...extra });
+
+/** A hand-written ValidatingWebhookConfiguration with one webhook. */
+function rawWebhookConfig(c: TestComponent, clientConfig: Record<string, unknown>, extra: { annotations?: Record<string, string>; failurePolicy?: string; rules?: unknown[] } = {}): ApiObject {
+  return new ApiObject(c, 'RawWebhook', {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'raw', annotations: extra.annotations },
+    webhooks: [
+      {
+        name: 'raw.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: extra.failurePolicy ?? 'Ignore',
+        clientConfig,
+        rules: extra.rules ?? [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE'] }],
+      },
+    ],
+  } as any);
+}
+
+function rawService(c: TestComponent, name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): ApiObject {
+  return new ApiObject(c, `Svc-${name}`, { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: NS, annotations }, spec });
+}
+
+const widget = (c: TestComponent, id: string, spec: Record<string, unknown>, apiVersion = 'example.com/v1', kind = 'Widget'): ApiObject =>
+  new ApiObject(c, id, { apiVersion, kind, metadata: { name: id.toLowerCase(), namespace: NS }, spec });
+
+const CA_BUNDLE = Buffer.from('test CA').toString('base64');
+
+/** Replaces the v1 schema of the Widget CRD. */
+const widgetWith = (schema: ReturnType<typeof s.object>) => {
+  const base = widgetDef();
+  return { ...base, versions: [{ ...base.versions[0], schema }] };
+};
+
+interface Case {
+  /** The rule the case makes fire. */
+  readonly rule: string;
+  /** What the case does, in words (the test name). */
+  readonly what: string;
+  readonly body: (c: TestComponent) => void;
+  /** The exact problems buildPlatform reports. */
+  readonly expected: string[];
+  readonly platform?: () => Platform;
+}
+
+const POD_RULE = [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE' as const] }];
+const CM_RULE = [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE' as const] }];
+const backendService = (c: TestComponent) => rawService(c, 'widget-webhook', { selector: SELECTOR, ports: [{ port: 443, targetPort: 'webhook-server' }] });
+
+/** Every case makes exactly one rule fire; together they cover every rule in CHECKS. */
+const CASES: Case[] = [
+  {
+    rule: 'MLP001',
+    what: 'a Deployment with an unknown field',
+    body: (c) => {
+      new ApiObject(c, 'Bad', {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'bad', namespace: NS },
+        spec: {
+          selector: { matchLabels: { app: 'bad' } },
+          template: { metadata: { labels: { app: 'bad' } }, spec: { containers: [{ name: 'c', image: 'example/c:v1', bogus: true }] } },
+        },
+      });
+    },
+    expected: ['[MLP001] p/test/Bad: Deployment bad: spec.template.spec.containers[0].bogus: unknown field'],
+  },
+  {
+    rule: 'MLP002',
+    what: 'a custom resource violating the schema of its CRD',
+    body: (c) => {
+      c.crd(widgetDef());
+      widget(c, 'Big', { size: 'big', color: 'green' });
+      widget(c, 'Zero', { size: 0 });
+    },
+    expected: [
+      '[MLP002] p/test/Big: Widget big: spec.color: expected one of "red", "blue"; got "green"',
+      '[MLP002] p/test/Big: Widget big: spec.size: expected integer, got "big"',
+      '[MLP002] p/test/Zero: Widget zero: spec.size: expected a number at least 1, got 0',
+    ],
+  },
+  {
+    rule: 'MLP002',
+    what: 'a custom resource violating a CEL rule of its CRD',
+    body: (c) => {
+      c.crd(widgetWith(s.object({ spec: s.object({ min: s.integer(), max: s.integer() }).rule('self.max >= self.min', 'max must be at least min').required() })));
+      widget(c, 'Inverted', { min: 3, max: 1 });
+      widget(c, 'Fine', { min: 1, max: 3 });
+    },
+    expected: ['[MLP002] p/test/Inverted: Widget inverted: spec: max must be at least min'],
+  },
+  {
+    rule: 'MLP003',
+    what: 'a CRD whose CEL rule does not parse',
+    body: (c) => {
+      c.crd(widgetWith(s.object({ spec: s.object({ size: s.integer() }).rule('self.size >', 'broken') })));
+    },
+    expected: [
+      '[MLP003] p/test/Widget/Resource: CRD widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].rule: ' +
+        '"self.size >" does not compile: at 1:11: found > but expecting end of input',
+    ],
+  },
+  {
+    rule: 'MLP003',
+    what: 'a CRD whose CEL rule calls an unknown function',
+    body: (c) => {
+      c.crd(widgetWith(s.object({ spec: s.object({ name: s.string() }).rule('self.name.frobnicate()', 'broken') })));
+    },
+    expected: [
+      '[MLP003] p/test/Widget/Resource: CRD widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].rule: ' +
+        '"self.name.frobnicate()" does not compile: unknown function frobnicate',
+    ],
+  },
+  {
+    rule: 'MLP004',
+    what: 'two objects with the same kind, namespace and name',
+    body: (c) => {
+      new ApiObject(c, 'A', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: NS } });
+      new ApiObject(c, 'B', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: NS } });
+    },
+    expected: ['[MLP004] p/test/B: ConfigMap test-system/settings is also emitted by p/test/A; remove one or rename it'],
+  },
+  {
+    rule: 'MLP010',
+    what: 'a custom resource whose kind no CRD serves',
+    body: (c) => {
+      widget(c, 'Gizmo', { size: 1 }, 'other.example.com/v1', 'Gizmo');
+    },
+    expected: [
+      '[MLP010] p/test/Gizmo: Gizmo gizmo (other.example.com/v1) is served by no CRD in the platform and no prerequisite; add the component that owns other.example.com/Gizmo or declare it in prerequisites',
+    ],
+  },
+  {
+    rule: 'MLP010',
+    what: 'a custom resource forced into the foundation phase with setPhase',
+    body: (c) => {
+      c.crd(widgetDef());
+      setPhase(widget(c, 'Early', { size: 1 }), Phase.FOUNDATION);
+    },
+    expected: [
+      '[MLP010] p/test/Early: Widget early is in phase 00-foundation, not after its CRD widgets.example.com (phase 00-foundation); put it in a later phase (setPhase(obj, Phase.RESOURCES))',
+    ],
+  },
+  {
+    rule: 'MLP010',
+    what: 'a custom resource of a version its CRD does not serve (MLP002 reports it too)',
+    body: (c) => {
+      c.crd(widgetDef());
+      widget(c, 'Future', { size: 1 }, 'example.com/v2');
+    },
+    expected: [
+      '[MLP002] p/test/Future: Widget future: apiVersion: version "v2" is not defined by CRD widgets.example.com (it has v1)',
+      '[MLP010] p/test/Future: Widget future uses example.com/v2, which CRD widgets.example.com does not serve (serves v1)',
+    ],
+  },
+  {
+    rule: 'MLP011',
+    what: 'an object in a namespace nobody creates',
+    body: (c) => {
+      new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'nowhere' } });
+    },
+    expected: [
+      "[MLP011] p/test/Cm: ConfigMap cm is in namespace 'nowhere', which the platform neither creates nor lists in existingNamespaces; add the namespace or list it",
+    ],
+  },
+  {
+    rule: 'MLP011',
+    what: 'an object applied before the Namespace another component creates',
+    body: (c) => {
+      // Component 'test' comes first; its foundation-phase ConfigMap precedes the Namespace of 'later'.
+      setPhase(new ApiObject(c, 'Early', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'early', namespace: 'later-system' } }), Phase.FOUNDATION);
+      new TestComponent(c.platform, 'later', 'later-system', (later) => later.namespaceObject());
+    },
+    expected: ['[MLP011] p/test/Early: ConfigMap early comes before its Namespace later-system'],
+  },
+  {
+    rule: 'MLP020',
+    what: 'a webhook pointing at a missing Service',
+    body: (c) => {
+      rawWebhookConfig(c, { service: { name: 'missing', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
+    },
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com points at Service test-system/missing, which is not in the platform output'],
+  },
+  {
+    rule: 'MLP020',
+    what: 'a webhook pointing at a port the Service does not expose',
+    body: (c) => {
+      server(c);
+      rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate', port: 8443 }, caBundle: CA_BUNDLE });
+    },
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com points at port 8443 of Service test-system/widget-webhook, which exposes 443'],
+  },
+  {
+    rule: 'MLP020',
+    what: 'a webhook Service selecting no workload',
+    body: (c) => {
+      rawService(c, 'ghost', { selector: { app: 'ghost' }, ports: [{ port: 443, targetPort: 9443 }] });
+      rawWebhookConfig(c, { service: { name: 'ghost', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
+    },
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com Service ghost selects {"app":"ghost"}, which matches no workload\'s pod labels in namespace test-system'],
+  },
+  {
+    rule: 'MLP020',
+    what: 'a webhook Service without a selector',
+    body: (c) => {
+      rawService(c, 'bare', { ports: [{ port: 443, targetPort: 9443 }] });
+      rawWebhookConfig(c, { service: { name: 'bare', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
+    },
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com Service bare has no selector, so no workload backs it'],
+  },
+  {
+    rule: 'MLP020',
+    what: 'a webhook Service whose targetPort no container exposes',
+    body: (c) => {
+      manager(c);
+      rawService(c, 'wrong-target', { selector: SELECTOR, ports: [{ port: 443, targetPort: 9999 }] });
+      rawWebhookConfig(c, { service: { name: 'wrong-target', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
+    },
+    expected: ["[MLP020] p/test/RawWebhook: webhook raw.example.com Service wrong-target port 443 targets '9999', which no container of widget-controller exposes"],
+  },
+  {
+    rule: 'MLP020',
+    what: 'a webhook with a url instead of a Service',
+    body: (c) => {
+      rawWebhookConfig(c, { url: 'https://webhook.example.com/validate', caBundle: CA_BUNDLE });
+    },
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com uses url https://webhook.example.com/validate; only in-cluster services can be checked, use clientConfig.service'],
+  },
+  {
+    rule: 'MLP020',
+    what: 'a conversion webhook pointing at a missing Service',
+    body: (c) => {
+      const v1 = widgetDef().versions[0];
+      c.crd(widgetDef({ versions: [{ ...v1, name: 'v1beta1', storage: false, schema: v1.schema.omit('status') }, v1], conversion: { strategy: 'Webhook' } }), {
+        conversionWebhook: { serviceName: 'missing', serviceNamespace: NS, port: 443, caBundle: CA_BUNDLE, annotations: {} },
+      });
+    },
+    expected: [expect.stringMatching(/^\[MLP020\] p\/test\/Widget\/Resource: webhook .*widgets\.example\.com points at Service test-system\/missing, which is not in the platform output$/) as any],
+  },
+  {
+    rule: 'MLP021',
+    what: 'a webhook configuration without a CA source',
+    body: (c) => {
+      manager(c);
+      backendService(c);
+      rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate' } });
+    },
+    expected: [
+      "[MLP021] p/test/RawWebhook: webhook raw.example.com has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)",
+    ],
+  },
+  {
+    rule: 'MLP021',
+    what: 'a webhook configuration injecting the CA of a Certificate that is not in the output',
+    body: (c) => {
+      manager(c);
+      backendService(c);
+      rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate' } }, { annotations: { 'cert-manager.io/inject-ca-from': `${NS}/missing-cert` } });
+    },
+    expected: ['[MLP021] p/test/RawWebhook: webhook raw.example.com: cert-manager.io/inject-ca-from names Certificate test-system/missing-cert, which is not in the platform output'],
+  },
+  {
+    rule: 'MLP021',
+    what: 'an OpenShift inject-cabundle annotation while the Service has no serving-cert annotation',
+    body: (c) => {
+      manager(c);
+      backendService(c);
+      rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate' } }, { annotations: { 'service.beta.openshift.io/inject-cabundle': 'true' } });
+    },
+    expected: [
+      "[MLP021] p/test/RawWebhook: webhook raw.example.com has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)",
+    ],
+  },
+  {
+    rule: 'MLP022',
+    what: 'a fail-closed webhook intercepting the pods of its own backend',
+    body: (c) => {
+      server(c).addMutatingWebhook('pod-defaulter', webhook('pods.example.com', POD_RULE));
+    },
+    expected: [
+      '[MLP022] p/test/Webhooks/Mutating-pod-defaulter: fail-closed webhook pods.example.com intercepts the pods of its own backend Deployment widget-controller: ' +
+        'after a restart no pod can be created; exclude them with namespaceSelector/objectSelector',
+    ],
+  },
+  {
+    rule: 'MLP022',
+    what: 'an object in 10-controllers intercepted by a webhook whose configuration is moved to an earlier phase',
+    body: (c) => {
+      const srv = server(c);
+      srv.addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE));
+      setPhase(srv.node.findAll().find((x): x is ApiObject => x instanceof ApiObject && x.kind === 'ValidatingWebhookConfiguration')!, Phase.FOUNDATION);
+      new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
+    },
+    expected: [
+      '[MLP022] p/test/Cm: ConfigMap cm (phase 10-controllers) is intercepted by fail-closed webhook cm.example.com, whose backend widget-controller is in phase 10-controllers; ' +
+        'apply it in a later phase than the backend',
+    ],
+  },
+  {
+    rule: 'MLP030',
+    what: "a controller whose ClusterRole lacks an owned kind's status",
+    body: (c) => {
+      const ctl = manager(c, { owns: [widgetDef()], ports: {} });
+      // Replace the generated ClusterRole with a hand-built one of the same name, without widgets/status.
+      expect(ctl.node.tryRemoveChild('ClusterRole')).toBe(true);
+      new ApiObject(ctl, 'HandRole', {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'widget-controller-role' },
+        rules: [Rbac.manage('example.com', 'widgets'), { apiGroups: ['example.com'], resources: ['widgets/finalizers'], verbs: ['update'] }],
+      });
+    },
+    expected: [
+      "[MLP030] p/test/Manager: controller widget-controller owns example.com/Widget but its RBAC does not allow get, update, patch on example.com/widgets/status; grant it through the Controller's owns/rules",
+    ],
+  },
+];
+
+describe('checks', () => {
+  test.each(CASES.map((c) => [c.rule, c.what, c] as const))('%s fires for %s', (_rule, _what, c) => {
+    expect(problems(c.body, c.platform?.())).toEqual(c.expected);
+  });
+
+  test('every rule in CHECKS is fired by a test, and no test names an unknown rule', () => {
+    const fired = [...new Set(CASES.map((c) => c.rule))].sort();
+    expect(fired).toEqual(CHECKS.map((c) => c.id).sort());
+  });
+
+  test('rule ids are unique and each rule has a title', () => {
+    const ids = CHECKS.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const c of CHECKS) expect(c.title.length).toBeGreaterThan(10);
+  });
+});
+
+describe('a well-formed platform', () => {
+  test('passes every check', () => {
+    expect(
+      problems((c) => {
+        c.crd(widgetDef());
+        const ctl = manager(c, { owns: [widgetDef()] });
+        const srv = server(c, ctl);
+        srv.addValidatingWebhook('widget-validator', webhook('vwidget.example.com', [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] }]));
+        widget(c, 'Default', { size: 2, color: 'red' });
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('no false positives', () => {
+  test('a fail-closed pod webhook that excludes its own namespace does not fire MLP022', () => {
+    expect(
+      problems((c) => {
+        server(c).addMutatingWebhook('pod-defaulter', {
+          ...webhook('pods.example.com', POD_RULE),
+          namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [NS] }] },
+        });
+      }),
+    ).toEqual([]);
+  });
+
+  test('a pod webhook that excludes its backend by objectSelector does not fire MLP022', () => {
+    expect(
+      problems((c) => {
+        server(c).addMutatingWebhook('pod-defaulter', {
+          ...webhook('pods.example.com', POD_RULE),
+          objectSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'NotIn', values: ['widget-controller'] }] },
+        });
+      }),
+    ).toEqual([]);
+  });
+
+  test('a fail-open (Ignore) webhook on its own pods does not fire MLP022', () => {
+    expect(problems((c) => server(c).addMutatingWebhook('pod-defaulter', webhook('pods.example.com', POD_RULE, { failurePolicy: 'Ignore' })))).toEqual([]);
+  });
+
+  test('a webhook configuration in its default phase does not intercept objects of earlier phases', () => {
+    expect(
+      problems((c) => {
+        server(c).addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE));
+        new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
+      }),
+    ).toEqual([]);
+  });
+
+  test('objects in an existing namespace need no Namespace object', () => {
+    expect(problems((c) => new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'kube-system' } }))).toEqual([]);
+    expect(
+      problems(
+        (c) => new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'monitoring' } }),
+        newPlatform({ existingNamespaces: ['monitoring'] }),
+      ),
+    ).toEqual([]);
+  });
+
+  test('custom resources of a prerequisite kind need no CRD', () => {
+    expect(
+      problems((c) => new ApiObject(c, 'Cert', { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'cert', namespace: NS }, spec: { secretName: 's' } })),
+    ).toEqual([]);
+  });
+
+  test('the same name in two namespaces, or for two kinds, is no duplicate', () => {
+    expect(
+      problems((c) => {
+        new ApiObject(c, 'A', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: NS } });
+        new ApiObject(c, 'B', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' } });
+        new ApiObject(c, 'C', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'settings', namespace: NS } });
+      }),
+    ).toEqual([]);
+  });
+
+  test('an OpenShift webhook whose Service has the serving-cert annotation has a CA source', () => {
+    expect(
+      problems(
+        (c) => server(c).addValidatingWebhook('v', webhook('v.example.com', [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE'] }])),
+        newPlatform({ certificates: CertificateProvider.openShiftServiceCa(), prerequisites: [] }),
+      ),
+    ).toEqual([]);
+  });
+
+  test('components sharing a namespace may each declare the same Namespace object; synth writes it once', () => {
+    const platform = platformWith((c) => new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: NS } }));
+    new TestComponent(platform, 'other', NS, (self) => {
+      self.namespaceObject();
+      new ApiObject(self, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: NS } });
+    });
+    expect(problemsOf(platform)).toEqual([]);
+    const namespaces = build(platform).files.get('00-foundation/00-namespaces.yaml')!;
+    expect(namespaces.match(/kind: Namespace/g)).toHaveLength(1);
+  });
+});
+
+test('MLP004 fires for two Namespace objects of the same name that differ', () => {
+  const platform = platformWith(() => undefined);
+  new TestComponent(platform, 'other', NS, (self) => self.namespaceObject({ team: 'ml' }));
+  expect(problemsOf(platform)).toEqual(['[MLP004] p/other/Namespace: Namespace test-system is also emitted by p/test/Namespace; remove one or rename it']);
+});

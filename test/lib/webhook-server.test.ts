@@ -1,0 +1,282 @@
+import { ApiObject } from 'cdk8s';
+import { CertificateProvider } from '../../lib/certificates';
+import { Controller } from '../../lib/controller';
+import { Platform } from '../../lib/platform';
+import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
+import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
+
+const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
+
+const validating = (name = 'vwidget.example.com', extra: Partial<WebhookProps> = {}): WebhookProps => ({
+  name,
+  path: '/validate-widget',
+  rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] }],
+  ...extra,
+});
+
+interface Setup {
+  c: TestComponent;
+  ctl: Controller;
+  server: WebhookServer;
+}
+
+/** `webhookPort: null` builds a controller without a webhook port. */
+function setup(platform: Platform = newPlatform(), webhookPort: number | null = 9443, configure?: (s: Setup) => void): Setup {
+  let out!: Setup;
+  const c = new TestComponent(platform, 'test', 'test-system', (self) => {
+    self.namespaceObject();
+    self.crd(widgetDef());
+    const ctl = new Controller(self, 'Manager', {
+      name: 'widget-controller',
+      image: self.image('manager'),
+      selectorLabels: SELECTOR,
+      ports: { webhook: webhookPort ?? undefined },
+      owns: [widgetDef()],
+    });
+    const server = new WebhookServer(self, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls' });
+    out = { c: self, ctl, server };
+    configure?.(out);
+  });
+  void c;
+  return out;
+}
+
+const byKind = (c: TestComponent, kind: string) => objectsOf(c).filter((o) => o.kind === kind);
+
+describe('WebhookServer', () => {
+  test('the Service selects the controller pods and targets the webhook-server port', () => {
+    const { c, server } = setup();
+    const svc = findObject(c, 'Service', 'widget-webhook');
+    expect(svc.metadata.namespace).toBe('test-system');
+    expect(svc.metadata.annotations).toBeUndefined();
+    expect(svc.spec.selector).toEqual(SELECTOR);
+    expect(svc.spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'webhook-server', protocol: 'TCP' }]);
+    const ports = findObject(c, 'Deployment', 'widget-controller').spec.template.spec.containers[0].ports;
+    expect(ports).toContainEqual({ name: 'webhook-server', containerPort: 9443, protocol: 'TCP' });
+    expect(server.port).toBe(443);
+    expect(server.namespace).toBe('test-system');
+  });
+
+  test('the serving certificate Secret is mounted where controller-runtime reads it', () => {
+    const { c } = setup();
+    const pod = findObject(c, 'Deployment', 'widget-controller').spec.template.spec;
+    expect(pod.volumes).toEqual([{ name: 'webhook-cert', secret: { secretName: 'widget-webhook-tls', defaultMode: 420 } }]);
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true }]);
+  });
+
+  test('cert-manager (default): a Certificate from a self-signed Issuer and the inject-ca-from annotation', () => {
+    const { c, server } = setup(newPlatform(), 9443, ({ server: srv }) => srv.addValidatingWebhook('widget-validator', validating()));
+    expect(findObject(c, 'Certificate', 'widget-webhook-cert')).toEqual({
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Certificate',
+      metadata: { name: 'widget-webhook-cert', namespace: 'test-system' },
+      spec: {
+        commonName: 'widget-webhook.test-system.svc',
+        dnsNames: ['widget-webhook.test-system.svc', 'widget-webhook.test-system.svc.cluster.local'],
+        issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' },
+        secretName: 'widget-webhook-tls',
+      },
+    });
+    expect(findObject(c, 'Issuer', 'selfsigned-issuer')).toEqual({
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Issuer',
+      metadata: { name: 'selfsigned-issuer', namespace: 'test-system' },
+      spec: { selfSigned: {} },
+    });
+    const cfg = findObject(c, 'ValidatingWebhookConfiguration', 'widget-validator');
+    expect(cfg.metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'test-system/widget-webhook-cert' });
+    expect(server.conversionTarget()).toEqual({
+      serviceName: 'widget-webhook',
+      serviceNamespace: 'test-system',
+      port: 443,
+      annotations: { 'cert-manager.io/inject-ca-from': 'test-system/widget-webhook-cert' },
+    });
+    expect(c.infrastructure).toEqual(['cert-manager']);
+    expect(problemsOf(c.platform)).toEqual([]);
+  });
+
+  test('two servers in one component share one self-signed Issuer', () => {
+    const { c } = setup(newPlatform(), 9443, ({ c: self }) => {
+      const other = new Controller(self, 'Other', { name: 'other-controller', image: self.image('manager'), selectorLabels: { app: 'other' }, ports: { webhook: 9443 } });
+      new WebhookServer(self, 'OtherWebhooks', { controller: other, serviceName: 'other-webhook', secretName: 'other-tls', certificateName: 'other-serving-cert' });
+    });
+    expect(byKind(c, 'Issuer')).toHaveLength(1);
+    expect(byKind(c, 'Certificate').map((o) => [o.metadata.name, o.spec.issuerRef.name])).toEqual([
+      ['widget-webhook-cert', 'selfsigned-issuer'],
+      ['other-serving-cert', 'selfsigned-issuer'],
+    ]);
+    expect(c.infrastructure).toEqual(['cert-manager']);
+  });
+
+  // Known bug (reported, not fixed): the self-signed Issuer is made once per component, not
+  // once per namespace, so two components sharing a namespace emit two Issuers with the same
+  // name (MLP004). When it is fixed, this test fails: turn it into a plain test.
+  test.failing('two components in one namespace with webhook servers share one self-signed Issuer', () => {
+    const platform = newPlatform();
+    for (const id of ['a', 'b']) {
+      new TestComponent(platform, id, 'shared-system', (self) => {
+        self.namespaceObject();
+        const ctl = new Controller(self, 'Manager', { name: `${id}-controller`, image: self.image('manager'), selectorLabels: { app: id }, ports: { webhook: 9443 } });
+        new WebhookServer(self, 'Webhooks', { controller: ctl, serviceName: `${id}-webhook`, secretName: `${id}-tls` });
+      });
+    }
+    expect(problemsOf(platform)).toEqual([]);
+  });
+
+  test('cert-manager with a ClusterIssuer: no Issuer, the Certificate refers to the ClusterIssuer', () => {
+    const { c } = setup(newPlatform({ certificates: CertificateProvider.certManager({ clusterIssuer: 'corp-ca' }) }));
+    expect(byKind(c, 'Issuer')).toEqual([]);
+    expect(findObject(c, 'Certificate', 'widget-webhook-cert').spec.issuerRef).toEqual({ kind: 'ClusterIssuer', name: 'corp-ca' });
+  });
+
+  test('OpenShift service-ca: serving-cert annotation on the Service, inject-cabundle on configurations, no Certificate', () => {
+    const platform = newPlatform({ certificates: CertificateProvider.openShiftServiceCa(), prerequisites: [] });
+    const { c, server } = setup(platform, 9443, ({ server: srv }) => {
+      srv.addValidatingWebhook('widget-validator', validating());
+      srv.addMutatingWebhook('widget-defaulter', { ...validating('mwidget.example.com'), path: '/mutate-widget' });
+    });
+    expect(findObject(c, 'Service', 'widget-webhook').metadata.annotations).toEqual({
+      'service.beta.openshift.io/serving-cert-secret-name': 'widget-webhook-tls',
+    });
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+      expect(byKind(c, kind)[0].metadata.annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
+    }
+    expect(byKind(c, 'Certificate')).toEqual([]);
+    expect(byKind(c, 'Issuer')).toEqual([]);
+    expect(c.infrastructure).toEqual([]);
+    expect(server.conversionTarget().annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
+    // No cert-manager needed: the platform builds without prerequisites.
+    expect(problemsOf(platform)).toEqual([]);
+  });
+
+  test('several webhooks in one configuration, rendered with defaults', () => {
+    const { c } = setup(newPlatform(), 9443, ({ server }) => {
+      server.addValidatingWebhook('widget-validator', validating('vwidget.example.com'));
+      server.addValidatingWebhook('widget-validator', {
+        ...validating('vwidget-strict.example.com'),
+        path: '/validate-widget-strict',
+        failurePolicy: 'Ignore',
+        sideEffects: 'NoneOnDryRun',
+        timeoutSeconds: 5,
+        matchPolicy: 'Equivalent',
+        namespaceSelector: { matchLabels: { team: 'ml' } },
+      });
+    });
+    const configs = byKind(c, 'ValidatingWebhookConfiguration');
+    expect(configs).toHaveLength(1);
+    expect(configs[0].webhooks).toEqual([
+      {
+        name: 'vwidget.example.com',
+        admissionReviewVersions: ['v1'],
+        clientConfig: { service: { name: 'widget-webhook', namespace: 'test-system', path: '/validate-widget', port: 443 } },
+        failurePolicy: 'Fail',
+        rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] }],
+        sideEffects: 'None',
+      },
+      {
+        name: 'vwidget-strict.example.com',
+        admissionReviewVersions: ['v1'],
+        clientConfig: { service: { name: 'widget-webhook', namespace: 'test-system', path: '/validate-widget-strict', port: 443 } },
+        failurePolicy: 'Ignore',
+        matchPolicy: 'Equivalent',
+        namespaceSelector: { matchLabels: { team: 'ml' } },
+        rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] }],
+        sideEffects: 'NoneOnDryRun',
+        timeoutSeconds: 5,
+      },
+    ]);
+    expect(problemsOf(c.platform)).toEqual([]);
+  });
+
+  test('validating and mutating configurations of the same name are separate objects; reinvocationPolicy on mutating', () => {
+    const { c } = setup(newPlatform(), 9443, ({ server }) => {
+      server.addValidatingWebhook('widget', validating());
+      server.addMutatingWebhook('widget', { ...validating('mwidget.example.com'), path: '/mutate-widget', reinvocationPolicy: 'IfNeeded' });
+    });
+    expect(byKind(c, 'ValidatingWebhookConfiguration').map((o) => o.metadata.name)).toEqual(['widget']);
+    const m = findObject(c, 'MutatingWebhookConfiguration', 'widget');
+    expect(m.webhooks).toHaveLength(1);
+    expect(m.webhooks[0].reinvocationPolicy).toBe('IfNeeded');
+    expect(m.webhooks[0].clientConfig.service.path).toBe('/mutate-widget');
+  });
+
+  test('a custom Service port is used by the Service and by every clientConfig', () => {
+    const platform = newPlatform();
+    let server!: WebhookServer;
+    const c = new TestComponent(platform, 'test', 'test-system', (self) => {
+      self.namespaceObject();
+      const ctl = new Controller(self, 'Manager', { name: 'widget-controller', image: self.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 } });
+      server = new WebhookServer(self, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'tls', port: 8443, certDir: '/certs' });
+      server.addValidatingWebhook('widget-validator', validating());
+    });
+    expect(findObject(c, 'Service', 'widget-webhook').spec.ports[0].port).toBe(8443);
+    expect(findObject(c, 'ValidatingWebhookConfiguration').webhooks[0].clientConfig.service.port).toBe(8443);
+    expect(findObject(c, 'Deployment').spec.template.spec.containers[0].volumeMounts[0].mountPath).toBe('/certs');
+    expect(server.conversionTarget().port).toBe(8443);
+  });
+
+  test('a conversion webhook wired from conversionTarget() builds and passes every check', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'test', 'test-system', (self) => {
+      self.namespaceObject();
+      const ctl = new Controller(self, 'Manager', { name: 'widget-controller', image: self.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 } });
+      const server = new WebhookServer(self, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'tls' });
+      const v1 = widgetDef().versions[0];
+      self.crd(
+        widgetDef({ versions: [{ ...v1, name: 'v1beta1', storage: false, schema: v1.schema.omit('status') }, v1], conversion: { strategy: 'Webhook' } }),
+        { conversionWebhook: server.conversionTarget() },
+      );
+    });
+    expect(problemsOf(platform)).toEqual([]);
+  });
+
+  test('fails when the controller has no webhook port', () => {
+    expect(() => setup(newPlatform(), null)).toThrow(
+      "p/test/Webhooks: controller 'widget-controller' has no webhook port; set ports.webhook on the Controller (e.g. 9443)",
+    );
+  });
+
+  test('fails when a webhook name is used twice in a configuration', () => {
+    expect(() =>
+      setup(newPlatform(), 9443, ({ server }) => {
+        server.addValidatingWebhook('widget-validator', validating());
+        server.addValidatingWebhook('widget-validator', validating());
+      }),
+    ).toThrow("p/test/Webhooks: webhook 'vwidget.example.com' is already in widget-validator; webhook names must be unique in a configuration");
+  });
+
+  test('the same webhook name may be used in two configurations', () => {
+    expect(() =>
+      setup(newPlatform(), 9443, ({ server }) => {
+        server.addValidatingWebhook('a', validating());
+        server.addValidatingWebhook('b', validating());
+      }),
+    ).not.toThrow();
+  });
+
+  test("fails when a path does not start with '/'", () => {
+    expect(() => setup(newPlatform(), 9443, ({ server }) => server.addMutatingWebhook('m', { ...validating(), path: 'mutate' }))).toThrow(
+      "p/test/Webhooks: webhook 'vwidget.example.com': path 'mutate' must start with '/'",
+    );
+  });
+
+  test('fails when a validating webhook sets reinvocationPolicy', () => {
+    expect(() => setup(newPlatform(), 9443, ({ server }) => server.addValidatingWebhook('v', validating('v.example.com', { reinvocationPolicy: 'IfNeeded' })))).toThrow(
+      "p/test/Webhooks: webhook 'v.example.com': reinvocationPolicy applies to mutating webhooks only; remove it",
+    );
+  });
+
+  test('fails (at resolve) when the platform uses cert-manager but lacks it', () => {
+    const platform = newPlatform({ prerequisites: [] });
+    setup(platform);
+    expect(() => platform.resolve()).toThrow(
+      "p/test: component 'test' needs cert-manager, which the platform neither provides nor declares present; add it to the platform's prerequisites (e.g. prerequisites: [CERT_MANAGER]) or add a component that installs it",
+    );
+  });
+
+  test('webhook configuration objects are ApiObjects of the server', () => {
+    const { server } = setup(newPlatform(), 9443, ({ server: srv }) => srv.addValidatingWebhook('widget-validator', validating()));
+    const kinds = server.node.findAll().filter((x): x is ApiObject => x instanceof ApiObject).map((o) => o.kind);
+    expect(kinds).toEqual(['Certificate', 'Service', 'ValidatingWebhookConfiguration']);
+  });
+});
