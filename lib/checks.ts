@@ -1,8 +1,8 @@
-import { allows, PolicyRule } from './rbac';
 import { Controller } from './controller';
 import { CrdDefinition, gvkKey } from './crd';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
+import { allows, PolicyRule } from './rbac';
 import { compileCelRules, isBuiltinKind, validateBuiltin, validateCustomResource } from './validation';
 import { LabelSelector } from './webhook-server';
 
@@ -120,7 +120,10 @@ function checkCrdOrder(m: PlatformModel): Finding[] {
 }
 
 function namespaceObjects(m: PlatformModel): Map<string, PlatformObject> {
-  return new Map(m.objects.filter((o) => o.json.kind === 'Namespace' && o.json.apiVersion === 'v1').map((o) => [o.json.metadata.name, o]));
+  const out = new Map<string, PlatformObject>();
+  // The first Namespace of a name counts: later identical copies are deduplicated on write.
+  for (const o of m.objects) if (o.json.kind === 'Namespace' && o.json.apiVersion === 'v1' && !out.has(o.json.metadata.name)) out.set(o.json.metadata.name, o);
+  return out;
 }
 
 function checkNamespaces(m: PlatformModel): Finding[] {
@@ -265,11 +268,28 @@ function resourceOf(m: PlatformModel, json: any): string | undefined {
 }
 
 const BUILTIN_PLURALS: Record<string, string> = {
-  Pod: 'pods', Service: 'services', ConfigMap: 'configmaps', Secret: 'secrets', ServiceAccount: 'serviceaccounts', Namespace: 'namespaces',
-  Deployment: 'deployments', StatefulSet: 'statefulsets', DaemonSet: 'daemonsets', Job: 'jobs', CronJob: 'cronjobs',
-  Role: 'roles', ClusterRole: 'clusterroles', RoleBinding: 'rolebindings', ClusterRoleBinding: 'clusterrolebindings',
-  CustomResourceDefinition: 'customresourcedefinitions', PersistentVolumeClaim: 'persistentvolumeclaims', NetworkPolicy: 'networkpolicies',
-  PodDisruptionBudget: 'poddisruptionbudgets', HorizontalPodAutoscaler: 'horizontalpodautoscalers', Ingress: 'ingresses', Lease: 'leases',
+  Pod: 'pods',
+  Service: 'services',
+  ConfigMap: 'configmaps',
+  Secret: 'secrets',
+  ServiceAccount: 'serviceaccounts',
+  Namespace: 'namespaces',
+  Deployment: 'deployments',
+  StatefulSet: 'statefulsets',
+  DaemonSet: 'daemonsets',
+  Job: 'jobs',
+  CronJob: 'cronjobs',
+  Role: 'roles',
+  ClusterRole: 'clusterroles',
+  RoleBinding: 'rolebindings',
+  ClusterRoleBinding: 'clusterrolebindings',
+  CustomResourceDefinition: 'customresourcedefinitions',
+  PersistentVolumeClaim: 'persistentvolumeclaims',
+  NetworkPolicy: 'networkpolicies',
+  PodDisruptionBudget: 'poddisruptionbudgets',
+  HorizontalPodAutoscaler: 'horizontalpodautoscalers',
+  Ingress: 'ingresses',
+  Lease: 'leases',
 };
 
 function ruleMatches(rule: any, group: string, version: string, resource: string, namespaced: boolean): boolean {

@@ -1,6 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { Construct, IConstruct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
+import { Construct, IConstruct } from 'constructs';
 import { CrdDefinition, crdName, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';

@@ -23,10 +23,11 @@ export interface PlatformProps {
    */
   readonly prerequisites?: Prerequisite[];
   /**
-   * Which component owns a CRD that several components declare, by CRD name
-   * (e.g. `{ 'servingruntimes.serving.kserve.io': kserve }`). Filled in with `resolveCrd`.
+   * Which component owns a CRD that several components declare: CRD name -> component id
+   * (e.g. `{ 'servingruntimes.serving.kserve.io': 'kserve' }`). Ids, because components are
+   * created inside the platform, after its props. `resolveCrd` does the same later.
    */
-  readonly crdOwners?: Record<string, Component>;
+  readonly crdOwners?: Record<string, string>;
   /** Namespaces that exist on the cluster already (objects may live there without a Namespace object). @default ['default', 'kube-system'] */
   readonly existingNamespaces?: string[];
 }
@@ -71,7 +72,8 @@ export class Platform extends Construct {
   public readonly prerequisites: Prerequisite[];
   public readonly existingNamespaces: string[];
   private readonly imageSettings: ImageSettings;
-  private readonly explicitOwners: Map<string, Component>;
+  /** CRD name -> id of the owning component */
+  private readonly explicitOwners: Map<string, string>;
 
   constructor(scope: Construct, id: string, props: PlatformProps) {
     super(scope, id);
@@ -93,13 +95,13 @@ export class Platform extends Construct {
 
   /** Assigns a CRD that several components declare to one of them. */
   public resolveCrd(crd: string, owner: Component): void {
-    this.explicitOwners.set(crd, owner);
+    this.explicitOwners.set(crd, owner.node.id);
   }
 
   /** The component that emits a CRD (undefined while it is unresolved). */
   public crdOwner(crd: string): Component | undefined {
     const explicit = this.explicitOwners.get(crd);
-    if (explicit) return explicit;
+    if (explicit) return this.components.find((c) => c.node.id === explicit);
     const declaring = this.components.filter((c) => c.crds.some((d) => d.name === crd));
     return declaring.length === 1 ? declaring[0] : undefined;
   }
@@ -130,13 +132,14 @@ export class Platform extends Construct {
     const declared = new Map<string, Component[]>();
     for (const c of components) for (const d of c.crds) declared.set(d.name, [...(declared.get(d.name) ?? []), c]);
     for (const [name, owners] of [...declared.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const explicit = this.explicitOwners.get(name);
-      if (explicit && !owners.includes(explicit)) {
-        errors.push(`${this.node.path}: crdOwners assigns ${name} to '${explicit.componentName}', which does not declare it (declared by ${owners.map((o) => `'${o.componentName}'`).join(', ')})`);
+      const explicitId = this.explicitOwners.get(name);
+      const explicit = explicitId === undefined ? undefined : owners.find((o) => o.node.id === explicitId);
+      if (explicitId !== undefined && !explicit) {
+        errors.push(`${this.node.path}: crdOwners assigns ${name} to '${explicitId}', which does not declare it (declared by ${owners.map((o) => `'${o.componentName}'`).join(', ')})`);
       } else if (!explicit && owners.length > 1) {
         errors.push(
           `${this.node.path}: CRD ${name} is declared by ${owners.map((o) => `'${o.componentName}' (${o.node.path})`).join(' and ')}; ` +
-            `choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': <component> }`,
+            `choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': '<component id>' }`,
         );
       } else {
         crdOwners.set(name, explicit ?? owners[0]);
@@ -170,7 +173,7 @@ export class Platform extends Construct {
         if (!this.hasPrerequisite(infra)) {
           errors.push(
             `${c.node.path}: component '${c.componentName}' needs ${infra}, which the platform neither provides nor declares present; ` +
-              `add it to the platform's prerequisites (e.g. prerequisites: [CERT_MANAGER]) or add a component that installs it`,
+              'add it to the platform\'s prerequisites (e.g. prerequisites: [CERT_MANAGER]) or add a component that installs it',
           );
         }
       }

@@ -4,8 +4,8 @@ import { App, AppProps } from 'cdk8s';
 import { stringify } from 'yaml';
 import { Finding, runChecks } from './checks';
 import { PHASES } from './phases';
-import { platformReport } from './report';
 import { Platform, PlatformError, PlatformModel, platformsOf } from './platform';
+import { platformReport } from './report';
 
 /** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
 export const SERVER_SIDE_APPLY_BYTES = 256 * 1024;

@@ -179,19 +179,25 @@ export class WebhookServer extends Construct {
   }
 }
 
-const issuers = new WeakMap<Component, string>();
+const issuers = new WeakMap<Construct, Set<string>>();
+const SELF_SIGNED_ISSUER = 'selfsigned-issuer';
 
-/** One self-signed Issuer per component namespace, as upstream installs ship. */
+/**
+ * One self-signed Issuer per namespace of the platform, as upstream installs ship: the
+ * first component with a webhook server in a namespace emits it, the others use it.
+ */
 function selfSignedIssuer(component: Component): string {
-  const existing = issuers.get(component);
-  if (existing) return existing;
-  const name = 'selfsigned-issuer';
-  new ApiObject(component, 'SelfSignedIssuer', {
-    apiVersion: 'cert-manager.io/v1',
-    kind: 'Issuer',
-    metadata: { name, namespace: component.namespaceName },
-    spec: { selfSigned: {} },
-  });
-  issuers.set(component, name);
-  return name;
+  const ns = component.namespaceName;
+  const done = issuers.get(component.platform) ?? new Set<string>();
+  issuers.set(component.platform, done);
+  if (!done.has(ns)) {
+    new ApiObject(component, 'SelfSignedIssuer', {
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Issuer',
+      metadata: { name: SELF_SIGNED_ISSUER, namespace: ns },
+      spec: { selfSigned: {} },
+    });
+    done.add(ns);
+  }
+  return SELF_SIGNED_ISSUER;
 }

@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
+import { GatewayApiInferenceExtension, GatewayApiInferenceExtensionProps } from '../constructs/gateway-api-inference-extension';
+import { KServe, KServeProps } from '../constructs/kserve';
 import { CertificateProvider } from '../lib/certificates';
 import { CERT_MANAGER } from '../lib/component';
 import { ImageSettings } from '../lib/images';
 import { Platform } from '../lib/platform';
-import { GatewayApiInferenceExtension, GatewayApiInferenceExtensionProps } from '../constructs/gateway-api-inference-extension';
-import { KServe, KServeProps } from '../constructs/kserve';
 
 export interface ServingPlatformProps {
   /** @default serving */

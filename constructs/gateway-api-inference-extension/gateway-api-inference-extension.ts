@@ -1,10 +1,10 @@
+import { CRDS } from './crds';
+import { EndpointPicker } from './endpoint-picker';
+import { CRDS_BY_VERSION, EPP_IMAGES, GatewayApiInferenceExtensionVersion } from './versions';
 import { InferencePool } from '../../imports/inference.networking';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { CRDS } from './crds';
-import { EndpointPicker } from './endpoint-picker';
-import { CRDS_BY_VERSION, EPP_IMAGES, GatewayApiInferenceExtensionVersion } from './versions';
 
 export interface GatewayApiInferenceExtensionProps extends ComponentProps {
   /**

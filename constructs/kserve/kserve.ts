@@ -1,5 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
+import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigProps, mergeInferenceServiceConfig, renderInferenceServiceConfig } from './config';
+import { CRDS, LOCAL_MODEL_CRDS } from './crds';
+import { KSERVE_LLMISVC_CRDS_OWNED, KSERVE_MANAGER_CRDS_OWNED } from './ownership';
+import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
+import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './runtimes';
+import { KSERVE_IMAGES, KServeImageKey } from './versions';
 import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller } from '../../lib/controller';
@@ -8,12 +14,6 @@ import type { Platform } from '../../lib/platform';
 import { normalizeRules } from '../../lib/rbac';
 import { WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
-import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigProps, mergeInferenceServiceConfig, renderInferenceServiceConfig } from './config';
-import { CRDS, LOCAL_MODEL_CRDS } from './crds';
-import { KSERVE_LLMISVC_CRDS_OWNED, KSERVE_MANAGER_CRDS_OWNED } from './ownership';
-import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
-import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './runtimes';
-import { KSERVE_IMAGES, KServeImageKey } from './versions';
 
 export interface KServeProps extends ComponentProps {
   /**

@@ -2,8 +2,8 @@
  * The default ClusterServingRuntimes of KServe's install (config/runtimes), as data.
  * Image tags live in ./versions.ts; each runtime names its image by key.
  */
-import type { ServingRuntimeSpec } from '../../imports/serving.kserve.io';
 import { KServeImageKey } from './versions';
+import type { ServingRuntimeSpec } from '../../imports/serving.kserve.io';
 
 export type ProtocolVersion = 'v1' | 'v2' | 'grpc-v1' | 'grpc-v2';
 

@@ -1,5 +1,5 @@
-import coreTypes from '../../imports/k8s/core-types.json';
 import { ArraySchema, ObjectOptions, ObjectSchema, Properties, s, Schema } from './dsl';
+import coreTypes from '../../imports/k8s/core-types.json';
 
 /** One entry of the generated core type table (imports/k8s/core-types.json). */
 export interface CoreTypeEntry {

@@ -1,7 +1,7 @@
 import Ajv, { ErrorObject } from 'ajv';
-import { QUANTITY_PATTERN } from '../schema/dsl';
 import { dedupe, joinPath, pointerToPath, show, ValidationIssue } from './issues';
 import { annotationIssues, labelIssues } from './names';
+import { QUANTITY_PATTERN } from '../schema/dsl';
 
 /**
  * The ajv set-up shared by the built-in and custom resource validators: string formats,

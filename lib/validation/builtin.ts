@@ -1,8 +1,8 @@
 import { ValidateFunction } from 'ajv';
-import { coreTypeEntry } from '../schema/core';
 import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
+import { coreTypeEntry } from '../schema/core';
 
 /**
  * Validation of built-in Kubernetes objects against the Kubernetes API schema (the

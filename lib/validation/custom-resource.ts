@@ -1,5 +1,5 @@
-import { ValidateFunction } from 'ajv';
 import { CelInput, isCelError } from '@bufbuild/cel';
+import { ValidateFunction } from 'ajv';
 import { EXPECT, FORMATS, LIST_MAP, newAjv, toIssues } from './ajv-support';
 import { compileCel } from './cel';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
@@ -27,7 +27,7 @@ export function validateCustomResource(obj: any, crd: any): ValidationIssue[] {
   const v = versions.find((x) => x.name === version);
   if (!v) return [{ path: 'apiVersion', message: `version ${show(version)} is not defined by CRD ${crd?.metadata?.name} (it has ${versions.map((x) => x.name).join(', ')})` }];
   if (!v.served) return [{ path: 'apiVersion', message: `version ${show(version)} of CRD ${crd?.metadata?.name} is not served` }];
-  const schema: Props = v.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const schema: Props = v.schema?.openAPIV3Schema ?? { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
   const validate = validatorFor(crd, v.name, schema);
   if (typeof validate === 'string') return [{ path: '', message: `the schema of version ${v.name} cannot be used: ${validate}` }];
@@ -44,16 +44,18 @@ export function compileCelRules(crd: any): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
     const schema = v.schema?.openAPIV3Schema;
-    if (schema) eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, path) => {
-      (node['x-kubernetes-validations'] ?? []).forEach((rule: Props, j: number) => {
-        const at = `${joinPath(path, 'x-kubernetes-validations')}[${j}]`;
-        for (const field of ['rule', 'messageExpression']) {
-          if (typeof rule[field] !== 'string') continue;
-          const result = compileCel(rule[field]);
-          if (typeof result === 'string') issues.push({ path: joinPath(at, field), message: `${show(rule[field], 60)} does not compile: ${result}` });
-        }
+    if (schema) {
+      eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, path) => {
+        (node['x-kubernetes-validations'] ?? []).forEach((rule: Props, j: number) => {
+          const at = `${joinPath(path, 'x-kubernetes-validations')}[${j}]`;
+          for (const field of ['rule', 'messageExpression']) {
+            if (typeof rule[field] !== 'string') continue;
+            const result = compileCel(rule[field]);
+            if (typeof result === 'string') issues.push({ path: joinPath(at, field), message: `${show(rule[field], 60)} does not compile: ${result}` });
+          }
+        });
       });
-    });
+    }
   });
   return issues;
 }
@@ -151,8 +153,7 @@ function evaluateRules(value: any, s: Props | undefined, path: string, errorPath
       if (issue) issues.push(issue);
     }
   }
-  if (Array.isArray(value)) value.forEach((v, i) => evaluateRules(v, s.items, joinPath(path, i), errorPaths, issues));
-  else if (value !== null && typeof value === 'object') {
+  if (Array.isArray(value)) {value.forEach((v, i) => evaluateRules(v, s.items, joinPath(path, i), errorPaths, issues));} else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) evaluateRules(v, childSchema(s, k), joinPath(path, k), errorPaths, issues);
   }
 }

@@ -1,4 +1,5 @@
 import { ApiObject } from 'cdk8s';
+import { build, newPlatform, problemsOf, TestComponent, widgetDef } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { CHECKS } from '../../lib/checks';
 import { Controller, ControllerProps } from '../../lib/controller';
@@ -7,7 +8,6 @@ import { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
 import { s } from '../../lib/schema/dsl';
 import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
-import { build, newPlatform, problemsOf, TestComponent, widgetDef } from './support';
 
 const NS = 'test-system';
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };

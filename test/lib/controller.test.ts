@@ -1,6 +1,6 @@
+import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
 import { Controller, ControllerProps } from '../../lib/controller';
 import { Rbac } from '../../lib/rbac';
-import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
 
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
 
@@ -182,16 +182,16 @@ describe('Controller', () => {
 
   test("fails when rules use '*'", () => {
     expect(() => controller({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }] })).toThrow(
-      `p/test/Manager: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":["*"]} uses '*' in verbs; list the verbs the controller needs`,
+      'p/test/Manager: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":["*"]} uses \'*\' in verbs; list the verbs the controller needs',
     );
     expect(() => controller({ rules: [{ apiGroups: ['*'], resources: ['pods'], verbs: ['get'] }] })).toThrow(
-      `p/test/Manager: RBAC rule {"apiGroups":["*"],"resources":["pods"],"verbs":["get"]} uses '*' in apiGroups; list the apiGroups the controller needs`,
+      'p/test/Manager: RBAC rule {"apiGroups":["*"],"resources":["pods"],"verbs":["get"]} uses \'*\' in apiGroups; list the apiGroups the controller needs',
     );
   });
 
   test("fails when namespaced rules use '*'", () => {
     expect(() => controller({ namespacedRules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'] }] })).toThrow(
-      `p/test/Manager: RBAC rule {"apiGroups":[""],"resources":["*"],"verbs":["get"]} uses '*' in resources; list the resources the controller needs`,
+      'p/test/Manager: RBAC rule {"apiGroups":[""],"resources":["*"],"verbs":["get"]} uses \'*\' in resources; list the resources the controller needs',
     );
   });
 

@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
+import { widgetDef } from './support';
 import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
 import { s } from '../../lib/schema/dsl';
-import { widgetDef } from './support';
 
 function chart(): Chart {
   return new Chart(new App(), 'c');

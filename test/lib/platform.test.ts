@@ -1,10 +1,10 @@
 import { ApiObject, App } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
+import { newPlatform, problemsOf, TestComponent, widgetDef } from './support';
 import { CERT_MANAGER, Component } from '../../lib/component';
 import { Phase } from '../../lib/phases';
 import { Platform, PlatformError, platformsOf } from '../../lib/platform';
 import { buildPlatform } from '../../lib/synth';
-import { newPlatform, problemsOf, TestComponent, widgetDef } from './support';
 
 class WidgetProvider extends TestComponent {}
 class WidgetConsumer extends TestComponent {}
@@ -170,7 +170,7 @@ describe('Platform graph', () => {
     provider(platform, 'one');
     provider(platform, 'two');
     expect(resolveProblems(platform)).toEqual([
-      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': <component> }",
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
     ]);
   });
 
@@ -221,10 +221,15 @@ describe('Platform graph', () => {
     ]);
   });
 
+  test('crdOwners (platform prop) names the owner by component id', () => {
+    const platform = new Platform(new App(), 'p', { name: 'p', prerequisites: [CERT_MANAGER], crdOwners: { 'widgets.example.com': 'two' } });
+    provider(platform, 'one');
+    const two = provider(platform, 'two');
+    expect(platform.resolve().crdOwners.get('widgets.example.com')).toBe(two);
+  });
+
   test('fails when crdOwners (platform prop) names a component that does not declare the CRD', () => {
-    // The prop can only name components that exist before the platform: here, one of another platform.
-    const elsewhere = new TestComponent(newPlatform(), 'elsewhere', 'elsewhere-system');
-    const platform = new Platform(new App(), 'p', { name: 'p', prerequisites: [CERT_MANAGER], crdOwners: { 'widgets.example.com': elsewhere } });
+    const platform = new Platform(new App(), 'p', { name: 'p', prerequisites: [CERT_MANAGER], crdOwners: { 'widgets.example.com': 'elsewhere' } });
     provider(platform, 'one');
     expect(resolveProblems(platform)).toEqual([
       "p: crdOwners assigns widgets.example.com to 'elsewhere', which does not declare it (declared by 'one')",

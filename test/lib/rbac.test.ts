@@ -92,25 +92,25 @@ describe('checkRules', () => {
 
   test("fails when verbs contain '*'", () => {
     expect(() => checkRules('p/c/Manager', [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }])).toThrow(
-      `p/c/Manager: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":["*"]} uses '*' in verbs; list the verbs the controller needs`,
+      'p/c/Manager: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":["*"]} uses \'*\' in verbs; list the verbs the controller needs',
     );
   });
 
   test("fails when resources contain '*'", () => {
     expect(() => checkRules('here', [{ apiGroups: ['apps'], resources: ['*'], verbs: ['get'] }])).toThrow(
-      `here: RBAC rule {"apiGroups":["apps"],"resources":["*"],"verbs":["get"]} uses '*' in resources; list the resources the controller needs`,
+      'here: RBAC rule {"apiGroups":["apps"],"resources":["*"],"verbs":["get"]} uses \'*\' in resources; list the resources the controller needs',
     );
   });
 
   test("fails when apiGroups contain '*'", () => {
     expect(() => checkRules('here', [{ apiGroups: ['*'], resources: ['pods'], verbs: ['get'] }])).toThrow(
-      `here: RBAC rule {"apiGroups":["*"],"resources":["pods"],"verbs":["get"]} uses '*' in apiGroups; list the apiGroups the controller needs`,
+      'here: RBAC rule {"apiGroups":["*"],"resources":["pods"],"verbs":["get"]} uses \'*\' in apiGroups; list the apiGroups the controller needs',
     );
   });
 
   test('fails when a rule has no verbs', () => {
     expect(() => checkRules('here', [{ apiGroups: [''], resources: ['pods'], verbs: [] }])).toThrow(
-      `here: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":[]} has no verbs`,
+      'here: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":[]} has no verbs',
     );
   });
 });

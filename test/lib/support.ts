@@ -16,9 +16,9 @@ export class TestComponent extends Component {
     manager: { repository: 'example/manager', tag: 'v1.0.0' },
   };
 
-  constructor(scope: Platform, id: string, namespace: string = `${id}-system`, build?: (c: TestComponent) => void) {
+  constructor(scope: Platform, id: string, namespace: string = `${id}-system`, populate?: (c: TestComponent) => void) {
     super(scope, id, namespace);
-    build?.(this);
+    populate?.(this);
   }
 
   public crd(definition: CrdDefinition, props: Omit<CustomResourceDefinitionProps, 'definition'> = {}): CustomResourceDefinition {

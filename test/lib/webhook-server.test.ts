@@ -1,9 +1,9 @@
 import { ApiObject } from 'cdk8s';
+import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { Controller } from '../../lib/controller';
 import { Platform } from '../../lib/platform';
 import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
-import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
 
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
 
@@ -23,7 +23,7 @@ interface Setup {
 /** `webhookPort: null` builds a controller without a webhook port. */
 function setup(platform: Platform = newPlatform(), webhookPort: number | null = 9443, configure?: (s: Setup) => void): Setup {
   let out!: Setup;
-  const c = new TestComponent(platform, 'test', 'test-system', (self) => {
+  new TestComponent(platform, 'test', 'test-system', (self) => {
     self.namespaceObject();
     self.crd(widgetDef());
     const ctl = new Controller(self, 'Manager', {
@@ -37,7 +37,6 @@ function setup(platform: Platform = newPlatform(), webhookPort: number | null = 
     out = { c: self, ctl, server };
     configure?.(out);
   });
-  void c;
   return out;
 }
 
@@ -108,10 +107,7 @@ describe('WebhookServer', () => {
     expect(c.infrastructure).toEqual(['cert-manager']);
   });
 
-  // Known bug (reported, not fixed): the self-signed Issuer is made once per component, not
-  // once per namespace, so two components sharing a namespace emit two Issuers with the same
-  // name (MLP004). When it is fixed, this test fails: turn it into a plain test.
-  test.failing('two components in one namespace with webhook servers share one self-signed Issuer', () => {
+  test('two components in one namespace with webhook servers share one self-signed Issuer', () => {
     const platform = newPlatform();
     for (const id of ['a', 'b']) {
       new TestComponent(platform, id, 'shared-system', (self) => {

@@ -1,12 +1,12 @@
 import { App } from 'cdk8s';
+import { build, pinnable, problemsOf } from './helpers';
+import { GatewayApiInferenceExtensionVersion } from '../../constructs/gateway-api-inference-extension';
+import { KServe } from '../../constructs/kserve';
 import { CertificateProvider } from '../../lib/certificates';
 import { CERT_MANAGER } from '../../lib/component';
 import { Platform } from '../../lib/platform';
 import { applyOrder, objectCounts, wiringTable } from '../../lib/report';
-import { GatewayApiInferenceExtensionVersion } from '../../constructs/gateway-api-inference-extension';
-import { KServe } from '../../constructs/kserve';
 import { ServingPlatform } from '../../platforms/serving';
-import { build, pinnable, problemsOf } from './helpers';
 
 const serving = build((app) => new ServingPlatform(app, 'serving'));
 const objects = serving.model.objects.map((o) => o.json);

@@ -1,9 +1,9 @@
-import { CrdDefinition } from '../../../lib/crd';
 import { inferenceModelRewriteCrd } from './inference-model-rewrite';
 import { inferenceObjectiveCrd } from './inference-objective';
 import { inferencePoolCrd } from './inference-pool';
 import { inferencePoolAlphaCrd } from './inference-pool-alpha';
 import { inferencePoolImportCrd } from './inference-pool-import';
+import { CrdDefinition } from '../../../lib/crd';
 
 export * from './common';
 export * from './inference-pool';

@@ -1,7 +1,7 @@
+import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, pendingCondition, poolObjectReference, X_GROUP } from './common';
 import { CrdDefinition, CrdScope } from '../../../lib/crd';
 import { metav1Conditions } from '../../../lib/schema/common';
 import { s } from '../../../lib/schema/dsl';
-import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, pendingCondition, poolObjectReference, X_GROUP } from './common';
 
 export const modelRewriteRule = s.object({
   matches: s.array(s.object({

@@ -1,7 +1,7 @@
+import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, group, kind, objectName, parentReference, pendingCondition, portNumber, X_GROUP } from './common';
 import { CrdDefinition, CrdScope } from '../../../lib/crd';
 import { metav1Conditions } from '../../../lib/schema/common';
 import { s } from '../../../lib/schema/dsl';
-import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, group, kind, objectName, parentReference, pendingCondition, portNumber, X_GROUP } from './common';
 
 const acceptedPending = [pendingCondition('Accepted')];
 

@@ -1,7 +1,7 @@
+import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, controllerName, objectName, parentStatus, X_GROUP } from './common';
 import { CrdDefinition, CrdScope } from '../../../lib/crd';
 import { metav1Conditions } from '../../../lib/schema/common';
 import { s } from '../../../lib/schema/dsl';
-import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, controllerName, objectName, parentStatus, X_GROUP } from './common';
 
 /** A controller managing an InferencePoolImport, and what it reports. */
 export const importController = s.object({

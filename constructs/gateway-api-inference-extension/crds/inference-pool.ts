@@ -1,6 +1,6 @@
+import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, group, GROUP, kind, objectName, parentStatus, portNumber } from './common';
 import { CrdDefinition, CrdScope } from '../../../lib/crd';
 import { s } from '../../../lib/schema/dsl';
-import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, group, GROUP, kind, objectName, parentStatus, portNumber } from './common';
 
 const port = s.object({ number: portNumber().required() }).named('Port');
 

@@ -1,4 +1,3 @@
-import { CrdDefinition } from '../../../lib/crd';
 import { inferenceGraphCrd } from './inference-graph';
 import { inferenceServiceCrd } from './inference-service';
 import { llmInferenceServiceConfigCrd, llmInferenceServiceCrd } from './llm-inference-service';
@@ -6,6 +5,7 @@ import { localModelCacheCrd, localModelNamespaceCacheCrd, localModelNodeCrd, loc
 import { clusterServingRuntimeCrd, servingRuntimeCrd } from './serving-runtime';
 import { clusterStorageContainerCrd } from './storage-container';
 import { trainedModelCrd } from './trained-model';
+import { CrdDefinition } from '../../../lib/crd';
 
 export {
   inferenceServiceCrd, inferenceGraphCrd, trainedModelCrd, servingRuntimeCrd, clusterServingRuntimeCrd,

@@ -1,5 +1,3 @@
-import { CrdDefinition, CrdScope, CrdVersion, PrinterColumn } from '../../../lib/crd';
-import { s } from '../../../lib/schema/dsl';
 import {
   GatewayFlavor,
   LENIENT,
@@ -9,6 +7,8 @@ import {
   llmInferenceServiceStatus,
   STRICT,
 } from './llm-shared';
+import { CrdDefinition, CrdScope, CrdVersion, PrinterColumn } from '../../../lib/crd';
+import { s } from '../../../lib/schema/dsl';
 
 const GROUP = 'serving.kserve.io';
 const VERSIONS: LlmVersion[] = ['v1alpha1', 'v1alpha2'];

@@ -67,7 +67,7 @@ describe('LLMInferenceService and LLMInferenceServiceConfig CRDs', () => {
     expect(at(svc2, 'spec.model').required).toEqual(['uri']);
     expect(at(svc2, 'spec.scaling').required).toEqual(['maxReplicas']);
     expect(at(svc2, 'spec.scaling.keda').required).toEqual(['triggers']);
-    expect(at(svc2, 'spec.scaling.keda.triggers')).toMatchObject({ minItems: 1, 'x-kubernetes-list-type': 'atomic' });
+    expect(at(svc2, 'spec.scaling.keda.triggers')).toMatchObject({ 'minItems': 1, 'x-kubernetes-list-type': 'atomic' });
     expect(at(svc2, 'spec.scaling.wva.keda').properties!.triggers).toBeUndefined();
     expect(at(svc2, 'spec.kvCacheOffloading.evictionPolicy')).toMatchObject({ enum: ['lru', 'arc'], default: 'lru' });
     expect(at(svc2, 'spec.kvCacheOffloading.cpu')['x-kubernetes-int-or-string']).toBe(true);

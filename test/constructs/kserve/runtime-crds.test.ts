@@ -1,9 +1,9 @@
 import { run } from '@bufbuild/cel';
-import { CrdDefinition, CrdScope, rootSchema } from '../../../lib/crd';
-import { JSONSchemaProps } from '../../../lib/schema/types';
 import { localModelCacheCrd, localModelNamespaceCacheCrd, localModelNodeCrd, localModelNodeGroupCrd } from '../../../constructs/kserve/crds/local-model';
 import { clusterServingRuntimeCrd, servingRuntimeCrd } from '../../../constructs/kserve/crds/serving-runtime';
 import { clusterStorageContainerCrd } from '../../../constructs/kserve/crds/storage-container';
+import { CrdDefinition, CrdScope, rootSchema } from '../../../lib/crd';
+import { JSONSchemaProps } from '../../../lib/schema/types';
 
 const ALL = [servingRuntimeCrd, clusterServingRuntimeCrd, clusterStorageContainerCrd, localModelCacheCrd, localModelNamespaceCacheCrd, localModelNodeGroupCrd, localModelNodeCrd];
 

@@ -83,15 +83,15 @@ describe('validateBuiltin', () => {
               type: 'object',
               properties: {
                 spec: {
-                  type: 'object',
-                  required: ['uri'],
-                  properties: {
+                  'type': 'object',
+                  'required': ['uri'],
+                  'properties': {
                     uri: { type: 'string', minLength: 1 },
                     replicas: { type: 'integer', format: 'int32', minimum: 0, default: 1 },
                     port: { 'x-kubernetes-int-or-string': true },
-                    tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                    tags: { 'type': 'array', 'items': { type: 'string' }, 'x-kubernetes-list-type': 'set' },
                     env: { type: 'object', additionalProperties: { type: 'string' } },
-                    extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                    extra: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
                   },
                   'x-kubernetes-validations': [{ rule: 'self.replicas >= 0', message: 'replicas must not be negative' }],
                 },
@@ -216,8 +216,10 @@ describe('validateBuiltin', () => {
       kind: 'CustomResourceDefinition',
       metadata: { name: 'models.serving.example.com' },
       spec: {
-        group: 'serving.example.com', scope: 'Namespaced', names: { kind: 'Model', plural: 'models' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-field': true } } } } }],
+        group: 'serving.example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Model', plural: 'models' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { 'type': 'object', 'x-kubernetes-preserve-unknown-field': true } } } } }],
       },
     });
     expect(issues).toEqual([{

@@ -19,26 +19,26 @@ const CRD = {
             type: 'object',
             properties: {
               spec: {
-                type: 'object',
-                required: ['uri'],
-                properties: {
+                'type': 'object',
+                'required': ['uri'],
+                'properties': {
                   uri: { type: 'string' },
                   format: { type: 'string', enum: ['onnx', 'safetensors'] },
                   minReplicas: { type: 'integer', minimum: 0 },
                   maxReplicas: { type: 'integer' },
                   port: { 'x-kubernetes-int-or-string': true },
-                  config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                  template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+                  config: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  template: { 'type': 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
                   note: { type: 'string', nullable: true },
-                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                  tags: { 'type': 'array', 'items': { type: 'string' }, 'x-kubernetes-list-type': 'set' },
                   adapters: {
-                    type: 'array',
+                    'type': 'array',
                     'x-kubernetes-list-type': 'map',
                     'x-kubernetes-list-map-keys': ['name'],
-                    items: {
-                      type: 'object',
-                      required: ['name'],
-                      properties: { name: { type: 'string' }, weight: { type: 'number' } },
+                    'items': {
+                      'type': 'object',
+                      'required': ['name'],
+                      'properties': { name: { type: 'string' }, weight: { type: 'number' } },
                       'x-kubernetes-validations': [{ rule: '!has(self.weight) || self.weight <= 1.0', message: 'weight must be at most 1' }],
                     },
                   },
@@ -64,7 +64,12 @@ function model(spec: Record<string, unknown>): any {
 describe('validateCustomResource', () => {
   test('a valid custom resource passes', () => {
     expect(validateCustomResource(model({
-      format: 'onnx', minReplicas: 1, maxReplicas: 3, port: 'http', note: null, tags: ['a', 'b'],
+      format: 'onnx',
+      minReplicas: 1,
+      maxReplicas: 3,
+      port: 'http',
+      note: null,
+      tags: ['a', 'b'],
       adapters: [{ name: 'a', weight: 0.5 }, { name: 'b', weight: 1 }],
     }), CRD)).toEqual([]);
   });
@@ -174,7 +179,7 @@ describe('compileCelRules', () => {
               type: 'object',
               properties: {
                 spec: {
-                  type: 'object',
+                  'type': 'object',
                   'x-kubernetes-validations': [
                     { rule: 'self.a >', message: 'x' },
                     { rule: 'frobnicate(self.a)', message: 'y' },
