@@ -1,7 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
-import { Construct, IConstruct } from 'constructs';
-import { CrdDefinition, crdName, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
+import { IConstruct } from 'constructs';
+import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';
 
@@ -122,9 +122,3 @@ export abstract class Component extends Chart {
     return true;
   }
 }
-
-export function crdKey(def: CrdDefinition): string {
-  return crdName(def);
-}
-
-export type ComponentScope = Construct;

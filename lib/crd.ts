@@ -18,6 +18,16 @@ export interface PrinterColumn {
   readonly priority?: number;
 }
 
+/** Printer columns that most CRDs share. */
+export const PrinterColumns = {
+  /** Age, from metadata.creationTimestamp. */
+  age: (): PrinterColumn => ({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }),
+  /** The status of the Ready condition. */
+  ready: (): PrinterColumn => ({ name: 'Ready', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" }),
+  /** status.url */
+  url: (): PrinterColumn => ({ name: 'URL', type: 'string', jsonPath: '.status.url' }),
+};
+
 export interface ScaleSubresource {
   readonly specReplicasPath: string;
   readonly statusReplicasPath: string;

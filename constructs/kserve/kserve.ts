@@ -269,8 +269,9 @@ export class KServe extends Component {
               securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
               volumeMounts: [{ name: 'models', mountPath: '/mnt/models' }],
             }],
-            // The model cache lives on the node: hostPath is why this agent needs the
-            // "baseline"-exempt namespace policy that upstream also needs.
+            // The model cache lives on the node. hostPath is outside the Pod Security
+            // "restricted" and "baseline" profiles: the kserve namespace must admit it (as
+            // upstream's install requires); turn localModel off where it cannot.
             volumes: [{ name: 'models', hostPath: { path: '/models', type: 'DirectoryOrCreate' } }],
           },
         },

@@ -1,5 +1,5 @@
 import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, pendingCondition, poolObjectReference, X_GROUP } from './common';
-import { CrdDefinition, CrdScope } from '../../../lib/crd';
+import { CrdDefinition, CrdScope, PrinterColumns } from '../../../lib/crd';
 import { metav1Conditions } from '../../../lib/schema/common';
 import { s } from '../../../lib/schema/dsl';
 
@@ -20,7 +20,7 @@ export const inferenceObjectiveCrd: CrdDefinition = {
     printerColumns: [
       { name: 'Inference Pool', type: 'string', jsonPath: '.spec.poolRef.name' },
       { name: 'Priority', type: 'string', jsonPath: '.spec.priority' },
-      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      PrinterColumns.age(),
     ],
     schema: s.object({
       spec: s.object({

@@ -3,7 +3,7 @@
  * switches requests between InferenceServices.
  */
 import { knativeStatusFields } from './isvc-shared';
-import { CrdDefinition, CrdScope } from '../../../lib/crd';
+import { CrdDefinition, CrdScope, PrinterColumns } from '../../../lib/crd';
 import { core, plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
@@ -73,9 +73,9 @@ export const inferenceGraphCrd: CrdDefinition = {
       storage: true,
       subresources: { status: true },
       printerColumns: [
-        { name: 'URL', type: 'string', jsonPath: '.status.url' },
-        { name: 'Ready', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
-        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        PrinterColumns.url(),
+        PrinterColumns.ready(),
+        PrinterColumns.age(),
       ],
       schema: s.object({
         spec: inferenceGraphSpec,

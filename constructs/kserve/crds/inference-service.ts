@@ -3,7 +3,7 @@
  * transformer and canary predictors.
  */
 import { addressable, explainerSpec, knativeStatusFields, predictorSpec, transformerSpec } from './isvc-shared';
-import { CrdDefinition, CrdScope } from '../../../lib/crd';
+import { CrdDefinition, CrdScope, PrinterColumns } from '../../../lib/crd';
 import { s } from '../../../lib/schema/dsl';
 
 /** The main predictor: `model.modelFormat` is optional here. */
@@ -107,13 +107,13 @@ export const inferenceServiceCrd: CrdDefinition = {
       storage: true,
       subresources: { status: true },
       printerColumns: [
-        { name: 'URL', type: 'string', jsonPath: '.status.url' },
-        { name: 'Ready', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+        PrinterColumns.url(),
+        PrinterColumns.ready(),
         { name: 'Prev', type: 'integer', jsonPath: `${predictorTraffic}[?(@.tag=='prev')].percent` },
         { name: 'Latest', type: 'integer', jsonPath: `${predictorTraffic}[?(@.latestRevision==true)].percent` },
         { name: 'PrevRolledoutRevision', type: 'string', jsonPath: `${predictorTraffic}[?(@.tag=='prev')].revisionName` },
         { name: 'LatestReadyRevision', type: 'string', jsonPath: `${predictorTraffic}[?(@.latestRevision==true)].revisionName` },
-        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        PrinterColumns.age(),
       ],
       schema: s.object({
         spec: inferenceServiceSpec,

@@ -7,7 +7,7 @@ import {
   llmInferenceServiceStatus,
   STRICT,
 } from './llm-shared';
-import { CrdDefinition, CrdScope, CrdVersion, PrinterColumn } from '../../../lib/crd';
+import { CrdDefinition, CrdScope, CrdVersion, PrinterColumn, PrinterColumns } from '../../../lib/crd';
 import { s } from '../../../lib/schema/dsl';
 
 const GROUP = 'serving.kserve.io';
@@ -22,7 +22,7 @@ const readyColumns: PrinterColumn[] = [
   { name: 'Ready', type: 'string', jsonPath: `${READY}.status` },
   { name: 'Reason', type: 'string', jsonPath: `${READY}.reason` },
 ];
-const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+const age: PrinterColumn = PrinterColumns.age();
 
 function versions(
   schemaOf: (v: LlmVersion) => CrdVersion['schema'],
@@ -50,7 +50,7 @@ export const llmInferenceServiceCrd: CrdDefinition = {
   versions: versions(
     (v) => s.object({ spec: spec(v, STRICT), status: llmInferenceServiceStatus(v) }),
     [
-      { name: 'URL', type: 'string', jsonPath: '.status.url' },
+      PrinterColumns.url(),
       ...readyColumns,
       age,
       { name: 'URLs', type: 'string', jsonPath: '.status.addresses[*].url', priority: 1 },

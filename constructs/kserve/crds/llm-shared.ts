@@ -1,6 +1,7 @@
 // Building blocks of the LLMInferenceService and LLMInferenceServiceConfig schemas
 // (serving.kserve.io v1alpha1 and v1alpha2), including the Gateway API HTTPRoute spec and
 // the Gateway API Inference Extension InferencePool spec that they embed.
+import { knativeCondition } from './isvc-shared';
 import { core, plainCore } from '../../../lib/schema/core';
 import { ObjectSchema, s, Schema, StringOptions } from '../../../lib/schema/dsl';
 
@@ -525,15 +526,8 @@ export function llmInferenceServiceSpec(v: LlmVersion, g: GatewayFlavor): Object
 // ---------------------------------------------------------------------------------------
 // Status
 
-/** Knative duck-typed condition. */
-const knativeConditions = s.array(s.object({
-  lastTransitionTime: s.string(),
-  message: s.string(),
-  reason: s.string(),
-  severity: s.string(),
-  status: s.string().required(),
-  type: s.string().required(),
-}).named('KnativeCondition'));
+/** Knative duck-typed conditions (the same KnativeCondition as InferenceService's). */
+const knativeConditions = s.array(knativeCondition);
 
 /** Knative duckv1.Status: conditions, annotations and the observed generation. */
 export const knativeStatus = s.object({

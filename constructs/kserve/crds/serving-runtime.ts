@@ -1,4 +1,4 @@
-import { CrdDefinition, CrdScope, PrinterColumn } from '../../../lib/crd';
+import { CrdDefinition, CrdScope, PrinterColumn, PrinterColumns } from '../../../lib/crd';
 import { core, plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
@@ -68,7 +68,7 @@ const printerColumns: PrinterColumn[] = [
   { name: 'Disabled', type: 'boolean', jsonPath: '.spec.disabled' },
   { name: 'ModelType', type: 'string', jsonPath: '.spec.supportedModelFormats[*].name' },
   { name: 'Containers', type: 'string', jsonPath: '.spec.containers[*].name' },
-  { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  PrinterColumns.age(),
 ];
 
 /** serving.kserve.io/v1alpha1 ServingRuntime: a namespaced model server template (no status subresource). */

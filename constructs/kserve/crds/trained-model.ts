@@ -3,7 +3,7 @@
  * InferenceService.
  */
 import { addressable, knativeStatusFields } from './isvc-shared';
-import { CrdDefinition, CrdScope } from '../../../lib/crd';
+import { CrdDefinition, CrdScope, PrinterColumns } from '../../../lib/crd';
 import { s } from '../../../lib/schema/dsl';
 
 const trainedModelSpec = s.object({
@@ -35,9 +35,9 @@ export const trainedModelCrd: CrdDefinition = {
       storage: true,
       subresources: { status: true },
       printerColumns: [
-        { name: 'URL', type: 'string', jsonPath: '.status.url' },
-        { name: 'Ready', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
-        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        PrinterColumns.url(),
+        PrinterColumns.ready(),
+        PrinterColumns.age(),
       ],
       schema: s.object({
         spec: trainedModelSpec,
