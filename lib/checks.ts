@@ -30,7 +30,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP020', title: 'every webhook and conversion clientConfig resolves to Service -> port -> selected workload -> container port', check: checkWebhookBackends },
   { id: 'MLP021', title: 'every webhook and conversion webhook has a CA source', check: checkCaSources },
   { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
-  { id: 'MLP030', title: 'RBAC covers every resource a controller owns', check: checkRbac },
+  { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
@@ -361,6 +361,12 @@ function checkRbac(m: PlatformModel): Finding[] {
           if (missing.length) {
             out.push({ rule: 'MLP030', path: ctl.node.path, message: `controller ${ctl.name} owns ${gvkKey(def)} but its RBAC does not allow ${missing.join(', ')} on ${def.group}/${resource}; grant it through the Controller's owns/rules` });
           }
+        }
+      }
+      for (const w of ctl.watches) {
+        const missing = ['get', 'list', 'watch'].filter((v) => !allows(rules, w.group, w.resource, v));
+        if (missing.length) {
+          out.push({ rule: 'MLP030', path: ctl.node.path, message: `controller ${ctl.name} watches ${w.group || 'core'}/${w.resource} but its RBAC does not allow ${missing.join(', ')} on it; grant it through the Controller's rules (Rbac.read)` });
         }
       }
     }

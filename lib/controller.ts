@@ -3,7 +3,7 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
-import { checkRules, normalizeRules, PolicyRule, Rbac } from './rbac';
+import { checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef } from './rbac';
 
 export interface ControllerPorts {
   /** Metrics endpoint port (served by the manager). @default - no metrics Service */
@@ -43,6 +43,11 @@ export interface ControllerProps {
   readonly leaderElectionId?: string;
   /** CRDs it reconciles: full control plus status and finalizers. */
   readonly owns?: CrdDefinition[];
+  /**
+   * Resources it watches (get, list, watch), e.g. kinds other components provide. Checked
+   * against its RBAC at synth (MLP030): grant them through `rules`.
+   */
+  readonly watches?: ResourceRef[];
   /** Other cluster-wide permissions, as intent (Rbac.read / Rbac.manage / Rbac.verbs). */
   readonly rules?: PolicyRule[];
   /** Permissions only in the controller's own namespace. */
@@ -78,6 +83,8 @@ export class Controller extends Construct {
   public readonly namespacedRules: PolicyRule[];
   /** CRDs it reconciles. */
   public readonly owns: CrdDefinition[];
+  /** Resources it watches. */
+  public readonly watches: ResourceRef[];
   private readonly extraVolumes: Array<Record<string, unknown>> = [];
   private readonly extraMounts: Array<Record<string, unknown>> = [];
 
@@ -88,6 +95,7 @@ export class Controller extends Construct {
     this.namespace = ns;
     this.selectorLabels = props.selectorLabels;
     this.owns = props.owns ?? [];
+    this.watches = props.watches ?? [];
     this.webhookPort = props.ports?.webhook;
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
     for (const [k, v] of Object.entries(props.labels ?? {})) if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${this.node.path}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; the pod labels must match the selector (drop it from labels)`);

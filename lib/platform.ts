@@ -246,9 +246,8 @@ export class PlatformError extends Error {
   }
 }
 
-/** The app: synthesizes every Platform in it (checks included) into outdir/<platform>/. */
+/** Every Platform in an app. */
 export function platformsOf(app: App): Platform[] {
   return app.node.findAll().filter((c): c is Platform => c instanceof Platform);
 }
 
-export { crdName };

@@ -81,6 +81,13 @@ export class KServe extends Component {
       resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
       owns: KSERVE_MANAGER_CRDS_OWNED.filter((k) => crds.has(k)).map((k) => crds.get(k)!.definition),
       rules: KSERVE_MANAGER_RULES,
+      watches: [
+        { group: 'apps', resource: 'deployments' },
+        { group: '', resource: 'services' },
+        { group: '', resource: 'pods' },
+        { group: '', resource: 'namespaces' },
+        { group: 'serving.kserve.io', resource: 'localmodelcaches' },
+      ],
       namespacedRules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }],
     });
     this.webhookServer = new WebhookServer(this, 'WebhookServer', {
@@ -154,6 +161,15 @@ export class KServe extends Component {
         terminationGracePeriodSeconds: 30,
         owns: KSERVE_LLMISVC_CRDS_OWNED.filter((k) => crds.has(k)).map((k) => crds.get(k)!.definition),
         rules: LLMISVC_MANAGER_RULES,
+        watches: [
+          { group: 'inference.networking.k8s.io', resource: 'inferencepools' },
+          { group: 'inference.networking.x-k8s.io', resource: 'inferencepools' },
+          { group: 'inference.networking.x-k8s.io', resource: 'inferenceobjectives' },
+          { group: 'inference.networking.x-k8s.io', resource: 'inferencemodelrewrites' },
+          { group: 'apps', resource: 'deployments' },
+          { group: '', resource: 'services' },
+          { group: '', resource: 'pods' },
+        ],
       });
       this.llmisvcController = ctl;
       const lw = new WebhookServer(this, 'LLMInferenceServiceWebhookServer', {

@@ -349,6 +349,16 @@ const CASES: Case[] = [
       "[MLP030] p/test/Manager: controller widget-controller owns example.com/Widget but its RBAC does not allow get, update, patch on example.com/widgets/status; grant it through the Controller's owns/rules",
     ],
   },
+  {
+    rule: 'MLP030',
+    what: 'a controller that watches a resource its RBAC does not let it list',
+    body: (c) => {
+      manager(c, { watches: [{ group: 'apps', resource: 'deployments' }], rules: [Rbac.verbs('apps', ['deployments'], ['get'])], ports: {} });
+    },
+    expected: [
+      "[MLP030] p/test/Manager: controller widget-controller watches apps/deployments but its RBAC does not allow list, watch on it; grant it through the Controller's rules (Rbac.read)",
+    ],
+  },
 ];
 
 describe('checks', () => {
