@@ -2,7 +2,7 @@ import { ApiObject, App } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { CertificateProvider } from './certificates';
 import { Component, Prerequisite, Requirement } from './component';
-import { CrdDefinition, crdName, gvkKey } from './crd';
+import { CrdDefinition, gvkKey } from './crd';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 
