@@ -2,8 +2,8 @@
  * Schema pieces shared by the kueue.x-k8s.io CRDs (Kueue v0.19.2). Field names, limits and
  * patterns are upstream's API facts; descriptions and CEL rules are our own.
  */
-import { plainCore } from '../../../lib/schema/core';
 import { metav1Conditions } from '../../../lib/schema/common';
+import { plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
 export const GROUP = 'kueue.x-k8s.io';

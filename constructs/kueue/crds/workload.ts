@@ -211,7 +211,7 @@ function objectRules(v: Version) {
     rules.push(
       [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || has(self.spec.priorityClassRef) == has(oldSelf.spec.priorityClassRef) && (!has(self.spec.priorityClassRef) || self.spec.priorityClassRef.group == oldSelf.spec.priorityClassRef.group && self.spec.priorityClassRef.kind == oldSelf.spec.priorityClassRef.kind)`,
         'the kind of priority class cannot change while the workload holds quota'],
-      ["!has(self.status) || !has(self.status.admission) || !has(self.status.admission.podSetAssignments) || !has(self.spec.podSets) || self.status.admission.podSetAssignments.all(a, self.spec.podSets.exists(p, p.name == a.name))",
+      ['!has(self.status) || !has(self.status.admission) || !has(self.status.admission.podSetAssignments) || !has(self.spec.podSets) || self.status.admission.podSetAssignments.all(a, self.spec.podSets.exists(p, p.name == a.name))',
         'every podSetAssignment must name a pod set of the spec'],
     );
   }
