@@ -118,7 +118,7 @@ export class Kueue extends Component {
 
     // --- requirements: the kinds of the enabled integrations ---------------------------
     for (const i of enabled.filter((x) => !x.builtin)) {
-      this.require({ group: i.group, kind: i.kind, reason: `the '${i.name}' integration is enabled: Kueue's webhooks and controller manage ${i.group}/${i.version} ${i.kind}s (provided by ${i.providedBy})` });
+      this.require({ group: i.group, kind: i.kind, version: i.version, reason: `the '${i.name}' integration is enabled: Kueue's webhooks and controller manage ${i.group}/${i.version} ${i.kind}s (provided by ${i.providedBy})` });
     }
 
     // --- manager ---------------------------------------------------------------------------
