@@ -95,8 +95,17 @@ describe('kueue CRDs', () => {
   test('CEL rule counts per version are those of upstream, and every rule compiles', () => {
     const counts = Object.fromEntries(CRDS.map((d) => [d.kind, d.versions.map((v) => countRules(schemaOf(d, v.name)))]));
     expect(counts).toEqual({
-      AdmissionCheck: [1, 1], ClusterQueue: [4, 4], Cohort: [1, 1], LocalQueue: [1, 1], MultiKueueCluster: [0, 1], MultiKueueConfig: [0, 1],
-      ProvisioningRequestConfig: [0, 0], ResourceFlavor: [10, 10], Topology: [3, 3], WorkloadPriorityClass: [0, 0], Workload: [14, 23],
+      AdmissionCheck: [1, 1],
+      ClusterQueue: [4, 4],
+      Cohort: [1, 1],
+      LocalQueue: [1, 1],
+      MultiKueueCluster: [0, 1],
+      MultiKueueConfig: [0, 1],
+      ProvisioningRequestConfig: [0, 0],
+      ResourceFlavor: [10, 10],
+      Topology: [3, 3],
+      WorkloadPriorityClass: [0, 0],
+      Workload: [14, 23],
     });
     for (const d of CRDS) {
       const crd = { spec: { versions: d.versions.map((v) => ({ name: v.name, schema: { openAPIV3Schema: schemaOf(d, v.name) } })) }, metadata: { name: crdName(d) } };
