@@ -12,7 +12,7 @@ import {
 } from '../../imports/kueue.x-k8s.io';
 import { selectorMatches } from '../../lib/checks';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { ResourceRef } from '../../lib/rbac';
@@ -129,7 +129,9 @@ export class Kueue extends Component {
       command: ['/manager'],
       args: ['--config=/controller_manager_config.yaml', '--zap-log-level=2', ...featureGateArgs(props.featureGates ?? {})],
       selectorLabels,
-      ports: { health: PORTS.health, metrics: PORTS.metrics, metricsName: 'metrics', webhook: PORTS.webhook },
+      ports: { health: PORTS.health, webhook: PORTS.webhook, extra: props.visibility ?? true ? [{ name: 'visibility', containerPort: PORTS.visibility }] : [] },
+      // controller-runtime secure metrics; the bind address is set in the configuration file.
+      metrics: ControllerMetrics.secure(PORTS.metrics, { serviceName: 'kueue-controller-manager-metrics-service', portName: 'https' }),
       replicas: props.replicas,
       leaderElectionId: KUEUE_NAMES.leaderElectionId,
       resources: props.resources ?? { requests: { cpu: '500m', memory: '512Mi' }, limits: { cpu: '2', memory: '512Mi' } },
@@ -147,12 +149,14 @@ export class Kueue extends Component {
       serviceName: KUEUE_NAMES.webhookService,
       secretName: KUEUE_NAMES.webhookSecret,
       certificateName: KUEUE_NAMES.certificate,
+      // Kueue rotates its own certificate (internalCertManagement) and also supports cert-manager.
+      selfManaged: {},
     });
     const { mutating, validating } = kueueWebhooks(enabled, ns);
     for (const w of mutating) this.webhookServer.addMutatingWebhook(KUEUE_NAMES.mutatingConfiguration, w);
     for (const w of validating) this.webhookServer.addValidatingWebhook(KUEUE_NAMES.validatingConfiguration, w);
     for (const def of [clusterQueueCrd, cohortCrd, localQueueCrd, multiKueueClusterCrd, workloadCrd]) {
-      crds.get(def.kind)!.useConversionWebhook(this.webhookServer.conversionTarget());
+      this.webhookServer.serveConversion(crds.get(def.kind)!);
     }
 
     // --- configuration -------------------------------------------------------------------------
@@ -162,7 +166,7 @@ export class Kueue extends Component {
         [KUEUE_NAMES.configKey]: renderManagerConfig({
           namespace: ns,
           integrations,
-          internalCertManagement: false,
+          internalCertManagement: this.webhookServer.selfManaged,
           webhookServiceName: KUEUE_NAMES.webhookService,
           webhookSecretName: KUEUE_NAMES.webhookSecret,
           leaderElectionId: KUEUE_NAMES.leaderElectionId,

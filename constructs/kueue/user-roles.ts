@@ -1,7 +1,6 @@
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { BATCH_ADMIN, BATCH_USER, UserRole } from './rbac';
-import { checkRules, normalizeRules } from '../../lib/rbac';
+import { roleObject } from '../../lib/rbac';
 
 export interface KueueUserRolesProps {
   /** Prefix of every role name (upstream's kustomize namePrefix). @default kueue- */
@@ -21,17 +20,8 @@ export class KueueUserRoles extends Construct {
     super(scope, id);
     const prefix = props.prefix ?? 'kueue-';
     for (const [name, label] of [['batch-admin-role', BATCH_ADMIN], ['batch-user-role', BATCH_USER]] as const) {
-      new k8s.KubeClusterRole(this, name, {
-        metadata: { name: `${prefix}${name}` },
-        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [label]: 'true' } }] },
-      });
+      roleObject(this, name, { name: `${prefix}${name}`, rules: [], aggregateFrom: [{ [label]: 'true' }] });
     }
-    for (const role of props.roles) {
-      checkRules(`${this.node.path}/${role.name}`, role.rules);
-      new k8s.KubeClusterRole(this, role.name, {
-        metadata: { name: `${prefix}${role.name}`, labels: role.labels },
-        rules: normalizeRules(role.rules).map((r) => ({ apiGroups: r.apiGroups, resources: r.resources, verbs: r.verbs })),
-      });
-    }
+    for (const role of props.roles) roleObject(this, role.name, { name: `${prefix}${role.name}`, labels: role.labels, rules: role.rules });
   }
 }

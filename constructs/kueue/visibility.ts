@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Controller } from '../../lib/controller';
+import { bindingObject } from '../../lib/rbac';
 
 /** The aggregated API Kueue's manager serves pending-workload views on. */
 export const VISIBILITY_GROUP = 'visibility.kueue.x-k8s.io';
@@ -54,10 +55,12 @@ export class KueueVisibilityServer extends Construct {
         service: { name: serviceName, namespace: c.namespace },
       },
     }));
-    new k8s.KubeRoleBinding(this, 'AuthReaderRoleBinding', {
-      metadata: { name: `${serviceName}-auth-reader`, namespace: 'kube-system', labels: c.selectorLabels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'extension-apiserver-authentication-reader' },
-      subjects: [{ kind: 'ServiceAccount', name: c.name, namespace: c.namespace }],
+    bindingObject(this, 'AuthReaderRoleBinding', {
+      name: `${serviceName}-auth-reader`,
+      namespace: 'kube-system',
+      labels: c.selectorLabels,
+      roleRef: { kind: 'Role', name: 'extension-apiserver-authentication-reader' },
+      serviceAccounts: [{ name: c.name, namespace: c.namespace }],
     });
   }
 }

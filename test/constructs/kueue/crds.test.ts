@@ -170,7 +170,7 @@ describe('kueue CRDs', () => {
     expect(run(effects.rule, { self: [{ key: 'k', effect: 'Sometimes' }] })).toBe(false);
     const tol = rulesAt(resourceFlavorCrd, 'spec.tolerations');
     expect(tol).toHaveLength(5);
-    const ok = (self: unknown[]) => tol.every((r) => run(r.rule, { self }) === true);
+    const ok = (self: any[]) => tol.every((r) => run(r.rule, { self }) === true);
     expect(ok([{ key: 'k', operator: 'Equal', value: 'v', effect: 'NoSchedule' }])).toBe(true);
     expect(ok([{ operator: 'Exists' }])).toBe(true);
     expect(ok([{ value: 'v' }])).toBe(false);

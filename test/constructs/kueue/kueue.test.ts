@@ -2,6 +2,7 @@ import { App } from 'cdk8s';
 import {
   BUILTIN_INTEGRATIONS, Kueue, KUEUE_INTEGRATIONS, KueueIntegration, KueueProps, UPSTREAM_DEFAULT_INTEGRATIONS,
 } from '../../../constructs/kueue';
+import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER, Prerequisite } from '../../../lib/component';
 import { Platform } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
@@ -21,8 +22,8 @@ const JOB_KINDS: Prerequisite = {
   ],
 };
 
-function platform(props: KueueProps = {}, prerequisites: Prerequisite[] = [CERT_MANAGER, JOB_KINDS]): { platform: Platform; kueue: Kueue } {
-  const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'p', prerequisites });
+function platform(props: KueueProps = {}, prerequisites: Prerequisite[] = [CERT_MANAGER, JOB_KINDS], certificates?: CertificateProvider): { platform: Platform; kueue: Kueue } {
+  const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'p', prerequisites, certificates });
   return { platform: p, kueue: new Kueue(p, 'kueue', props) };
 }
 
@@ -116,6 +117,40 @@ describe('Kueue webhooks', () => {
   });
 });
 
+describe('Kueue webhook certificate', () => {
+  test('self-managed: Kueue rotates its own certificate (internalCertManagement on), no cert-manager objects', () => {
+    const { platform: p, kueue } = platform({}, [JOB_KINDS], CertificateProvider.selfManaged());
+    expect(kueue.webhookServer.selfManaged).toBe(true);
+    const b = buildPlatform(p);
+    const objs = b.model.objects.map((o) => o.json);
+    expect(objs.filter((o) => o.apiVersion.startsWith('cert-manager.io/'))).toEqual([]);
+    expect(find(objs, 'Secret', 'kueue-webhook-server-cert').metadata.namespace).toBe('kueue-system');
+    expect(find(objs, 'ConfigMap', 'kueue-manager-config').data['controller_manager_config.yaml']).toContain(
+      'internalCertManagement:\n  enable: true\n  webhookServiceName: kueue-webhook-service\n  webhookSecretName: kueue-webhook-server-cert\n',
+    );
+    const rotator = find(objs, 'ClusterRole', 'kueue-controller-manager-cert-rotator');
+    const named = (resource: string) => rotator.rules.find((r: any) => r.resources.includes(resource) && r.resourceNames)?.resourceNames;
+    expect(named('mutatingwebhookconfigurations')).toEqual(['kueue-mutating-webhook-configuration']);
+    expect(named('validatingwebhookconfigurations')).toEqual(['kueue-validating-webhook-configuration']);
+    expect(named('customresourcedefinitions')).toEqual([
+      'clusterqueues.kueue.x-k8s.io', 'cohorts.kueue.x-k8s.io', 'localqueues.kueue.x-k8s.io', 'multikueueclusters.kueue.x-k8s.io', 'workloads.kueue.x-k8s.io',
+    ]);
+    expect(kueue.webhookServer.runtimeChanges().map((c) => `${c.kind} ${c.name}`)).toEqual(expect.arrayContaining([
+      'Secret kueue-webhook-server-cert', 'MutatingWebhookConfiguration kueue-mutating-webhook-configuration', 'CustomResourceDefinition workloads.kueue.x-k8s.io',
+    ]));
+  });
+
+  test('cert-manager: a Certificate for the webhook Service, CA injected, internalCertManagement off', () => {
+    const { kueue, platform: p } = platform();
+    expect(kueue.webhookServer.selfManaged).toBe(false);
+    const objs = buildPlatform(p).model.objects.map((o) => o.json);
+    expect(find(objs, 'Certificate', 'kueue-serving-cert').spec.secretName).toBe('kueue-webhook-server-cert');
+    expect(find(objs, 'MutatingWebhookConfiguration', 'kueue-mutating-webhook-configuration').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'kueue-system/kueue-serving-cert' });
+    expect(find(objs, 'CustomResourceDefinition', 'workloads.kueue.x-k8s.io').metadata.annotations['cert-manager.io/inject-ca-from']).toBe('kueue-system/kueue-serving-cert');
+    expect(find(objs, 'ConfigMap', 'kueue-manager-config').data['controller_manager_config.yaml']).toContain('internalCertManagement:\n  enable: false\n');
+  });
+});
+
 describe('Kueue requirements follow the integrations', () => {
   test('built-in integrations require nothing', () => {
     expect(platform().kueue.requires).toEqual([]);
@@ -154,13 +189,22 @@ describe('Kueue manager', () => {
     expect(c.image).toBe('registry.k8s.io/kueue/kueue:v0.19.2');
     expect(c.command).toEqual(['/manager']);
     expect(c.args.slice(0, 3)).toEqual(['--config=/controller_manager_config.yaml', '--zap-log-level=2', '--feature-gates=LocalQueueMetrics=false,TopologyAwareScheduling=true']);
-    expect(c.ports.map((p: any) => `${p.name}:${p.containerPort}`)).toEqual(expect.arrayContaining(['health:8081', 'webhook-server:9443']));
+    expect(c.ports.map((p: any) => `${p.name}:${p.containerPort}`)).toEqual(['health:8081', 'https:8443', 'webhook-server:9443', 'visibility:8082']);
     expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
     expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
     expect(c.resources).toEqual({ requests: { cpu: '500m', memory: '512Mi' }, limits: { cpu: '2', memory: '512Mi' } });
     expect(c.volumeMounts).toEqual(expect.arrayContaining([{ name: 'manager-config', mountPath: '/controller_manager_config.yaml', subPath: 'controller_manager_config.yaml' }]));
     expect(d.spec.template.spec.volumes).toEqual(expect.arrayContaining([{ name: 'manager-config', configMap: { name: 'kueue-manager-config' } }]));
     expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+  });
+
+  test('secure metrics behind upstream\'s metrics Service', () => {
+    const objs = objects();
+    const svc = find(objs, 'Service', 'kueue-controller-manager-metrics-service');
+    expect(svc.spec.ports).toEqual([{ name: 'https', port: 8443, targetPort: 'https', protocol: 'TCP' }]);
+    expect(find(objs, 'ClusterRole', 'kueue-controller-manager-metrics-reader').rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
+    const role = find(objs, 'ClusterRole', 'kueue-controller-manager-role');
+    expect(role.rules).toEqual(expect.arrayContaining([{ apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] }]));
   });
 
   test('the image follows the platform\'s overrides', () => {
