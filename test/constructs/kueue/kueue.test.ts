@@ -285,13 +285,19 @@ describe('Kueue manager configuration', () => {
         clientConnection: { qps: 100, burst: 200 },
         manageJobsWithoutQueueName: true,
         managedJobsNamespaceSelector: { matchLabels: { 'kueue.example.com/managed': 'true' } },
-        extra: { waitForPodsReady: { timeout: '5m', blockAdmission: true } },
+        waitForPodsReady: { timeout: '5m', blockAdmission: true, requeuingStrategy: { timestamp: 'Creation', backoffLimitCount: 5 } },
+        fairSharing: { preemptionStrategies: ['LessThanOrEqualToFinalShare', 'LessThanInitialShare'] },
+        extra: { objectRetentionPolicies: { workloads: { afterFinished: '1h' } } },
       },
     }), 'ConfigMap', 'kueue-manager-config');
     const text = cm.data['controller_manager_config.yaml'];
     expect(text).toContain('clientConnection:\n  qps: 100\n  burst: 200\n');
     expect(text).toContain('manageJobsWithoutQueueName: true\nmanagedJobsNamespaceSelector:\n  matchLabels:\n    kueue.example.com/managed: "true"\n');
-    expect(text.endsWith('waitForPodsReady:\n  timeout: 5m\n  blockAdmission: true\n')).toBe(true);
+    expect(text).toContain([
+      'waitForPodsReady:', '  timeout: 5m', '  blockAdmission: true', '  requeuingStrategy:', '    timestamp: Creation', '    backoffLimitCount: 5',
+      'fairSharing:', '  preemptionStrategies:', '    - LessThanOrEqualToFinalShare', '    - LessThanInitialShare', 'integrations:',
+    ].join('\n'));
+    expect(text.endsWith('objectRetentionPolicies:\n  workloads:\n    afterFinished: 1h\n')).toBe(true);
   });
 });
 
@@ -433,6 +439,19 @@ describe('Kueue props', () => {
   test('fails when extra sets a field the component manages', () => {
     expect(fails({ config: { extra: { integrations: {} } } })).toThrow(
       "p/kueue: config.extra.integrations: the component sets 'integrations' itself; use the typed prop (or the component's props) instead",
+    );
+  });
+
+  test('fails when a waitForPodsReady duration or backoff is malformed', () => {
+    expect(fails({ config: { waitForPodsReady: { timeout: '5 minutes' } } })).toThrow("p/kueue: config.waitForPodsReady.timeout: '5 minutes' is not a duration; write it like 5m, 1h30m or 90s");
+    expect(fails({ config: { waitForPodsReady: { timeout: '5m', requeuingStrategy: { backoffLimitCount: -1 } } } })).toThrow(
+      'p/kueue: config.waitForPodsReady.requeuingStrategy.backoffLimitCount: -1 must be a whole number >= 0',
+    );
+  });
+
+  test('fails when fair sharing lists no strategy or one twice', () => {
+    expect(fails({ config: { fairSharing: { preemptionStrategies: [] } } })).toThrow(
+      'p/kueue: config.fairSharing.preemptionStrategies: [] must list one or both of LessThanOrEqualToFinalShare, LessThanInitialShare, each once',
     );
   });
 
