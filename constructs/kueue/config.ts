@@ -158,7 +158,9 @@ export function managerConfiguration(c: KueueManagerConfig): Record<string, unkn
       timeout: w.timeout,
       blockAdmission: w.blockAdmission,
       recoveryTimeout: w.recoveryTimeout,
-      requeuingStrategy: rs ? dropUndefined({ timestamp: rs.timestamp, backoffLimitCount: rs.backoffLimitCount, backoffBaseSeconds: rs.backoffBaseSeconds, backoffMaxSeconds: rs.backoffMaxSeconds }) : undefined,
+      requeuingStrategy: rs
+        ? dropUndefined({ timestamp: rs.timestamp, backoffLimitCount: rs.backoffLimitCount, backoffBaseSeconds: rs.backoffBaseSeconds, backoffMaxSeconds: rs.backoffMaxSeconds })
+        : undefined,
     });
   }
   if (p.fairSharing) out.fairSharing = { preemptionStrategies: [...p.fairSharing.preemptionStrategies] };
