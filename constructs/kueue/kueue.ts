@@ -84,6 +84,15 @@ const GROUP = 'kueue.x-k8s.io';
  * webhooks, the visibility API server), its configuration, RBAC, and user-facing roles.
  * Which job kinds it manages is a typed prop; its default queues are added with
  * addResourceFlavor / addClusterQueue / addLocalQueue.
+ *
+ * Deliberate differences from upstream's install: upstream registers the webhooks (21
+ * mutating, 22 validating) and grants the RBAC of every integration whether or not it is
+ * enabled; here the job webhooks, the manager's rules on job kinds and the per-kind
+ * editor/viewer roles follow the enabled integrations (all of them gives upstream's set).
+ * With cert-manager, only the webhook certificate is issued: upstream's cert-manager overlay
+ * also issues metrics and visibility certificates, which the manager otherwise generates
+ * itself (whether v0.19.2 needs them mounted when internalCertManagement is off is not
+ * confirmed).
  */
 export class Kueue extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = KUEUE_IMAGES;

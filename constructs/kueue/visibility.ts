@@ -41,7 +41,9 @@ export class KueueVisibilityServer extends Construct {
       },
     });
     // Upstream serves the API with a self-signed certificate and registers it with
-    // insecureSkipTLSVerify; we keep that (there is no caBundle to inject).
+    // insecureSkipTLSVerify; we keep that (there is no caBundle to inject). The inventory
+    // gives these fields for v1beta2; v1beta1's are the same in upstream's
+    // apiservice_v1beta1.yaml (read at a later commit than v0.19.2).
     this.apiServices = (props.versions ?? ['v1beta1', 'v1beta2']).map((version) => new ApiObject(this, `APIService-${version}`, {
       apiVersion: 'apiregistration.k8s.io/v1',
       kind: 'APIService',
