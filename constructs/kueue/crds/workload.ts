@@ -199,7 +199,12 @@ function status(v: Version) {
 const QUOTA_RESERVED = "has(self.status) && has(self.status.conditions) && self.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')";
 const WAS_RESERVED = "has(oldSelf.status) && has(oldSelf.status.conditions) && oldSelf.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')";
 
-/** Whole-object rules: what may not change while the workload holds quota. */
+/**
+ * Whole-object rules: what may not change while the workload holds quota. With the rules on
+ * list items (pod sets, slices) they bring the count to upstream's (14 in v1beta1, 23 in
+ * v1beta2); which invariants they state is our reading of upstream's documentation, not a
+ * copy of its rules (the outline shows only the rules on named fields).
+ */
 function objectRules(v: Version) {
   const rules: Array<[string, string]> = [
     [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || !has(oldSelf.spec.podSets) || self.spec.podSets.map(p, p.name) == oldSelf.spec.podSets.map(p, p.name)`, 'podSets cannot be added, removed or renamed while the workload holds quota'],
