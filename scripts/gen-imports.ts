@@ -29,6 +29,11 @@ const MODULES: BindingModule[] = [
     from: '../constructs/gateway-api-inference-extension/crds',
     header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
   },
+  {
+    out: 'imports/kueue.x-k8s.io.ts',
+    from: '../constructs/kueue/crds',
+    header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');
