@@ -29,6 +29,16 @@ const MODULES: BindingModule[] = [
     from: '../constructs/gateway-api-inference-extension/crds',
     header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
   },
+  {
+    out: 'imports/ray.io.ts',
+    from: '../constructs/kuberay/crds',
+    header: 'KubeRay custom resources (ray.io), from constructs/kuberay/crds.',
+  },
+  {
+    out: 'imports/sparkoperator.k8s.io.ts',
+    from: '../constructs/spark-operator/crds',
+    header: 'Spark Operator custom resources (sparkoperator.k8s.io), from constructs/spark-operator/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');
