@@ -1,5 +1,5 @@
-import { coreInline, core, plainCore } from '../../../lib/schema/core';
 import { metav1Conditions } from '../../../lib/schema/common';
+import { coreInline, core, plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
 /** The API group of every KubeRay kind. */

@@ -1,6 +1,6 @@
 import { containerExtras, embeddedService, managedBy, podTemplate, resourceRequirements } from './common';
-import { core, plainCore } from '../../../lib/schema/core';
 import { metav1Conditions } from '../../../lib/schema/common';
+import { core, plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
 const groupName = () => s.string().required().describe('Name of the worker group, unique in the cluster.');

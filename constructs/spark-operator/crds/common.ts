@@ -1,5 +1,5 @@
-import { core, plainCore } from '../../../lib/schema/core';
 import { metav1Conditions } from '../../../lib/schema/common';
+import { core, plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
 /** The API group of every Spark Operator kind. */

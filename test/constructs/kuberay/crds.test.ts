@@ -3,8 +3,8 @@ import { App, Chart } from 'cdk8s';
 import { CRDS, rayClusterCrd, rayCronJobCrd, rayJobCrd, rayServiceCrd } from '../../../constructs/kuberay/crds';
 import { CrdDefinition, CrdScope, crdName, CustomResourceDefinition, rootSchema } from '../../../lib/crd';
 import { JSONSchemaProps } from '../../../lib/schema/types';
-import { formatIssue } from '../../../lib/validation/issues';
 import { validateCustomResource } from '../../../lib/validation/custom-resource';
+import { formatIssue } from '../../../lib/validation/issues';
 
 function schemaOf(def: CrdDefinition, version = 'v1'): JSONSchemaProps {
   return rootSchema(def.versions.find((v) => v.name === version)!.schema).toJson();
@@ -143,11 +143,15 @@ describe('KubeRay CRDs', () => {
     };
     expect(issues(rayJobCrd, { apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name: 'rayjob' }, spec: job })).toEqual([]);
     expect(issues(rayServiceCrd, {
-      apiVersion: 'ray.io/v1', kind: 'RayService', metadata: { name: 'rayservice' },
+      apiVersion: 'ray.io/v1',
+      kind: 'RayService',
+      metadata: { name: 'rayservice' },
       spec: { serveConfigV2: 'applications: []\n', rayClusterConfig: clusterSpec },
     })).toEqual([]);
     expect(issues(rayCronJobCrd, {
-      apiVersion: 'ray.io/v1', kind: 'RayCronJob', metadata: { name: 'nightly' },
+      apiVersion: 'ray.io/v1',
+      kind: 'RayCronJob',
+      metadata: { name: 'nightly' },
       spec: { schedule: '0 3 * * *', timeZone: 'Etc/UTC', jobTemplate: job },
     })).toEqual([]);
     expect(issues(rayJobCrd, { apiVersion: 'ray.io/v1alpha1', kind: 'RayJob', metadata: { name: 'old' }, spec: { entrypoint: 'python x.py', rayClusterSpec: clusterSpec } })).toEqual([]);
@@ -155,7 +159,9 @@ describe('KubeRay CRDs', () => {
 
   test('rejects a RayJob whose deletion strategy mixes both forms', () => {
     const bad = issues(rayJobCrd, {
-      apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name: 'rayjob' },
+      apiVersion: 'ray.io/v1',
+      kind: 'RayJob',
+      metadata: { name: 'rayjob' },
       spec: { entrypoint: 'x', deletionStrategy: { onSuccess: { policy: 'DeleteCluster' }, deletionRules: [{ policy: 'DeleteSelf', condition: { jobStatus: 'FAILED' } }] } },
     });
     expect(bad.join('\n')).toMatch(/use either onSuccess\/onFailure or deletionRules, not both/);

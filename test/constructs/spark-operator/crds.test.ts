@@ -91,11 +91,15 @@ describe('Spark Operator CRDs', () => {
   test('accepts a SparkApplication, a ScheduledSparkApplication and a SparkConnect as users write them', () => {
     expect(issues(sparkApplicationCrd, { apiVersion: 'sparkoperator.k8s.io/v1beta2', kind: 'SparkApplication', metadata: { name: 'spark-pi', namespace: 'default' }, spec: pi })).toEqual([]);
     expect(issues(scheduledSparkApplicationCrd, {
-      apiVersion: 'sparkoperator.k8s.io/v1beta2', kind: 'ScheduledSparkApplication', metadata: { name: 'spark-pi-scheduled', namespace: 'default' },
+      apiVersion: 'sparkoperator.k8s.io/v1beta2',
+      kind: 'ScheduledSparkApplication',
+      metadata: { name: 'spark-pi-scheduled', namespace: 'default' },
       spec: { schedule: '@every 3m', concurrencyPolicy: 'Allow', template: { ...pi, restartPolicy: { type: 'Never' } } },
     })).toEqual([]);
     expect(issues(sparkConnectCrd, {
-      apiVersion: 'sparkoperator.k8s.io/v1alpha1', kind: 'SparkConnect', metadata: { name: 'spark-connect', namespace: 'default' },
+      apiVersion: 'sparkoperator.k8s.io/v1alpha1',
+      kind: 'SparkConnect',
+      metadata: { name: 'spark-connect', namespace: 'default' },
       spec: {
         sparkVersion: '4.0.0',
         server: { cores: 1, memory: '512m', template: { spec: { containers: [{ name: 'spark-kubernetes-driver', image: 'spark:4.0.0' }] } } },
@@ -106,7 +110,9 @@ describe('Spark Operator CRDs', () => {
 
   test('rejects a SparkApplication without a type or with zero driver cores', () => {
     const bad = issues(sparkApplicationCrd, {
-      apiVersion: 'sparkoperator.k8s.io/v1beta2', kind: 'SparkApplication', metadata: { name: 'x' },
+      apiVersion: 'sparkoperator.k8s.io/v1beta2',
+      kind: 'SparkApplication',
+      metadata: { name: 'x' },
       spec: { ...pi, type: undefined, driver: { cores: 0 } },
     }).join('\n');
     expect(bad).toMatch(/spec\.type/);
