@@ -3,11 +3,11 @@ import { V1ALPHA1_SCHEMAS_DIFFER } from './ray-cluster';
 import { rayClusterSpecV1, rayClusterSpecV1alpha1, rayClusterStatusV1, rayClusterStatusV1alpha1 } from './ray-cluster-spec';
 import { CrdDefinition, CrdScope, PrinterColumn } from '../../../lib/crd';
 import { metav1Conditions } from '../../../lib/schema/common';
-import { ObjectSchema, s } from '../../../lib/schema/dsl';
+import { ObjectSchema, Properties, s } from '../../../lib/schema/dsl';
 
 /** Status of the Serve applications and deployments on one of the service's clusters. */
 function serviceStatus(version: 'V1' | 'V1alpha1', clusterStatus: ObjectSchema) {
-  const health = version === 'V1alpha1' ? { healthLastUpdateTime: s.dateTime() } : {};
+  const health: Properties = version === 'V1alpha1' ? { healthLastUpdateTime: s.dateTime() } : {};
   const deployment = s.object({ ...health, message: s.string(), status: s.string() }).named(`RayServeDeploymentStatus${version}`);
   const application = s.object({
     ...health,
@@ -15,7 +15,7 @@ function serviceStatus(version: 'V1' | 'V1alpha1', clusterStatus: ObjectSchema) 
     serveDeploymentStatuses: s.map(deployment),
     status: s.string(),
   }).named(`RayServeApplicationStatus${version}`);
-  const extra = version === 'V1'
+  const extra: Properties = version === 'V1'
     ? { lastTrafficMigratedTime: s.dateTime(), targetCapacity: s.int32(), trafficRoutedPercent: s.int32() }
     : {};
   return s.object({
