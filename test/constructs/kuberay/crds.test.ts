@@ -1,4 +1,4 @@
-import { run } from '@bufbuild/cel';
+import { CelInput, run } from '@bufbuild/cel';
 import { App, Chart } from 'cdk8s';
 import { CRDS, rayClusterCrd, rayCronJobCrd, rayJobCrd, rayServiceCrd } from '../../../constructs/kuberay/crds';
 import { CrdDefinition, CrdScope, crdName, CustomResourceDefinition, rootSchema } from '../../../lib/crd';
@@ -111,13 +111,13 @@ describe('KubeRay CRDs', () => {
 
   test('a deletion strategy is either the legacy pair or rules, and each rule condition names one status', () => {
     const strategy = at(schemaOf(rayJobCrd), 'spec.deletionStrategy')['x-kubernetes-validations']!;
-    const ok = (self: unknown) => strategy.every((r) => run(r.rule, { self }) === true);
+    const ok = (self: CelInput) => strategy.every((r) => run(r.rule, { self }) === true);
     expect(ok({ onSuccess: { policy: 'DeleteCluster' }, onFailure: { policy: 'DeleteNone' } })).toBe(true);
     expect(ok({ deletionRules: [{ policy: 'DeleteSelf', condition: { jobStatus: 'SUCCEEDED' } }] })).toBe(true);
     expect(ok({ onSuccess: { policy: 'DeleteCluster' } })).toBe(false);
     expect(ok({ onSuccess: { policy: 'DeleteCluster' }, onFailure: { policy: 'DeleteNone' }, deletionRules: [] })).toBe(false);
     const condition = at(schemaOf(rayJobCrd), 'spec.deletionStrategy.deletionRules.[].condition')['x-kubernetes-validations']!;
-    const cond = (self: unknown) => condition.every((r) => run(r.rule, { self }) === true);
+    const cond = (self: CelInput) => condition.every((r) => run(r.rule, { self }) === true);
     expect(cond({ jobStatus: 'FAILED', ttlSeconds: 60 })).toBe(true);
     expect(cond({ jobDeploymentStatus: 'Failed' })).toBe(true);
     expect(cond({ jobStatus: 'FAILED', jobDeploymentStatus: 'Failed' })).toBe(false);
