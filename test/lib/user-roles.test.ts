@@ -4,7 +4,10 @@ import { s } from '../../lib/schema/dsl';
 import { UserRoles } from '../../lib/user-roles';
 
 const widget: CrdDefinition = {
-  group: 'example.com', kind: 'Widget', plural: 'widgets', scope: CrdScope.NAMESPACED,
+  group: 'example.com',
+  kind: 'Widget',
+  plural: 'widgets',
+  scope: CrdScope.NAMESPACED,
   versions: [{ name: 'v1', storage: true, schema: s.object({ spec: s.object() }) }],
 };
 
