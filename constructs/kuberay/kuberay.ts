@@ -21,6 +21,8 @@ export enum KubeRayFeatureGate {
   RAY_CLUSTER_NETWORK_ISOLATION = 'RayClusterNetworkIsolation',
   /** Deletion rules in RayJob spec.deletionStrategy. */
   RAY_JOB_DELETION_POLICY = 'RayJobDeletionPolicy',
+  /** mTLS between Ray nodes (RayCluster spec.tlsOptions), with certificates from cert-manager. */
+  RAY_CLUSTER_MTLS = 'RayClusterMTLS',
 }
 
 export interface KubeRayProps extends ComponentProps {
@@ -131,6 +133,12 @@ export class KubeRay extends Component {
     if (gates[KubeRayFeatureGate.RAY_SERVICE_INCREMENTAL_UPGRADE]) {
       for (const kind of ['Gateway', 'HTTPRoute']) {
         this.require({ group: 'gateway.networking.k8s.io', kind, reason: `RayService incremental upgrades create ${kind}s (feature gate ${KubeRayFeatureGate.RAY_SERVICE_INCREMENTAL_UPGRADE})` });
+      }
+    }
+
+    if (gates[KubeRayFeatureGate.RAY_CLUSTER_MTLS]) {
+      for (const kind of ['Certificate', 'Issuer']) {
+        this.require({ group: 'cert-manager.io', kind, reason: `Ray cluster mTLS creates cert-manager ${kind}s (feature gate ${KubeRayFeatureGate.RAY_CLUSTER_MTLS})` });
       }
     }
 

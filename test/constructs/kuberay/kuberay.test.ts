@@ -3,7 +3,8 @@ import { KubeRay, KubeRayProps } from '../../../constructs/kuberay';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform } from '../../../lib/platform';
 import { allows } from '../../../lib/rbac';
-import { build, pinnable } from '../../platforms/helpers';
+import { buildPlatform } from '../../../lib/synth';
+import { build, pinnable, problemsOf } from '../../platforms/helpers';
 
 function platform(props: KubeRayProps = {}) {
   const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'kuberay', prerequisites: [CERT_MANAGER] });
@@ -93,6 +94,17 @@ describe('KubeRay', () => {
     const { kuberay } = platform({ featureGates: { RayServiceIncrementalUpgrade: true } });
     expect(kuberay.requires.map((r) => `${r.group}/${r.kind}`)).toEqual(['gateway.networking.k8s.io/Gateway', 'gateway.networking.k8s.io/HTTPRoute']);
     expect(platform().kuberay.requires).toEqual([]);
+  });
+
+  test('Ray cluster mTLS requires cert-manager certificates and issuers', () => {
+    const { kuberay } = platform({ featureGates: { RayClusterMTLS: true } });
+    expect(kuberay.requires.map((r) => `${r.group}/${r.kind}`)).toEqual(['cert-manager.io/Certificate', 'cert-manager.io/Issuer']);
+  });
+
+  test('fails to build when incremental upgrades are on and nothing provides Gateway API', () => {
+    const { platform: p } = platform({ featureGates: { RayServiceIncrementalUpgrade: true } });
+    expect(problemsOf(() => buildPlatform(p))[0]).toMatch(
+      /^p\/kuberay: component 'kuberay' \(KubeRay\) requires gateway.networking.k8s.io\/Gateway \(RayService incremental upgrades create Gateways/);
   });
 
   test('feature gates merge over the defaults and can turn one off', () => {
