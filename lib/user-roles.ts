@@ -1,7 +1,6 @@
-import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CrdDefinition } from './crd';
-import { checkRules, normalizeRules, PolicyRule, Rbac } from './rbac';
+import { Rbac, roleObject } from './rbac';
 
 export interface UserRolesProps {
   /** The kinds to emit roles for. */
@@ -33,16 +32,8 @@ export class UserRoles extends Construct {
     for (const crd of props.crds) {
       const singular = crd.singular ?? crd.kind.toLowerCase();
       for (const role of ['editor', 'viewer'] as const) {
-        const rules: PolicyRule[] = normalizeRules(Rbac[role](crd.group, crd.plural));
-        checkRules(this.node.path, rules);
         const name = `${singular}-${role}-role`;
-        // Plain object: the rules are our PolicyRule shape, checked against the API schema at synth.
-        new ApiObject(this, name, {
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'ClusterRole',
-          metadata: { name, labels: props.aggregate ? { [AGGREGATE[role]]: 'true' } : undefined },
-          rules,
-        });
+        roleObject(this, name, { name, labels: props.aggregate ? { [AGGREGATE[role]]: 'true' } : undefined, rules: Rbac[role](crd.group, crd.plural) });
         this.roleNames.push(name);
       }
     }

@@ -2,7 +2,7 @@ import { CRDS } from './crds';
 import { KUBERAY_OPERATOR_RULES } from './rbac';
 import { KUBERAY_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { CustomResourceDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
@@ -96,11 +96,7 @@ export class KubeRay extends Component {
     const crds = new Map<string, CustomResourceDefinition>(CRDS.map((d) => [d.kind, this.addCrd(d)]));
 
     const gateArg = Object.entries(gates).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join(',');
-    const args = [
-      `--feature-gates=${gateArg}`,
-      '--metrics-addr=:8080',
-      '--health-probe-bind-address=:8082',
-    ];
+    const args = [`--feature-gates=${gateArg}`, '--health-probe-bind-address=:8082'];
     if (props.watchNamespaces) args.push(`--watch-namespace=${props.watchNamespaces.join(',')}`);
 
     this.operator = new Controller(this, 'Operator', {
@@ -110,7 +106,14 @@ export class KubeRay extends Component {
       args,
       env: webhooks ? [{ name: 'ENABLE_WEBHOOKS', value: 'true' }] : [],
       selectorLabels: SELECTOR,
-      ports: { metrics: 8080, metricsName: 'http', health: 8082, webhook: webhooks ? 9443 : undefined },
+      ports: { health: 8082, webhook: webhooks ? 9443 : undefined },
+      // KubeRay v1.7.0 binds controller-runtime's metrics server without secure serving and
+      // offers no flag to turn it on; the Service keeps upstream's name and port name.
+      metrics: ControllerMetrics.insecure(8080, 'KubeRay v1.7.0 serves its metrics over plain HTTP only (no secure-serving flag)', {
+        args: ['--metrics-addr=:8080'],
+        serviceName: 'kuberay-operator',
+        portName: 'monitoring-port',
+      }),
       replicas: props.replicas,
       leaderElectionId: 'ray-operator-leader',
       resources: props.resources ?? { requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '100m', memory: '512Mi' } },

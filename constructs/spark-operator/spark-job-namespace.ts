@@ -1,8 +1,7 @@
-import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { SPARK_DRIVER_RULES } from './rbac';
-import { checkRules, normalizeRules } from '../../lib/rbac';
+import { bindingObject, roleObject } from '../../lib/rbac';
 
 /** Upstream's names for the driver identity in a job namespace. */
 export const SPARK_SERVICE_ACCOUNT = 'spark-operator-spark';
@@ -34,19 +33,13 @@ export class SparkJobNamespace extends Construct {
     const labels = { 'app.kubernetes.io/name': 'spark-operator', 'app.kubernetes.io/component': 'spark' };
     if (props.createNamespace) new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: props.namespace } });
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: { name: SPARK_SERVICE_ACCOUNT, namespace: props.namespace, labels } });
-    const rules = normalizeRules(SPARK_DRIVER_RULES);
-    checkRules(this.node.path, rules);
-    // Plain object: the rules are our PolicyRule shape, checked against the API schema at synth.
-    new ApiObject(this, 'Role', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name: ROLE, namespace: props.namespace, labels },
-      rules,
-    });
-    new k8s.KubeRoleBinding(this, 'RoleBinding', {
-      metadata: { name: ROLE_BINDING, namespace: props.namespace, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: ROLE },
-      subjects: [{ kind: 'ServiceAccount', name: SPARK_SERVICE_ACCOUNT, namespace: props.namespace }],
+    roleObject(this, 'Role', { name: ROLE, namespace: props.namespace, labels, rules: SPARK_DRIVER_RULES });
+    bindingObject(this, 'RoleBinding', {
+      name: ROLE_BINDING,
+      namespace: props.namespace,
+      labels,
+      roleRef: { kind: 'Role', name: ROLE },
+      serviceAccounts: [{ name: SPARK_SERVICE_ACCOUNT, namespace: props.namespace }],
     });
   }
 }

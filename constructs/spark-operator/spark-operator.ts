@@ -3,10 +3,11 @@ import { CONTROLLER_RULES, NAMESPACED_EVENT_RULES, WEBHOOK_RULES } from './rbac'
 import { SparkJobNamespace } from './spark-job-namespace';
 import { SPARK_OPERATOR_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { CustomResourceDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
+import { Rbac } from '../../lib/rbac';
 import { UserRoles } from '../../lib/user-roles';
 import { LabelSelector, WebhookRule, WebhookServer } from '../../lib/webhook-server';
 
@@ -58,13 +59,14 @@ const COMMON_FLAGS = [
   '--zap-log-level=info',
   '--zap-encoder=console',
 ];
-const METRICS_FLAGS = [
-  '--enable-metrics=true',
-  '--metrics-bind-address=:8080',
-  '--metrics-endpoint=/metrics',
-  '--metrics-prefix=',
-  '--metrics-labels=app_type',
-];
+/**
+ * Spark's own Prometheus endpoint (the operator's metrics server, not controller-runtime's):
+ * plain HTTP with no authentication option in v2.5.2; upstream's chart scrapes it through a
+ * PodMonitor.
+ */
+const metrics = (workload: string) => ControllerMetrics.insecure(8080, `the Spark Operator ${workload} serves Prometheus metrics over plain HTTP only (no TLS or auth option in v2.5.2)`, {
+  args: ['--enable-metrics=true', '--metrics-bind-address=:8080', '--metrics-endpoint=/metrics', '--metrics-prefix=', '--metrics-labels=app_type'],
+});
 const API_FLAGS = ['--kube-api-qps=20', '--kube-api-burst=30'];
 
 /**
@@ -116,7 +118,6 @@ export class SparkOperator extends Component {
         namespacesFlag,
         `--controller-threads=${threads}`,
         '--enable-ui-service=true',
-        ...METRICS_FLAGS,
         '--leader-election=true',
         '--leader-election-lock-name=spark-operator-controller-lock',
         `--leader-election-lock-namespace=${ns}`,
@@ -133,7 +134,8 @@ export class SparkOperator extends Component {
         '--scheduled-spark-application-timestamp-precision=nanos',
       ],
       selectorLabels: selector('controller'),
-      ports: { metrics: 8080, health: 8081 },
+      ports: { health: 8081 },
+      metrics: metrics('controller'),
       replicas: props.controllerReplicas,
       leaderElectionId: 'spark-operator-controller-lock',
       resources: props.controllerResources ?? RESOURCES,
@@ -160,19 +162,20 @@ export class SparkOperator extends Component {
         '--webhook-port=9443',
         `--mutating-webhook-name=${SPARK_WEBHOOK_CONFIGURATION}`,
         `--validating-webhook-name=${SPARK_WEBHOOK_CONFIGURATION}`,
-        ...METRICS_FLAGS,
         ...API_FLAGS,
         '--leader-election=true',
         '--leader-election-lock-name=spark-operator-webhook-lock',
         `--leader-election-lock-namespace=${ns}`,
       ],
       selectorLabels: selector('webhook'),
-      ports: { metrics: 8080, health: 8081, webhook: 9443 },
+      ports: { health: 8081, webhook: 9443 },
+      metrics: metrics('webhook'),
       replicas: props.webhookReplicas,
       leaderElectionId: 'spark-operator-webhook-lock',
       resources: props.webhookResources ?? RESOURCES,
       rules: WEBHOOK_RULES,
-      namespacedRules: NAMESPACED_EVENT_RULES,
+      // It creates its certificate Secret when missing (get and update come with the rotator's Role).
+      namespacedRules: [...NAMESPACED_EVENT_RULES, Rbac.verbs('', ['secrets'], ['create'])],
       // Pods are listed and watched through an informer only (upstream grants no get on them).
       watches: [{ group: GROUP, resource: 'sparkapplications' }, { group: GROUP, resource: 'scheduledsparkapplications' }],
     });
@@ -181,6 +184,11 @@ export class SparkOperator extends Component {
       serviceName: 'spark-operator-webhook-svc',
       secretName: 'spark-operator-webhook-certs',
       certDir: '/etc/k8s-webhook-server/serving-certs',
+      // The webhook generates its CA and key pair, keeps them in the Secret, writes the
+      // serving pair into certDir and patches caBundle into both configurations. Upstream's
+      // --enable-cert-manager mode reads cert-manager's Secret keys (ca.crt), which OpenShift's
+      // service CA does not write, so the rotator is the one source that works everywhere.
+      selfManaged: { required: true, writesCertDir: true },
     });
     this.addWebhooks(jobNamespaces);
 

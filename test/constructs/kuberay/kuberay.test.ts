@@ -1,13 +1,15 @@
 import { App } from 'cdk8s';
 import { KubeRay, KubeRayProps } from '../../../constructs/kuberay';
+import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform } from '../../../lib/platform';
 import { allows } from '../../../lib/rbac';
 import { buildPlatform } from '../../../lib/synth';
 import { build, pinnable, problemsOf } from '../../platforms/helpers';
 
+/** A platform with KubeRay and only what it needs: cert-manager only for the webhook certificate. */
 function platform(props: KubeRayProps = {}) {
-  const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'kuberay', prerequisites: [CERT_MANAGER] });
+  const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'kuberay', prerequisites: props.webhooks ? [CERT_MANAGER] : [] });
   return { platform: p, kuberay: new KubeRay(p, 'kuberay', props) };
 }
 
@@ -61,6 +63,16 @@ describe('KubeRay', () => {
     expect(names).toEqual(['rayjob-editor-role', 'rayjob-viewer-role', 'rayservice-editor-role', 'rayservice-viewer-role', 'raycronjob-editor-role', 'raycronjob-viewer-role']);
   });
 
+  test('metrics: plain HTTP on 8080 through upstream\'s kuberay-operator Service, with the reason recorded', () => {
+    expect(find(plain, 'Service', 'kuberay-operator').spec).toEqual({
+      selector: { 'app.kubernetes.io/name': 'kuberay', 'app.kubernetes.io/component': 'kuberay-operator' },
+      ports: [{ name: 'monitoring-port', port: 8080, targetPort: 'monitoring-port', protocol: 'TCP' }],
+    });
+    const { kuberay } = platform();
+    expect(kuberay.operator.metrics?.authenticated).toBe(false);
+    expect(kuberay.operator.metrics?.reason).toBe('KubeRay v1.7.0 serves its metrics over plain HTTP only (no secure-serving flag)');
+  });
+
   test('no webhooks by default', () => {
     expect(objectsOf(plain).filter((o) => /WebhookConfiguration$/.test(o.kind))).toEqual([]);
     expect(find(plain, 'Service', 'kuberay-webhook-service')).toBeUndefined();
@@ -84,10 +96,25 @@ describe('KubeRay', () => {
     expect(c.ports).toContainEqual({ name: 'webhook-server', containerPort: 9443, protocol: 'TCP' });
   });
 
-  test('webhook certificate from cert-manager, as upstream\'s webhook overlay', () => {
+  test('webhook certificate from cert-manager, as upstream\'s webhook overlay; nothing needs it without webhooks', () => {
+    expect(platform().kuberay.infrastructure).toEqual([]);
+    expect(platform({ webhooks: true }).kuberay.infrastructure).toEqual(['cert-manager']);
     expect(find(withWebhooks, 'Certificate', 'kuberay-serving-cert').spec.secretName).toBe('kuberay-webhook-server-cert');
     expect(find(withWebhooks, 'ValidatingWebhookConfiguration', 'kuberay-validating-webhook-configuration').metadata.annotations)
       .toEqual({ 'cert-manager.io/inject-ca-from': 'ray-system/kuberay-serving-cert' });
+  });
+
+  test('KubeRay cannot rotate its own certificate: a self-managed platform falls back to its provider', () => {
+    const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', {
+      name: 'kuberay', certificates: CertificateProvider.selfManaged({ fallback: CertificateProvider.openShiftServiceCa() }),
+    });
+    const kuberay = new KubeRay(p, 'kuberay', { webhooks: true });
+    expect(kuberay.webhookServer!.selfManaged).toBe(false);
+    const out = kuberay.toJson();
+    expect(out.find((o: any) => o.kind === 'Service' && o.metadata.name === 'kuberay-webhook-service').metadata.annotations)
+      .toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'kuberay-webhook-server-cert' });
+    expect(out.find((o: any) => o.kind === 'ValidatingWebhookConfiguration').metadata.annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
+    expect(problemsOf(() => buildPlatform(p))).toEqual([]);
   });
 
   test('incremental RayService upgrades require Gateway API', () => {

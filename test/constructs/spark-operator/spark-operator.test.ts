@@ -1,12 +1,13 @@
 import { App } from 'cdk8s';
 import { SparkOperator, SparkOperatorProps } from '../../../constructs/spark-operator';
-import { CERT_MANAGER } from '../../../lib/component';
+import { CertificateProvider } from '../../../lib/certificates';
 import { Platform } from '../../../lib/platform';
 import { allows } from '../../../lib/rbac';
 import { build, pinnable } from '../../platforms/helpers';
 
-function platform(props: SparkOperatorProps = {}) {
-  const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'spark', prerequisites: [CERT_MANAGER] });
+/** Spark needs nothing else: not even cert-manager, since its webhook issues its own certificate. */
+function platform(props: SparkOperatorProps = {}, certificates?: CertificateProvider) {
+  const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'spark', certificates });
   return { platform: p, spark: new SparkOperator(p, 'spark-operator', props) };
 }
 
@@ -88,6 +89,52 @@ describe('SparkOperator', () => {
     expect(mutating.webhooks[0].objectSelector).toEqual({ matchLabels: { 'sparkoperator.k8s.io/launched-by-spark-operator': 'true' } });
     expect(mutating.webhooks[0].rules).toEqual([{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }]);
     expect(validating.webhooks[2].rules).toEqual([{ apiGroups: ['sparkoperator.k8s.io'], apiVersions: ['v1alpha1'], resources: ['sparkconnects'], operations: ['CREATE', 'UPDATE'] }]);
+  });
+
+  test('the webhook rotates its own certificate: an empty Secret, a writable cert dir, no cert-manager', () => {
+    expect(find('Secret', 'spark-operator-webhook-certs', 'spark-operator')).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'spark-operator-webhook-certs', namespace: 'spark-operator' } });
+    expect(objects.filter((o) => o.kind === 'Certificate' || o.kind === 'Issuer')).toEqual([]);
+    const pod = find('Deployment', 'spark-operator-webhook').spec.template.spec;
+    expect(pod.volumes).toEqual([{ name: 'webhook-cert', emptyDir: {} }]);
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/etc/k8s-webhook-server/serving-certs' }]);
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) expect(find(kind, 'spark-operator-webhook').metadata.annotations).toBeUndefined();
+    expect(standard.model.platform.prerequisites).toEqual([]);
+  });
+
+  test('the rotator may write only its Secret and patch only its two configurations', () => {
+    const role = find('Role', 'spark-operator-webhook-cert-rotator', 'spark-operator');
+    expect(allows(role.rules, '', 'secrets', 'update', 'spark-operator-webhook-certs')).toBe(true);
+    expect(allows(role.rules, '', 'secrets', 'update', 'other')).toBe(false);
+    const cluster = find('ClusterRole', 'spark-operator-webhook-cert-rotator');
+    expect(allows(cluster.rules, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update', 'spark-operator-webhook')).toBe(true);
+    expect(allows(cluster.rules, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update', 'kueue-validating-webhook-configuration')).toBe(false);
+    // It creates the Secret again if someone deletes it.
+    expect(allows(find('Role', 'spark-operator-webhook-role', 'spark-operator').rules, '', 'secrets', 'create')).toBe(true);
+  });
+
+  test('records the caBundle and Secret it changes at run time', () => {
+    const { spark } = platform();
+    expect(spark.webhookServer.runtimeChanges().map((c) => `${c.kind} ${c.name} ${c.jsonPointers.join(',')}`)).toEqual([
+      'Secret spark-operator-webhook-certs /data',
+      'ValidatingWebhookConfiguration spark-operator-webhook /webhooks/*/clientConfig/caBundle',
+      'MutatingWebhookConfiguration spark-operator-webhook /webhooks/*/clientConfig/caBundle',
+    ]);
+  });
+
+  test('stays self-managed whatever the platform provider', () => {
+    for (const provider of [CertificateProvider.certManager(), CertificateProvider.openShiftServiceCa(), CertificateProvider.selfManaged()]) {
+      expect(platform({}, provider).spark.webhookServer.selfManaged).toBe(true);
+    }
+  });
+
+  test('metrics: plain HTTP on 8080 through a Service, with the reason recorded', () => {
+    const { spark } = platform();
+    for (const c of [spark.controller, spark.webhook]) {
+      expect(c.metrics?.authenticated).toBe(false);
+      expect(c.metrics?.reason).toMatch(/plain HTTP only/);
+    }
+    expect(container('spark-operator-controller').args).toEqual(expect.arrayContaining(['--enable-metrics=true', '--metrics-bind-address=:8080', '--metrics-labels=app_type']));
+    expect(find('Service', 'spark-operator-controller-metrics-service').spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics', protocol: 'TCP' }]);
   });
 
   test('the webhook Service selects the webhook pods only', () => {
