@@ -29,6 +29,12 @@ export interface SparkOperatorProps extends ComponentProps {
    * @default true
    */
   readonly sparkServiceAccounts?: boolean;
+  /**
+   * The webhook rejects applications whose pods would exceed the namespace's ResourceQuota
+   * (--enable-resource-quota-enforcement).
+   * @default false
+   */
+  readonly resourceQuotaEnforcement?: boolean;
   /** Controller replicas (leader election keeps one active). @default 1 */
   readonly controllerReplicas?: number;
   /** Webhook replicas (leader election keeps one rotating the certificate). @default 1 */
@@ -162,6 +168,7 @@ export class SparkOperator extends Component {
         '--webhook-port=9443',
         `--mutating-webhook-name=${SPARK_WEBHOOK_CONFIGURATION}`,
         `--validating-webhook-name=${SPARK_WEBHOOK_CONFIGURATION}`,
+        ...(props.resourceQuotaEnforcement ? ['--enable-resource-quota-enforcement=true'] : []),
         ...API_FLAGS,
         '--leader-election=true',
         '--leader-election-lock-name=spark-operator-webhook-lock',

@@ -1,5 +1,6 @@
 import { App } from 'cdk8s';
 import { KubeRay, KubeRayProps } from '../../../constructs/kuberay';
+import { SparkOperator } from '../../../constructs/spark-operator';
 import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform } from '../../../lib/platform';
@@ -142,6 +143,27 @@ describe('KubeRay', () => {
   test('watch namespaces become --watch-namespace', () => {
     const { kuberay } = platform({ watchNamespaces: ['team-a', 'team-b'] });
     expect(kuberay.operator.deployment.toJson().spec.template.spec.containers[0].args).toContain('--watch-namespace=team-a,team-b');
+  });
+
+  test('the operator image follows the platform\'s mirror and overrides', () => {
+    const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', {
+      name: 'kuberay', images: { registryMirror: 'mirror.example.com/ml', overrides: { 'kuberay/operator': { tag: 'v1.7.1' } } },
+    });
+    const kuberay = new KubeRay(p, 'kuberay');
+    expect(kuberay.operator.deployment.toJson().spec.template.spec.containers[0].image).toBe('mirror.example.com/ml/kuberay/operator:v1.7.1');
+  });
+
+  test('shares a platform with the Spark Operator: no name collides and every check passes', () => {
+    const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'batch', prerequisites: [CERT_MANAGER] });
+    new KubeRay(p, 'kuberay', { webhooks: true });
+    new SparkOperator(p, 'spark-operator');
+    const built = buildPlatform(p);
+    const configs = built.model.objects.filter((o) => /WebhookConfiguration$/.test(o.json.kind)).map((o) => `${o.json.kind}/${o.json.metadata.name}`);
+    expect(configs.sort()).toEqual([
+      'MutatingWebhookConfiguration/spark-operator-webhook',
+      'ValidatingWebhookConfiguration/kuberay-validating-webhook-configuration',
+      'ValidatingWebhookConfiguration/spark-operator-webhook',
+    ]);
   });
 
   test('fails when a feature gate is malformed', () => {

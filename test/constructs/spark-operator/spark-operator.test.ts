@@ -196,6 +196,20 @@ describe('SparkOperator', () => {
     expect(out.filter((o: any) => o.metadata.name === 'spark-operator-spark')).toEqual([]);
   });
 
+  test('one image for both workloads, overridable through the platform', () => {
+    const p = new Platform(new App({ outdir: '/nonexistent' }), 'p', { name: 'spark', images: { overrides: { 'spark-operator/operator': { digest: `sha256:${'a'.repeat(64)}` } } } });
+    const spark = new SparkOperator(p, 'spark-operator');
+    for (const c of [spark.controller, spark.webhook]) {
+      expect(c.deployment.toJson().spec.template.spec.containers[0].image).toBe(`ghcr.io/kubeflow/spark-operator/controller@sha256:${'a'.repeat(64)}`);
+    }
+  });
+
+  test('resource quota enforcement is a webhook flag', () => {
+    const { spark } = platform({ resourceQuotaEnforcement: true });
+    expect(spark.webhook.deployment.toJson().spec.template.spec.containers[0].args).toContain('--enable-resource-quota-enforcement=true');
+    expect(container('spark-operator-webhook').args).not.toContain('--enable-resource-quota-enforcement=true');
+  });
+
   test('fails when jobNamespaces and allNamespaces are both set', () => {
     expect(() => platform({ jobNamespaces: ['default'], allNamespaces: true })).toThrow(
       'p/spark-operator: jobNamespaces [default] and allNamespaces: true exclude each other; drop jobNamespaces to watch every namespace, or drop allNamespaces');
