@@ -50,7 +50,11 @@ export interface KubeRayProps extends ComponentProps {
   readonly resources?: ControllerResources;
 }
 
-/** Upstream's manifest sets RayClusterStatusConditions; RayCronJob so that the CRD we install is served. */
+/**
+ * Upstream's manifest sets RayClusterStatusConditions. RayCronJob is on so that the CRD this
+ * component installs is reconciled: v1.7.0 starts the RayCronJob controller only behind its
+ * gate (whether the gate defaults on in v1.7.0 is not confirmed, so it is set explicitly).
+ */
 const DEFAULT_GATES: Record<string, boolean> = {
   [KubeRayFeatureGate.RAY_CLUSTER_STATUS_CONDITIONS]: true,
   [KubeRayFeatureGate.RAY_CRON_JOB]: true,
@@ -149,6 +153,8 @@ export class KubeRay extends Component {
       // Upstream's overlay names these webhook-service / webhook-server-cert /
       // validating-webhook-configuration, kubebuilder's defaults that other operators share
       // in one cluster; the kuberay- prefix is the one the Open Data Hub fork uses.
+      // No `selfManaged`: KubeRay has no certificate rotator; it reads the pair a provider
+      // writes (cert-manager upstream, OpenShift's service CA in the Open Data Hub fork).
       const server = new WebhookServer(this, 'WebhookServer', {
         controller: this.operator,
         serviceName: 'kuberay-webhook-service',
