@@ -48,6 +48,16 @@ export const Rbac = {
     { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get', 'patch', 'update'] },
     { apiGroups: [group], resources: [`${plural}/finalizers`], verbs: ['update'] },
   ],
+  /** A user role that edits a kind (kubebuilder's `<kind>-editor-role`): full control, status read. */
+  editor: (group: string, plural: string): PolicyRule[] => [
+    { apiGroups: [group], resources: [plural], verbs: MANAGE_VERBS },
+    { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get'] },
+  ],
+  /** A user role that views a kind (kubebuilder's `<kind>-viewer-role`): read, status read. */
+  viewer: (group: string, plural: string): PolicyRule[] => [
+    { apiGroups: [group], resources: [plural], verbs: READ_VERBS },
+    { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get'] },
+  ],
 };
 
 /** Rejects wildcards: least privilege is a promise of this project. */
