@@ -29,6 +29,11 @@ const MODULES: BindingModule[] = [
     from: '../constructs/gateway-api-inference-extension/crds',
     header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
   },
+  {
+    out: 'imports/workload.codeflare.dev.ts',
+    from: '../constructs/appwrapper/crds',
+    header: 'AppWrapper custom resources (workload.codeflare.dev), from constructs/appwrapper/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');
