@@ -46,7 +46,8 @@ export function platformReport(m: PlatformModel, largeCrds: string[]): string {
   for (const c of m.components) {
     for (const r of c.requires) {
       const owner = [...m.crdOwners.entries()].find(([, o]) => o.providedCrds.some((d) => gvkKey(d) === gvkKey(r)))?.[1];
-      lines.push(`  ${owner ? owner.componentName : 'prerequisite'} -->|${r.group}/${r.kind}| ${c.componentName}`);
+      // A runtime-only requirement sets no apply order: drawn dotted.
+      lines.push(`  ${owner ? owner.componentName : 'prerequisite'} ${r.runtimeOnly ? '-.->' : '-->'}|${r.group}/${r.kind}| ${c.componentName}`);
     }
     for (const infra of c.infrastructure) lines.push(`  ${infra.replace(/[^\w]/g, '_')}[${infra}] -.-> ${c.componentName}`);
   }
