@@ -2,8 +2,6 @@ import { k8s } from 'cdk8s-plus-28';
 import { codeFlareConfigDocument, renderCodeFlareConfig } from './config';
 import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
 import { CODEFLARE_IMAGES } from './versions';
-import { appWrapperCrd, APPWRAPPER_GROUP } from '../appwrapper/crds';
-import { AppWrapperUserRoles } from '../appwrapper/user-roles';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { crdName } from '../../lib/crd';
@@ -12,6 +10,8 @@ import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, ResourceRef } from '../../lib/rbac';
 import { checkDnsSubdomain } from '../../lib/validation/names';
 import { WebhookRule, WebhookServer } from '../../lib/webhook-server';
+import { appWrapperCrd, APPWRAPPER_GROUP } from '../appwrapper/crds';
+import { AppWrapperUserRoles } from '../appwrapper/user-roles';
 
 export interface CodeFlareOperatorProps extends ComponentProps {
   /**
