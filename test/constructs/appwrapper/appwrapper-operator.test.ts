@@ -96,6 +96,12 @@ describe('AppWrapperOperator', () => {
   test('rotates its own webhook certificate: an empty Secret, CA injected at run time', () => {
     const secret = find('Secret', 'appwrapper-webhook-server-cert');
     expect(secret.metadata.namespace).toBe('appwrapper-system');
+    expect(alone.model.runtimeChanges.map((c) => `${c.kind} ${c.name} ${c.jsonPointers.join(',')} by ${c.by}`)).toEqual([
+      'Secret appwrapper-webhook-server-cert /data by appwrapper-controller-manager',
+      'ValidatingWebhookConfiguration appwrapper-validating-webhook-configuration /webhooks/*/clientConfig/caBundle by appwrapper-controller-manager',
+      'MutatingWebhookConfiguration appwrapper-mutating-webhook-configuration /webhooks/*/clientConfig/caBundle by appwrapper-controller-manager',
+    ]);
+    expect(wiringTable(alone.model).every((l) => l.includes('self-managed by appwrapper-controller-manager'))).toBe(true);
     expect(wiringTable(alone.model).map((l) => l.split(' -> ')[0])).toEqual([
       'mutating appwrapper-mutating-webhook-configuration/mappwrapper.kb.io',
       'validating appwrapper-validating-webhook-configuration/vappwrapper.kb.io',
