@@ -187,8 +187,13 @@ describe('CodeFlareOperator', () => {
     const b = platform({ ...DOMAIN, replicas: 2, leaderElection: true });
     const cfg = parse(find(b.model.objects.map((o) => o.json), 'ConfigMap').data['config.yaml']);
     expect(cfg.leaderElection).toEqual({
-      leaderElect: true, resourceLock: 'leases', resourceName: 'codeflare-operator-leader-election', resourceNamespace: 'opendatahub',
-      leaseDuration: '15s', renewDeadline: '10s', retryPeriod: '2s',
+      leaderElect: true,
+      resourceLock: 'leases',
+      resourceName: 'codeflare-operator-leader-election',
+      resourceNamespace: 'opendatahub',
+      leaseDuration: '15s',
+      renewDeadline: '10s',
+      retryPeriod: '2s',
     });
   });
 });
