@@ -154,6 +154,15 @@ describe('AppWrapperOperator', () => {
     expect(webhook.webhooks[0].clientConfig.service.namespace).toBe('batch');
   });
 
+  test('the image follows the platform\'s mirror and overrides', () => {
+    const b = platform({}, { images: { registryMirror: 'mirror.example.com', overrides: { 'appwrapper/controller': { tag: 'v1.2.2' } } } });
+    expect(b.model.objects.find((o) => o.json.kind === 'Deployment')!.json.spec.template.spec.containers[0].image).toBe('mirror.example.com/ibm/appwrapper:v1.2.2');
+  });
+
+  test('the report draws the runtime-only Kueue requirement dotted', () => {
+    expect(alone.files.get('REPORT.md')).toContain('  prerequisite -.->|kueue.x-k8s.io/Workload| appwrapper');
+  });
+
   test('without the Kueue integration it needs nothing from the platform', () => {
     const b = build((app) => {
       const p = new Platform(app, 'p', { name: 'appwrapper' });

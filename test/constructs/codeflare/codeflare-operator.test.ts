@@ -141,6 +141,15 @@ describe('CodeFlareOperator', () => {
     ]);
   });
 
+  test('the image can be pointed at upstream project-codeflare\'s build', () => {
+    const b = build((app) => {
+      const p = new Platform(app, 'p', { name: 'codeflare', prerequisites: [KUBERAY, ODH], images: { overrides: { 'codeflare/operator': { repository: 'quay.io/project-codeflare/codeflare-operator' } } } });
+      new CodeFlareOperator(p, 'codeflare', DOMAIN);
+      return p;
+    });
+    expect(b.model.objects.find((o) => o.json.kind === 'Deployment')!.json.spec.template.spec.containers[0].image).toBe('quay.io/project-codeflare/codeflare-operator:v1.16.0');
+  });
+
   test('fails when the embedded AppWrapper controller runs next to the standalone one', () => {
     expect(problemsOf(() => build((app) => {
       const p = new Platform(app, 'p', { name: 'both', prerequisites: [KUBERAY, ODH, KUEUE] });
