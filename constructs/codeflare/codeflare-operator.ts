@@ -34,7 +34,12 @@ export interface CodeFlareOperatorProps extends ComponentProps {
    * @default - on OpenShift, the cluster's ingress domain
    */
   readonly ingressDomain?: string;
-  /** Put the Ray dashboard behind OpenShift's OAuth proxy (OpenShift only). @default the value of openShift */
+  /**
+   * Put the Ray dashboard behind OpenShift's OAuth proxy, exposed by a Route (OpenShift
+   * only). Off OpenShift the dashboard gets an Ingress instead; on OpenShift with it off,
+   * the operator exposes no dashboard at all.
+   * @default the value of openShift
+   */
   readonly rayDashboardOAuth?: boolean;
   /** Mutual TLS between Ray nodes (the webhook injects certificate init containers). @default true */
   readonly mTls?: boolean;
