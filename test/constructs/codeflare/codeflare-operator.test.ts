@@ -1,10 +1,13 @@
-import { App } from 'cdk8s';
+import { ApiObject, App, JsonPatch } from 'cdk8s';
 import { parse } from 'yaml';
 import { AppWrapperOperator } from '../../../constructs/appwrapper';
 import { CodeFlareOperator, CodeFlareOperatorProps } from '../../../constructs/codeflare';
 import { Prerequisite } from '../../../lib/component';
+import { Controller } from '../../../lib/controller';
 import { Platform } from '../../../lib/platform';
 import { applyOrder, wiringTable } from '../../../lib/report';
+import { WebhookRule, WebhookServer } from '../../../lib/webhook-server';
+import { TestComponent } from '../../lib/support';
 import { build, pinnable, problemsOf } from '../../platforms/helpers';
 
 /** KubeRay's RayCluster and ODH's DSCInitialization, declared present: CodeFlare's requirements. */
@@ -14,6 +17,27 @@ const KUEUE: Prerequisite = { name: 'kueue', provides: [{ group: 'kueue.x-k8s.io
 const OPENSHIFT: Prerequisite = { name: 'openshift', provides: [{ group: 'route.openshift.io', kind: 'Route' }, { group: 'config.openshift.io', kind: 'Ingress' }] };
 
 const DOMAIN = { ingressDomain: 'apps.example.com' };
+
+/**
+ * A stand-in for Kueue's AppWrapper integration webhooks (the Kueue component is built on
+ * another branch): same webhook names as CodeFlare's, in Kueue's own configurations.
+ * `port` miswires its validating webhook.
+ */
+function kueueStandIn(p: Platform, port?: number): void {
+  new TestComponent(p, 'kueue', 'kueue-system', (c) => {
+    c.namespaceObject();
+    const ctl = new Controller(c, 'Controller', { name: 'kueue-controller-manager', image: c.image('manager'), selectorLabels: { 'app.kubernetes.io/name': 'kueue' }, ports: { webhook: 9443 } });
+    const server = new WebhookServer(c, 'WebhookServer', { controller: ctl, serviceName: 'kueue-webhook-service', secretName: 'kueue-webhook-server-cert', selfManaged: { required: true } });
+    const rules: WebhookRule[] = [{ apiGroups: ['workload.codeflare.dev'], apiVersions: ['v1beta2'], resources: ['appwrappers'], operations: ['CREATE', 'UPDATE'] }];
+    server.addMutatingWebhook('kueue-mutating-webhook-configuration', { name: 'mappwrapper.kb.io', path: '/mutate-workload-codeflare-dev-v1beta2-appwrapper', rules });
+    server.addValidatingWebhook('kueue-validating-webhook-configuration', { name: 'vappwrapper.kb.io', path: '/validate-workload-codeflare-dev-v1beta2-appwrapper', rules });
+    if (port) {
+      // Point the validating configuration at a port the Service does not expose.
+      const cfg = server.node.findChild('Validating-kueue-validating-webhook-configuration') as ApiObject;
+      cfg.addJsonPatch(JsonPatch.replace('/webhooks/0/clientConfig/service/port', port));
+    }
+  });
+}
 
 function platform(props: CodeFlareOperatorProps = DOMAIN, prerequisites: Prerequisite[] = [KUBERAY, ODH]) {
   return build((app) => {
@@ -148,6 +172,33 @@ describe('CodeFlareOperator', () => {
       return p;
     });
     expect(b.model.objects.find((o) => o.json.kind === 'Deployment')!.json.spec.template.spec.containers[0].image).toBe('quay.io/project-codeflare/codeflare-operator:v1.16.0');
+  });
+
+  test('Kueue and CodeFlare both name a webhook vappwrapper.kb.io: each resolves to its own backend', () => {
+    const b = build((app) => {
+      const p = new Platform(app, 'p', { name: 'two', prerequisites: [KUBERAY, ODH, KUEUE] });
+      new CodeFlareOperator(p, 'codeflare', { ...DOMAIN, appWrapper: true });
+      kueueStandIn(p);
+      return p;
+    });
+    const lines = wiringTable(b.model).filter((l) => l.includes('/vappwrapper.kb.io'));
+    expect(lines.map((l) => l.split(' -> ').slice(0, 3).join(' -> '))).toEqual([
+      'validating codeflare-operator-validating-webhook-configuration/vappwrapper.kb.io -> opendatahub/codeflare-operator-webhook-service:443/validate-workload-codeflare-dev-v1beta2-appwrapper -> Deployment/codeflare-operator-manager:9443',
+      'validating kueue-validating-webhook-configuration/vappwrapper.kb.io -> kueue-system/kueue-webhook-service:443/validate-workload-codeflare-dev-v1beta2-appwrapper -> Deployment/kueue-controller-manager:9443',
+    ]);
+  });
+
+  test('fails naming Kueue\'s configuration when only its vappwrapper.kb.io is miswired', () => {
+    const problems = problemsOf(() => build((app) => {
+      const p = new Platform(app, 'p', { name: 'two', prerequisites: [KUBERAY, ODH, KUEUE] });
+      new CodeFlareOperator(p, 'codeflare', { ...DOMAIN, appWrapper: true });
+      kueueStandIn(p, 8443);
+      return p;
+    }));
+    expect(problems).toEqual([
+      '[MLP020] p/kueue/WebhookServer/Validating-kueue-validating-webhook-configuration: webhook vappwrapper.kb.io of ValidatingWebhookConfiguration kueue-validating-webhook-configuration ' +
+        'points at port 8443 of Service kueue-system/kueue-webhook-service, which exposes 443',
+    ]);
   });
 
   test('fails when the embedded AppWrapper controller runs next to the standalone one', () => {
