@@ -1,7 +1,6 @@
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { APPWRAPPER_ROLE_RULES } from './rbac';
-import { normalizeRules, PolicyRule } from '../../lib/rbac';
+import { PolicyRule, roleObject } from '../../lib/rbac';
 
 /** The built-in ClusterRoles (admin, edit, view) a role aggregates into. */
 export type AggregateTo = 'admin' | 'edit' | 'view';
@@ -32,15 +31,6 @@ export class AppWrapperUserRoles extends Construct {
 
   private role(id: string, name: string, rules: PolicyRule[], aggregateTo: AggregateTo[], labels: Record<string, string> = {}): void {
     const aggregation = Object.fromEntries(aggregateTo.map((to) => [`rbac.authorization.k8s.io/aggregate-to-${to}`, 'true']));
-    const all = { ...labels, ...aggregation };
-    new k8s.KubeClusterRole(this, id, {
-      metadata: { name, labels: Object.keys(all).length ? all : undefined },
-      rules: normalizeRules(rules).map(toKubeRule),
-    });
+    roleObject(this, id, { name, labels: { ...labels, ...aggregation }, rules });
   }
-}
-
-/** Our PolicyRule as the binding's type (only resource rules occur here). */
-function toKubeRule(r: PolicyRule): k8s.PolicyRule {
-  return { apiGroups: r.apiGroups, resources: r.resources, resourceNames: r.resourceNames, verbs: r.verbs };
 }
