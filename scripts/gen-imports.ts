@@ -44,6 +44,11 @@ const MODULES: BindingModule[] = [
     from: '../constructs/spark-operator/crds',
     header: 'Spark Operator custom resources (sparkoperator.k8s.io), from constructs/spark-operator/crds.',
   },
+  {
+    out: 'imports/workload.codeflare.dev.ts',
+    from: '../constructs/appwrapper/crds',
+    header: 'AppWrapper custom resources (workload.codeflare.dev), from constructs/appwrapper/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');

@@ -159,7 +159,30 @@ describe('Platform graph', () => {
     });
     new TestComponent(platform, 'c', 'c-system');
     expect(resolveProblems(platform)).toEqual([
-      'p: components depend on each other in a cycle: a -> b -> a; break it by removing a requirement or declaring a kind as a prerequisite',
+      'p: components depend on each other in a cycle: a -> b -> a; break it by removing a requirement, declaring a kind as a prerequisite, ' +
+        'or marking a requirement runtimeOnly where it is needed only at run time',
+    ]);
+  });
+
+  test('a runtime-only requirement is checked for a provider but sets no apply order, so it breaks the cycle', () => {
+    const platform = newPlatform();
+    const a = new TestComponent(platform, 'a', 'a-system', (self) => {
+      self.crd(WIDGET);
+      self.needs({ group: 'example.com', kind: 'Gadget', reason: 'waits for gadgets at run time', runtimeOnly: true });
+    });
+    const b = new TestComponent(platform, 'b', 'b-system', (self) => {
+      self.crd(GADGET);
+      self.needs({ group: 'example.com', kind: 'Widget', reason: 'watches widgets' });
+    });
+    expect(platform.resolve().components).toEqual([a, b]);
+  });
+
+  test('fails when a runtime-only requirement has no provider', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'a', 'a-system', (self) => self.needs({ group: 'example.com', kind: 'Gadget', reason: 'waits for gadgets', runtimeOnly: true }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/a: component 'a' (TestComponent) requires example.com/Gadget (waits for gadgets), but no component of platform 'p' provides it and no prerequisite declares it; " +
+        "add a component that provides it, or declare it present with prerequisites: [{ name: '...', provides: [{ group: 'example.com', kind: 'Gadget' }] }]",
     ]);
   });
 
