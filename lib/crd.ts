@@ -214,7 +214,10 @@ export class CustomResourceDefinition extends Construct {
 
 /** The whole object schema of a version: apiVersion, kind, metadata plus the version's fields. */
 export function rootSchema(schema: ObjectSchema): ObjectSchema {
-  return s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  let root = s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  // Rules on the whole object (e.g. on metadata.name) stay on the root.
+  for (const { rule, message, ...opts } of schema.rules) root = root.rule(rule, message as string, opts);
+  return root;
 }
 
 function renderSubresources(v: CrdVersion): unknown {
