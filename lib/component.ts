@@ -9,6 +9,12 @@ import type { Platform } from './platform';
 export interface Requirement {
   readonly group: string;
   readonly kind: string;
+  /**
+   * The version it needs served, where one group/kind exists in incompatible versions from
+   * different providers (kubeflow.org/v1 MPIJob of training-operator, kubeflow.org/v2beta1
+   * MPIJob of mpi-operator). @default - any served version
+   */
+  readonly version?: string;
   /** Why the component needs it (shown in errors and reports). */
   readonly reason: string;
   /** The component class that provides it, named in the error when nothing does. */
