@@ -105,7 +105,7 @@ export class Trainer extends Component {
       secretName: TRAINER_WEBHOOK_SECRET,
       certificateName: 'kubeflow-trainer-serving-cert',
     });
-    this.webhookServer.service.addJsonPatch(JsonPatch.add('/spec/ports/-', { name: 'status-server', port: STATUS_SERVER_PORT, targetPort: 'status-server', protocol: 'TCP' }));
+    this.webhookServer.service.addJsonPatch(JsonPatch.add('/spec/ports/-', { name: 'status-server', port: STATUS_SERVER_PORT, targetPort: k8s.IntOrString.fromString('status-server'), protocol: 'TCP' }));
     this.addWebhooks();
 
     new k8s.KubeConfigMap(this, 'ManagerConfig', {
