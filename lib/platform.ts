@@ -168,8 +168,8 @@ export class Platform extends Construct {
           if (r.version && !served.includes(r.version)) errors.push(wrongVersion(this, c, r, `component '${provider.componentName}' (${provider.constructor.name})`, served));
           else if (provider !== c) deps.get(c)!.add(provider);
         } else if (externalKinds.has(key)) {
-          const declared = this.prerequisites.flatMap((p) => p.provides.filter((g) => gvkKey(g) === key && g.version).map((g) => g.version!));
-          if (r.version && declared.length && !declared.includes(r.version)) errors.push(wrongVersion(this, c, r, 'the prerequisites', declared));
+          const versions = this.prerequisites.flatMap((p) => p.provides.filter((g) => gvkKey(g) === key && g.version).map((g) => g.version!));
+          if (r.version && versions.length && !versions.includes(r.version)) errors.push(wrongVersion(this, c, r, 'the prerequisites', versions));
         } else {
           errors.push(missingProvider(this, c, r));
         }

@@ -1,5 +1,5 @@
-import { PlatformBuild } from '../../../lib/synth';
 import { allows, PolicyRule } from '../../../lib/rbac';
+import { PlatformBuild } from '../../../lib/synth';
 
 /** Accessors over a built platform's objects. */
 export function objectsOf(b: PlatformBuild, component?: string) {

@@ -1,6 +1,6 @@
 import { run } from '@bufbuild/cel';
-import { clusterTrainingRuntimeCrd, CRDS, trainingRuntimeCrd, trainJobCrd } from '../../../constructs/trainer/crds';
 import { jobSetCrd } from '../../../constructs/jobset/crds';
+import { clusterTrainingRuntimeCrd, CRDS, trainingRuntimeCrd, trainJobCrd } from '../../../constructs/trainer/crds';
 import { CrdScope, crdName } from '../../../lib/crd';
 import { at, celRules, schemaOf } from '../support/schema';
 
