@@ -3,7 +3,6 @@ export * from './crd';
 export * from './custom-resource';
 export * from './images';
 export * from './rbac';
-export * from './cluster-role';
 export * from './certificates';
 export * from './phases';
 export * from './component';

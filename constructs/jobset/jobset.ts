@@ -3,12 +3,11 @@ import { stringify } from 'yaml';
 import { CRDS } from './crds';
 import { JOBSET_GROUP } from './crds/jobset';
 import { JOBSET_IMAGES } from './versions';
-import { ClusterRole } from '../../lib/cluster-role';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 
 export interface JobSetProps extends ComponentProps {
@@ -26,7 +25,11 @@ const CONFIG_FILE = 'controller_manager_config.yaml';
 export const JOBSET_WEBHOOK_SERVICE = 'jobset-webhook-service';
 export const JOBSET_WEBHOOK_SECRET = 'jobset-webhook-server-cert';
 
-/** What the JobSet manager needs besides the JobSet CRD it owns (upstream's manager-role). */
+/**
+ * What the JobSet manager needs besides the JobSet CRD it owns (upstream's manager-role).
+ * Upstream's cluster-wide get/update on webhook configurations serves the certificate
+ * rotator: the WebhookServer grants that scoped to our configurations and CRD instead.
+ */
 const MANAGER_RULES: PolicyRule[] = [
   Rbac.read('', 'nodes'),
   Rbac.verbs('', ['persistentvolumeclaims'], ['create', 'get', 'list', 'watch']),
@@ -34,7 +37,6 @@ const MANAGER_RULES: PolicyRule[] = [
   Rbac.manage('', 'services'),
   Rbac.verbs('', ['events'], ['create', 'patch', 'update', 'watch']),
   Rbac.verbs('events.k8s.io', ['events'], ['create', 'patch', 'update', 'watch']),
-  Rbac.verbs('admissionregistration.k8s.io', ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], ['get', 'list', 'update', 'watch']),
   ...Rbac.own('batch', 'jobs').slice(0, 2),
 ];
 
@@ -64,7 +66,10 @@ export class JobSet extends Component {
       command: ['/manager'],
       args: [`--config=/${CONFIG_FILE}`, '--zap-log-level=2'],
       selectorLabels: SELECTOR,
-      ports: { health: 8081, webhook: 9443, metrics: 8443 },
+      ports: { health: 8081, webhook: 9443 },
+      // Secure metrics on 8443 (set by the manager's defaults; the Configuration file does not
+      // override it). Service name as upstream's prometheus component names it.
+      metrics: ControllerMetrics.secure(8443, { serviceName: 'jobset-metrics-service', portName: 'metrics' }),
       replicas: props.replicas,
       leaderElectionId: '6d4f6a47.jobset.x-k8s.io',
       resources: props.resources ?? { requests: { cpu: '500m', memory: '128Mi' }, limits: { memory: '4Gi' } },
@@ -85,6 +90,8 @@ export class JobSet extends Component {
       serviceName: JOBSET_WEBHOOK_SERVICE,
       secretName: JOBSET_WEBHOOK_SECRET,
       certificateName: 'jobset-serving-cert',
+      // Upstream rotates its own certificate by default and also supports cert-manager.
+      selfManaged: {},
     });
     // The manager's Configuration: leader election as upstream's, and the certificate
     // rotation the webhook server chose.
@@ -95,7 +102,7 @@ export class JobSet extends Component {
           apiVersion: 'config.jobset.x-k8s.io/v1alpha1',
           kind: 'Configuration',
           leaderElection: { leaderElect: true },
-          internalCertManagement: { enable: true },
+          internalCertManagement: { enable: this.webhookServer.selfManaged },
         }),
       },
     });
@@ -115,12 +122,12 @@ export class JobSet extends Component {
       rules: jobsets.map((r) => ({ ...r, operations: ['CREATE', 'UPDATE'] })),
     });
     w.addValidatingWebhook('jobset-validating-webhook-configuration', { name: 'vpod.kb.io', path: '/validate--v1-pod', rules: pods, objectSelector: jobSetPods });
-    crd.useConversionWebhook(w.conversionTarget());
+    w.serveConversion(crd);
 
     if (props.userRoles ?? true) {
       const status = Rbac.verbs(JOBSET_GROUP, ['jobsets/status'], ['get']);
-      new ClusterRole(this, 'EditorRole', { name: 'jobset-editor-role', rules: [Rbac.manage(JOBSET_GROUP, 'jobsets'), status] });
-      new ClusterRole(this, 'ViewerRole', { name: 'jobset-viewer-role', rules: [Rbac.read(JOBSET_GROUP, 'jobsets'), status] });
+      roleObject(this, 'EditorRole', { name: 'jobset-editor-role', rules: [Rbac.manage(JOBSET_GROUP, 'jobsets'), status] });
+      roleObject(this, 'ViewerRole', { name: 'jobset-viewer-role', rules: [Rbac.read(JOBSET_GROUP, 'jobsets'), status] });
     }
   }
 }

@@ -5,14 +5,15 @@ const G = 'trainer.kubeflow.org';
 /**
  * What the Trainer controller manager needs besides the three trainer.kubeflow.org kinds
  * it owns (upstream's kubeflow-trainer-controller-manager ClusterRole). Leases are granted
- * by the Controller in its own namespace only.
+ * by the Controller in its own namespace only; upstream's cluster-wide get/update on webhook
+ * configurations serves the certificate rotator, which the WebhookServer grants scoped to
+ * our two configurations. Secrets: the MPI plugin creates each TrainJob's SSH key Secret.
  */
 export const TRAINER_MANAGER_RULES: PolicyRule[] = [
   Rbac.verbs('', ['configmaps', 'secrets'], ['create', 'get', 'list', 'patch', 'update', 'watch']),
   Rbac.read('', 'limitranges'),
   Rbac.verbs('', ['events'], ['create', 'patch', 'update', 'watch']),
   Rbac.verbs('events.k8s.io', ['events'], ['create', 'patch', 'update', 'watch']),
-  Rbac.verbs('admissionregistration.k8s.io', ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], ['get', 'list', 'update', 'watch']),
   Rbac.manage('jobset.x-k8s.io', 'jobsets'),
   Rbac.read('node.k8s.io', 'runtimeclasses'),
   // Gang scheduling: PodGroups of scheduler-plugins (coscheduling) or Volcano, when a

@@ -6,11 +6,11 @@ import { TRAINER_MANAGER_RULES, TRAINER_USER_ROLES, VIEW_CLUSTER_RUNTIMES_RULES 
 import { DEFAULT_CLUSTER_TRAINING_RUNTIMES, DEFAULT_TRAINING_RUNTIME_NAMES, DefaultTrainingRuntimeName, FRAMEWORK_LABEL } from './runtimes';
 import { TRAINER_IMAGES, TRAINER_VERSION } from './versions';
 import { ClusterTrainingRuntime } from '../../imports/trainer.kubeflow.org';
-import { ClusterRole } from '../../lib/cluster-role';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
+import { bindingObject, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { JobSet } from '../jobset/jobset';
 
@@ -79,7 +79,11 @@ export class Trainer extends Component {
       args: [`--config=/${CONFIG_FILE}`, '--zap-log-level=2'],
       selectorLabels: SELECTOR,
       labels: { 'app.kubernetes.io/part-of': 'kubeflow' },
-      ports: { health: 8081, webhook: 9443, metrics: 8443 },
+      ports: { health: 8081, webhook: 9443 },
+      // Secure metrics (Configuration metrics.secureServing). Upstream serves them on the
+      // webhook Service (port monitoring-port); here they get their own Service, since the
+      // webhook Service is the WebhookServer's.
+      metrics: ControllerMetrics.secure(8443, { serviceName: `${NAME}-metrics`, portName: 'metrics' }),
       replicas: props.replicas,
       leaderElectionId: 'trainer.kubeflow.org',
       resources: props.resources,
@@ -104,13 +108,16 @@ export class Trainer extends Component {
       serviceName: TRAINER_SERVICE,
       secretName: TRAINER_WEBHOOK_SECRET,
       certificateName: 'kubeflow-trainer-serving-cert',
+      // The manager rotates its own certificate (certManagement.enable) unless the platform
+      // gives one.
+      selfManaged: {},
     });
     this.webhookServer.service.addJsonPatch(JsonPatch.add('/spec/ports/-', { name: 'status-server', port: STATUS_SERVER_PORT, targetPort: k8s.IntOrString.fromString('status-server'), protocol: 'TCP' }));
     this.addWebhooks();
 
     new k8s.KubeConfigMap(this, 'ManagerConfig', {
       metadata: { name: 'kubeflow-trainer-config', namespace: this.namespaceName },
-      data: { [CONFIG_FILE]: stringify(this.configuration(true), { lineWidth: 0 }) },
+      data: { [CONFIG_FILE]: stringify(this.configuration(this.webhookServer.selfManaged), { lineWidth: 0 }) },
     });
     this.addPublicConfigMap();
     if (props.userRoles ?? true) this.addUserRoles();
@@ -181,21 +188,16 @@ export class Trainer extends Component {
     const ns = this.namespaceName;
     const name = 'kubeflow-trainer-public';
     new k8s.KubeConfigMap(this, 'PublicConfigMap', { metadata: { name, namespace: ns }, data: { kubeflow_trainer_version: TRAINER_VERSION } });
-    new k8s.KubeRole(this, 'PublicRole', {
-      metadata: { name, namespace: ns },
-      rules: [{ apiGroups: [''], resources: ['configmaps'], resourceNames: [name], verbs: ['get', 'list', 'watch'] }],
-    });
-    new k8s.KubeRoleBinding(this, 'PublicRoleBinding', {
-      metadata: { name, namespace: ns },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' }],
-    });
+    roleObject(this, 'PublicRole', { name, namespace: ns, rules: [{ apiGroups: [''], resources: ['configmaps'], resourceNames: [name], verbs: ['get', 'list', 'watch'] }] });
+    bindingObject(this, 'PublicRoleBinding', { name, namespace: ns, roleRef: { kind: 'Role', name }, serviceAccounts: [], groups: ['system:authenticated'] });
   }
 
   private addUserRoles(): void {
     for (const r of TRAINER_USER_ROLES) {
-      new ClusterRole(this, `UserRole-${r.name}`, { name: r.name, labels: r.labels, rules: r.rules, aggregateFrom: r.aggregateFrom ? [r.aggregateFrom] : undefined });
+      roleObject(this, `UserRole-${r.name}`, { name: r.name, labels: r.labels, rules: r.rules, aggregateFrom: r.aggregateFrom ? [{ [r.aggregateFrom]: 'true' }] : undefined });
     }
-    new ClusterRole(this, 'ViewClusterRuntimes', { name: 'kubeflow-trainer-view-cluster-runtimes', rules: VIEW_CLUSTER_RUNTIMES_RULES, groups: ['system:authenticated'] });
+    const name = 'kubeflow-trainer-view-cluster-runtimes';
+    roleObject(this, 'ViewClusterRuntimes', { name, rules: VIEW_CLUSTER_RUNTIMES_RULES });
+    bindingObject(this, 'ViewClusterRuntimesBinding', { name, roleRef: { kind: 'ClusterRole', name }, serviceAccounts: [], groups: ['system:authenticated'] });
   }
 }

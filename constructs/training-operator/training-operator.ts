@@ -1,12 +1,11 @@
 import { CRDS, KUBEFLOW_GROUP } from './crds';
 import { TRAINING_OPERATOR_IMAGES } from './versions';
-import { ClusterRole } from '../../lib/cluster-role';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { CrdDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 
 /** The job kinds training-operator serves, as its --enable-scheme flag names them. */
@@ -32,7 +31,11 @@ const NAME = 'training-operator';
 const SELECTOR = { 'control-plane': 'kubeflow-training-operator' };
 export const TRAINING_OPERATOR_WEBHOOK_SECRET = 'training-operator-webhook-cert';
 
-/** What the operator needs besides the job kinds it owns (upstream's training-operator ClusterRole). */
+/**
+ * What the operator needs besides the job kinds it owns (upstream's training-operator
+ * ClusterRole). Upstream's cluster-wide get/update on validating webhook configurations
+ * serves the certificate rotator: the WebhookServer grants that scoped to our configuration.
+ */
 const OPERATOR_RULES: PolicyRule[] = [
   Rbac.verbs('', ['configmaps'], ['create', 'list', 'update', 'watch']),
   Rbac.manage('', 'events', 'pods'),
@@ -40,7 +43,6 @@ const OPERATOR_RULES: PolicyRule[] = [
   Rbac.verbs('', ['secrets'], ['get', 'list', 'update', 'watch']),
   Rbac.verbs('', ['serviceaccounts'], ['create', 'get', 'list', 'watch']),
   Rbac.verbs('', ['services'], ['create', 'delete', 'get', 'list', 'watch']),
-  Rbac.verbs('admissionregistration.k8s.io', ['validatingwebhookconfigurations'], ['get', 'list', 'update', 'watch']),
   Rbac.manage('autoscaling', 'horizontalpodautoscalers'),
   // The MPI launcher's Role and RoleBinding (pods/exec into workers).
   Rbac.verbs('rbac.authorization.k8s.io', ['rolebindings', 'roles'], ['create', 'list', 'update', 'watch']),
@@ -90,7 +92,6 @@ export class TrainingOperator extends Component {
       image: this.image('controller'),
       command: ['/manager'],
       args: [
-        '--metrics-bind-address=:8080',
         '--health-probe-bind-address=:8081',
         '--leader-elect',
         '--webhook-server-port=9443',
@@ -101,7 +102,15 @@ export class TrainingOperator extends Component {
       ],
       env: [{ name: 'MY_POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, { name: 'MY_POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
       selectorLabels: SELECTOR,
-      ports: { health: 8081, webhook: 9443, metrics: 8080 },
+      ports: { health: 8081, webhook: 9443 },
+      metrics: ControllerMetrics.insecure(8080, 'release-1.9 serves plain HTTP metrics only (no authentication or TLS flags), scraped through prometheus.io annotations', {
+        args: ['--metrics-bind-address=:8080'],
+        // Upstream puts the metrics port on the webhook Service (training-operator); here it
+        // has its own Service.
+        serviceName: `${NAME}-metrics`,
+        portName: 'monitoring-port',
+        serviceAnnotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics', 'prometheus.io/port': '8080' },
+      }),
       replicas: props.replicas,
       leaderElectionId: '1ca428e5.training-operator.kubeflow.org',
       resources: props.resources,
@@ -121,6 +130,8 @@ export class TrainingOperator extends Component {
       serviceName: NAME,
       secretName: TRAINING_OPERATOR_WEBHOOK_SECRET,
       certificateName: 'training-operator-serving-cert',
+      // The operator's cert-controller rotates the certificate; upstream supports nothing else.
+      selfManaged: { required: true },
     });
     // MPIJob has no webhook in release-1.9.
     for (const sc of this.schemes.filter((x) => x !== 'mpijob')) {
@@ -138,13 +149,13 @@ export class TrainingOperator extends Component {
     const plurals = this.schemes.map((sc) => `${sc}s`);
     const status = Rbac.verbs(KUBEFLOW_GROUP, plurals.map((p) => `${p}/status`), ['get']);
     const label = (k: string) => `rbac.authorization.kubeflow.org/aggregate-to-${k}`;
-    new ClusterRole(this, 'AdminRole', {
+    roleObject(this, 'AdminRole', {
       name: 'kubeflow-training-admin',
       labels: { [label('kubeflow-admin')]: 'true' },
       rules: [],
-      aggregateFrom: [label('kubeflow-training-admin')],
+      aggregateFrom: [{ [label('kubeflow-training-admin')]: 'true' }],
     });
-    new ClusterRole(this, 'EditRole', {
+    roleObject(this, 'EditRole', {
       name: 'kubeflow-training-edit',
       labels: { [label('kubeflow-edit')]: 'true', [label('kubeflow-training-admin')]: 'true' },
       rules: [
@@ -154,7 +165,7 @@ export class TrainingOperator extends Component {
         Rbac.read('', 'events'),
       ],
     });
-    new ClusterRole(this, 'ViewRole', {
+    roleObject(this, 'ViewRole', {
       name: 'kubeflow-training-view',
       labels: { [label('kubeflow-view')]: 'true' },
       rules: [Rbac.read(KUBEFLOW_GROUP, ...plurals), status],

@@ -1,4 +1,4 @@
-import { run } from '@bufbuild/cel';
+import { CelInput, run } from '@bufbuild/cel';
 import { CRDS, jobSetCrd } from '../../../constructs/jobset/crds';
 import { CrdScope, crdName } from '../../../lib/crd';
 import { at, celRules, schemaOf } from '../support/schema';
@@ -39,7 +39,7 @@ describe('JobSet CRD (v0.12.0)', () => {
 
   test('startupPolicy InOrder and dependsOn are mutually exclusive', () => {
     const [rule] = spec['x-kubernetes-validations']!;
-    const jobs = [{ name: 'a' }, { name: 'b', dependsOn: [{ name: 'a', status: 'Ready' }] }];
+    const jobs = [{ name: 'a' }, { name: 'b', dependsOn: [{ name: 'a', status: 'Ready' }] }] as CelInput;
     expect(run(rule.rule, { self: { startupPolicy: { startupPolicyOrder: 'InOrder' }, replicatedJobs: jobs } })).toBe(false);
     expect(run(rule.rule, { self: { startupPolicy: { startupPolicyOrder: 'AnyOrder' }, replicatedJobs: jobs } })).toBe(true);
     expect(run(rule.rule, { self: { startupPolicy: { startupPolicyOrder: 'InOrder' }, replicatedJobs: [{ name: 'a' }] } })).toBe(true);

@@ -1,5 +1,6 @@
 import { App } from 'cdk8s';
 import { JobSet, JobSetProps } from '../../../constructs/jobset';
+import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformProps } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
@@ -7,7 +8,7 @@ import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
 function platform(props: JobSetProps = {}, platformProps: Partial<PlatformProps> = {}) {
-  const p = new Platform(new App(), 'p', { name: 'jobset-only', prerequisites: [CERT_MANAGER], ...platformProps });
+  const p = new Platform(new App(), 'p', { name: 'jobset-only', certificates: CertificateProvider.selfManaged(), ...platformProps });
   const jobset = new JobSet(p, 'jobset', props);
   return { p, jobset };
 }
@@ -66,7 +67,7 @@ describe('JobSet component', () => {
     });
   });
 
-  test('RBAC: owns jobsets, manages Jobs and Services, deletes pods, reads nodes, updates its webhook configurations', () => {
+  test('RBAC: owns jobsets, manages Jobs and Services, deletes pods, reads nodes; the rotator patches only its own objects', () => {
     const role = 'jobset-controller-manager-role';
     expect(can('ClusterRole', role, 'jobset.x-k8s.io', 'jobsets', 'create')).toBe(true);
     expect(can('ClusterRole', role, 'jobset.x-k8s.io', 'jobsets/status', 'update')).toBe(true);
@@ -77,8 +78,15 @@ describe('JobSet component', () => {
     expect(can('ClusterRole', role, '', 'nodes', 'list')).toBe(true);
     expect(can('ClusterRole', role, '', 'persistentvolumeclaims', 'create')).toBe(true);
     expect(can('ClusterRole', role, '', 'persistentvolumeclaims', 'delete')).toBe(false);
-    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update')).toBe(true);
     expect(can('Role', role, 'coordination.k8s.io', 'leases', 'update')).toBe(true);
+    // The certificate rotator patches only our configurations, CRD and Secret.
+    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update')).toBe(false);
+    const rotator = 'jobset-controller-manager-cert-rotator';
+    expect(can('ClusterRole', rotator, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update', 'jobset-validating-webhook-configuration')).toBe(true);
+    expect(can('ClusterRole', rotator, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'patch', 'jobset-mutating-webhook-configuration')).toBe(true);
+    expect(can('ClusterRole', rotator, 'apiextensions.k8s.io', 'customresourcedefinitions', 'update', 'jobsets.jobset.x-k8s.io')).toBe(true);
+    expect(can('ClusterRole', rotator, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update', 'other')).toBe(false);
+    expect(can('Role', rotator, '', 'secrets', 'update', 'jobset-webhook-server-cert')).toBe(true);
   });
 
   test('editor and viewer roles for users', () => {
@@ -118,6 +126,31 @@ describe('JobSet component', () => {
     for (const o of built.model.objects) counts[o.json.kind] = (counts[o.json.kind] ?? 0) + 1;
     expect(counts.CustomResourceDefinition).toBe(1);
     expect(ofKind('MutatingWebhookConfiguration').length + ofKind('ValidatingWebhookConfiguration').length).toBe(2);
+  });
+
+  test('self-managed certificate: an empty Secret, internal cert management on, caBundle left to the rotator', () => {
+    expect(named('Secret', 'jobset-webhook-server-cert')).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'jobset-webhook-server-cert', namespace: 'jobset-system' } });
+    expect(named('ConfigMap', 'jobset-manager-config').data['controller_manager_config.yaml']).toContain('internalCertManagement:\n  enable: true');
+    expect(named('CustomResourceDefinition', 'jobsets.jobset.x-k8s.io').metadata.annotations).toBeUndefined();
+    expect(ofKind('Certificate')).toEqual([]);
+    expect(built.model.objects.map((o) => o.json.metadata?.name)).toContain('jobset-controller-manager-cert-rotator');
+  });
+
+  test('with cert-manager as the provider: a Certificate, CA injection into CRD and webhooks, internal cert management off', () => {
+    const b = buildPlatform(platform({}, { certificates: CertificateProvider.certManager(), prerequisites: [CERT_MANAGER] }).p);
+    const o = objectsOf(b);
+    expect(o.named('Certificate', 'jobset-serving-cert').spec.secretName).toBe('jobset-webhook-server-cert');
+    expect(o.named('CustomResourceDefinition', 'jobsets.jobset.x-k8s.io').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'jobset-system/jobset-serving-cert' });
+    expect(o.named('ValidatingWebhookConfiguration', 'jobset-validating-webhook-configuration').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'jobset-system/jobset-serving-cert' });
+    expect(o.named('ConfigMap', 'jobset-manager-config').data['controller_manager_config.yaml']).toContain('internalCertManagement:\n  enable: false');
+    expect(o.ofKind('Secret')).toEqual([]);
+  });
+
+  test('secure metrics on 8443 behind jobset-metrics-service, with a metrics-reader role', () => {
+    expect(named('Service', 'jobset-metrics-service').spec.ports).toEqual([{ name: 'metrics', port: 8443, targetPort: 'metrics', protocol: 'TCP' }]);
+    expect(can('ClusterRole', 'jobset-controller-manager-metrics-reader', '', 'pods', 'get')).toBe(false);
+    expect(named('ClusterRole', 'jobset-controller-manager-metrics-reader').rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
+    expect(can('ClusterRole', 'jobset-controller-manager-role', 'authentication.k8s.io', 'tokenreviews', 'create')).toBe(true);
   });
 
   test('snapshot of the whole output (CRD schemas as digests)', () => {

@@ -11,8 +11,8 @@ export function objectsOf(b: PlatformBuild, component?: string) {
     return o;
   };
   const container = (deployment: string) => named('Deployment', deployment).spec.template.spec.containers[0];
-  /** Whether the named ClusterRole (or Role) allows verb on group/resource. */
-  const can = (kind: 'ClusterRole' | 'Role', role: string, group: string, resource: string, verb: string) =>
-    allows(named(kind, role).rules as PolicyRule[], group, resource, verb);
+  /** Whether the named ClusterRole (or Role) allows verb on group/resource (optionally one named object). */
+  const can = (kind: 'ClusterRole' | 'Role', role: string, group: string, resource: string, verb: string, name?: string) =>
+    allows(named(kind, role).rules as PolicyRule[], group, resource, verb, name);
   return { objects, ofKind, named, container, can };
 }

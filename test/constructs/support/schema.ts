@@ -18,7 +18,7 @@ export function at(schema: JSONSchemaProps, path: string): JSONSchemaProps {
 
 /** Every CEL rule under a node (the node included), with the path where it sits. */
 export function celRules(schema: JSONSchemaProps, path = ''): Array<{ path: string; rule: string; message?: string }> {
-  const out = (schema['x-kubernetes-validations'] ?? []).map((r) => ({ path, rule: r.rule, message: r.message }));
+  const out: Array<{ path: string; rule: string; message?: string }> = (schema['x-kubernetes-validations'] ?? []).map((r) => ({ path, rule: r.rule, message: r.message }));
   for (const [k, v] of Object.entries(schema.properties ?? {})) out.push(...celRules(v, path ? `${path}.${k}` : k));
   if (schema.items && !Array.isArray(schema.items)) out.push(...celRules(schema.items, `${path}.[]`));
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') out.push(...celRules(schema.additionalProperties, `${path}.{}`));

@@ -1,6 +1,7 @@
 import { App } from 'cdk8s';
 import { JobSet } from '../../../constructs/jobset';
 import { DEFAULT_TRAINING_RUNTIME_NAMES, Trainer, TrainerProps } from '../../../constructs/trainer';
+import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformProps } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
@@ -8,7 +9,7 @@ import { pinnable, problemsOf } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
 function platform(props: TrainerProps = {}, opts: { jobset?: boolean; platform?: Partial<PlatformProps> } = {}) {
-  const p = new Platform(new App(), 'p', { name: 'trainer-only', prerequisites: [CERT_MANAGER], ...opts.platform });
+  const p = new Platform(new App(), 'p', { name: 'trainer-only', certificates: CertificateProvider.selfManaged(), ...opts.platform });
   if (opts.jobset ?? true) new JobSet(p, 'jobset');
   const trainer = new Trainer(p, 'trainer', props);
   return { p, trainer };
@@ -96,8 +97,9 @@ describe('Trainer component', () => {
     expect(can('ClusterRole', role, 'scheduling.volcano.sh', 'podgroups', 'delete')).toBe(false);
     expect(can('ClusterRole', role, 'node.k8s.io', 'runtimeclasses', 'watch')).toBe(true);
     expect(can('ClusterRole', role, '', 'limitranges', 'list')).toBe(true);
-    expect(can('ClusterRole', role, '', 'secrets', 'delete')).toBe(false);
-    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update')).toBe(true);
+    expect(can('ClusterRole', role, '', 'secrets', 'create')).toBe(true);
+    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update')).toBe(false);
+    expect(can('ClusterRole', `${role.replace(/-role$/, '')}-cert-rotator`, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update', 'defaulter.trainer.kubeflow.org')).toBe(true);
     expect(can('Role', role, 'coordination.k8s.io', 'leases', 'create')).toBe(true);
   });
 
@@ -151,7 +153,7 @@ describe('Trainer component', () => {
 
   test('userRoles: false leaves the user roles out but keeps the public ConfigMap', () => {
     const o = objectsOf(buildPlatform(platform({ userRoles: false }).p), 'trainer');
-    expect(o.ofKind('ClusterRole').map((r) => r.metadata.name)).toEqual(['kubeflow-trainer-controller-manager-role']);
+    expect(o.ofKind('ClusterRole').map((r) => r.metadata.name).filter((n) => n.startsWith('kubeflow-trainer-') && !n.startsWith('kubeflow-trainer-controller-manager'))).toEqual([]);
     expect(o.named('ConfigMap', 'kubeflow-trainer-public')).toBeDefined();
   });
 
@@ -167,6 +169,22 @@ describe('Trainer component', () => {
 
   test('fails when replicas is not a whole number of at least 1', () => {
     expect(() => platform({ replicas: -1 })).toThrow('p/trainer: replicas -1 is not allowed; set a whole number >= 1 (leader election keeps one manager active)');
+  });
+
+  test('self-managed certificate: an empty Secret and certManagement on', () => {
+    expect(named('Secret', 'kubeflow-trainer-webhook-cert').metadata.namespace).toBe('kubeflow-system');
+    expect(named('ConfigMap', 'kubeflow-trainer-config').data['controller_manager_config.yaml']).toMatch(/certManagement:\n {2}enable: true/);
+  });
+
+  test('with cert-manager as the provider: a Certificate and certManagement off', () => {
+    const o = objectsOf(buildPlatform(platform({}, { platform: { certificates: CertificateProvider.certManager(), prerequisites: [CERT_MANAGER] } }).p), 'trainer');
+    expect(o.named('Certificate', 'kubeflow-trainer-serving-cert').spec.dnsNames).toEqual(['kubeflow-trainer-controller-manager.kubeflow-system.svc', 'kubeflow-trainer-controller-manager.kubeflow-system.svc.cluster.local']);
+    expect(o.named('ConfigMap', 'kubeflow-trainer-config').data['controller_manager_config.yaml']).toMatch(/certManagement:\n {2}enable: false/);
+  });
+
+  test('secure metrics on 8443 behind their own Service', () => {
+    expect(named('Service', 'kubeflow-trainer-controller-manager-metrics').spec.ports).toEqual([{ name: 'metrics', port: 8443, targetPort: 'metrics', protocol: 'TCP' }]);
+    expect(named('ClusterRole', 'kubeflow-trainer-controller-manager-metrics-reader').rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
   });
 
   test('snapshot of the trainer output (CRD schemas as digests)', () => {

@@ -2,14 +2,15 @@ import { App } from 'cdk8s';
 import { JobSet } from '../../../constructs/jobset';
 import { Trainer } from '../../../constructs/trainer';
 import { TrainingOperator } from '../../../constructs/training-operator';
-import { CERT_MANAGER, Component } from '../../../lib/component';
+import { CertificateProvider } from '../../../lib/certificates';
+import { Component } from '../../../lib/component';
 import { ImageSpec } from '../../../lib/images';
 import { Platform } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
 import { problemsOf } from '../../platforms/helpers';
 
 function both(): Platform {
-  const p = new Platform(new App(), 'p', { name: 'training', prerequisites: [CERT_MANAGER] });
+  const p = new Platform(new App(), 'p', { name: 'training', certificates: CertificateProvider.selfManaged() });
   new JobSet(p, 'jobset');
   new Trainer(p, 'trainer');
   new TrainingOperator(p, 'training-operator');
@@ -69,7 +70,7 @@ describe('Trainer and training-operator in one platform', () => {
   });
 
   test('without the mpijob scheme, training-operator leaves mpijobs.kubeflow.org to another provider', () => {
-    const p = new Platform(new App(), 'p', { name: 'training', prerequisites: [CERT_MANAGER] });
+    const p = new Platform(new App(), 'p', { name: 'training', certificates: CertificateProvider.selfManaged() });
     new TrainingOperator(p, 'training-operator', { schemes: ['tfjob', 'pytorchjob', 'xgboostjob', 'paddlejob', 'jaxjob'] });
     expect(buildPlatform(p).model.kinds.has('kubeflow.org/MPIJob')).toBe(false);
   });

@@ -1,13 +1,13 @@
 import { App } from 'cdk8s';
 import { TrainingOperator, TrainingOperatorProps } from '../../../constructs/training-operator';
-import { CERT_MANAGER } from '../../../lib/component';
+import { CertificateProvider } from '../../../lib/certificates';
 import { Platform } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
 import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
 function platform(props: TrainingOperatorProps = {}) {
-  const p = new Platform(new App(), 'p', { name: 'training-operator-only', prerequisites: [CERT_MANAGER] });
+  const p = new Platform(new App(), 'p', { name: 'training-operator-only', certificates: CertificateProvider.selfManaged() });
   const op = new TrainingOperator(p, 'training-operator', props);
   return { p, op };
 }
@@ -70,8 +70,9 @@ describe('TrainingOperator component (deprecated upstream)', () => {
     expect(can('ClusterRole', role, 'autoscaling', 'horizontalpodautoscalers', 'create')).toBe(true);
     expect(can('ClusterRole', role, 'scheduling.volcano.sh', 'podgroups', 'delete')).toBe(true);
     expect(can('ClusterRole', role, '', 'secrets', 'create')).toBe(false);
-    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update')).toBe(true);
-    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update')).toBe(false);
+    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update')).toBe(false);
+    expect(can('ClusterRole', 'training-operator-cert-rotator', 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', 'update', 'validator.training-operator.kubeflow.org')).toBe(true);
+    expect(can('ClusterRole', 'training-operator-cert-rotator', 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update', 'validator.training-operator.kubeflow.org')).toBe(false);
   });
 
   test('Kubeflow user roles: admin aggregates edit; edit manages jobs and claims; view reads', () => {
@@ -106,6 +107,22 @@ describe('TrainingOperator component (deprecated upstream)', () => {
 
   test('fails when replicas is not a whole number of at least 1', () => {
     expect(() => platform({ replicas: 0 })).toThrow('p/training-operator: replicas 0 is not allowed; set a whole number >= 1 (leader election keeps one operator active)');
+  });
+
+  test('always rotates its own certificate: even under cert-manager, no Certificate and no cert-manager prerequisite', () => {
+    const p = new Platform(new App(), 'p', { name: 'cm', certificates: CertificateProvider.certManager() });
+    new TrainingOperator(p, 'training-operator');
+    const o = objectsOf(buildPlatform(p));
+    expect(o.ofKind('Certificate')).toEqual([]);
+    expect(o.named('Secret', 'training-operator-webhook-cert').metadata.namespace).toBe('kubeflow');
+    expect(o.named('ValidatingWebhookConfiguration', 'validator.training-operator.kubeflow.org').metadata.annotations).toBeUndefined();
+  });
+
+  test('plain HTTP metrics on 8080 (an explicit opt-out), scraped through prometheus annotations', () => {
+    expect(container('training-operator').args).toContain('--metrics-bind-address=:8080');
+    const svc = named('Service', 'training-operator-metrics');
+    expect(svc.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics', 'prometheus.io/port': '8080' });
+    expect(svc.spec.ports).toEqual([{ name: 'monitoring-port', port: 8080, targetPort: 'monitoring-port', protocol: 'TCP' }]);
   });
 
   test('snapshot of the whole output (CRD schemas as digests)', () => {
