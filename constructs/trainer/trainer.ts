@@ -46,7 +46,9 @@ export const STATUS_SERVER_PORT = 10443;
  * (served with a certificate the manager rotates itself unless the platform's provider
  * gives one), the TrainJob status server, user roles, the public version ConfigMap and
  * the default ClusterTrainingRuntimes. TrainJobs run as JobSets: the platform needs the
- * JobSet component.
+ * JobSet component. PodGroups (scheduler-plugins or Volcano) are created only for runtimes
+ * that set podGroupPolicy, so those schedulers are not required (the RBAC is granted, as
+ * upstream does); the data-cache overlay (LeaderWorkerSet) is not modelled.
  */
 export class Trainer extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = TRAINER_IMAGES;
