@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
 import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
+import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';
 
@@ -65,6 +66,11 @@ export abstract class Component extends Chart {
   public readonly infrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
   public abstract readonly images: Readonly<Record<string, ImageSpec>>;
+  /**
+   * Links it contributes to a central dashboard, if the platform has one (none by default).
+   * Declared with `addDashboardLinks`, read by the dashboard at synth.
+   */
+  public readonly dashboardLinks: DashboardLinks[] = [];
 
   constructor(scope: Platform, id: string, namespace: string) {
     super(scope, id, { disableResourceNameHashes: true });
@@ -102,6 +108,13 @@ export abstract class Component extends Chart {
     });
     this.crds.push(crd);
     return crd;
+  }
+
+  /** Declares links this component contributes to a central dashboard. */
+  protected addDashboardLinks(links: DashboardLinks): void {
+    const problems = dashboardLinkProblems(links);
+    if (problems.length) throw new Error(`${this.node.path}: dashboard links: ${problems.join('; ')}`);
+    this.dashboardLinks.push(links);
   }
 
   /** Declares that this component needs a kind another component provides. */

@@ -16,6 +16,14 @@ export interface ControllerPorts {
   readonly webhook?: number;
 }
 
+/** HTTP health probes of the manager container, on its health port. */
+export interface ControllerProbes {
+  /** @default /healthz */
+  readonly livenessPath?: string;
+  /** @default /readyz */
+  readonly readinessPath?: string;
+}
+
 export interface ControllerResources {
   readonly requests?: Record<string, string>;
   readonly limits?: Record<string, string>;
@@ -58,6 +66,23 @@ export interface ControllerProps {
   readonly terminationGracePeriodSeconds?: number;
   /** Extra pod template annotations. */
   readonly podAnnotations?: Record<string, string>;
+  /** Name of the manager container. @default manager */
+  readonly containerName?: string;
+  /**
+   * Health probes on the health port; `false` for a server that has no health endpoint
+   * (then no health port is declared either).
+   * @default { livenessPath: '/healthz', readinessPath: '/readyz' }
+   */
+  readonly probes?: ControllerProbes | false;
+  /** Name of the webhook container port (the webhook Service targets it). @default webhook-server */
+  readonly webhookPortName?: string;
+  /** runAsUser of the manager container, where upstream pins one. @default - the image's user */
+  readonly runAsUser?: number;
+  /**
+   * Other containers of the pod (e.g. an API server next to the manager), complete with
+   * their ports, probes and a restricted security context; they share the ServiceAccount.
+   */
+  readonly sidecars?: Array<Record<string, unknown>>;
 }
 
 const DEFAULT_RESOURCES: ControllerResources = {
@@ -78,6 +103,8 @@ export class Controller extends Construct {
   public readonly deployment: ApiObject;
   public readonly metricsService?: ApiObject;
   public readonly webhookPort?: number;
+  /** Name of the webhook container port. */
+  public readonly webhookPortName: string;
   /** Cluster-wide rules of this controller (owns + rules), normalized. */
   public readonly clusterRules: PolicyRule[];
   public readonly namespacedRules: PolicyRule[];
@@ -97,6 +124,7 @@ export class Controller extends Construct {
     this.owns = props.owns ?? [];
     this.watches = props.watches ?? [];
     this.webhookPort = props.ports?.webhook;
+    this.webhookPortName = props.webhookPortName ?? 'webhook-server';
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
     for (const [k, v] of Object.entries(props.labels ?? {})) if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${this.node.path}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; the pod labels must match the selector (drop it from labels)`);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
@@ -140,9 +168,10 @@ export class Controller extends Construct {
     }
 
     const health = props.ports?.health ?? 8081;
-    const ports: Array<Record<string, unknown>> = [{ name: 'health', containerPort: health, protocol: 'TCP' }];
+    const probes = props.probes === false ? undefined : { livenessPath: '/healthz', readinessPath: '/readyz', ...(props.probes ?? {}) };
+    const ports: Array<Record<string, unknown>> = probes ? [{ name: 'health', containerPort: health, protocol: 'TCP' }] : [];
     if (props.ports?.metrics) ports.push({ name: props.ports.metricsName ?? 'metrics', containerPort: props.ports.metrics, protocol: 'TCP' });
-    if (props.ports?.webhook) ports.push({ name: 'webhook-server', containerPort: props.ports.webhook, protocol: 'TCP' });
+    if (props.ports?.webhook) ports.push({ name: this.webhookPortName, containerPort: props.ports.webhook, protocol: 'TCP' });
     const resources = props.resources ?? DEFAULT_RESOURCES;
     const env = [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, ...(props.env ?? [])];
     this.extraVolumes.push(...(props.volumes ?? []));
@@ -167,15 +196,15 @@ export class Controller extends Construct {
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
             containers: [
               {
-                name: 'manager',
+                name: props.containerName ?? 'manager',
                 image: props.image,
                 imagePullPolicy: 'IfNotPresent',
                 command: props.command,
                 args: props.args,
                 env,
                 ports,
-                livenessProbe: { httpGet: { path: '/healthz', port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
-                readinessProbe: { httpGet: { path: '/readyz', port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
+                livenessProbe: probes && { httpGet: { path: probes.livenessPath, port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
+                readinessProbe: probes && { httpGet: { path: probes.readinessPath, port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
                 resources,
                 securityContext: {
                   allowPrivilegeEscalation: false,
@@ -183,9 +212,11 @@ export class Controller extends Construct {
                   privileged: false,
                   readOnlyRootFilesystem: true,
                   runAsNonRoot: true,
+                  runAsUser: props.runAsUser,
                 },
                 volumeMounts: Lazy.any({ produce: () => (this.extraMounts.length ? this.extraMounts : undefined) }),
               },
+              ...(props.sidecars ?? []),
             ],
             volumes: Lazy.any({ produce: () => (this.extraVolumes.length ? this.extraVolumes : undefined) }),
           },

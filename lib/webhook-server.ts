@@ -117,7 +117,7 @@ export class WebhookServer extends Construct {
       },
       spec: {
         selector: c.selectorLabels,
-        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString('webhook-server'), protocol: 'TCP' }],
+        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString(c.webhookPortName), protocol: 'TCP' }],
       },
     });
   }
