@@ -56,6 +56,12 @@ export interface AggregatedClusterRoleProps {
    * @default false
    */
   readonly aggregating?: boolean;
+  /**
+   * The target name roles label themselves with to join this one (`aggregationLabel(...)`),
+   * where it differs from the role's name (upstream installs prefix role names but not labels).
+   * @default name
+   */
+  readonly aggregationTarget?: string;
   /** Its own rules (not with `aggregating`). @default [] */
   readonly rules?: PolicyRule[];
   /** Extra labels. */
@@ -85,14 +91,17 @@ export class AggregatedClusterRole extends Construct {
     if (!props.aggregating && !rules.length) {
       throw new Error(`${this.node.path}: ClusterRole ${props.name} has no rules and aggregates nothing; give it rules or set aggregating: true`);
     }
+    if (props.aggregationTarget !== undefined && !props.aggregating) {
+      throw new Error(`${this.node.path}: aggregationTarget '${props.aggregationTarget}' applies only to an aggregating role; set aggregating: true or remove it`);
+    }
     for (const t of props.aggregateTo ?? []) {
-      if (t === props.name) throw new Error(`${this.node.path}: ClusterRole ${props.name} cannot be aggregated into itself; remove '${t}' from aggregateTo`);
+      if (t === (props.aggregationTarget ?? props.name)) throw new Error(`${this.node.path}: ClusterRole ${props.name} cannot be aggregated into itself; remove '${t}' from aggregateTo`);
     }
     checkRules(this.node.path, rules);
     this.name = props.name;
     const labels: Record<string, string> = { ...(props.labels ?? {}) };
     for (const t of props.aggregateTo ?? []) Object.assign(labels, aggregationLabel(t));
-    this.selectorLabel = props.aggregating ? aggregationLabel(props.name) : undefined;
+    this.selectorLabel = props.aggregating ? aggregationLabel(props.aggregationTarget ?? props.name) : undefined;
     this.apiObject = new k8s.KubeClusterRole(this, 'Resource', {
       metadata: { name: props.name, labels: Object.keys(labels).length ? labels : undefined },
       aggregationRule: this.selectorLabel ? { clusterRoleSelectors: [{ matchLabels: this.selectorLabel }] } : undefined,

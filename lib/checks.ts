@@ -402,7 +402,7 @@ function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
   const rules: PolicyRule[] = [];
   for (const o of m.objects) {
     if (o.json.kind !== 'ClusterRoleBinding' && o.json.kind !== 'RoleBinding') continue;
-    const bound = (o.json.subjects ?? []).some((s: any) => s.kind === 'ServiceAccount' && s.name === ctl.name && s.namespace === ctl.namespace);
+    const bound = (o.json.subjects ?? []).some((s: any) => s.kind === 'ServiceAccount' && s.name === ctl.serviceAccountName && s.namespace === ctl.namespace);
     if (!bound) continue;
     const ref = o.json.roleRef;
     const key = ref.kind === 'ClusterRole' ? `ClusterRole//${ref.name}` : `Role/${o.json.metadata.namespace}/${ref.name}`;

@@ -66,6 +66,14 @@ export interface ControllerProps {
   readonly terminationGracePeriodSeconds?: number;
   /** Extra pod template annotations. */
   readonly podAnnotations?: Record<string, string>;
+  /** Name of its ServiceAccount, where upstream names it apart from the Deployment. @default name */
+  readonly serviceAccountName?: string;
+  /**
+   * The process only serves requests (e.g. an admission webhook server) and reconciles
+   * nothing: several replicas need no leader election.
+   * @default false
+   */
+  readonly stateless?: boolean;
   /** Name of the manager container. @default manager */
   readonly containerName?: string;
   /**
@@ -97,6 +105,8 @@ const DEFAULT_RESOURCES: ControllerResources = {
  */
 export class Controller extends Construct {
   public readonly name: string;
+  /** Name of its ServiceAccount. */
+  public readonly serviceAccountName: string;
   public readonly namespace: string;
   public readonly selectorLabels: Record<string, string>;
   public readonly serviceAccount: ServiceAccount;
@@ -119,6 +129,8 @@ export class Controller extends Construct {
     super(scope, id);
     const ns = scope.namespaceName;
     this.name = props.name;
+    this.serviceAccountName = props.serviceAccountName ?? props.name;
+    const sa = this.serviceAccountName;
     this.namespace = ns;
     this.selectorLabels = props.selectorLabels;
     this.owns = props.owns ?? [];
@@ -130,7 +142,7 @@ export class Controller extends Construct {
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 0`);
     }
-    if ((props.replicas ?? 1) > 1 && !props.leaderElectionId) {
+    if ((props.replicas ?? 1) > 1 && !props.leaderElectionId && !props.stateless) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
     }
 
@@ -146,7 +158,7 @@ export class Controller extends Construct {
 
     const labels = { ...props.selectorLabels, ...(props.labels ?? {}) };
     this.serviceAccount = new ServiceAccount(this, 'ServiceAccount', {
-      metadata: { name: props.name, namespace: ns, labels },
+      metadata: { name: sa, namespace: ns, labels },
       automountToken: true,
     });
 
@@ -155,7 +167,7 @@ export class Controller extends Construct {
       new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
         metadata: { name: `${props.name}-rolebinding`, labels },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${props.name}-role` },
-        subjects: [{ kind: 'ServiceAccount', name: props.name, namespace: ns }],
+        subjects: [{ kind: 'ServiceAccount', name: sa, namespace: ns }],
       });
     }
     if (this.namespacedRules.length) {
@@ -163,7 +175,7 @@ export class Controller extends Construct {
       new k8s.KubeRoleBinding(this, 'RoleBinding', {
         metadata: { name: `${props.name}-rolebinding`, namespace: ns, labels },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `${props.name}-role` },
-        subjects: [{ kind: 'ServiceAccount', name: props.name, namespace: ns }],
+        subjects: [{ kind: 'ServiceAccount', name: sa, namespace: ns }],
       });
     }
 
@@ -190,7 +202,7 @@ export class Controller extends Construct {
         template: {
           metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
           spec: {
-            serviceAccountName: props.name,
+            serviceAccountName: sa,
             automountServiceAccountToken: true,
             terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 10,
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
@@ -233,6 +245,12 @@ export class Controller extends Construct {
         },
       });
     }
+  }
+
+  /** Mounts a ConfigMap into the manager container, read-only (e.g. its configuration file). */
+  public mountConfigMap(volumeName: string, configMapName: string, mountPath: string): void {
+    this.extraVolumes.push({ name: volumeName, configMap: { name: configMapName } });
+    this.extraMounts.push({ name: volumeName, mountPath, readOnly: true });
   }
 
   /** Mounts a Secret into the manager container (e.g. the webhook serving certificate). */
