@@ -51,6 +51,16 @@ export interface ComponentProps {
  * to order, wire and check the whole.
  */
 export abstract class Component extends Chart {
+  /**
+   * `x instanceof SomeComponent` by prototype chain. cdk8s's Chart answers `instanceof`
+   * with `Chart.isChart`, which every subclass inherits: without this, any chart would be
+   * "an instance" of every component class (e.g. a dashboard looking for the profile
+   * controller among the platform's components would find itself).
+   */
+  public static [Symbol.hasInstance](o: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, o);
+  }
+
   /** The component's name: its id, used for file names in dist/. */
   public readonly componentName: string;
   /**
