@@ -1,7 +1,6 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkRules, normalizeRules, PolicyRule } from './rbac';
+import { normalizeRules, PolicyRule, roleObject } from './rbac';
 
 /**
  * ClusterRole aggregation: a role labelled `<domain>/aggregate-to-<target>: "true"` adds its
@@ -97,26 +96,15 @@ export class AggregatedClusterRole extends Construct {
     for (const t of props.aggregateTo ?? []) {
       if (t === (props.aggregationTarget ?? props.name)) throw new Error(`${this.node.path}: ClusterRole ${props.name} cannot be aggregated into itself; remove '${t}' from aggregateTo`);
     }
-    checkRules(this.node.path, rules);
     this.name = props.name;
     const labels: Record<string, string> = { ...(props.labels ?? {}) };
     for (const t of props.aggregateTo ?? []) Object.assign(labels, aggregationLabel(t));
     this.selectorLabel = props.aggregating ? aggregationLabel(props.aggregationTarget ?? props.name) : undefined;
-    this.apiObject = new k8s.KubeClusterRole(this, 'Resource', {
-      metadata: { name: props.name, labels: Object.keys(labels).length ? labels : undefined },
-      aggregationRule: this.selectorLabel ? { clusterRoleSelectors: [{ matchLabels: this.selectorLabel }] } : undefined,
-      rules: rules.map(toK8sRule),
+    this.apiObject = roleObject(this, 'Resource', {
+      name: props.name,
+      labels,
+      rules,
+      aggregateFrom: this.selectorLabel ? [this.selectorLabel] : undefined,
     });
   }
-}
-
-/** One PolicyRule in the binding's spelling (nonResourceURLs is `nonResourceUrLs` there). */
-export function toK8sRule(r: PolicyRule): k8s.PolicyRule {
-  return {
-    apiGroups: r.apiGroups,
-    resources: r.resources,
-    resourceNames: r.resourceNames,
-    verbs: r.verbs,
-    nonResourceUrLs: r.nonResourceURLs,
-  };
 }

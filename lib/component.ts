@@ -57,7 +57,7 @@ export abstract class Component extends Chart {
    * "an instance" of every component class (e.g. a dashboard looking for the profile
    * controller among the platform's components would find itself).
    */
-  public static [Symbol.hasInstance](o: unknown): boolean {
+  public static [Symbol.hasInstance](o: unknown): o is Component {
     return Function.prototype[Symbol.hasInstance].call(this, o);
   }
 

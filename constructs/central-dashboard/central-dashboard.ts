@@ -1,12 +1,11 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { CENTRAL_DASHBOARD_IMAGES } from './versions';
-import { toK8sRule } from '../../lib/aggregation';
 import { Component, ComponentProps } from '../../lib/component';
 import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLinks } from '../../lib/dashboard';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { normalizeRules, Rbac } from '../../lib/rbac';
+import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { ProfileController } from '../profile-controller/profile-controller';
 
 export interface CentralDashboardProps extends ComponentProps {
@@ -58,28 +57,20 @@ export class CentralDashboard extends Component {
 
     const meta = (name: string) => ({ name, namespace: ns, labels: SELECTOR });
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta('dashboard') });
-    new k8s.KubeRole(this, 'Role', {
-      metadata: meta('dashboard'),
-      rules: normalizeRules([
+    roleObject(this, 'Role', {
+      name: 'dashboard',
+      namespace: ns,
+      labels: SELECTOR,
+      rules: [
         Rbac.read('', 'pods', 'pods/exec', 'pods/log'),
         Rbac.read('app.k8s.io', 'applications'),
         Rbac.verbs('', ['configmaps', 'secrets'], ['get']),
-      ]).map(toK8sRule),
+      ],
     });
-    new k8s.KubeRoleBinding(this, 'RoleBinding', {
-      metadata: meta('dashboard'),
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'dashboard' },
-      subjects: [{ kind: 'ServiceAccount', name: 'dashboard', namespace: ns }],
-    });
-    new k8s.KubeClusterRole(this, 'ClusterRole', {
-      metadata: { name: 'dashboard', labels: SELECTOR },
-      rules: normalizeRules([Rbac.read('', 'events', 'namespaces', 'nodes')]).map(toK8sRule),
-    });
-    new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
-      metadata: { name: 'dashboard', labels: SELECTOR },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'dashboard' },
-      subjects: [{ kind: 'ServiceAccount', name: 'dashboard', namespace: ns }],
-    });
+    const sa = [{ name: 'dashboard', namespace: ns }];
+    bindingObject(this, 'RoleBinding', { name: 'dashboard', namespace: ns, labels: SELECTOR, roleRef: { kind: 'Role', name: 'dashboard' }, serviceAccounts: sa });
+    roleObject(this, 'ClusterRole', { name: 'dashboard', labels: SELECTOR, rules: [Rbac.read('', 'events', 'namespaces', 'nodes')] });
+    bindingObject(this, 'ClusterRoleBinding', { name: 'dashboard', labels: SELECTOR, roleRef: { kind: 'ClusterRole', name: 'dashboard' }, serviceAccounts: sa });
 
     new k8s.KubeConfigMap(this, 'Parameters', {
       metadata: meta('dashboard-parameters'),

@@ -6,7 +6,7 @@ import { DEFAULT_WORKBENCH_IMAGES, WorkbenchImage, WorkbenchKind } from './workb
 import { Notebook } from '../../imports/notebooks.kubeflow.org';
 import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
@@ -133,10 +133,13 @@ export class NotebookController extends Component {
       serviceAccountName: 'notebook-controller-service-account',
       image: this.image('controller'),
       command: ['/manager'],
-      args: ['--metrics-addr=:8080', '--probe-addr=:8081', ...(replicas > 1 ? ['--enable-leader-election'] : [])],
+      args: ['--probe-addr=:8081', ...(replicas > 1 ? ['--enable-leader-election'] : [])],
       env: Object.keys(config).map((k) => ({ name: k, valueFrom: { configMapKeyRef: { name: 'notebook-controller-config', key: k } } })),
       selectorLabels: SELECTOR,
-      ports: { metrics: 8080, health: 8081 },
+      ports: { health: 8081 },
+      // The manager serves plain HTTP metrics; upstream's auth-proxy variant puts
+      // kube-rbac-proxy in front of it, bound to localhost.
+      metrics: ControllerMetrics.rbacProxy({ image: this.image('kubeRbacProxy'), port: 8443, upstreamPort: 8080, args: ['--metrics-addr=127.0.0.1:8080'] }),
       runAsUser: 1000,
       replicas,
       leaderElectionId: replicas > 1 ? 'kubeflow-notebook-controller' : undefined,

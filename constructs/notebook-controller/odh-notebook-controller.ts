@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { AggregatedClusterRole } from '../../lib/aggregation';
 import type { Component } from '../../lib/component';
-import { Controller } from '../../lib/controller';
+import { Controller, ControllerMetrics } from '../../lib/controller';
 import { CrdDefinition } from '../../lib/crd';
 import { PolicyRule, Rbac } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
@@ -63,7 +63,8 @@ export class OdhNotebookController extends Construct {
         { name: 'SET_PIPELINE_SECRET', value: 'true' },
       ],
       selectorLabels: { 'app': 'odh-notebook-controller', 'app.kubernetes.io/component': 'odh-notebook-controller' },
-      ports: { metrics: 8080, health: 8081, webhook: 8443 },
+      ports: { health: 8081, webhook: 8443 },
+      metrics: ControllerMetrics.insecure(8080, 'the ODH notebook controller serves plain-HTTP metrics on :8080 and no flag to secure or rebind them is confirmed upstream'),
       webhookPortName: 'webhook',
       resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '500m', memory: '4Gi' } },
       rules: ODH_NOTEBOOK_CONTROLLER_RULES,

@@ -67,8 +67,8 @@ describe('NotebookController', () => {
     const c = pod.containers[0];
     expect(c.image).toBe('ghcr.io/kubeflow/notebooks/notebook-controller:v1.11.0');
     expect(c.command).toEqual(['/manager']);
-    expect(c.args).toEqual(['--metrics-addr=:8080', '--probe-addr=:8081']);
-    expect(c.ports).toEqual([{ name: 'health', containerPort: 8081, protocol: 'TCP' }, { name: 'metrics', containerPort: 8080, protocol: 'TCP' }]);
+    expect(c.args).toEqual(['--probe-addr=:8081', '--metrics-addr=127.0.0.1:8080']);
+    expect(c.ports).toEqual([{ name: 'health', containerPort: 8081, protocol: 'TCP' }]);
     expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
     expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
     expect(c.securityContext.runAsUser).toBe(1000);
@@ -78,6 +78,15 @@ describe('NotebookController', () => {
       ENABLE_CULLING: 'false', CULL_IDLE_TIME: '1440', IDLENESS_CHECK_PERIOD: '1',
     });
     expect(objects.filter((o) => o.kind === 'Role')).toEqual([]);
+  });
+
+  test('metrics: plain HTTP on localhost behind kube-rbac-proxy (upstream auth-proxy variant)', () => {
+    const pod = find(objects, 'Deployment', 'notebook-controller-deployment').spec.template.spec;
+    expect(pod.containers.map((x: any) => x.name)).toEqual(['manager', 'kube-rbac-proxy']);
+    expect(pod.containers[1].image).toBe('quay.io/brancz/kube-rbac-proxy:v0.18.0');
+    expect(pod.containers[1].args).toContain('--upstream=http://127.0.0.1:8080/');
+    expect(find(objects, 'Service', 'notebook-controller-deployment-metrics-service').spec.ports).toEqual([{ name: 'https', port: 8443, targetPort: 'https', protocol: 'TCP' }]);
+    expect(find(objects, 'ClusterRole', 'notebook-controller-deployment-role').rules).toContainEqual({ apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] });
   });
 
   test('RBAC: Notebooks, their StatefulSets, Services and VirtualServices; pods and events read', () => {
