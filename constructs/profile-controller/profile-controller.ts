@@ -169,6 +169,18 @@ export class ProfileController extends Component {
         metadata: { name: 'profiles-kfam', namespace: ns, labels: SELECTOR },
         spec: { selector: SELECTOR, ports: [{ name: 'http-kfam', port: KFAM_PORT, targetPort: k8s.IntOrString.fromString('http-kfam'), protocol: 'TCP' }] },
       });
+      // As upstream's Istio variant: only the gateway and the platform namespace reach kfam.
+      new k8s.KubeNetworkPolicy(this, 'KfamNetworkPolicy', {
+        metadata: { name: 'profiles-kfam', namespace: ns, labels: SELECTOR },
+        spec: {
+          podSelector: { matchLabels: { 'app.kubernetes.io/component': 'controller-manager' } },
+          policyTypes: ['Ingress'],
+          ingress: [{
+            ports: [{ protocol: 'TCP', port: k8s.IntOrString.fromString('http-kfam') }],
+            from: ['istio-system', ns].map((n) => ({ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [n] }] } })),
+          }],
+        },
+      });
     }
     this.roles = new KubeflowRoles(this, 'KubeflowRoles');
 

@@ -74,8 +74,13 @@ describe('NotebookController', () => {
     expect(c.securityContext.runAsUser).toBe(1000);
     expect(c.env).toContainEqual({ name: 'USE_ISTIO', valueFrom: { configMapKeyRef: { name: 'notebook-controller-config', key: 'USE_ISTIO' } } });
     expect(find(objects, 'ConfigMap', 'notebook-controller-config').data).toEqual({
-      USE_ISTIO: 'true', ISTIO_GATEWAY: 'kubeflow/kubeflow-gateway', ISTIO_HOST: '*', CLUSTER_DOMAIN: 'cluster.local',
-      ENABLE_CULLING: 'false', CULL_IDLE_TIME: '1440', IDLENESS_CHECK_PERIOD: '1',
+      USE_ISTIO: 'true',
+      ISTIO_GATEWAY: 'kubeflow/kubeflow-gateway',
+      ISTIO_HOST: '*',
+      CLUSTER_DOMAIN: 'cluster.local',
+      ENABLE_CULLING: 'false',
+      CULL_IDLE_TIME: '1440',
+      IDLENESS_CHECK_PERIOD: '1',
     });
     expect(objects.filter((o) => o.kind === 'Role')).toEqual([]);
   });
@@ -182,8 +187,11 @@ describe('workbench images', () => {
     expect(lab.spec.template.spec).toEqual({
       serviceAccountName: 'default-editor',
       containers: [{
-        name: 'lab', image: 'ghcr.io/kubeflow/kubeflow/notebook-servers/jupyter-scipy:v1.11.0', imagePullPolicy: 'IfNotPresent',
-        resources: { requests: { cpu: '500m', memory: '1Gi' } }, volumeMounts: [{ name: 'workspace', mountPath: '/home/jovyan' }],
+        name: 'lab',
+        image: 'ghcr.io/kubeflow/kubeflow/notebook-servers/jupyter-scipy:v1.11.0',
+        imagePullPolicy: 'IfNotPresent',
+        resources: { requests: { cpu: '500m', memory: '1Gi' } },
+        volumeMounts: [{ name: 'workspace', mountPath: '/home/jovyan' }],
       }],
       volumes: [{ name: 'workspace', persistentVolumeClaim: { claimName: 'lab-workspace' } }],
     });
@@ -241,7 +249,9 @@ describe('Open Data Hub webhooks', () => {
     ]);
     const m = find(json, 'MutatingWebhookConfiguration', 'odh-notebook-controller-mutating-webhook-configuration').webhooks[0];
     expect(m).toMatchObject({
-      admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail',
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      failurePolicy: 'Fail',
       rules: [{ apiGroups: ['kubeflow.org'], apiVersions: ['v1'], resources: ['notebooks'], operations: ['CREATE', 'UPDATE'] }],
     });
     expect(find(json, 'ValidatingWebhookConfiguration', 'odh-notebook-controller-validating-webhook-configuration').webhooks[0].name).toBe('notebooks-validation.opendatahub.io');

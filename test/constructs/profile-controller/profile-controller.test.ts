@@ -78,6 +78,17 @@ describe('ProfileController', () => {
     expect(kfam.ports).toEqual([{ name: 'http-kfam', containerPort: 8081, protocol: 'TCP' }]);
     expect(kfam.securityContext).toMatchObject({ allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
     expect(find('Service', 'profiles-kfam').spec.ports).toEqual([{ name: 'http-kfam', port: 8081, targetPort: 'http-kfam', protocol: 'TCP' }]);
+    expect(find('NetworkPolicy', 'profiles-kfam', 'kubeflow').spec).toEqual({
+      podSelector: { matchLabels: { 'app.kubernetes.io/component': 'controller-manager' } },
+      policyTypes: ['Ingress'],
+      ingress: [{
+        ports: [{ protocol: 'TCP', port: 'http-kfam' }],
+        from: [
+          { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['istio-system'] }] } },
+          { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['kubeflow'] }] } },
+        ],
+      }],
+    });
   });
 
   test('the namespace labels file holds the default labels', () => {
@@ -175,7 +186,7 @@ describe('tenants', () => {
       pc.addTenant({ name: 'team-c', owner: 'erin@example.com', networkPolicy: true, labels: { 'example.com/cost-center': '42' } });
     });
     const json = b.model.objects.map((o) => o.json);
-    expect(json.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.metadata.namespace)).toEqual(['team-c']);
+    expect(json.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.metadata.namespace)).toEqual(['kubeflow', 'team-c']);
     const nsB = json.find((o) => o.kind === 'Namespace' && o.metadata.name === 'team-b');
     expect(nsB.metadata.labels['serving.kubeflow.org/inferenceservice']).toBeUndefined();
     expect(nsB.metadata.labels['example.com/tier']).toBe('gold');
@@ -194,7 +205,7 @@ describe('tenants', () => {
     const count = (kind: string) => b.model.objects.filter((o) => o.json.kind === kind).length;
     expect(count('Profile')).toBe(2000);
     expect(count('Namespace')).toBe(2001);
-    expect(count('NetworkPolicy')).toBe(2000);
+    expect(count('NetworkPolicy')).toBe(2001);
     expect(count('AuthorizationPolicy')).toBe(2000);
     expect(count('RoleBinding')).toBe(2001);
     const last = b.model.objects.find((o) => o.json.kind === 'Profile' && o.json.metadata.name === 'tenant-1999')!;
@@ -246,7 +257,8 @@ describe('tenants', () => {
 
   test('fails when a contributor is listed twice', () => {
     expect(() => newController().addTenant({
-      name: 'team-a', owner: 'alice@example.com',
+      name: 'team-a',
+      owner: 'alice@example.com',
       contributors: [{ user: 'bob@example.com', role: ContributorRole.EDIT }, { user: 'bob@example.com', role: ContributorRole.VIEW }],
     })).toThrow('p/profile-controller/Tenant-team-a: contributors: bob@example.com is listed twice; give each user one role');
   });
@@ -263,6 +275,7 @@ describe('ProfileController props', () => {
     const json = b.model.objects.map((o) => o.json);
     expect(json.find((o) => o.kind === 'Deployment').spec.template.spec.containers.map((c: any) => c.name)).toEqual(['manager']);
     expect(json.filter((o) => o.kind === 'Service')).toEqual([]);
+    expect(json.filter((o) => o.kind === 'NetworkPolicy')).toEqual([]);
   });
 
   test('fails when userIdHeader is not a header name', () => {
