@@ -100,7 +100,6 @@ export class ProfileController extends Component {
       gatewayPrincipals: [igw, kfpUi],
       ingressNamespaces,
       networkPolicy: props.tenantNetworkPolicy ?? true,
-      istio: true,
     };
 
     this.addNamespace();
@@ -198,6 +197,9 @@ export class ProfileController extends Component {
     }
     if (RESERVED_NAMESPACES.has(props.name) || props.name.startsWith('kube-')) {
       throw new Error(`${this.node.path}: tenant '${props.name}' would take over a Kubernetes system namespace; choose another name`);
+    }
+    if (this.settings.ingressNamespaces.includes(props.name)) {
+      throw new Error(`${this.node.path}: tenant '${props.name}' is named like a namespace every tenant admits traffic from (tenantIngressNamespaces); its pods could reach all tenants: choose another name`);
     }
     const tenant = new Tenant(this, `Tenant-${props.name}`, props, this.settings);
     this.tenants.set(props.name, tenant);

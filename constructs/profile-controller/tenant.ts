@@ -50,8 +50,6 @@ export interface TenantSettings {
   /** Namespaces whose pods may reach a tenant's pods. */
   readonly ingressNamespaces: readonly string[];
   readonly networkPolicy: boolean;
-  /** Whether contributors get the Istio AuthorizationPolicy the access management service creates. */
-  readonly istio: boolean;
 }
 
 const QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|[KMGTPE]i?|[munkMGTPE])?$/;
@@ -131,19 +129,17 @@ export class Tenant extends Construct {
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: c.role === ContributorRole.EDIT ? KubeflowRole.EDIT : KubeflowRole.VIEW },
         subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: c.user }],
       });
-      if (settings.istio) {
-        new ApiObject(this, `ContributorPolicy-${name}`, {
-          apiVersion: 'security.istio.io/v1beta1',
-          kind: 'AuthorizationPolicy',
-          metadata: { name, namespace: ns, annotations },
-          spec: {
-            rules: [{
-              when: [{ key: `request.headers[${settings.userIdHeader}]`, values: [`${settings.userIdPrefix}${c.user}`] }],
-              from: [{ source: { principals: [...settings.gatewayPrincipals] } }],
-            }],
-          },
-        });
-      }
+      new ApiObject(this, `ContributorPolicy-${name}`, {
+        apiVersion: 'security.istio.io/v1beta1',
+        kind: 'AuthorizationPolicy',
+        metadata: { name, namespace: ns, annotations },
+        spec: {
+          rules: [{
+            when: [{ key: `request.headers[${settings.userIdHeader}]`, values: [`${settings.userIdPrefix}${c.user}`] }],
+            from: [{ source: { principals: [...settings.gatewayPrincipals] } }],
+          }],
+        },
+      });
     }
 
     if (props.networkPolicy ?? settings.networkPolicy) {

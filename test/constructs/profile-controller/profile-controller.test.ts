@@ -229,8 +229,13 @@ describe('tenants', () => {
       .toThrow("p/profile-controller: tenant 'kube-system' would take over a Kubernetes system namespace; choose another name");
   });
 
+  test('fails when a tenant is named like an ingress namespace', () => {
+    expect(() => newController().addTenant({ name: 'istio-system', owner: 'alice@example.com' }))
+      .toThrow("p/profile-controller: tenant 'istio-system' is named like a namespace every tenant admits traffic from (tenantIngressNamespaces); its pods could reach all tenants: choose another name");
+  });
+
   test('fails when a tenant uses the namespace of a component', () => {
-    expect(problemsOf(() => platform({}, (pc) => pc.addTenant({ name: 'kubeflow', owner: 'alice@example.com' })))).toEqual([
+    expect(problemsOf(() => platform({ tenantIngressNamespaces: ['istio-system'] }, (pc) => pc.addTenant({ name: 'kubeflow', owner: 'alice@example.com' })))).toEqual([
       "p/profile-controller/Tenant-kubeflow: tenant 'kubeflow' uses namespace kubeflow of component 'profile-controller'; the profile controller would refuse it (its owner annotation differs); choose another name",
     ]);
   });
