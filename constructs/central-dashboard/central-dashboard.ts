@@ -8,7 +8,23 @@ import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { ProfileController } from '../profile-controller/profile-controller';
 
+export interface CentralDashboardIstioProps {
+  /** The Istio Gateway users reach the dashboard through, as namespace/name. @default kubeflow/kubeflow-gateway */
+  readonly gateway?: string;
+  /** Principal of the ingress gateway, the only caller the dashboard admits. @default cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account */
+  readonly ingressGatewayPrincipal?: string;
+  /** Namespace of the ingress gateway pods (admitted by the NetworkPolicy). @default istio-system */
+  readonly ingressGatewayNamespace?: string;
+}
+
 export interface CentralDashboardProps extends ComponentProps {
+  /**
+   * Expose the dashboard through Istio, as upstream's Istio variant: a VirtualService on the
+   * gateway, an AuthorizationPolicy admitting the ingress gateway, and a NetworkPolicy
+   * admitting the gateway's namespace and the dashboard's own. `false` for none of them.
+   * @default {} (Istio with the defaults)
+   */
+  readonly istio?: CentralDashboardIstioProps | false;
   /** Links of the platform's own (beyond those its components declare), listed after them. @default none */
   readonly extraLinks?: DashboardLinks;
   /** Header carrying the authenticated user id. @default kubeflow-userid */
@@ -134,6 +150,8 @@ export class CentralDashboard extends Component {
       spec: { selector: SELECTOR, ports: [{ name: 'http', port: 80, targetPort: k8s.IntOrString.fromString('http'), protocol: 'TCP' }] },
     });
 
+    if (props.istio !== false) this.addIstioExposure(props.istio ?? {});
+
     this.node.addValidation({ validate: () => [...this.duplicateLinks(), ...this.kfamPresent()] });
   }
 
@@ -141,6 +159,49 @@ export class CentralDashboard extends Component {
   public contributions(): DashboardLinks[] {
     const out = this.platform.components.flatMap((c) => c.dashboardLinks);
     return this.extraLinks ? [...out, this.extraLinks] : out;
+  }
+
+  private addIstioExposure(istio: CentralDashboardIstioProps): void {
+    const ns = this.namespaceName;
+    const gateway = istio.gateway ?? 'kubeflow/kubeflow-gateway';
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(gateway)) {
+      throw new Error(`${this.node.path}: istio.gateway '${gateway}' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway)`);
+    }
+    this.require({ group: 'networking.istio.io', kind: 'VirtualService', reason: 'the dashboard is routed through the Istio gateway (istio: false turns this off)' });
+    this.require({ group: 'security.istio.io', kind: 'AuthorizationPolicy', reason: 'the dashboard admits only the Istio ingress gateway (istio: false turns this off)' });
+    new ApiObject(this, 'VirtualService', {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: 'dashboard', namespace: ns, labels: SELECTOR },
+      spec: {
+        gateways: [gateway],
+        hosts: ['*'],
+        http: [{ match: [{ uri: { prefix: '/' } }], rewrite: { uri: '/' }, route: [{ destination: { host: `dashboard.${ns}.svc.cluster.local`, port: { number: 80 } } }] }],
+      },
+    });
+    new ApiObject(this, 'AuthorizationPolicy', {
+      apiVersion: 'security.istio.io/v1beta1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'dashboard', namespace: ns, labels: SELECTOR },
+      spec: {
+        action: 'ALLOW',
+        rules: [{ from: [{ source: { principals: [istio.ingressGatewayPrincipal ?? 'cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account'] } }] }],
+        selector: { matchLabels: SELECTOR },
+      },
+    });
+    new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
+      metadata: { name: 'dashboard', namespace: ns, labels: SELECTOR },
+      spec: {
+        podSelector: { matchLabels: SELECTOR },
+        policyTypes: ['Ingress'],
+        ingress: [{
+          from: [
+            { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [istio.ingressGatewayNamespace ?? 'istio-system'] }] } },
+            { podSelector: {} },
+          ],
+        }],
+      },
+    });
   }
 
   /** kfam's address: the profile controller's Service in the platform. */

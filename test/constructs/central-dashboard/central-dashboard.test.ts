@@ -97,6 +97,35 @@ describe('CentralDashboard', () => {
     expect(find('Service', 'dashboard').spec.ports).toEqual([{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }]);
   });
 
+  test('exposed through Istio as upstream: VirtualService on the gateway, AuthorizationPolicy for the ingress gateway, NetworkPolicy', () => {
+    expect(find('VirtualService', 'dashboard').spec).toEqual({
+      gateways: ['kubeflow/kubeflow-gateway'],
+      hosts: ['*'],
+      http: [{ match: [{ uri: { prefix: '/' } }], rewrite: { uri: '/' }, route: [{ destination: { host: 'dashboard.kubeflow.svc.cluster.local', port: { number: 80 } } }] }],
+    });
+    expect(find('AuthorizationPolicy', 'dashboard').spec).toEqual({
+      action: 'ALLOW',
+      rules: [{ from: [{ source: { principals: ['cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account'] } }] }],
+      selector: { matchLabels: { 'app': 'kubeflow-dashboard', 'app.kubernetes.io/component': 'dashboard' } },
+    });
+    expect(find('NetworkPolicy', 'dashboard').spec.ingress).toEqual([{
+      from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['istio-system'] }] } }, { podSelector: {} }],
+    }]);
+  });
+
+  test('without Istio: no routing objects', () => {
+    const b = platform({ istio: false });
+    const kinds = b.model.objects.filter((o) => o.component.componentName === 'central-dashboard').map((o) => o.json.kind);
+    expect(kinds).not.toContain('VirtualService');
+    expect(kinds).not.toContain('AuthorizationPolicy');
+    expect(kinds).not.toContain('NetworkPolicy');
+  });
+
+  test('fails when istio.gateway is not namespace/name', () => {
+    expect(() => new CentralDashboard(new Platform(new App(), 'p', { name: 'x' }), 'central-dashboard', { istio: { gateway: 'kubeflow-gateway' } }))
+      .toThrow("p/central-dashboard: istio.gateway 'kubeflow-gateway' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway)");
+  });
+
   test('kfam is found wherever the profile controller runs', () => {
     const b = build((app) => {
       const p = new Platform(app, 'p', { name: 'dashboard', prerequisites: [ISTIO] });
@@ -122,7 +151,7 @@ describe('CentralDashboard', () => {
   test('fails when the profile controller is absent, naming it', () => {
     const problems = problemsOf(() => build((app) => {
       const p = new Platform(app, 'p', { name: 'dashboard' });
-      new CentralDashboard(p, 'central-dashboard');
+      new CentralDashboard(p, 'central-dashboard', { istio: false });
       return p;
     }));
     expect(problems).toEqual([
