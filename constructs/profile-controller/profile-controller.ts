@@ -1,3 +1,4 @@
+import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
@@ -35,6 +36,10 @@ export interface ProfileControllerProps extends ComponentProps {
   readonly notebookControllerPrincipal?: string;
   /** Principal of the Pipelines UI. @default cluster.local/ns/kubeflow/sa/ml-pipeline-ui */
   readonly kfpUiPrincipal?: string;
+  /** The Istio Gateway that routes /kfam/ to the access management service, as namespace/name. @default kubeflow/kubeflow-gateway */
+  readonly istioGateway?: string;
+  /** Principal of the central dashboard, the caller kfam admits. @default cluster.local/ns/kubeflow/sa/dashboard */
+  readonly dashboardPrincipal?: string;
   /** Give every tenant namespace a NetworkPolicy that admits only its own pods and tenantIngressNamespaces. @default true */
   readonly tenantNetworkPolicy?: boolean;
   /** Namespaces whose pods may reach tenants' pods (gateway, platform services). @default ['istio-system', <this namespace>] */
@@ -112,6 +117,10 @@ export class ProfileController extends Component {
     });
 
     const kfam = props.accessManagement ?? true;
+    const gateway = props.istioGateway ?? 'kubeflow/kubeflow-gateway';
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(gateway)) {
+      throw new Error(`${this.node.path}: istioGateway '${gateway}' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway)`);
+    }
     this.accessManagement = kfam;
     this.controller = new Controller(this, 'Controller', {
       name: 'profiles-deployment',
@@ -168,7 +177,29 @@ export class ProfileController extends Component {
         metadata: { name: 'profiles-kfam', namespace: ns, labels: SELECTOR },
         spec: { selector: SELECTOR, ports: [{ name: 'http-kfam', port: KFAM_PORT, targetPort: k8s.IntOrString.fromString('http-kfam'), protocol: 'TCP' }] },
       });
-      // As upstream's Istio variant: only the gateway and the platform namespace reach kfam.
+      // As upstream's Istio variant: /kfam/ routed on the gateway, the dashboard admitted by
+      // the mesh, and only the gateway and the platform namespace reach kfam's port.
+      this.require({ group: 'networking.istio.io', kind: 'VirtualService', reason: 'the access management service is routed at /kfam/ through the Istio gateway' });
+      new ApiObject(this, 'KfamVirtualService', {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name: 'profiles-kfam', namespace: ns, labels: SELECTOR },
+        spec: {
+          gateways: [gateway],
+          hosts: ['*'],
+          http: [{ match: [{ uri: { prefix: '/kfam/' } }], rewrite: { uri: '/kfam/' }, route: [{ destination: { host: `profiles-kfam.${ns}.svc.cluster.local`, port: { number: KFAM_PORT } } }] }],
+        },
+      });
+      new ApiObject(this, 'KfamAuthorizationPolicy', {
+        apiVersion: 'security.istio.io/v1beta1',
+        kind: 'AuthorizationPolicy',
+        metadata: { name: 'profiles-kfam', namespace: ns, labels: SELECTOR },
+        spec: {
+          action: 'ALLOW',
+          selector: { matchLabels: SELECTOR },
+          rules: [{ from: [{ source: { principals: [props.dashboardPrincipal ?? 'cluster.local/ns/kubeflow/sa/dashboard'] } }] }],
+        },
+      });
       new k8s.KubeNetworkPolicy(this, 'KfamNetworkPolicy', {
         metadata: { name: 'profiles-kfam', namespace: ns, labels: SELECTOR },
         spec: {

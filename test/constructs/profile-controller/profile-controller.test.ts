@@ -78,6 +78,16 @@ describe('ProfileController', () => {
     expect(kfam.ports).toEqual([{ name: 'http-kfam', containerPort: 8081, protocol: 'TCP' }]);
     expect(kfam.securityContext).toMatchObject({ allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
     expect(find('Service', 'profiles-kfam').spec.ports).toEqual([{ name: 'http-kfam', port: 8081, targetPort: 'http-kfam', protocol: 'TCP' }]);
+    expect(find('VirtualService', 'profiles-kfam', 'kubeflow').spec).toEqual({
+      gateways: ['kubeflow/kubeflow-gateway'],
+      hosts: ['*'],
+      http: [{ match: [{ uri: { prefix: '/kfam/' } }], rewrite: { uri: '/kfam/' }, route: [{ destination: { host: 'profiles-kfam.kubeflow.svc.cluster.local', port: { number: 8081 } } }] }],
+    });
+    expect(find('AuthorizationPolicy', 'profiles-kfam', 'kubeflow').spec).toEqual({
+      action: 'ALLOW',
+      selector: { matchLabels: { 'app': 'profile-controller', 'app.kubernetes.io/component': 'controller-manager' } },
+      rules: [{ from: [{ source: { principals: ['cluster.local/ns/kubeflow/sa/dashboard'] } }] }],
+    });
     expect(find('NetworkPolicy', 'profiles-kfam', 'kubeflow').spec).toEqual({
       podSelector: { matchLabels: { 'app.kubernetes.io/component': 'controller-manager' } },
       policyTypes: ['Ingress'],
@@ -192,7 +202,7 @@ describe('tenants', () => {
     expect(nsB.metadata.labels['example.com/tier']).toBe('gold');
     expect(json.find((o) => o.kind === 'Namespace' && o.metadata.name === 'team-c').metadata.labels['example.com/cost-center']).toBe('42');
     expect(json.find((o) => o.kind === 'Profile' && o.metadata.name === 'team-b').spec.owner).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'ml-team' });
-    expect(json.find((o) => o.kind === 'AuthorizationPolicy').spec.rules[0].when[0].values).toEqual(['accounts.google.com:dan@example.com']);
+    expect(json.find((o) => o.kind === 'AuthorizationPolicy' && o.metadata.namespace === 'team-b').spec.rules[0].when[0].values).toEqual(['accounts.google.com:dan@example.com']);
   });
 
   test('scales: 2,000 tenants build, pass every check, and yield their objects', () => {
@@ -206,7 +216,7 @@ describe('tenants', () => {
     expect(count('Profile')).toBe(2000);
     expect(count('Namespace')).toBe(2001);
     expect(count('NetworkPolicy')).toBe(2001);
-    expect(count('AuthorizationPolicy')).toBe(2000);
+    expect(count('AuthorizationPolicy')).toBe(2001);
     expect(count('RoleBinding')).toBe(2001);
     const last = b.model.objects.find((o) => o.json.kind === 'Profile' && o.json.metadata.name === 'tenant-1999')!;
     expect(last.json.spec.owner.name).toBe('user-1999@example.com');
@@ -280,7 +290,7 @@ describe('ProfileController props', () => {
     const json = b.model.objects.map((o) => o.json);
     expect(json.find((o) => o.kind === 'Deployment').spec.template.spec.containers.map((c: any) => c.name)).toEqual(['manager']);
     expect(json.filter((o) => o.kind === 'Service')).toEqual([]);
-    expect(json.filter((o) => o.kind === 'NetworkPolicy')).toEqual([]);
+    expect(json.filter((o) => ['NetworkPolicy', 'VirtualService', 'AuthorizationPolicy'].includes(o.kind))).toEqual([]);
   });
 
   test('fails when userIdHeader is not a header name', () => {
@@ -290,6 +300,10 @@ describe('ProfileController props', () => {
   test('fails when tenantIngressNamespaces is empty', () => {
     expect(() => newController({ tenantIngressNamespaces: [] }))
       .toThrow('p/profile-controller: tenantIngressNamespaces is empty: the ingress gateway could not reach any tenant; list at least its namespace, or set tenantNetworkPolicy: false');
+  });
+
+  test('fails when istioGateway is not namespace/name', () => {
+    expect(() => newController({ istioGateway: 'gateway' })).toThrow("p/profile-controller: istioGateway 'gateway' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway)");
   });
 
   test('fails when a namespace label key is invalid', () => {
@@ -302,7 +316,7 @@ describe('ProfileController props', () => {
       new ProfileController(p, 'profile-controller');
       return p;
     }));
-    expect(problems).toHaveLength(1);
+    expect(problems.map((p) => /requires (\S+)/.exec(p)![1])).toEqual(['security.istio.io/AuthorizationPolicy', 'networking.istio.io/VirtualService']);
     expect(problems[0]).toMatch(/^p\/profile-controller: component 'profile-controller' \(ProfileController\) requires security.istio.io\/AuthorizationPolicy/);
   });
 
