@@ -5,6 +5,7 @@ export * from './images';
 export * from './rbac';
 export * from './aggregation';
 export * from './dashboard';
+export * from './user-roles';
 export * from './certificates';
 export * from './phases';
 export * from './component';

@@ -44,6 +44,21 @@ const MODULES: BindingModule[] = [
     from: '../constructs/admission-webhook/crds',
     header: 'Kubeflow PodDefault custom resources (kubeflow.org), from constructs/admission-webhook/crds.',
   },
+  {
+    out: 'imports/kueue.x-k8s.io.ts',
+    from: '../constructs/kueue/crds',
+    header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',
+  },
+  {
+    out: 'imports/ray.io.ts',
+    from: '../constructs/kuberay/crds',
+    header: 'KubeRay custom resources (ray.io), from constructs/kuberay/crds.',
+  },
+  {
+    out: 'imports/sparkoperator.k8s.io.ts',
+    from: '../constructs/spark-operator/crds',
+    header: 'Spark Operator custom resources (sparkoperator.k8s.io), from constructs/spark-operator/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');
