@@ -63,7 +63,7 @@ describe('PodDefaultsWebhook', () => {
       sideEffects: 'None',
     }]);
     expect(wiringTable(alone.model)).toEqual([
-      'mutating poddefaults-webhook-deployment.kubeflow.org -> kubeflow/poddefaults-webhook-service:443/apply-poddefault -> Deployment/poddefaults-webhook-deployment:4443 -> cert-manager kubeflow/poddefaults-webhook-cert -> Fail',
+      'mutating poddefaults-webhook-mutating-webhook-configuration/poddefaults-webhook-deployment.kubeflow.org -> kubeflow/poddefaults-webhook-service:443/apply-poddefault -> Deployment/poddefaults-webhook-deployment:4443 -> cert-manager kubeflow/poddefaults-webhook-cert -> Fail',
     ]);
   });
 

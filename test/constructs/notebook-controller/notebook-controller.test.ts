@@ -244,8 +244,8 @@ describe('Open Data Hub webhooks', () => {
 
   test('the ODH controller serves the two upstream webhooks on Notebooks v1', () => {
     expect(wiringTable(odh.model)).toEqual([
-      'mutating notebooks.opendatahub.io -> kubeflow/odh-notebook-controller-webhook-service:443/mutate-notebook-v1 -> Deployment/odh-notebook-controller-manager:8443 -> cert-manager kubeflow/odh-notebook-controller-webhook-service-cert -> Fail',
-      'validating notebooks-validation.opendatahub.io -> kubeflow/odh-notebook-controller-webhook-service:443/validate-notebook-v1 -> Deployment/odh-notebook-controller-manager:8443 -> cert-manager kubeflow/odh-notebook-controller-webhook-service-cert -> Fail',
+      'mutating odh-notebook-controller-mutating-webhook-configuration/notebooks.opendatahub.io -> kubeflow/odh-notebook-controller-webhook-service:443/mutate-notebook-v1 -> Deployment/odh-notebook-controller-manager:8443 -> cert-manager kubeflow/odh-notebook-controller-webhook-service-cert -> Fail',
+      'validating odh-notebook-controller-validating-webhook-configuration/notebooks-validation.opendatahub.io -> kubeflow/odh-notebook-controller-webhook-service:443/validate-notebook-v1 -> Deployment/odh-notebook-controller-manager:8443 -> cert-manager kubeflow/odh-notebook-controller-webhook-service-cert -> Fail',
     ]);
     const m = find(json, 'MutatingWebhookConfiguration', 'odh-notebook-controller-mutating-webhook-configuration').webhooks[0];
     expect(m).toMatchObject({
