@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
 import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
+import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';
 
@@ -65,6 +66,16 @@ export interface ComponentProps {
  * to order, wire and check the whole.
  */
 export abstract class Component extends Chart {
+  /**
+   * `x instanceof SomeComponent` by prototype chain. cdk8s's Chart answers `instanceof`
+   * with `Chart.isChart`, which every subclass inherits: without this, any chart would be
+   * "an instance" of every component class (e.g. a dashboard looking for the profile
+   * controller among the platform's components would find itself).
+   */
+  public static [Symbol.hasInstance](o: unknown): o is Component {
+    return Function.prototype[Symbol.hasInstance].call(this, o);
+  }
+
   /** The component's name: its id, used for file names in dist/. */
   public readonly componentName: string;
   /**
@@ -80,6 +91,11 @@ export abstract class Component extends Chart {
   public readonly infrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
   public abstract readonly images: Readonly<Record<string, ImageSpec>>;
+  /**
+   * Links it contributes to a central dashboard, if the platform has one (none by default).
+   * Declared with `addDashboardLinks`, read by the dashboard at synth.
+   */
+  public readonly dashboardLinks: DashboardLinks[] = [];
 
   constructor(scope: Platform, id: string, namespace: string) {
     super(scope, id, { disableResourceNameHashes: true });
@@ -117,6 +133,13 @@ export abstract class Component extends Chart {
     });
     this.crds.push(crd);
     return crd;
+  }
+
+  /** Declares links this component contributes to a central dashboard. */
+  protected addDashboardLinks(links: DashboardLinks): void {
+    const problems = dashboardLinkProblems(links);
+    if (problems.length) throw new Error(`${this.node.path}: dashboard links: ${problems.join('; ')}`);
+    this.dashboardLinks.push(links);
   }
 
   /** Declares that this component needs a kind another component provides. */

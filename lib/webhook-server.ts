@@ -153,7 +153,7 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
       },
       spec: {
         selector: c.selectorLabels,
-        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString('webhook-server'), protocol: 'TCP' }],
+        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString(c.webhookPortName), protocol: 'TCP' }],
       },
     });
   }

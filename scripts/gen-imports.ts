@@ -30,6 +30,21 @@ const MODULES: BindingModule[] = [
     header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
   },
   {
+    out: 'imports/notebooks.kubeflow.org.ts',
+    from: '../constructs/notebook-controller/crds',
+    header: 'Kubeflow Notebook custom resources (kubeflow.org), from constructs/notebook-controller/crds.',
+  },
+  {
+    out: 'imports/profiles.kubeflow.org.ts',
+    from: '../constructs/profile-controller/crds',
+    header: 'Kubeflow Profile custom resources (kubeflow.org), from constructs/profile-controller/crds.',
+  },
+  {
+    out: 'imports/poddefaults.kubeflow.org.ts',
+    from: '../constructs/admission-webhook/crds',
+    header: 'Kubeflow PodDefault custom resources (kubeflow.org), from constructs/admission-webhook/crds.',
+  },
+  {
     out: 'imports/kueue.x-k8s.io.ts',
     from: '../constructs/kueue/crds',
     header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',
