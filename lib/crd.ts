@@ -212,9 +212,14 @@ export class CustomResourceDefinition extends Construct {
   }
 }
 
-/** The whole object schema of a version: apiVersion, kind, metadata plus the version's fields. */
+/**
+ * The whole object schema of a version: apiVersion, kind, metadata plus the version's fields.
+ * CEL rules on the version schema stay on the root (where `self.metadata.name` and
+ * `self.metadata.namespace` are visible, e.g. for singletons named `default`).
+ */
 export function rootSchema(schema: ObjectSchema): ObjectSchema {
-  return s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  const root = s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  return schema.rules.reduce((acc, { rule, message, ...opts }) => acc.rule(rule, message ?? '', opts), root);
 }
 
 function renderSubresources(v: CrdVersion): unknown {
