@@ -1,7 +1,7 @@
+import { CrdDefinition, CrdScope } from '../../../lib/crd';
 import { metav1Condition } from '../../../lib/schema/common';
 import { plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
-import { CrdDefinition, CrdScope } from '../../../lib/crd';
 
 export const GROUP = 'nim.opendatahub.io';
 
