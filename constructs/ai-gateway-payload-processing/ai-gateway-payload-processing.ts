@@ -1,4 +1,3 @@
-import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { PayloadProcessor } from './payload-processor';
@@ -7,7 +6,7 @@ import { PAYLOAD_PROCESSING_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { normalizeRules, Rbac } from '../../lib/rbac';
+import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
 export interface AiGatewayPayloadProcessingProps extends ComponentProps {
@@ -82,7 +81,7 @@ export class AiGatewayPayloadProcessing extends Component {
 
     const ns = this.namespaceName;
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: { name: SERVICE_ACCOUNT, namespace: ns, labels: LABELS } });
-    const rules = normalizeRules([
+    const rules = [
       Rbac.read('', 'configmaps', 'secrets'),
       Rbac.verbs('', ['services'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
       // Legacy maas.opendatahub.io ExternalModels are read and migrated when they exist.
@@ -93,17 +92,13 @@ export class AiGatewayPayloadProcessing extends Component {
       Rbac.verbs('inference.opendatahub.io', ['externalmodels/finalizers', 'externalproviders/finalizers'], ['update']),
       Rbac.verbs('gateway.networking.k8s.io', ['httproutes'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
       Rbac.verbs('networking.istio.io', ['destinationrules', 'serviceentries'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
-    ]);
-    new ApiObject(this, 'ClusterRole', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: 'payload-processing-reader', labels: LABELS },
-      rules,
-    });
-    new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
-      metadata: { name: 'payload-processing-reader', labels: LABELS },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'payload-processing-reader' },
-      subjects: [{ kind: 'ServiceAccount', name: SERVICE_ACCOUNT, namespace: ns }],
+    ];
+    roleObject(this, 'ClusterRole', { name: 'payload-processing-reader', labels: LABELS, rules });
+    bindingObject(this, 'ClusterRoleBinding', {
+      name: 'payload-processing-reader',
+      labels: LABELS,
+      roleRef: { kind: 'ClusterRole', name: 'payload-processing-reader' },
+      serviceAccounts: [{ name: SERVICE_ACCOUNT, namespace: ns }],
     });
     const PRE_KEY = 'custom-pre-processing-ipp-config.yaml';
     const POST_KEY = 'custom-ipp-config.yaml';

@@ -1,13 +1,12 @@
-import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { aiTenantCrd, configCrd, DEFAULT_AITENANT_NAMESPACE, legacyExternalModelCrd, maasAuthPolicyCrd, maasModelRefCrd, maasSubscriptionCrd, maasTenantConfigCrd, tenantCrd } from './crds';
 import { MAAS_CONTROLLER_RULES, MAAS_CONTROLLER_WATCHES, MAAS_OWNER_RULES, MAAS_VIEWER_RULES } from './rbac';
 import { MAAS_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller } from '../../lib/controller';
+import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { normalizeRules, PolicyRule } from '../../lib/rbac';
+import { PolicyRule, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { AiGatewayPayloadProcessing } from '../ai-gateway-payload-processing/ai-gateway-payload-processing';
 import { externalModelCrd, externalProviderCrd } from '../ai-gateway-payload-processing/crds';
@@ -98,8 +97,6 @@ export class ModelsAsAService extends Component {
       args: [
         '--leader-elect',
         '--health-probe-bind-address=:8081',
-        '--metrics-bind-address=:8443',
-        '--metrics-secure=true',
         '--controller-namespace=$(CONTROLLER_NAMESPACE)',
         '--gateway-name=$(GATEWAY_NAME)',
         '--gateway-namespace=$(GATEWAY_NAMESPACE)',
@@ -126,7 +123,8 @@ export class ModelsAsAService extends Component {
       ],
       selectorLabels: SELECTOR,
       labels: { app: 'maas-controller', ...LABELS },
-      ports: { metrics: 8443, health: 8081, webhook: 9443 },
+      ports: { health: 8081, webhook: 9443 },
+      metrics: ControllerMetrics.secure(8443, { args: ['--metrics-bind-address=:8443', '--metrics-secure=true'], serviceName: 'maas-controller-metrics', portName: 'metrics' }),
       replicas: props.replicas,
       leaderElectionId: 'maas-controller.models-as-a-service.opendatahub.io',
       resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
@@ -164,11 +162,6 @@ export class ModelsAsAService extends Component {
   }
 
   private addUserRole(id: string, name: string, rules: PolicyRule[], aggregateTo: string[]): void {
-    new ApiObject(this, id, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name, labels: { ...LABELS, ...Object.fromEntries(aggregateTo.map((t) => [`rbac.authorization.k8s.io/aggregate-to-${t}`, 'true'])) } },
-      rules: normalizeRules(rules),
-    });
+    roleObject(this, id, { name, labels: { ...LABELS, ...Object.fromEntries(aggregateTo.map((t) => [`rbac.authorization.k8s.io/aggregate-to-${t}`, 'true'])) }, rules });
   }
 }

@@ -3,7 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { MODEL_SERVING_API_RULES } from './rbac';
 import { Component } from '../../lib/component';
-import { normalizeRules } from '../../lib/rbac';
+import { bindingObject, roleObject } from '../../lib/rbac';
 import { serviceServingCertificate } from '../../lib/webhook-server';
 
 export interface ModelServingApiProps {
@@ -29,12 +29,8 @@ export class ModelServingApi extends Construct {
     const labels = { 'app.kubernetes.io/component': 'server', 'app.kubernetes.io/name': NAME, 'app.kubernetes.io/part-of': 'odh-model-controller' };
     const selector = { app: NAME, ...labels };
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: { name: NAME, namespace: ns, labels } });
-    new ApiObject(this, 'ClusterRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: NAME, labels }, rules: normalizeRules(MODEL_SERVING_API_RULES) });
-    new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
-      metadata: { name: NAME, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: NAME },
-      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: ns }],
-    });
+    roleObject(this, 'ClusterRole', { name: NAME, labels, rules: MODEL_SERVING_API_RULES });
+    bindingObject(this, 'ClusterRoleBinding', { name: NAME, labels, roleRef: { kind: 'ClusterRole', name: NAME }, serviceAccounts: [{ name: NAME, namespace: ns }] });
     const annotations = serviceServingCertificate(this, scope, { serviceName: NAME, secretName: TLS_SECRET });
     this.service = new k8s.KubeService(this, 'Service', {
       metadata: { name: NAME, namespace: ns, labels, annotations: Object.keys(annotations).length ? annotations : undefined },

@@ -1,13 +1,12 @@
-import { ApiObject } from 'cdk8s';
 import { CRDS } from './crds';
 import { ModelServingApi } from './model-serving-api';
 import { ODH_MODEL_CONTROLLER_RULES, ODH_MODEL_CONTROLLER_WATCHES } from './rbac';
 import { ODH_MODEL_CONTROLLER_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller } from '../../lib/controller';
+import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { normalizeRules, Rbac } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { KServe } from '../kserve/kserve';
 
@@ -67,7 +66,7 @@ export class OdhModelController extends Component {
       name: 'odh-model-controller',
       image: this.image('controller'),
       command: ['/manager'],
-      args: ['--metrics-bind-address=:8080', '--leader-elect', '--health-probe-bind-address=:8081'],
+      args: ['--leader-elect', '--health-probe-bind-address=:8081'],
       env: [
         { name: 'NIM_STATE', value: props.nim ?? IntegrationState.MANAGED },
         { name: 'KSERVE_STATE', value: IntegrationState.MANAGED },
@@ -75,7 +74,12 @@ export class OdhModelController extends Component {
       ],
       selectorLabels: SELECTOR,
       labels: { app: 'odh-model-controller' },
-      ports: { metrics: 8080, metricsName: 'http', health: 8081, webhook: 9443 },
+      ports: { health: 8081, webhook: 9443 },
+      metrics: ControllerMetrics.insecure(8080, 'upstream odh-model-controller serves plain HTTP metrics on :8080 (Service odh-model-controller-metrics-service)', {
+        args: ['--metrics-bind-address=:8080'],
+        serviceName: 'odh-model-controller-metrics-service',
+        portName: 'http',
+      }),
       replicas: props.replicas,
       leaderElectionId: 'odh-model-controller.opendatahub.io',
       resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '2Gi' } },
@@ -148,8 +152,7 @@ export class OdhModelController extends Component {
 
   /** Aggregated roles for users, and the roles Prometheus and metrics readers bind to. */
   private addUserRoles(): void {
-    const role = (id: string, name: string, rules: Parameters<typeof normalizeRules>[0], labels?: Record<string, string>) =>
-      new ApiObject(this, id, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels }, rules: normalizeRules(rules) });
+    const role = (id: string, name: string, rules: PolicyRule[], labels?: Record<string, string>) => roleObject(this, id, { name, labels, rules });
     const aggregate = (...to: string[]) => ({
       'app.kubernetes.io/name': 'odh-model-controller',
       ...Object.fromEntries(to.map((t) => [`rbac.authorization.k8s.io/aggregate-to-${t}`, 'true'])),
