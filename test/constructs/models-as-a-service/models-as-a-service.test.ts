@@ -157,6 +157,12 @@ describe('ModelsAsAService controller', () => {
     expect(JSON.stringify(role.rules)).not.toContain('"*"');
   });
 
+  test('secure metrics on 8443 through upstream\'s maas-controller-metrics Service', () => {
+    expect(c.args).toEqual(expect.arrayContaining(['--metrics-bind-address=:8443', '--metrics-secure=true']));
+    expect(find('Service', 'maas-controller-metrics').spec.ports).toEqual([{ name: 'metrics', port: 8443, targetPort: 'metrics', protocol: 'TCP' }]);
+    expect(find('ClusterRole', 'maas-controller-metrics-reader').rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
+  });
+
   test('aggregated owner and viewer roles', () => {
     expect(find('ClusterRole', 'maas-owner-role').metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-admin': 'true', 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' });
     expect(find('ClusterRole', 'maas-owner-role').metadata.labels['rbac.authorization.k8s.io/aggregate-to-view']).toBeUndefined();

@@ -56,7 +56,7 @@ describe('OdhModelController controller', () => {
   test('image, args, environment, ports and probes as upstream', () => {
     expect(c.image).toBe('quay.io/opendatahub/odh-model-controller:odh-incubating');
     expect(c.command).toEqual(['/manager']);
-    expect(c.args).toEqual(['--metrics-bind-address=:8080', '--leader-elect', '--health-probe-bind-address=:8081']);
+    expect(c.args).toEqual(['--leader-elect', '--health-probe-bind-address=:8081', '--metrics-bind-address=:8080']);
     expect(c.env.filter((e: any) => e.value !== undefined)).toEqual([
       { name: 'NIM_STATE', value: 'managed' }, { name: 'KSERVE_STATE', value: 'managed' }, { name: 'MODELREGISTRY_STATE', value: 'removed' },
     ]);
