@@ -2,6 +2,7 @@ import { App } from 'cdk8s';
 import { AiGatewayPayloadProcessing, AiGatewayPayloadProcessingProps, PAYLOAD_PROCESSOR_PORTS } from '../../../constructs/ai-gateway-payload-processing';
 import { externalModelCrd, externalProviderCrd } from '../../../constructs/ai-gateway-payload-processing/crds';
 import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
+import { ExternalModel, ExternalModelSpec, ExternalProvider } from '../../../imports/inference.opendatahub.io';
 import { Platform } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
 import { pinnable } from '../../platforms/helpers';
@@ -145,6 +146,32 @@ describe('AiGatewayPayloadProcessing validation', () => {
     new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
     new AiGatewayPayloadProcessing(p, 'ai-gateway-payload-processing');
     expect(() => buildPlatform(p)).toThrow("is in namespace 'openshift-ingress', which the platform neither creates nor lists in existingNamespaces");
+  });
+});
+
+describe('AiGatewayPayloadProcessing typed resources', () => {
+  function withResources(model: Partial<ExternalModelSpec> = {}) {
+    const { p, c } = platform();
+    new ExternalProvider(c, 'OpenAI', {
+      metadata: { name: 'openai', namespace: 'openshift-ingress' },
+      spec: { provider: 'openai', endpoint: 'api.openai.com', auth: { type: 'apikey', secretRef: { name: 'openai-key' } } },
+    });
+    new ExternalModel(c, 'Gpt', {
+      metadata: { name: 'gpt', namespace: 'openshift-ingress' },
+      spec: { modelName: 'gpt-4o', externalProviderRefs: [{ ref: { name: 'openai' }, targetModel: 'gpt-4o', apiFormat: 'openai-chat', path: '/v1/chat/completions' }], ...model },
+    });
+    return p;
+  }
+
+  test('an ExternalProvider and an ExternalModel made through the generated bindings pass the CRD schema, after the CRDs', () => {
+    const build = buildPlatform(withResources());
+    const crs = build.model.objects.filter((o) => o.json.apiVersion === 'inference.opendatahub.io/v1alpha1');
+    expect(crs.map((o) => `${o.phase} ${o.json.kind}`)).toEqual(['30-resources ExternalProvider', '30-resources ExternalModel']);
+  });
+
+  test('fails when an ExternalModel breaks the schema (weight above 100)', () => {
+    const p = withResources({ externalProviderRefs: [{ ref: { name: 'openai' }, targetModel: 'gpt-4o', apiFormat: 'openai-chat', path: '/v1/chat/completions', weight: 101 }] });
+    expect(() => buildPlatform(p)).toThrow('[MLP002]');
   });
 });
 
