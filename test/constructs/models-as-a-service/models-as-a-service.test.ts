@@ -2,8 +2,10 @@ import { App } from 'cdk8s';
 import { AiGatewayPayloadProcessing } from '../../../constructs/ai-gateway-payload-processing';
 import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
 import { KServe } from '../../../constructs/kserve';
+import { ModelRegistryOperator } from '../../../constructs/model-registry-operator';
 import { ModelsAsAService, ModelsAsAServiceProps } from '../../../constructs/models-as-a-service';
 import { CRDS } from '../../../constructs/models-as-a-service/crds';
+import { OdhModelController } from '../../../constructs/odh-model-controller';
 import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform } from '../../../lib/platform';
@@ -224,5 +226,21 @@ describe('ModelsAsAService alone', () => {
 
   test('snapshot of its objects', () => {
     expect(alone.objects.map(pinnable)).toMatchSnapshot();
+  });
+});
+
+describe('ModelsAsAService with the other Open Data Hub serving components', () => {
+  test('shares the opendatahub namespace and its Issuer with the model registry operator and odh-model-controller, with 0 findings', () => {
+    const { p } = platform();
+    new ModelRegistryOperator(p, 'model-registry-operator');
+    new OdhModelController(p, 'odh-model-controller');
+    const build = buildPlatform(p);
+    const objects = build.model.objects.map((o) => o.json);
+    expect(objects.filter((o) => o.kind === 'Issuer').map((o) => o.metadata.namespace)).toEqual(['kserve', 'opendatahub']);
+    expect(build.files.get('00-foundation/00-namespaces.yaml')!.match(/name: opendatahub$/gm)).toHaveLength(1);
+    const report = build.files.get('REPORT.md')!;
+    expect(report).toContain('ai-gateway-payload-processing -->|inference.opendatahub.io/ExternalModel| models-as-a-service');
+    expect(report).toContain('kserve -->|serving.kserve.io/InferenceService| model-registry-operator');
+    expect(report).toContain('gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| ai-gateway-payload-processing');
   });
 });
