@@ -52,6 +52,19 @@ export const CERT_MANAGER: Prerequisite = {
   ],
 };
 
+/**
+ * A CRD a component's upstream install ships a copy of, but which another component owns:
+ * the component declares it uses the CRD and never emits it (see `Component.useCrd`).
+ */
+export interface CrdUse {
+  /** The definition as this component knows it: the versions it reads and writes. */
+  readonly definition: CrdDefinition;
+  /** Why the component needs it (shown in errors and reports). */
+  readonly reason: string;
+  /** The component class that owns and emits it. */
+  readonly providedBy?: abstract new (...args: any[]) => Component;
+}
+
 export interface ComponentProps {
   /**
    * The namespace the component's controllers run in.
@@ -85,6 +98,8 @@ export abstract class Component extends Chart {
   public readonly namespaceName: string;
   /** The CRDs this component declares (whether or not the platform assigns them to it). */
   public readonly crds: CustomResourceDefinition[] = [];
+  /** CRDs it ships upstream but leaves to their owner to emit (`useCrd`). */
+  public readonly usedCrds: CrdUse[] = [];
   /** Kinds it needs from other components. */
   public readonly requires: Requirement[] = [];
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
@@ -140,6 +155,16 @@ export abstract class Component extends Chart {
     const problems = dashboardLinkProblems(links);
     if (problems.length) throw new Error(`${this.node.path}: dashboard links: ${problems.join('; ')}`);
     this.dashboardLinks.push(links);
+  }
+
+  /**
+   * Declares a CRD this component uses but does not emit: upstream bundles a copy, and
+   * another component owns it. It becomes a requirement on the CRD's kind, and the
+   * platform checks that the owner serves every version this component uses.
+   */
+  protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
+    this.usedCrds.push({ definition, ...use });
+    this.require({ group: definition.group, kind: definition.kind, reason: use.reason, providedBy: use.providedBy });
   }
 
   /** Declares that this component needs a kind another component provides. */
