@@ -36,6 +36,30 @@ export const CERT_MANAGER: Prerequisite = {
   ],
 };
 
+/**
+ * How a component declares a CRD that another component may ship too (KServe and ModelMesh
+ * both ship InferenceService; KServe's schema is the newer one).
+ */
+export enum CrdClaim {
+  /**
+   * The component emits the CRD. Two components that both claim OWNS conflict: the platform
+   * fails until crdOwners (or resolveCrd) picks one.
+   */
+  OWNS = 'owns',
+  /**
+   * The component works with another component's copy of the CRD: when a component of the
+   * platform claims OWNS, that one emits it; when the component is alone with it, it emits
+   * its own copy.
+   */
+  USES = 'uses',
+}
+
+/** Options of `Component.addCrd`. */
+export interface AddCrdOptions extends Omit<CustomResourceDefinitionProps, 'definition'> {
+  /** @default CrdClaim.OWNS */
+  readonly claim?: CrdClaim;
+}
+
 export interface ComponentProps {
   /**
    * The namespace the component's controllers run in.
@@ -61,6 +85,8 @@ export abstract class Component extends Chart {
   public readonly crds: CustomResourceDefinition[] = [];
   /** Kinds it needs from other components. */
   public readonly requires: Requirement[] = [];
+  /** How this component claims each CRD it declares, by CRD name (OWNS unless declared otherwise). */
+  private readonly claims = new Map<string, CrdClaim>();
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
   public readonly infrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
@@ -95,13 +121,20 @@ export abstract class Component extends Chart {
   }
 
   /** Declares a CRD of this component. */
-  protected addCrd(definition: CrdDefinition, props: Omit<CustomResourceDefinitionProps, 'definition'> = {}): CustomResourceDefinition {
+  protected addCrd(definition: CrdDefinition, options: AddCrdOptions = {}): CustomResourceDefinition {
+    const { claim, ...props } = options;
     const crd = new CustomResourceDefinition(this, definition.kind + (this.crds.some((c) => c.definition.kind === definition.kind) ? definition.group : ''), {
       ...props,
       definition,
     });
     this.crds.push(crd);
+    this.claims.set(crd.name, claim ?? CrdClaim.OWNS);
     return crd;
+  }
+
+  /** How this component claims a CRD it declares (undefined when it does not declare it). */
+  public claimOf(crd: string): CrdClaim | undefined {
+    return this.claims.get(crd);
   }
 
   /** Declares that this component needs a kind another component provides. */

@@ -1,4 +1,5 @@
 import { caSourceOf, resolveBackend, webhooksOf } from './checks';
+import type { Component } from './component';
 import { gvkKey } from './crd';
 import { PlatformModel } from './platform';
 
@@ -19,6 +20,16 @@ export function wiringTable(m: PlatformModel): string[] {
       w.failurePolicy,
     ].join(' -> ');
   });
+}
+
+/** CRDs that several components declare: name, the component that emits it, the others. */
+export function sharedCrds(m: PlatformModel): Array<[string, Component, Component[]]> {
+  const out: Array<[string, Component, Component[]]> = [];
+  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const users = m.components.filter((c) => c !== owner && c.crds.some((d) => d.name === crd));
+    if (users.length) out.push([crd, owner, users]);
+  }
+  return out;
 }
 
 /** Apply order, one line per object: phase, kind, [namespace/]name, component. */
@@ -50,8 +61,15 @@ export function platformReport(m: PlatformModel, largeCrds: string[]): string {
     }
     for (const infra of c.infrastructure) lines.push(`  ${infra.replace(/[^\w]/g, '_')}[${infra}] -.-> ${c.componentName}`);
   }
+  for (const [crd, owner, users] of sharedCrds(m)) {
+    for (const u of users) lines.push(`  ${owner.componentName} -.->|shares ${crd}| ${u.componentName}`);
+  }
   lines.push('```', '', '## CRD ownership', '');
-  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`- ${crd}: ${owner.componentName}`);
+  const shared = new Map(sharedCrds(m).map(([crd, , users]) => [crd, users]));
+  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const users = shared.get(crd);
+    lines.push(`- ${crd}: ${owner.componentName}${users ? ` (also declared by ${users.map((u) => u.componentName).join(', ')}, which use${users.length === 1 ? 's' : ''} this copy)` : ''}`);
+  }
   lines.push('', '## Webhooks', '', 'webhook -> service:port -> workload:containerPort -> CA source -> failurePolicy', '');
   for (const l of wiringTable(m)) lines.push(`- ${l}`);
   lines.push('', '## Images', '');
