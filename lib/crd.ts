@@ -214,7 +214,9 @@ export class CustomResourceDefinition extends Construct {
 
 /** The whole object schema of a version: apiVersion, kind, metadata plus the version's fields. */
 export function rootSchema(schema: ObjectSchema): ObjectSchema {
-  return s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  const root = s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  // CEL rules on the version's schema are rules on the whole object (e.g. on metadata.name).
+  return schema.rules.reduce((node, { rule, message, ...opts }) => node.rule(rule, message as string, opts), root);
 }
 
 function renderSubresources(v: CrdVersion): unknown {

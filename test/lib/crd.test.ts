@@ -175,6 +175,16 @@ describe('CustomResourceDefinition rendering', () => {
     expect(rootSchema(widgetDef().versions[0].schema).toJson()).toEqual(schema);
   });
 
+  test('CEL rules on a version schema are rendered at the root, where self is the whole object', () => {
+    const base = widgetDef();
+    const def = { ...base, versions: [{ ...base.versions[0], schema: base.versions[0].schema.rule("self.metadata.name == 'default'", 'the Widget must be named default') }] };
+    const schema = rootSchema(def.versions[0].schema).toJson();
+    expect(schema['x-kubernetes-validations']).toEqual([{ rule: "self.metadata.name == 'default'", message: 'the Widget must be named default' }]);
+    expect(Object.keys(schema.properties!)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    // Without rules the root has none.
+    expect(rootSchema(base.versions[0].schema).toJson()['x-kubernetes-validations']).toBeUndefined();
+  });
+
   test('name, storage version and helpers', () => {
     const c = chart();
     const crd = new CustomResourceDefinition(c, 'Widget', { definition: twoVersions({ strategy: 'Webhook' }), conversionWebhook: TARGET });
