@@ -167,7 +167,10 @@ export class EndpointPicker extends Construct {
             apiVersion: c.apiVersion,
             kind: 'EndpointPickerConfig',
             plugins: c.plugins.map((p) => ({ type: p.type, ...(p.name ? { name: p.name } : {}), ...(p.parameters ? { parameters: p.parameters } : {}) })),
-            schedulingProfiles: c.schedulingProfiles.map((s) => ({ name: s.name, plugins: s.plugins.map((r) => ({ pluginRef: r.pluginRef, ...(r.weight !== undefined ? { weight: r.weight } : {}) })) })),
+            schedulingProfiles: c.schedulingProfiles.map((s) => ({
+              name: s.name,
+              plugins: s.plugins.map((r) => ({ pluginRef: r.pluginRef, ...(r.weight !== undefined ? { weight: r.weight } : {}) })),
+            })),
           }, { lineWidth: 0 }),
         },
       });

@@ -1,5 +1,5 @@
-import { ImageSpec } from '../../lib/images';
 import { LLM_D_ROUTER_VERSION } from './crds/common';
+import { ImageSpec } from '../../lib/images';
 
 /** Images of the llm-d router v0.10.0 (formerly llm-d-inference-scheduler). */
 export const LLM_D_ROUTER_IMAGES: Readonly<Record<'endpointPicker', ImageSpec>> = {

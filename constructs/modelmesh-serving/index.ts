@@ -1,0 +1,3 @@
+export * from './versions';
+export * from './modelmesh-serving';
+export * as modelmeshCrds from './crds';
