@@ -60,6 +60,27 @@ export interface AddCrdOptions extends Omit<CustomResourceDefinitionProps, 'defi
   readonly claim?: CrdClaim;
 }
 
+/** The Prometheus Operator, when it is already installed (ServiceMonitor, PodMonitor...). */
+export const PROMETHEUS_OPERATOR: Prerequisite = {
+  name: 'prometheus-operator',
+  provides: [
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'ServiceMonitor' },
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'PodMonitor' },
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'PrometheusRule' },
+  ],
+};
+
+/** The Gateway API CRDs, when a gateway implementation already installed them. */
+export const GATEWAY_API: Prerequisite = {
+  name: 'gateway-api',
+  provides: [
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'Gateway' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'GatewayClass' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'HTTPRoute' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'GRPCRoute' },
+  ],
+};
+
 export interface ComponentProps {
   /**
    * The namespace the component's controllers run in.
