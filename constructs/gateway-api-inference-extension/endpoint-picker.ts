@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { normalizeRules, Rbac } from '../../lib/rbac';
+import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 
 /** Ports every endpoint picker serves (the reference EPP and llm-d's scheduler alike). */
 export const EPP_PORTS = { grpc: 9002, grpcHealth: 9003, metrics: 9090 } as const;
@@ -136,18 +136,14 @@ export class EndpointPicker extends Construct {
     const meta = { name: this.name, namespace: props.namespace, labels: selector };
 
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta });
-    const rules = normalizeRules([
+    const rules: PolicyRule[] = [
       Rbac.read('', 'pods'),
       Rbac.read(poolGroup, 'inferencepools'),
       ...impl.objectiveGroups.map((g) => Rbac.read(g, 'inferenceobjectives', 'inferencemodelrewrites')),
       ...(leader ? [Rbac.manage('coordination.k8s.io', 'leases'), Rbac.verbs('', ['events'], ['create', 'patch'])] : []),
-    ]);
-    new k8s.KubeRole(this, 'Role', { metadata: meta, rules: rules.map((r) => ({ ...r, apiGroups: r.apiGroups ? [...r.apiGroups] : undefined, resources: r.resources ? [...r.resources] : undefined, verbs: [...r.verbs] })) });
-    new k8s.KubeRoleBinding(this, 'RoleBinding', {
-      metadata: meta,
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: this.name },
-      subjects: [{ kind: 'ServiceAccount', name: this.name, namespace: props.namespace }],
-    });
+    ];
+    roleObject(this, 'Role', { name: this.name, namespace: props.namespace, labels: meta.labels, rules });
+    bindingObject(this, 'RoleBinding', { name: this.name, namespace: props.namespace, labels: meta.labels, roleRef: { kind: 'Role', name: this.name }, serviceAccounts: [{ name: this.name, namespace: props.namespace }] });
 
     const args = ['--pool-name', props.poolName];
     if (impl.explicitPoolFlags) args.push('--pool-namespace', props.namespace);

@@ -1,11 +1,10 @@
-import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { LLAMA_STACK_OPERATOR_IMAGES, LLAMA_STACK_OPERATOR_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller, ControllerResources } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 
 export interface LlamaStackOperatorProps extends ComponentProps {
   /**
@@ -43,14 +42,17 @@ export class LlamaStackOperator extends Component {
       name: `${NAME}-controller-manager`,
       image: this.image('controller'),
       command: ['/manager'],
-      args: ['--leader-elect', '--health-probe-bind-address=:8081', '--metrics-bind-address=:8443'],
+      args: ['--leader-elect', '--health-probe-bind-address=:8081'],
       env: [
         // Keeps the Go heap under the 1Gi limit.
         { name: 'GOMEMLIMIT', value: '800MiB' },
         { name: 'OPERATOR_VERSION', value: LLAMA_STACK_OPERATOR_VERSION },
       ],
       selectorLabels: SELECTOR,
-      ports: { metrics: 8443, metricsName: 'https', health: 8081 },
+      ports: { health: 8081 },
+      // Upstream's Service exposes 8443 as https; its kube-rbac-proxy patch is not in the default
+      // install, so the manager itself serves (controller-runtime secure metrics; unconfirmed for v0.9.0).
+      metrics: ControllerMetrics.secure(8443, { args: ['--metrics-bind-address=:8443'], serviceName: `${NAME}-controller-manager-metrics-service` }),
       leaderElectionId: '54e06e98.llamastack.io',
       resources: props.resources ?? { requests: { cpu: '10m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } },
       owns: [llsd.definition],
@@ -66,9 +68,6 @@ export class LlamaStackOperator extends Component {
         Rbac.read('rbac.authorization.k8s.io', 'clusterroles'),
         Rbac.manage('rbac.authorization.k8s.io', 'rolebindings'),
         ...openShiftRules,
-        // The metrics endpoint authenticates and authorizes scrapes (upstream's proxy role).
-        Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
-        Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
       ],
       watches: [
         { group: 'apps', resource: 'deployments' },
@@ -80,17 +79,11 @@ export class LlamaStackOperator extends Component {
       namespacedRules: [Rbac.manage('', 'configmaps')],
     });
 
-    new k8s.KubeClusterRole(this, 'MetricsReader', {
-      metadata: { name: `${NAME}-metrics-reader`, labels: { 'app.kubernetes.io/name': NAME } },
-      rules: [{ nonResourceUrLs: ['/metrics'], verbs: ['get'] }],
-    });
     // User roles that aggregate into the built-in admin, edit and view roles.
     const userRole = (roleId: string, name: string, aggregateTo: string[], verbs: string[]) =>
-      new k8s.KubeClusterRole(this, roleId, {
-        metadata: {
-          name: `${NAME}-${name}`,
-          labels: { 'app.kubernetes.io/name': NAME, ...Object.fromEntries(aggregateTo.map((r) => [`rbac.authorization.k8s.io/aggregate-to-${r}`, 'true'])) },
-        },
+      roleObject(this, roleId, {
+        name: `${NAME}-${name}`,
+        labels: { 'app.kubernetes.io/name': NAME, ...Object.fromEntries(aggregateTo.map((r) => [`rbac.authorization.k8s.io/aggregate-to-${r}`, 'true'])) },
         rules: [
           { apiGroups: [GROUP], resources: ['llamastackdistributions'], verbs },
           { apiGroups: [GROUP], resources: ['llamastackdistributions/status'], verbs: ['get'] },

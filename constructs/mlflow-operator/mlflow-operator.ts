@@ -1,12 +1,11 @@
-import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { MLFLOW_OPERATOR_IMAGES } from './versions';
 import { CertificateProviderKind, OPENSHIFT_SERVING_CERT_ANNOTATION } from '../../lib/certificates';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller } from '../../lib/controller';
+import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 
 export interface MLflowOperatorProps extends ComponentProps {
   /** The Gateway the MLflow servers are exposed through (HTTPRoutes attach to it). @default data-science-gateway */
@@ -67,9 +66,7 @@ export class MLflowOperator extends Component {
       image: this.image('controller'),
       command: ['/manager'],
       args: [
-        '--leader-elect', '--health-probe-bind-address=:8081', '--metrics-bind-address=:8443',
-        // Without a certificate path the manager serves metrics with a self-signed certificate.
-        ...(openShiftMetrics ? ['--metrics-cert-path=/etc/metrics-certs'] : []),
+        '--leader-elect', '--health-probe-bind-address=:8081',
       ],
       env: [
         { name: 'ENABLE_NAMESPACE_RBAC', value: 'true' },
@@ -81,7 +78,14 @@ export class MLflowOperator extends Component {
         { name: 'RESOURCE_NAME_PREFIX', value: PREFIX },
       ],
       selectorLabels: SELECTOR,
-      ports: { metrics: 8443, metricsName: 'https', health: 8081 },
+      ports: { health: 8081 },
+      metrics: ControllerMetrics.secure(8443, {
+        // Without a certificate path the manager serves metrics with a self-signed certificate;
+        // on OpenShift the service CA signs one for the metrics Service.
+        args: ['--metrics-bind-address=:8443', ...(openShiftMetrics ? ['--metrics-cert-path=/etc/metrics-certs'] : [])],
+        serviceName: `${NAME}-controller-manager-metrics-service`,
+        serviceAnnotations: openShiftMetrics ? { [OPENSHIFT_SERVING_CERT_ANNOTATION]: METRICS_CERT_SECRET } : undefined,
+      }),
       leaderElectionId: 'mlflow-operator-leader-election',
       resources: { requests: { cpu: '200m', memory: '400Mi' }, limits: { cpu: '1', memory: '4Gi' } },
       owns: [crds.get('MLflow')!.definition],
@@ -101,9 +105,6 @@ export class MLflowOperator extends Component {
         named(['rbac.authorization.k8s.io'], ['rolebindings'], ['odh-group-mlflow-edit', 'odh-group-mlflow-view'], ['delete', 'get', 'list', 'patch', 'update', 'watch']),
         named(['services.platform.opendatahub.io'], ['auths'], ['auth'], ['get', 'list', 'watch']),
         ...(props.openShift ? [Rbac.read('config.openshift.io', 'apiservers')] : []),
-        // Secure metrics: the manager authenticates and authorizes scrapes.
-        Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
-        Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
       ],
       watches: [
         { group: '', resource: 'namespaces' },
@@ -123,16 +124,14 @@ export class MLflowOperator extends Component {
       volumes: openShiftMetrics ? [{ name: 'metrics-cert', secret: { secretName: METRICS_CERT_SECRET } }] : undefined,
       volumeMounts: openShiftMetrics ? [{ name: 'metrics-cert', mountPath: '/etc/metrics-certs', readOnly: true }] : undefined,
     });
-    if (openShiftMetrics) this.controller.metricsService!.metadata.addAnnotation(OPENSHIFT_SERVING_CERT_ANNOTATION, METRICS_CERT_SECRET);
-
-    new k8s.KubeClusterRole(this, 'MetricsReader', { metadata: { name: `${NAME}-metrics-reader` }, rules: [{ nonResourceUrLs: ['/metrics'], verbs: ['get'] }] });
 
     // User roles. edit and view aggregate into the built-in roles; integration is bound to
     // workloads (pipelines, notebooks) that log to MLflow. The mlflow.kubeflow.org resources
     // other than mlflowconfigs are checked by the MLflow server itself.
     const aggregate = (...roles: string[]) => Object.fromEntries(roles.map((r) => [`rbac.authorization.k8s.io/aggregate-to-${r}`, 'true']));
-    new k8s.KubeClusterRole(this, 'EditRole', {
-      metadata: { name: `${PREFIX}mlflow-edit`, labels: aggregate('admin', 'edit') },
+    roleObject(this, 'EditRole', {
+      name: `${PREFIX}mlflow-edit`,
+      labels: aggregate('admin', 'edit'),
       rules: [
         { apiGroups: [GROUP], resources: ['mlflows'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] },
         { apiGroups: [GROUP], resources: ['mlflows/finalizers'], verbs: ['patch', 'update'] },
@@ -142,16 +141,17 @@ export class MLflowOperator extends Component {
         { apiGroups: [KF_GROUP], resources: ['gatewaysecrets/use', 'gatewayendpoints/use', 'gatewaymodeldefinitions/use'], verbs: ['create'] },
       ],
     });
-    new k8s.KubeClusterRole(this, 'ViewRole', {
-      metadata: { name: `${PREFIX}mlflow-view`, labels: aggregate('admin', 'edit', 'view') },
+    roleObject(this, 'ViewRole', {
+      name: `${PREFIX}mlflow-view`,
+      labels: aggregate('admin', 'edit', 'view'),
       rules: [
         { apiGroups: [GROUP], resources: ['mlflows', 'mlflows/status'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [KF_GROUP], resources: ['mlflowconfigs'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [KF_GROUP], resources: MLFLOW_SERVER_RESOURCES.filter((r) => r !== 'gatewaysecrets'), verbs: ['get', 'list'] },
       ],
     });
-    new k8s.KubeClusterRole(this, 'IntegrationRole', {
-      metadata: { name: `${PREFIX}mlflow-integration` },
+    roleObject(this, 'IntegrationRole', {
+      name: `${PREFIX}mlflow-integration`,
       rules: [
         { apiGroups: [KF_GROUP], resources: ['datasets', 'experiments', 'registeredmodels'], verbs: ['create', 'get', 'list', 'update'] },
         { apiGroups: [KF_GROUP], resources: ['gatewayendpoints', 'mcpservers'], verbs: ['get', 'list'] },

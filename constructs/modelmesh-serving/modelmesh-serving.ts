@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { CRDS } from './crds';
 import { MODELMESH_IMAGES } from './versions';
 import { Component, ComponentProps, CrdClaim, Prerequisite } from '../../lib/component';
-import { Controller } from '../../lib/controller';
+import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
@@ -103,14 +103,19 @@ export class ModelMeshServing extends Component {
       name: 'modelmesh-controller',
       image: this.image('controller'),
       command: ['/manager'],
-      args: ['--enable-leader-election', '--metrics-addr=:8080', '--health-probe-bind-address=:8081'],
+      args: ['--enable-leader-election', '--health-probe-bind-address=:8081'],
       env: [
         { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
         { name: 'ETCD_SECRET_NAME', value: etcdSecret },
       ],
       selectorLabels: SELECTOR,
       labels: LABELS,
-      ports: { metrics: 8080, health: 8081, webhook: 9443 },
+      ports: { health: 8081, webhook: 9443 },
+      metrics: ControllerMetrics.insecure(8080, 'modelmesh-controller v0.12.0 serves plain HTTP metrics (no secure serving, and upstream ships no kube-rbac-proxy)', {
+        args: ['--metrics-addr=:8080'],
+        // The Service name of Open Data Hub's overlay (upstream's default install has none).
+        serviceName: 'modelmesh-controller',
+      }),
       replicas: props.replicas,
       leaderElectionId: 'modelmesh-controller-leader-lock',
       resources: { requests: { cpu: '50m', memory: '96Mi' }, limits: { cpu: '1', memory: '512Mi' } },

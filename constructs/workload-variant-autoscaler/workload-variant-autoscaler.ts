@@ -2,10 +2,10 @@ import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { WVA_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller } from '../../lib/controller';
+import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { MANAGE_VERBS, Rbac } from '../../lib/rbac';
+import { MANAGE_VERBS, Rbac, roleObject } from '../../lib/rbac';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
 export interface WorkloadVariantAutoscalerProps extends ComponentProps {
@@ -71,7 +71,7 @@ export class WorkloadVariantAutoscaler extends Component {
       image: this.image('controller'),
       command: ['/manager'],
       args: [
-        '--metrics-bind-address=:8443', '--metrics-secure=true', '--leader-elect=true', '--health-probe-bind-address=:8081',
+        '--leader-elect=true', '--health-probe-bind-address=:8081',
         ...(watch === 'own' ? ['--watch-namespace=$(POD_NAMESPACE)'] : []),
       ],
       env: [
@@ -86,7 +86,11 @@ export class WorkloadVariantAutoscaler extends Component {
         { name: 'SATURATION_CONFIG_MAP_NAME', value: SATURATION_CONFIG },
       ],
       selectorLabels: SELECTOR,
-      ports: { metrics: 8443, metricsName: 'https', health: 8081 },
+      ports: { health: 8081 },
+      metrics: ControllerMetrics.secure(8443, {
+        args: ['--metrics-bind-address=:8443', '--metrics-secure=true'],
+        serviceName: `${NAME}-controller-manager-metrics-service`,
+      }),
       replicas: props.replicas ?? 2,
       // The lease name is compiled into the manager (not in the inventory): this id only scopes the lease Role.
       leaderElectionId: 'workload-variant-autoscaler-leader-election',
@@ -103,9 +107,6 @@ export class WorkloadVariantAutoscaler extends Component {
         Rbac.read('monitoring.coreos.com', 'servicemonitors'),
         // From upstream's later RBAC (v0.5.1's role omits it although the controller reads pools).
         Rbac.read('inference.networking.k8s.io', 'inferencepools'),
-        // Secure metrics: the manager authenticates and authorizes scrapes.
-        Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
-        Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
       ],
       watches: [
         { group: 'apps', resource: 'deployments' },
@@ -123,9 +124,6 @@ export class WorkloadVariantAutoscaler extends Component {
       volumeMounts: [{ name: 'prometheus-client-certs', mountPath: '/etc/prometheus-certs', readOnly: true }],
     });
 
-    // Who may scrape the metrics endpoint.
-    new k8s.KubeClusterRole(this, 'MetricsReader', { metadata: { name: `${NAME}-metrics-reader` }, rules: [{ nonResourceUrLs: ['/metrics'], verbs: ['get'] }] });
-
     // User roles, as upstream ships them (without aggregation labels), with the group and
     // resource spelled as the CRD serves them (upstream's files misspell both).
     const labels = { 'app.kubernetes.io/name': NAME };
@@ -135,8 +133,9 @@ export class WorkloadVariantAutoscaler extends Component {
       ['viewer', ['get', 'list', 'watch'], ['get']],
     ];
     for (const [role, verbs, statusVerbs] of roles) {
-      new k8s.KubeClusterRole(this, `Role-${role}`, {
-        metadata: { name: `${NAME}-variantautoscaling-${role}-role`, labels },
+      roleObject(this, `Role-${role}`, {
+        name: `${NAME}-variantautoscaling-${role}-role`,
+        labels,
         rules: [
           { apiGroups: ['llmd.ai'], resources: ['variantautoscalings'], verbs },
           { apiGroups: ['llmd.ai'], resources: ['variantautoscalings/status'], verbs: statusVerbs },

@@ -2,6 +2,7 @@ import { ValidateFunction } from 'ajv';
 import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
+import { rbacIssues } from './rbac';
 import { coreTypeEntry } from '../schema/core';
 
 /**
@@ -161,7 +162,8 @@ export function validateBuiltin(obj: any): ValidationIssue[] {
   }
   const validate = validatorFor(known.model);
   validate(withoutNulls(obj));
-  return dedupe([...nameIssues(obj.metadata, 'metadata', known.name), ...toIssues(validate.errors)]);
+  // The API server's validation beyond the schema, for the kinds where we model it.
+  return dedupe([...nameIssues(obj.metadata, 'metadata', known.name), ...toIssues(validate.errors), ...rbacIssues(obj)]);
 }
 
 /** A copy without null-valued fields, which the API server treats as unset. */
