@@ -29,6 +29,31 @@ const MODULES: BindingModule[] = [
     from: '../constructs/gateway-api-inference-extension/crds',
     header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
   },
+  {
+    out: 'imports/modelmesh.serving.kserve.io.ts',
+    from: '../constructs/modelmesh-serving/crds',
+    header: 'ModelMesh Serving custom resources (Predictor), from constructs/modelmesh-serving/crds.',
+  },
+  {
+    out: 'imports/llm-d.ai.ts',
+    from: '../constructs/llm-d-router/crds',
+    header: 'llm-d router custom resources (llm-d.ai), from constructs/llm-d-router/crds.',
+  },
+  {
+    out: 'imports/llmd.ai.ts',
+    from: '../constructs/workload-variant-autoscaler/crds',
+    header: 'Workload Variant Autoscaler custom resources (llmd.ai), from constructs/workload-variant-autoscaler/crds.',
+  },
+  {
+    out: 'imports/llamastack.io.ts',
+    from: '../constructs/llama-stack-k8s-operator/crds',
+    header: 'Llama Stack operator custom resources (llamastack.io), from constructs/llama-stack-k8s-operator/crds.',
+  },
+  {
+    out: 'imports/mlflow.ts',
+    from: '../constructs/mlflow-operator/crds',
+    header: 'MLflow operator custom resources (mlflow.opendatahub.io, mlflow.kubeflow.org, components.platform.opendatahub.io), from constructs/mlflow-operator/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');

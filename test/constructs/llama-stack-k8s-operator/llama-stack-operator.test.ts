@@ -1,5 +1,6 @@
-import { ApiObject, App } from 'cdk8s';
+import { App } from 'cdk8s';
 import { LlamaStackOperator, llamaStackCrds } from '../../../constructs/llama-stack-k8s-operator';
+import { LlamaStackDistribution, LlamaStackDistributionSpec } from '../../../imports/llamastack.io';
 import { CrdScope, crdName } from '../../../lib/crd';
 import { Platform } from '../../../lib/platform';
 import { objectCounts } from '../../../lib/report';
@@ -15,11 +16,11 @@ const find = (kind: string, name: string) => objects.find((o) => o.kind === kind
 const NAME = 'llama-stack-k8s-operator-controller-manager';
 
 /** Builds the operator with one LlamaStackDistribution and returns the problems. */
-function withDistribution(spec: any): string[] {
+function withDistribution(spec: LlamaStackDistributionSpec): string[] {
   return problemsOf(() => build((app) => {
     const p = new Platform(app, 'llsd', { name: 'llama-stack', prerequisites: [] });
     const op = new LlamaStackOperator(p, 'llama-stack-k8s-operator');
-    new ApiObject(op, 'Example', { apiVersion: 'llamastack.io/v1alpha1', kind: 'LlamaStackDistribution', metadata: { name: 'example', namespace: op.namespaceName }, spec });
+    new LlamaStackDistribution(op, 'Example', { metadata: { name: 'example', namespace: op.namespaceName }, spec });
     return p;
   }));
 }
