@@ -9,6 +9,12 @@ import type { Platform } from './platform';
 export interface Requirement {
   readonly group: string;
   readonly kind: string;
+  /**
+   * The version it uses, when it matters: the provider's CRD must serve it (two upstreams
+   * may ship one kind at different versions, e.g. kubeflow.org MPIJob v1 and v2beta1).
+   * @default - any served version
+   */
+  readonly version?: string;
   /** Why the component needs it (shown in errors and reports). */
   readonly reason: string;
   /** The component class that provides it, named in the error when nothing does. */

@@ -60,6 +60,13 @@ export interface CrdConversion {
   readonly path?: string;
   /** @default ['v1'] */
   readonly conversionReviewVersions?: string[];
+  /**
+   * With strategy None: the versions' schemas differ and that is upstream's choice. The API
+   * server then only rewrites apiVersion, so a field that one version lacks is pruned when an
+   * object is written through that version (Kueue ships several CRDs like this).
+   * @default false: differing schemas need strategy Webhook
+   */
+  readonly allowDifferentSchemas?: boolean;
 }
 
 /**
@@ -214,9 +221,10 @@ export class CustomResourceDefinition extends Construct {
 
 /** The whole object schema of a version: apiVersion, kind, metadata plus the version's fields. */
 export function rootSchema(schema: ObjectSchema): ObjectSchema {
-  const root = s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
-  // CEL rules on the version's schema are rules on the whole object (e.g. on metadata.name).
-  return schema.rules.reduce((node, { rule, message, ...opts }) => node.rule(rule, message as string, opts), root);
+  let root = s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  // Whole-object CEL rules (e.g. "spec.x is immutable while status.y") sit on the version schema.
+  for (const { rule, message, ...opts } of schema.rules) root = root.rule(rule, message as string, opts);
+  return root;
 }
 
 function renderSubresources(v: CrdVersion): unknown {
@@ -252,11 +260,11 @@ export function validateDefinition(path: string, def: CrdDefinition): void {
     if (!/^v\d+((alpha|beta)\d+)?$/.test(v.name)) fail(`version name '${v.name}' is not a Kubernetes version (v1, v1beta1, v2alpha3...)`);
   }
   if (!def.versions.some((v) => v.served ?? true)) fail('no version is served');
-  if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None') {
+  if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None' && !def.conversion?.allowDifferentSchemas) {
     // Allowed by the API server only when every version has the same schema.
     const first = JSON.stringify(def.versions[0].schema.toJson());
     if (def.versions.some((v) => JSON.stringify(v.schema.toJson()) !== first)) {
-      fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema');
+      fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, give all versions the same schema, or (as some upstreams do) declare conversion { strategy: "None", allowDifferentSchemas: true }');
     }
   }
 }

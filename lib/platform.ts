@@ -171,6 +171,13 @@ export class Platform extends Construct {
         const provider = providerOf.get(key);
         if (provider) {
           if (provider !== c) deps.get(c)!.add(provider);
+          const served = kinds.get(key)!.versions.filter((v) => v.served ?? true).map((v) => v.name);
+          if (r.version && !served.includes(r.version)) {
+            errors.push(
+              `${c.node.path}: component '${c.componentName}' (${c.constructor.name}) requires ${r.group}/${r.version} ${r.kind} (${r.reason}), ` +
+                `but '${provider.componentName}' serves ${r.kind} only as ${served.join(', ')}; add a component that serves ${r.version}, or stop requiring it`,
+            );
+          }
         } else if (!externalKinds.has(key)) {
           errors.push(missingProvider(this, c, r));
         }

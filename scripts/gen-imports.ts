@@ -54,6 +54,11 @@ const MODULES: BindingModule[] = [
     from: '../constructs/mlflow-operator/crds',
     header: 'MLflow operator custom resources (mlflow.opendatahub.io, mlflow.kubeflow.org, components.platform.opendatahub.io), from constructs/mlflow-operator/crds.',
   },
+  {
+    out: 'imports/kueue.x-k8s.io.ts',
+    from: '../constructs/kueue/crds',
+    header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');

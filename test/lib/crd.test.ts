@@ -175,14 +175,15 @@ describe('CustomResourceDefinition rendering', () => {
     expect(rootSchema(widgetDef().versions[0].schema).toJson()).toEqual(schema);
   });
 
-  test('CEL rules on a version schema are rendered at the root, where self is the whole object', () => {
-    const base = widgetDef();
-    const def = { ...base, versions: [{ ...base.versions[0], schema: base.versions[0].schema.rule("self.metadata.name == 'default'", 'the Widget must be named default') }] };
-    const schema = rootSchema(def.versions[0].schema).toJson();
-    expect(schema['x-kubernetes-validations']).toEqual([{ rule: "self.metadata.name == 'default'", message: 'the Widget must be named default' }]);
-    expect(Object.keys(schema.properties!)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-    // Without rules the root has none.
-    expect(rootSchema(base.versions[0].schema).toJson()['x-kubernetes-validations']).toBeUndefined();
+  test('whole-object CEL rules of a version schema are kept on the root schema', () => {
+    const schema = s.object({ spec: s.object({ size: s.integer() }) })
+      .rule('!has(oldSelf.spec) || self.spec == oldSelf.spec', 'spec is immutable')
+      .rule('has(self.spec)', 'spec is required', { reason: 'FieldValueRequired' });
+    const def = widgetDef({ versions: [{ name: 'v1', storage: true, schema }] });
+    expect(render(def).spec.versions[0].schema.openAPIV3Schema['x-kubernetes-validations']).toEqual([
+      { rule: '!has(oldSelf.spec) || self.spec == oldSelf.spec', message: 'spec is immutable' },
+      { rule: 'has(self.spec)', message: 'spec is required', reason: 'FieldValueRequired' },
+    ]);
   });
 
   test('name, storage version and helpers', () => {
@@ -244,9 +245,13 @@ describe('CustomResourceDefinition validation', () => {
   });
 
   test('fails when versions have different schemas and conversion is None', () => {
-    const message = 'c/Widget: CRD widgets.example.com: versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema';
+    const message = 'c/Widget: CRD widgets.example.com: versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, give all versions the same schema, or (as some upstreams do) declare conversion { strategy: "None", allowDifferentSchemas: true }';
     expect(fails(twoVersions())).toThrow(message);
     expect(fails(twoVersions({ strategy: 'None' }))).toThrow(message);
+  });
+
+  test('strategy None with different schemas is accepted when declared', () => {
+    expect(fails(twoVersions({ strategy: 'None', allowDifferentSchemas: true }))).not.toThrow();
   });
 
   test('versions with the same schema need no conversion', () => {

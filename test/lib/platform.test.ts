@@ -123,6 +123,22 @@ describe('Platform graph', () => {
     ]);
   });
 
+  test('a required version is satisfied by a provider that serves it', () => {
+    const platform = newPlatform();
+    provider(platform);
+    new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v1', reason: 'r' }));
+    expect(resolveProblems(platform)).toEqual([]);
+  });
+
+  test('fails when the provider does not serve the required version, naming both and the served versions', () => {
+    const platform = newPlatform();
+    provider(platform);
+    new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v2beta1', reason: 'manages v2beta1 widgets' }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/test: component 'test' (TestComponent) requires example.com/v2beta1 Widget (manages v2beta1 widgets), but 'provider' serves Widget only as v1; add a component that serves v2beta1, or stop requiring it",
+    ]);
+  });
+
   test('fails when a required kind has no provider and no providedBy hint', () => {
     const platform = newPlatform();
     new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Gizmo', reason: 'reads gizmos' }));

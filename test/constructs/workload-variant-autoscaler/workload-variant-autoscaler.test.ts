@@ -1,7 +1,8 @@
 import { App } from 'cdk8s';
 import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
+import { KServe } from '../../../constructs/kserve';
 import { WorkloadVariantAutoscaler, wvaCrds } from '../../../constructs/workload-variant-autoscaler';
-import { PROMETHEUS_OPERATOR } from '../../../lib/component';
+import { CERT_MANAGER, PROMETHEUS_OPERATOR } from '../../../lib/component';
 import { CrdScope, crdName } from '../../../lib/crd';
 import { Platform } from '../../../lib/platform';
 import { objectCounts } from '../../../lib/report';
@@ -112,5 +113,19 @@ describe('Workload Variant Autoscaler failures', () => {
     const p = new Platform(new App(), 'p', { name: 'p' });
     const w = new WorkloadVariantAutoscaler(p, 'wva', { prometheusUrl: PROMETHEUS, watchNamespaces: 'all' });
     expect(w.controller.deployment.toJson().spec.template.spec.containers[0].args).not.toContain('--watch-namespace=$(POD_NAMESPACE)');
+  });
+});
+
+describe('Workload Variant Autoscaler with KServe', () => {
+  test('KServe with workloadVariantAutoscaler resolves VariantAutoscaling to WVA and comes after it', () => {
+    const both = build((app) => {
+      const p = new Platform(app, 'p', { name: 'p', prerequisites: [CERT_MANAGER, PROMETHEUS_OPERATOR] });
+      new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+      new KServe(p, 'kserve', { workloadVariantAutoscaler: true });
+      new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS });
+      return p;
+    });
+    expect(both.model.components.map((c) => c.componentName)).toEqual(['gateway-api-inference-extension', 'workload-variant-autoscaler', 'kserve']);
+    expect(both.files.get('REPORT.md')).toContain('  workload-variant-autoscaler -->|llmd.ai/VariantAutoscaling| kserve');
   });
 });
