@@ -1,7 +1,9 @@
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
+import { MODELMESH_RUNTIME_IMAGES, MODELMESH_RUNTIMES } from './runtimes';
 import { MODELMESH_IMAGES } from './versions';
+import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps, CrdClaim, Prerequisite } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -25,6 +27,11 @@ export interface ModelMeshServingProps extends ComponentProps {
   readonly podsPerRuntime?: number;
   /** Run the REST proxy (KServe V2 REST in front of gRPC) in runtime pods. @default true */
   readonly restProxy?: boolean;
+  /**
+   * Default ClusterServingRuntimes to install, by name; `false` for none.
+   * @default all of MODELMESH_RUNTIMES (triton-2.x, mlserver-1.x, ovms-1.x, torchserve-0.x)
+   */
+  readonly servingRuntimes?: string[] | false;
 }
 
 const SELECTOR = { 'control-plane': 'modelmesh-controller' };
@@ -47,7 +54,7 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
  * controller validates the runtimes it serves.
  */
 export class ModelMeshServing extends Component {
-  public readonly images: Readonly<Record<string, ImageSpec>> = MODELMESH_IMAGES;
+  public readonly images: Readonly<Record<string, ImageSpec>> = { ...MODELMESH_IMAGES, ...MODELMESH_RUNTIME_IMAGES };
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;
 
@@ -56,6 +63,12 @@ export class ModelMeshServing extends Component {
     const etcdSecret = props.etcdSecretName ?? 'model-serving-etcd';
     if (!DNS1123_SUBDOMAIN.test(etcdSecret) || etcdSecret.length > 253) {
       throw new Error(`${this.node.path}: etcdSecretName '${etcdSecret}' is not a Secret name; use a lower-case DNS subdomain such as model-serving-etcd`);
+    }
+    const wanted = props.servingRuntimes === false ? [] : props.servingRuntimes ?? MODELMESH_RUNTIMES.map((r) => r.name);
+    for (const name of wanted) {
+      if (!MODELMESH_RUNTIMES.some((r) => r.name === name)) {
+        throw new Error(`${this.node.path}: servingRuntimes: unknown runtime '${name}'; choose from ${MODELMESH_RUNTIMES.map((r) => r.name).join(', ')}`);
+      }
     }
     const podsPerRuntime = props.podsPerRuntime ?? 2;
     if (!Number.isInteger(podsPerRuntime) || podsPerRuntime < 1) {
@@ -149,6 +162,13 @@ export class ModelMeshServing extends Component {
       certificateName: 'modelmesh-webhook-server-cert',
       port: 9443,
     });
+    for (const rt of MODELMESH_RUNTIMES.filter((r) => wanted.includes(r.name))) {
+      new ClusterServingRuntime(this, `Runtime-${rt.name}`, {
+        metadata: { name: rt.name, labels: { name: `modelmesh-serving-${rt.name}-SR` }, annotations: rt.annotations },
+        spec: rt.spec(this.image(rt.imageKey)),
+      });
+    }
+
     // Validates ModelMesh runtimes; KServe's servingruntime.serving.kserve.io configuration
     // validates the same kinds under another name, so both coexist.
     this.webhookServer.addValidatingWebhook('modelmesh-servingruntime.serving.kserve.io', {

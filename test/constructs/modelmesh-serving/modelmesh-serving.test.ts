@@ -105,6 +105,31 @@ describe('ModelMesh Serving alone', () => {
     expect(allows('autoscaling', 'horizontalpodautoscalers', 'patch')).toBe(false);
   });
 
+  test('installs the four default multi-model runtimes, validated against the CRD it emits', () => {
+    const runtimes = objects.filter((o) => o.kind === 'ClusterServingRuntime');
+    expect(runtimes.map((r) => r.metadata.name)).toEqual(['triton-2.x', 'mlserver-1.x', 'ovms-1.x', 'torchserve-0.x']);
+    for (const r of runtimes) {
+      expect(r.spec.multiModel).toBe(true);
+      expect(r.spec.grpcEndpoint).toBe('port:8085');
+    }
+    const triton = runtimes[0];
+    expect(triton.metadata.annotations).toEqual({ maxLoadingConcurrency: '2' });
+    expect(triton.spec.containers[0].image).toBe('nvcr.io/nvidia/tritonserver:23.03-py3');
+    expect(triton.spec.builtInAdapter).toEqual({ serverType: 'triton', runtimeManagementPort: 8001, memBufferBytes: 134217728, modelLoadingTimeoutMillis: 90000 });
+    expect(alone.model.objects.find((o) => o.json.kind === 'ClusterServingRuntime')!.phase).toBe('30-resources');
+  });
+
+  test('servingRuntimes chooses the runtimes; false installs none', () => {
+    const pick = build((app) => {
+      const p = new Platform(app, 'mm', { name: 'modelmesh', prerequisites: [CERT_MANAGER, MODELMESH_ETCD] });
+      new ModelMeshServing(p, 'modelmesh-serving', { servingRuntimes: ['ovms-1.x'] });
+      return p;
+    });
+    expect(pick.model.objects.filter((o) => o.json.kind === 'ClusterServingRuntime').map((o) => o.json.metadata.name)).toEqual(['ovms-1.x']);
+    const none = new ModelMeshServing(new Platform(new App(), 'p', { name: 'p' }), 'mm', { servingRuntimes: false });
+    expect(none.node.findAll().some((c) => c.node.id.startsWith('Runtime-'))).toBe(false);
+  });
+
   test('object counts', () => {
     expect(objectCounts(alone.model)).toMatchSnapshot();
   });
@@ -171,6 +196,12 @@ describe('ModelMesh Serving failures', () => {
   test('fails when etcdSecretName is not a Secret name', () => {
     expect(() => new ModelMeshServing(platform(), 'modelmesh-serving', { etcdSecretName: 'Etcd_Secret' })).toThrow(
       "p/modelmesh-serving: etcdSecretName 'Etcd_Secret' is not a Secret name; use a lower-case DNS subdomain such as model-serving-etcd",
+    );
+  });
+
+  test('fails when an unknown runtime is asked for', () => {
+    expect(() => new ModelMeshServing(platform(), 'modelmesh-serving', { servingRuntimes: ['sklearn-1.x'] })).toThrow(
+      "p/modelmesh-serving: servingRuntimes: unknown runtime 'sklearn-1.x'; choose from triton-2.x, mlserver-1.x, ovms-1.x, torchserve-0.x",
     );
   });
 
