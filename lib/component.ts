@@ -19,6 +19,15 @@ export interface Requirement {
   readonly reason: string;
   /** The component class that provides it, named in the error when nothing does. */
   readonly providedBy?: abstract new (...args: any[]) => Component;
+  /**
+   * Needed only once the platform runs, not to apply this component: the kind must be
+   * served in the platform (or by a prerequisite), but it sets no apply order. Use it
+   * where the provider depends on this component in turn, e.g. AppWrapper's Kueue
+   * integration needs Kueue's Workloads while Kueue watches AppWrappers; an ordering
+   * requirement both ways would be a cycle.
+   * @default false
+   */
+  readonly runtimeOnly?: boolean;
 }
 
 /**

@@ -320,4 +320,10 @@ export class Controller extends Construct {
     this.extraVolumes.push({ name: volumeName, secret: { secretName, defaultMode: 420 } });
     this.extraMounts.push({ name: volumeName, mountPath, readOnly: true });
   }
+
+  /** Mounts a writable emptyDir into the manager container (files the process writes itself). */
+  public mountEmptyDir(volumeName: string, mountPath: string): void {
+    this.extraVolumes.push({ name: volumeName, emptyDir: {} });
+    this.extraMounts.push({ name: volumeName, mountPath });
+  }
 }

@@ -61,12 +61,13 @@ export interface CrdConversion {
   /** @default ['v1'] */
   readonly conversionReviewVersions?: string[];
   /**
-   * With strategy None: the versions' schemas differ and that is upstream's choice. The API
-   * server then only rewrites apiVersion, so a field that one version lacks is pruned when an
-   * object is written through that version (Kueue ships several CRDs like this).
-   * @default false: differing schemas need strategy Webhook
+   * With strategy None, versions whose schemas differ: why upstream serves them so. The API
+   * server accepts this and only rewrites apiVersion, so a field that the storage version
+   * lacks is pruned when an object is written through another version. Say why that is
+   * acceptable (e.g. a deprecated version kept for reading old objects).
+   * @default - every version must have the same schema when strategy is None
    */
-  readonly allowDifferentSchemas?: boolean;
+  readonly schemasDifferBecause?: string;
 }
 
 /**
@@ -260,11 +261,14 @@ export function validateDefinition(path: string, def: CrdDefinition): void {
     if (!/^v\d+((alpha|beta)\d+)?$/.test(v.name)) fail(`version name '${v.name}' is not a Kubernetes version (v1, v1beta1, v2alpha3...)`);
   }
   if (!def.versions.some((v) => v.served ?? true)) fail('no version is served');
-  if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None' && !def.conversion?.allowDifferentSchemas) {
+  if (def.conversion?.schemasDifferBecause !== undefined && (def.conversion.strategy !== 'None' || !def.conversion.schemasDifferBecause.trim())) {
+    fail('conversion.schemasDifferBecause applies to strategy None only and must give a reason; remove it or state why the versions may differ');
+  }
+  if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None' && !def.conversion?.schemasDifferBecause) {
     // Allowed by the API server only when every version has the same schema.
     const first = JSON.stringify(def.versions[0].schema.toJson());
     if (def.versions.some((v) => JSON.stringify(v.schema.toJson()) !== first)) {
-      fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, give all versions the same schema, or (as some upstreams do) declare conversion { strategy: "None", allowDifferentSchemas: true }');
+      fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema, or state conversion.schemasDifferBecause');
     }
   }
 }

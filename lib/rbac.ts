@@ -48,6 +48,16 @@ export const Rbac = {
     { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get', 'patch', 'update'] },
     { apiGroups: [group], resources: [`${plural}/finalizers`], verbs: ['update'] },
   ],
+  /** A user role that edits a kind (kubebuilder's `<kind>-editor-role`): full control, status read. */
+  editor: (group: string, plural: string): PolicyRule[] => [
+    { apiGroups: [group], resources: [plural], verbs: MANAGE_VERBS },
+    { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get'] },
+  ],
+  /** A user role that views a kind (kubebuilder's `<kind>-viewer-role`): read, status read. */
+  viewer: (group: string, plural: string): PolicyRule[] => [
+    { apiGroups: [group], resources: [plural], verbs: READ_VERBS },
+    { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get'] },
+  ],
 };
 
 /** Rejects wildcards: least privilege is a promise of this project. */
@@ -159,6 +169,8 @@ export interface BindingObjectProps {
   readonly roleRef: { readonly kind: 'Role' | 'ClusterRole'; readonly name: string };
   /** ServiceAccounts bound, as namespace/name pairs. */
   readonly serviceAccounts: Array<{ readonly name: string; readonly namespace: string }>;
+  /** Groups bound (e.g. system:authenticated, for roles every user gets). @default - none */
+  readonly groups?: string[];
 }
 
 /** A RoleBinding (namespace set) or ClusterRoleBinding of ServiceAccounts to a role. */
@@ -172,6 +184,9 @@ export function bindingObject(scope: Construct, id: string, props: BindingObject
     kind: props.namespace ? 'RoleBinding' : 'ClusterRoleBinding',
     metadata: { name: props.name, namespace: props.namespace, labels },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: props.roleRef.kind, name: props.roleRef.name },
-    subjects: props.serviceAccounts.map((sa) => ({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })),
+    subjects: [
+      ...props.serviceAccounts.map((sa) => ({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })),
+      ...(props.groups ?? []).map((name) => ({ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name })),
+    ],
   });
 }

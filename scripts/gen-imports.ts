@@ -59,6 +59,36 @@ const MODULES: BindingModule[] = [
     from: '../constructs/kueue/crds',
     header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',
   },
+  {
+    out: 'imports/ray.io.ts',
+    from: '../constructs/kuberay/crds',
+    header: 'KubeRay custom resources (ray.io), from constructs/kuberay/crds.',
+  },
+  {
+    out: 'imports/sparkoperator.k8s.io.ts',
+    from: '../constructs/spark-operator/crds',
+    header: 'Spark Operator custom resources (sparkoperator.k8s.io), from constructs/spark-operator/crds.',
+  },
+  {
+    out: 'imports/workload.codeflare.dev.ts',
+    from: '../constructs/appwrapper/crds',
+    header: 'AppWrapper custom resources (workload.codeflare.dev), from constructs/appwrapper/crds.',
+  },
+  {
+    out: 'imports/jobset.x-k8s.io.ts',
+    from: '../constructs/jobset/crds',
+    header: 'JobSet custom resources (jobset.x-k8s.io), from constructs/jobset/crds.',
+  },
+  {
+    out: 'imports/trainer.kubeflow.org.ts',
+    from: '../constructs/trainer/crds',
+    header: 'Kubeflow Trainer custom resources (trainer.kubeflow.org), from constructs/trainer/crds.',
+  },
+  {
+    out: 'imports/kubeflow.org.ts',
+    from: '../constructs/training-operator/crds',
+    header: 'Kubeflow training-operator v1 custom resources (kubeflow.org), from constructs/training-operator/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');

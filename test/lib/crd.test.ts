@@ -245,13 +245,19 @@ describe('CustomResourceDefinition validation', () => {
   });
 
   test('fails when versions have different schemas and conversion is None', () => {
-    const message = 'c/Widget: CRD widgets.example.com: versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, give all versions the same schema, or (as some upstreams do) declare conversion { strategy: "None", allowDifferentSchemas: true }';
+    const message = 'c/Widget: CRD widgets.example.com: versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema, or state conversion.schemasDifferBecause';
     expect(fails(twoVersions())).toThrow(message);
     expect(fails(twoVersions({ strategy: 'None' }))).toThrow(message);
   });
 
-  test('strategy None with different schemas is accepted when declared', () => {
-    expect(fails(twoVersions({ strategy: 'None', allowDifferentSchemas: true }))).not.toThrow();
+  test('versions may differ with conversion None when the definition says why', () => {
+    expect(fails(twoVersions({ strategy: 'None', schemasDifferBecause: 'the old version is deprecated and read-only in practice' }))).not.toThrow();
+  });
+
+  test('fails when schemasDifferBecause is empty or used with a conversion webhook', () => {
+    const message = 'c/Widget: CRD widgets.example.com: conversion.schemasDifferBecause applies to strategy None only and must give a reason; remove it or state why the versions may differ';
+    expect(fails(twoVersions({ strategy: 'None', schemasDifferBecause: ' ' }))).toThrow(message);
+    expect(fails(twoVersions({ strategy: 'Webhook', schemasDifferBecause: 'because' }))).toThrow(message);
   });
 
   test('versions with the same schema need no conversion', () => {
@@ -283,5 +289,18 @@ describe('CustomResourceDefinition validation', () => {
     expect(() => new CustomResourceDefinition(chart(), 'Widget', { definition: widgetDef({ conversion: { strategy: 'None' } }), conversionWebhook: TARGET })).toThrow(
       'c/Widget: CRD widgets.example.com has conversion strategy None; a conversion webhook applies only to strategy Webhook',
     );
+  });
+});
+
+describe('rootSchema', () => {
+  test('keeps rules on the whole object (e.g. on metadata.name) at the root, after apiVersion, kind and metadata', () => {
+    const schema = s.object({ spec: s.object({ a: s.string() }) }).rule('size(self.metadata.name) <= 63', 'name too long');
+    const root = rootSchema(schema).toJson();
+    expect(root['x-kubernetes-validations']).toEqual([{ rule: 'size(self.metadata.name) <= 63', message: 'name too long' }]);
+    expect(Object.keys(root.properties!)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+  });
+
+  test('a schema without rules gives a root without rules', () => {
+    expect(rootSchema(s.object({ spec: s.object() })).toJson()['x-kubernetes-validations']).toBeUndefined();
   });
 });

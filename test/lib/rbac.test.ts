@@ -12,6 +12,18 @@ describe('Rbac intents', () => {
       { apiGroups: ['example.com'], resources: ['widgets/finalizers'], verbs: ['update'] },
     ]);
   });
+
+  test('editor and viewer user roles', () => {
+    expect(Rbac.editor('example.com', 'widgets')).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+      { apiGroups: ['example.com'], resources: ['widgets/status'], verbs: ['get'] },
+    ]);
+    expect(Rbac.viewer('example.com', 'widgets')).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['example.com'], resources: ['widgets/status'], verbs: ['get'] },
+    ]);
+    expect(() => checkRules('x', [...Rbac.editor('example.com', 'widgets'), ...Rbac.viewer('example.com', 'widgets')])).not.toThrow();
+  });
 });
 
 describe('normalizeRules', () => {
@@ -151,6 +163,15 @@ describe('roleObject and bindingObject', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' },
       subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
     });
+  });
+
+  test('bindings bind groups (e.g. every authenticated user), after the ServiceAccounts', () => {
+    const c = chart();
+    binding(c, 'B', { name: 'b', namespace: 'ns', roleRef: { kind: 'Role', name: 'r' }, serviceAccounts: [{ name: 'sa', namespace: 'ns' }], groups: ['system:authenticated'] });
+    expect(Testing.synth(c)[0].subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' },
+      { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' },
+    ]);
   });
 
   test('fails when a ClusterRoleBinding references a Role', () => {

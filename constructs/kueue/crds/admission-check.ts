@@ -36,5 +36,5 @@ export const admissionCheckCrd: CrdDefinition = {
   versions: [version('v1beta1'), version('v1beta2')],
   // The schemas differ (v1beta2 dropped retryDelayMinutes), yet upstream converts this kind
   // with strategy None: the API server only rewrites apiVersion.
-  conversion: { strategy: 'None', allowDifferentSchemas: true },
+  conversion: { strategy: 'None', schemasDifferBecause: 'as upstream Kueue v0.19.2: v1beta1 stays served (deprecated) for reading old objects; fields new in v1beta2 are pruned when written through v1beta1' },
 };

@@ -74,5 +74,5 @@ export const multiKueueConfigCrd: CrdDefinition = {
   shortNames: ['mkconf'],
   scope: CrdScope.CLUSTER,
   versions: [configVersion('v1beta1'), configVersion('v1beta2')],
-  conversion: { strategy: 'None', allowDifferentSchemas: true },
+  conversion: { strategy: 'None', schemasDifferBecause: 'as upstream Kueue v0.19.2: v1beta1 stays served (deprecated) for reading old objects; fields new in v1beta2 are pruned when written through v1beta1' },
 };

@@ -39,5 +39,5 @@ export const provisioningRequestConfigCrd: CrdDefinition = {
   shortNames: ['prc'],
   scope: CrdScope.CLUSTER,
   versions: [version('v1beta1'), version('v1beta2')],
-  conversion: { strategy: 'None', allowDifferentSchemas: true },
+  conversion: { strategy: 'None', schemasDifferBecause: 'as upstream Kueue v0.19.2: v1beta1 stays served (deprecated) for reading old objects; fields new in v1beta2 are pruned when written through v1beta1' },
 };

@@ -63,7 +63,7 @@ describe('kueue CRDs', () => {
     ]);
     for (const d of CRDS.filter((x) => x.conversion?.strategy === 'Webhook')) expect(d.conversion).toEqual({ strategy: 'Webhook', path: '/convert', conversionReviewVersions: ['v1'] });
     for (const d of [admissionCheckCrd, multiKueueConfigCrd, provisioningRequestConfigCrd, workloadPriorityClassCrd]) {
-      expect(d.conversion).toEqual({ strategy: 'None', allowDifferentSchemas: true });
+      expect(d.conversion).toMatchObject({ strategy: 'None', schemasDifferBecause: expect.stringContaining('v1beta1') });
     }
     expect(resourceFlavorCrd.conversion).toBeUndefined();
     expect(topologyCrd.conversion).toBeUndefined();

@@ -166,9 +166,9 @@ describe('ModelMesh Serving with KServe', () => {
   test('both ServingRuntime webhooks coexist, each wired to its own backend', () => {
     const lines = wiringTable(both.model).filter((l) => /servingruntime/.test(l));
     expect(lines).toEqual([
-      'validating servingruntime.kserve-webhook-server.validator -> kserve/kserve-webhook-server-service:443/validate-serving-kserve-io-v1alpha1-servingruntime -> Deployment/kserve-controller-manager:9443 -> cert-manager kserve/serving-cert -> Fail',
-      'validating clusterservingruntime.kserve-webhook-server.validator -> kserve/kserve-webhook-server-service:443/validate-serving-kserve-io-v1alpha1-clusterservingruntime -> Deployment/kserve-controller-manager:9443 -> cert-manager kserve/serving-cert -> Fail',
-      'validating servingruntime.modelmesh-webhook-server.default -> modelmesh-serving/modelmesh-webhook-server-service:9443/validate-serving-modelmesh-io-v1alpha1-servingruntime -> Deployment/modelmesh-controller:9443 -> cert-manager modelmesh-serving/modelmesh-webhook-server-cert -> Fail',
+      'validating servingruntime.serving.kserve.io/servingruntime.kserve-webhook-server.validator -> kserve/kserve-webhook-server-service:443/validate-serving-kserve-io-v1alpha1-servingruntime -> Deployment/kserve-controller-manager:9443 -> cert-manager kserve/serving-cert -> Fail',
+      'validating clusterservingruntime.serving.kserve.io/clusterservingruntime.kserve-webhook-server.validator -> kserve/kserve-webhook-server-service:443/validate-serving-kserve-io-v1alpha1-clusterservingruntime -> Deployment/kserve-controller-manager:9443 -> cert-manager kserve/serving-cert -> Fail',
+      'validating modelmesh-servingruntime.serving.kserve.io/servingruntime.modelmesh-webhook-server.default -> modelmesh-serving/modelmesh-webhook-server-service:9443/validate-serving-modelmesh-io-v1alpha1-servingruntime -> Deployment/modelmesh-controller:9443 -> cert-manager modelmesh-serving/modelmesh-webhook-server-cert -> Fail',
     ]);
   });
 
