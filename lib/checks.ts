@@ -31,6 +31,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP021', title: 'every webhook and conversion webhook has a CA source', check: checkCaSources },
   { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
+  { id: 'MLP040', title: 'no Secret carries literal credentials (passwords, secret or access keys): reference a Secret the user provides', check: checkLiteralCredentials },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
@@ -429,4 +430,25 @@ function rulesBoundTo(m: PlatformModel, saName: string, saNamespace: string): Po
     if (o.json.kind === 'ClusterRoleBinding') rules.push(...(roles.get(key) ?? []));
   }
   return rules;
+}
+
+/** Keys of Secret data that hold a credential, e.g. password, MYSQL_ROOT_PASSWORD, secretkey, accesskey, AWS_SECRET_ACCESS_KEY. */
+const CREDENTIAL_KEY = /pass(word|wd)?|secret|access[-_]?key|token|credential|api[-_]?key|private[-_]?key/i;
+
+function checkLiteralCredentials(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    if (o.json.apiVersion !== 'v1' || o.json.kind !== 'Secret') continue;
+    for (const field of ['data', 'stringData'] as const) {
+      const keys = Object.entries(o.json[field] ?? {}).filter(([k, v]) => CREDENTIAL_KEY.test(k) && v !== '' && v !== undefined && v !== null).map(([k]) => k);
+      if (keys.length) {
+        out.push({
+          rule: 'MLP040',
+          path: o.path,
+          message: `Secret ${o.json.metadata?.namespace ? o.json.metadata.namespace + '/' : ''}${o.json.metadata?.name} carries literal credentials in ${field} (${keys.sort().join(', ')}); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead`,
+        });
+      }
+    }
+  }
+  return out;
 }

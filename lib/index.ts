@@ -13,3 +13,4 @@ export * from './platform';
 export * from './checks';
 export * from './report';
 export * from './synth';
+export * from './workload';

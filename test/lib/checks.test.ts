@@ -382,6 +382,23 @@ const CASES: Case[] = [
       "[MLP030] p/test/Manager: controller widget-controller watches apps/deployments but its RBAC does not allow list, watch on it; grant it through the Controller's rules (Rbac.read)",
     ],
   },
+  {
+    rule: 'MLP040',
+    what: 'a Secret with a literal password in stringData and an access key in data',
+    body: (c) => {
+      new ApiObject(c, 'DbSecret', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'db', namespace: NS },
+        stringData: { username: 'root', password: 'hunter2' },
+        data: { accesskey: 'bWluaW8=', endpoint: 'czM=' },
+      });
+    },
+    expected: [
+      "[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in data (accesskey); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead",
+      "[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in stringData (password); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead",
+    ],
+  },
 ];
 
 describe('checks', () => {
@@ -416,6 +433,15 @@ describe('a well-formed platform', () => {
 });
 
 describe('no false positives', () => {
+  test('an empty Secret (a certificate rotator fills it) and non-credential keys do not fire MLP040', () => {
+    expect(
+      problems((c) => {
+        new ApiObject(c, 'Empty', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert', namespace: NS } });
+        new ApiObject(c, 'Plain', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cfg', namespace: NS }, stringData: { endpoint: 'http://s3', password: '' } });
+      }),
+    ).toEqual([]);
+  });
+
   test('a fail-closed pod webhook that excludes its own namespace does not fire MLP022', () => {
     expect(
       problems((c) => {
