@@ -38,6 +38,8 @@ export interface WorkloadProps {
   readonly image: string;
   /** @default the workload's name */
   readonly containerName?: string;
+  /** Name of its ServiceAccount (keep upstream's where other objects bind to it). @default the workload's name */
+  readonly serviceAccountName?: string;
   readonly command?: string[];
   readonly args?: string[];
   readonly env?: Array<Record<string, unknown>>;
@@ -112,6 +114,7 @@ export class Workload extends Construct {
   public readonly serviceName?: string;
   public readonly clusterRules: PolicyRule[];
   public readonly namespacedRules: PolicyRule[];
+  public readonly serviceAccountName: string;
 
   constructor(scope: Component, id: string, props: WorkloadProps) {
     super(scope, id);
@@ -119,6 +122,7 @@ export class Workload extends Construct {
     this.name = props.name;
     this.namespace = ns;
     this.selectorLabels = props.selectorLabels;
+    this.serviceAccountName = props.serviceAccountName ?? props.name;
     const where = this.node.path;
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${where}: selectorLabels must not be empty (the Service and the Deployment select pods by them)`);
     for (const [k, v] of Object.entries(props.labels ?? {})) {
@@ -148,10 +152,10 @@ export class Workload extends Construct {
     const automount = props.automountToken ?? hasRbac;
 
     new k8s.KubeServiceAccount(this, 'ServiceAccount', {
-      metadata: { name: props.name, namespace: ns, labels },
+      metadata: { name: this.serviceAccountName, namespace: ns, labels },
       automountServiceAccountToken: automount,
     });
-    const self = [{ name: props.name, namespace: ns }];
+    const self = [{ name: this.serviceAccountName, namespace: ns }];
     if (this.clusterRules.length) {
       roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules });
       bindingObject(this, 'ClusterRoleBinding', { name: `${props.name}-rolebinding`, labels, roleRef: { kind: 'ClusterRole', name: `${props.name}-role` }, serviceAccounts: self });
@@ -202,7 +206,7 @@ export class Workload extends Construct {
         template: {
           metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
           spec: {
-            serviceAccountName: props.name,
+            serviceAccountName: this.serviceAccountName,
             automountServiceAccountToken: automount,
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, fsGroup: props.fsGroup },
             containers: [

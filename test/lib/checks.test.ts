@@ -395,8 +395,8 @@ const CASES: Case[] = [
       });
     },
     expected: [
-      "[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in data (accesskey); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead",
-      "[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in stringData (password); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead",
+      '[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in data (accesskey); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead',
+      '[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in stringData (password); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead',
     ],
   },
 ];
