@@ -106,6 +106,7 @@ export class Platform extends Construct {
     const explicit = this.explicitOwners.get(crd);
     if (explicit) return this.components.find((c) => c.node.id === explicit);
     const declaring = this.components.filter((c) => c.crds.some((d) => d.name === crd));
+    if (declaring.length > 1 && sameDefinition(crd, declaring)) return declaring[0];
     return declaring.length === 1 ? declaring[0] : undefined;
   }
 
@@ -139,10 +140,10 @@ export class Platform extends Construct {
       const explicit = explicitId === undefined ? undefined : owners.find((o) => o.node.id === explicitId);
       if (explicitId !== undefined && !explicit) {
         errors.push(`${this.node.path}: crdOwners assigns ${name} to '${explicitId}', which does not declare it (declared by ${owners.map((o) => `'${o.componentName}'`).join(', ')})`);
-      } else if (!explicit && owners.length > 1) {
+      } else if (!explicit && owners.length > 1 && !sameDefinition(name, owners)) {
         errors.push(
           `${this.node.path}: CRD ${name} is declared by ${owners.map((o) => `'${o.componentName}' (${o.node.path})`).join(' and ')}; ` +
-            `choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': '<component id>' }`,
+            `their definitions differ, so the platform cannot pick one: choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': '<component id>' }`,
         );
       } else {
         crdOwners.set(name, explicit ?? owners[0]);
@@ -267,3 +268,15 @@ export function platformsOf(app: App): Platform[] {
   return app.node.findAll().filter((c): c is Platform => c instanceof Platform);
 }
 
+
+/**
+ * Whether every component declaring a CRD declares the same definition (names, scope,
+ * versions, schemas, conversion): then the first one emits it and nothing is to choose.
+ */
+function sameDefinition(crd: string, owners: Component[]): boolean {
+  const rendered = owners.map((o) => {
+    const d = o.crds.find((c) => c.name === crd)!.definition;
+    return JSON.stringify({ ...d, versions: d.versions.map((v) => ({ ...v, schema: v.schema.toJson() })) });
+  });
+  return rendered.every((r) => r === rendered[0]);
+}

@@ -13,10 +13,11 @@ class GadgetProvider extends TestComponent {}
 const WIDGET = widgetDef();
 const GADGET = widgetDef({ kind: 'Gadget', plural: 'gadgets' });
 
-function provider(platform: Platform, id = 'provider'): WidgetProvider {
+/** A provider of Widget; `variant` gives it a definition that differs from the others' (a short name). */
+function provider(platform: Platform, id = 'provider', variant = false): WidgetProvider {
   return new WidgetProvider(platform, id, `${id}-system`, (self) => {
     self.namespaceObject();
-    self.crd(WIDGET);
+    self.crd(variant ? { ...WIDGET, shortNames: [id] } : WIDGET);
     new ApiObject(self, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'provider-config', namespace: self.namespaceName }, data: { a: 'b' } });
   });
 }
@@ -220,19 +221,29 @@ describe('Platform graph', () => {
     expect(() => platform.resolve()).toThrow('components depend on each other in a cycle: a -> b -> c -> a;');
   });
 
-  test('fails when two components declare the same CRD without resolution, naming both and the fix', () => {
+  test('fails when two components declare differing definitions of one CRD without resolution, naming both and the fix', () => {
     const platform = newPlatform();
-    provider(platform, 'one');
-    provider(platform, 'two');
+    provider(platform, 'one', true);
+    provider(platform, 'two', true);
     expect(resolveProblems(platform)).toEqual([
-      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); their definitions differ, so the platform cannot pick one: choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
     ]);
   });
 
-  test('while unresolved, a shared CRD has no owner and neither component emits it', () => {
+  test('two components declaring an identical CRD resolve without a choice: the first declared emits it', () => {
     const platform = newPlatform();
-    const one = provider(platform, 'one');
-    provider(platform, 'two');
+    const one = provider(platform, 'one', false);
+    const two = provider(platform, 'two', false);
+    expect(platform.crdOwner('widgets.example.com')).toBe(one);
+    expect(two.emits(two.crds[0].apiObject)).toBe(false);
+    const model = platform.resolve();
+    expect(model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.component)).toEqual([one]);
+  });
+
+  test('while unresolved, a shared CRD with differing definitions has no owner and neither component emits it', () => {
+    const platform = newPlatform();
+    const one = provider(platform, 'one', true);
+    provider(platform, 'two', true);
     expect(platform.crdOwner('widgets.example.com')).toBeUndefined();
     expect(one.providedCrds).toEqual([]);
     expect(one.emits(one.crds[0].apiObject)).toBe(false);
