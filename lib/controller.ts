@@ -315,6 +315,11 @@ export class Controller extends Construct {
     }
   }
 
+  /** Its ServiceAccount's name (the Deployment's name). */
+  public get serviceAccountName(): string {
+    return this.name;
+  }
+
   /** Mounts a Secret into the manager container (e.g. the webhook serving certificate). */
   public mountSecret(volumeName: string, secretName: string, mountPath: string): void {
     this.extraVolumes.push({ name: volumeName, secret: { secretName, defaultMode: 420 } });

@@ -49,6 +49,8 @@ export interface WorkloadProps {
   readonly labels?: Record<string, string>;
   /** Named container ports. */
   readonly ports?: Array<{ readonly name: string; readonly containerPort: number }>;
+  /** Port it serves admission webhooks on (container port webhook-server), for a WebhookServer. @default - none */
+  readonly webhookPort?: number;
   /**
    * The Service in front of the pods: name (default the workload's name) and ports, each
    * targeting a named container port. `false`: no Service.
@@ -115,6 +117,9 @@ export class Workload extends Construct {
   public readonly clusterRules: PolicyRule[];
   public readonly namespacedRules: PolicyRule[];
   public readonly serviceAccountName: string;
+  public readonly webhookPort?: number;
+  private readonly volumes: Array<Record<string, unknown>>;
+  private readonly mounts: Array<Record<string, unknown>>;
 
   constructor(scope: Component, id: string, props: WorkloadProps) {
     super(scope, id);
@@ -132,7 +137,8 @@ export class Workload extends Construct {
       throw new Error(`${where}: replicas ${props.replicas} must be a whole number >= 0`);
     }
     if (props.runAsUser === 0) throw new Error(`${where}: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id`);
-    const ports = props.ports ?? [];
+    this.webhookPort = props.webhookPort;
+    const ports = [...(props.ports ?? []), ...(props.webhookPort ? [{ name: 'webhook-server', containerPort: props.webhookPort }] : [])];
     for (const p of ports) {
       if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(p.name)) throw new Error(`${where}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
     }
@@ -175,12 +181,12 @@ export class Workload extends Construct {
         },
       });
     }
-    const volumes = [
+    const volumes: Array<Record<string, unknown>> = this.volumes = [
       ...(props.scratch ?? []).map((s) => ({ name: s.name, emptyDir: {} })),
       ...claims.map((c) => ({ name: c.name, persistentVolumeClaim: { claimName: c.name } })),
       ...(props.volumes ?? []),
     ];
-    const mounts = [
+    const mounts: Array<Record<string, unknown>> = this.mounts = [
       ...(props.scratch ?? []).map((s) => ({ name: s.name, mountPath: s.mountPath })),
       ...claims.map((c) => ({ name: c.name, mountPath: c.mountPath })),
       ...(props.volumeMounts ?? []),
@@ -258,5 +264,17 @@ export class Workload extends Construct {
         });
       }
     }
+  }
+
+  /** Mounts a Secret into the container (e.g. a webhook serving certificate). */
+  public mountSecret(volumeName: string, secretName: string, mountPath: string): void {
+    this.volumes.push({ name: volumeName, secret: { secretName, defaultMode: 420 } });
+    this.mounts.push({ name: volumeName, mountPath, readOnly: true });
+  }
+
+  /** Mounts a writable emptyDir into the container. */
+  public mountEmptyDir(volumeName: string, mountPath: string): void {
+    this.volumes.push({ name: volumeName, emptyDir: {} });
+    this.mounts.push({ name: volumeName, mountPath });
   }
 }

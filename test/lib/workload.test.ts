@@ -1,5 +1,7 @@
 import { findObject, newPlatform, problemsOf, TestComponent } from './support';
+import { CertificateProvider } from '../../lib/certificates';
 import { Rbac } from '../../lib/rbac';
+import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
 
 const base: WorkloadProps = {
@@ -50,6 +52,22 @@ describe('Workload', () => {
     expect(d.spec.template.spec.volumes).toEqual([{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }]);
     expect(d.spec.template.spec.containers[0].volumeMounts).toEqual([{ name: 'data', mountPath: '/data' }]);
     expect(d.spec.template.spec.securityContext.fsGroup).toBe(999);
+  });
+
+  test('serves webhooks through a WebhookServer: certificate mounted, Service to its webhook-server port; passes every check', () => {
+    const p = newPlatform({ certificates: CertificateProvider.certManager() });
+    const c = new TestComponent(p, 'test', 'test-system', (t) => {
+      t.namespaceObject();
+      const w = new Workload(t, 'Cache', { ...base, name: 'cache', webhookPort: 8443, service: false });
+      const srv = new WebhookServer(t, 'Webhooks', { controller: w, serviceName: 'cache', secretName: 'cache-tls', certDir: '/etc/webhook/certs' });
+      srv.addMutatingWebhook('cache-webhook', { name: 'cache.example.com', path: '/mutate', failurePolicy: 'Ignore', rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }] });
+    });
+    expect(problemsOf(p)).toEqual([]);
+    const pod = findObject(c, 'Deployment', 'cache').spec.template.spec;
+    expect(pod.containers[0].ports).toEqual([{ name: 'http', containerPort: 3000, protocol: 'TCP' }, { name: 'webhook-server', containerPort: 8443, protocol: 'TCP' }]);
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/etc/webhook/certs', readOnly: true }]);
+    expect(pod.volumes).toEqual([{ name: 'webhook-cert', secret: { secretName: 'cache-tls', defaultMode: 420 } }]);
+    expect(findObject(c, 'Service', 'cache').spec.ports[0].targetPort).toBe('webhook-server');
   });
 
   test('service: false emits no Service', () => {
