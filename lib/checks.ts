@@ -351,10 +351,54 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
   return out;
 }
 
+/** Whether a fail-closed webhook (its rules and selectors) intercepts a subject on create. */
+function intercepts(m: PlatformModel, namespaces: Map<string, PlatformObject>, w: { rules: any[]; namespaceSelector?: LabelSelector; objectSelector?: LabelSelector }, json: any): boolean {
+  const group = groupOf(json.apiVersion);
+  const version = json.apiVersion.includes('/') ? json.apiVersion.split('/')[1] : json.apiVersion;
+  const resource = resourceOf(m, json);
+  const ns = json.metadata?.namespace;
+  if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
+  if (ns) {
+    const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
+    if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
+  }
+  return selectorMatches(w.objectSelector, json.metadata?.labels ?? {});
+}
+
+/**
+ * Runtime-created webhooks: the operator creates the configuration (and its backend)
+ * once it runs, so an object of an intercepted kind applied after the operator's phase
+ * may meet a live, fail-closed webhook whose backend is not up.
+ */
+function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, PlatformObject>, subjects: ReturnType<typeof admissionSubjects>): Finding[] {
+  const out: Finding[] = [];
+  for (const c of m.components) {
+    for (const w of c.runtimeWebhooks) {
+      const label = `runtime-created webhook ${w.name} of ${w.type === 'mutating' ? 'Mutating' : 'Validating'}WebhookConfiguration ${w.configurationName}`;
+      const creator = m.objects.find((o) => o.component === c && WORKLOAD_KINDS.includes(o.json.kind) && o.json.metadata.name === w.createdBy);
+      if (!creator) {
+        out.push({ rule: 'MLP022', path: c.node.path, message: `${label} is created by ${w.createdBy}, which is not a workload of ${c.componentName} in the output; name the operator's Deployment in createdBy` });
+        continue;
+      }
+      if ((w.failurePolicy ?? 'Fail') !== 'Fail') continue;
+      for (const s of subjects) {
+        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, namespaces, w, s.json)) continue;
+        out.push({
+          rule: 'MLP022',
+          path: s.obj.path,
+          message: `${s.what} (phase ${s.obj.phase}) is intercepted by fail-closed ${label}, which ${w.createdBy} (phase ${creator.phase}) creates at run time (${w.when}) with a backend not in the output; create it after the operator reports ready, not in the platform output`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
   const subjects = admissionSubjects(m);
+  out.push(...checkRuntimeInterception(m, namespaces, subjects));
   for (const w of webhooksOf(m)) {
     if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
     const backend = resolveBackend(m, w).workload;

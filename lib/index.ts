@@ -14,3 +14,4 @@ export * from './checks';
 export * from './report';
 export * from './synth';
 export * from './workload';
+export * from './runtime-webhooks';
