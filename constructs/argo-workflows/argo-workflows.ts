@@ -49,7 +49,7 @@ const WORKFLOW_KINDS = ['workflows', 'workflows/finalizers', 'workfloweventbindi
  * What the workflow controller needs cluster-wide (upstream's argo-cluster-role): it runs
  * workflow pods, their claims and disruption budgets, and reconciles the workflow kinds.
  */
-const CONTROLLER_RULES: PolicyRule[] = [
+export const ARGO_CONTROLLER_RULES: PolicyRule[] = [
   Rbac.verbs('', ['pods', 'pods/exec'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']),
   Rbac.read('', 'configmaps', 'namespaces'),
   Rbac.verbs('', ['persistentvolumeclaims', 'persistentvolumeclaims/finalizers'], ['create', 'delete', 'get', 'update']),
@@ -120,7 +120,7 @@ export class ArgoWorkflows extends Component {
       livenessProbe: { httpGet: { path: '/healthz', port: 6060 }, initialDelaySeconds: 90, periodSeconds: 60, timeoutSeconds: 30, failureThreshold: 3 },
       replicas: props.replicas,
       resources: props.resources,
-      rules: CONTROLLER_RULES,
+      rules: ARGO_CONTROLLER_RULES,
       namespacedRules: [Rbac.verbs('coordination.k8s.io', ['leases'], ['create', 'get', 'update']), Rbac.verbs('', ['secrets'], ['get'])],
     });
 
