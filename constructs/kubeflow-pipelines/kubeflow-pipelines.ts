@@ -1,4 +1,5 @@
 import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
+import { METACONTROLLER_CRDS } from './crds/metacontroller';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -12,7 +13,8 @@ import { ArgoWorkflows } from '../argo-workflows/argo-workflows';
 export interface KubeflowPipelinesProps extends ComponentProps {
   /**
    * Multi-user mode (Kubeflow profiles): the controllers watch every namespace and get
-   * ClusterRoles, and the API server and UI authorize per user. @default false
+   * ClusterRoles, the API server and UI authorize per user, and the metacontroller CRDs
+   * (CompositeController, DecoratorController, ControllerRevision) are installed. @default false
    */
   readonly multiUser?: boolean;
   /** @default { included: {} } (MySQL with a 20Gi claim) */
@@ -131,6 +133,9 @@ export class KubeflowPipelines extends Component {
 
     this.addNamespace();
     for (const def of CRDS) this.addCrd(def);
+    // Multi-user provisioning is a metacontroller DecoratorController: its CRDs ship with KFP.
+    // (The metacontroller StatefulSet and the profile hook are not modelled yet.)
+    if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
     this.require({ group: 'argoproj.io', kind: 'Workflow', reason: 'every pipeline run is an Argo Workflow that the API server and scheduled-workflow controller create', providedBy: ArgoWorkflows });
 
     this.storage = new PipelinesStorage(this, 'Storage', {

@@ -132,6 +132,16 @@ describe('Kubeflow Pipelines component', () => {
     const o = objectsOf(buildPlatform(platform({ multiUser: true }).p), 'kubeflow-pipelines');
     expect(o.can('ClusterRole', 'ml-pipeline-role', 'authentication.k8s.io', 'tokenreviews', 'create')).toBe(true);
     expect(o.named('Deployment', 'ml-pipeline-persistenceagent').spec.template.spec.containers[0].env[0]).toEqual({ name: 'NAMESPACE', value: '' });
+    expect(o.ofKind('CustomResourceDefinition').map((c) => [c.metadata.name, c.spec.scope]).slice(4)).toEqual([
+      ['compositecontrollers.metacontroller.k8s.io', 'Cluster'],
+      ['controllerrevisions.metacontroller.k8s.io', 'Namespaced'],
+      ['decoratorcontrollers.metacontroller.k8s.io', 'Cluster'],
+    ]);
+    expect(o.named('CustomResourceDefinition', 'decoratorcontrollers.metacontroller.k8s.io').spec.names.shortNames).toEqual(['dec', 'decorators']);
+  });
+
+  test('single-user installs no metacontroller CRDs', () => {
+    expect(ofKind('CustomResourceDefinition').map((c) => c.metadata.name).filter((n) => n.includes('metacontroller'))).toEqual([]);
   });
 
   test('aggregation roles chain into kubeflow-edit/view, with upstream wildcards listed', () => {
