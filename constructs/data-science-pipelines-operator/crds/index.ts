@@ -5,6 +5,9 @@ import { pipelineCrd, pipelineVersionCrd, scheduledWorkflowCrd, viewerCrd } from
 
 export { DSPA_GROUP, dspaCrd };
 
+/** DSPO's own CRD, for the typed bindings in imports/. */
+export const DSPA_CRDS: CrdDefinition[] = [dspaCrd];
+
 /**
  * The CRDs DSPO installs: its DSPA plus the Kubeflow Pipelines kinds it shares with KFP
  * (the same definitions, so a platform with both emits each once).

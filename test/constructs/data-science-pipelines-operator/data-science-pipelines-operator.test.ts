@@ -1,8 +1,8 @@
 import { App } from 'cdk8s';
-import { PipelinesVersionOutline } from './outline';
 import { ArgoWorkflows } from '../../../constructs/argo-workflows';
 import { DataSciencePipelinesOperator, DataSciencePipelinesOperatorProps } from '../../../constructs/data-science-pipelines-operator';
 import { KubeflowPipelines } from '../../../constructs/kubeflow-pipelines';
+import { PipelineVersion } from '../../../imports/pipelines.kubeflow.org';
 import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
@@ -79,7 +79,7 @@ describe('Data Science Pipelines Operator component', () => {
 
   test('a PipelineVersion in the output is flagged: the runtime webhook intercepts it once the operator runs', () => {
     const { p, dspo } = platform();
-    new PipelinesVersionOutline(dspo, 'Sample');
+    new PipelineVersion(dspo, 'Sample', { metadata: { name: 'sample', namespace: 'opendatahub' }, spec: { pipelineName: 'sample', pipelineSpec: { pipelineInfo: { name: 'sample' } } } });
     let problems: string[] = [];
     try {
       buildPlatform(p);
