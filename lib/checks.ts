@@ -351,8 +351,12 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
   return out;
 }
 
-/** Whether a fail-closed webhook (its rules and selectors) intercepts a subject on create. */
-function intercepts(m: PlatformModel, namespaces: Map<string, PlatformObject>, w: { rules: any[]; namespaceSelector?: LabelSelector; objectSelector?: LabelSelector }, json: any): boolean {
+/**
+ * Whether webhook `w` sees `json` on create: its rules match the object's group, version,
+ * resource and scope, and its namespace and object selectors match (namespace labels from
+ * the platform's Namespace objects, plus kubernetes.io/metadata.name).
+ */
+function intercepts(m: PlatformModel, w: Pick<WebhookRef, 'rules' | 'namespaceSelector' | 'objectSelector'>, json: any, namespaces: Map<string, PlatformObject>): boolean {
   const group = groupOf(json.apiVersion);
   const version = json.apiVersion.includes('/') ? json.apiVersion.split('/')[1] : json.apiVersion;
   const resource = resourceOf(m, json);
@@ -363,6 +367,15 @@ function intercepts(m: PlatformModel, namespaces: Map<string, PlatformObject>, w
     if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
   }
   return selectorMatches(w.objectSelector, json.metadata?.labels ?? {});
+}
+
+/**
+ * The admission webhooks of the platform that would intercept `json` when it is created,
+ * e.g. a Pod in a tenant namespace: `interceptingWebhooks(model, { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'team-a' } })`.
+ */
+export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] {
+  const namespaces = namespaceObjects(m);
+  return webhooksOf(m).filter((w) => w.rules.length && intercepts(m, w, json, namespaces));
 }
 
 /**
@@ -382,7 +395,7 @@ function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, Plat
       }
       if ((w.failurePolicy ?? 'Fail') !== 'Fail') continue;
       for (const s of subjects) {
-        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, namespaces, w, s.json)) continue;
+        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, w, s.json, namespaces)) continue;
         out.push({
           rule: 'MLP022',
           path: s.obj.path,
@@ -403,16 +416,7 @@ function checkInterception(m: PlatformModel): Finding[] {
     if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
     const backend = resolveBackend(m, w).workload;
     for (const s of subjects) {
-      const group = groupOf(s.json.apiVersion);
-      const version = s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion;
-      const resource = resourceOf(m, s.json);
-      const ns = s.json.metadata?.namespace;
-      if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) continue;
-      if (ns) {
-        const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
-        if (!selectorMatches(w.namespaceSelector, nsLabels)) continue;
-      }
-      if (!selectorMatches(w.objectSelector, s.json.metadata?.labels ?? {})) continue;
+      if (!intercepts(m, w, s.json, namespaces)) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
         out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
@@ -453,7 +457,7 @@ function checkRbac(m: PlatformModel): Finding[] {
 
 /** The rules bound to a controller's ServiceAccount in the output. */
 function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
-  return rulesBoundTo(m, ctl.name, ctl.namespace);
+  return rulesBoundTo(m, ctl.serviceAccountName, ctl.namespace);
 }
 
 /** The cluster-wide rules bound to a ServiceAccount by ClusterRoleBindings in the output. */

@@ -49,8 +49,10 @@ export interface WorkloadProps {
   readonly labels?: Record<string, string>;
   /** Named container ports. */
   readonly ports?: Array<{ readonly name: string; readonly containerPort: number }>;
-  /** Port it serves admission webhooks on (container port webhook-server), for a WebhookServer. @default - none */
+  /** Port it serves admission webhooks on, for a WebhookServer. @default - none */
   readonly webhookPort?: number;
+  /** Name of that container port. @default webhook-server */
+  readonly webhookPortName?: string;
   /**
    * The Service in front of the pods: name (default the workload's name) and ports, each
    * targeting a named container port. `false`: no Service.
@@ -118,6 +120,7 @@ export class Workload extends Construct {
   public readonly namespacedRules: PolicyRule[];
   public readonly serviceAccountName: string;
   public readonly webhookPort?: number;
+  public readonly webhookPortName: string;
   private readonly volumes: Array<Record<string, unknown>>;
   private readonly mounts: Array<Record<string, unknown>>;
 
@@ -138,7 +141,8 @@ export class Workload extends Construct {
     }
     if (props.runAsUser === 0) throw new Error(`${where}: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id`);
     this.webhookPort = props.webhookPort;
-    const ports = [...(props.ports ?? []), ...(props.webhookPort ? [{ name: 'webhook-server', containerPort: props.webhookPort }] : [])];
+    this.webhookPortName = props.webhookPortName ?? 'webhook-server';
+    const ports = [...(props.ports ?? []), ...(props.webhookPort ? [{ name: this.webhookPortName, containerPort: props.webhookPort }] : [])];
     for (const p of ports) {
       if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(p.name)) throw new Error(`${where}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
     }

@@ -294,6 +294,7 @@ export class KubeflowPipelines extends Component {
           '--namespace_to_watch=$(NAMESPACE_TO_WATCH)', '--listen_port=8443', '--tls_cert_filename=tls.crt', '--tls_key_filename=tls.key'],
         env: [...dbEnv, { ...watched, name: 'NAMESPACE_TO_WATCH' }],
         webhookPort: 8443,
+        webhookPortName: 'webhook-api',
         service: false,
         ...rbac(CACHE_RULES),
       });

@@ -115,6 +115,9 @@ describe('Kubeflow Pipelines component', () => {
     expect(m.metadata.annotations['cert-manager.io/inject-ca-from']).toBe('kubeflow/kfp-cache-cert');
     expect(named('Certificate', 'kfp-cache-cert').spec.secretName).toBe('webhook-server-tls');
     expect(container('cache-server').volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/etc/webhook/certs', readOnly: true }]);
+    // Upstream's port name, targeted by the cache-server Service on 443.
+    expect(container('cache-server').ports).toEqual([{ name: 'webhook-api', containerPort: 8443, protocol: 'TCP' }]);
+    expect(named('Service', 'cache-server').spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'webhook-api', protocol: 'TCP' }]);
   });
 
   test('cache: false drops the cache server and its webhook', () => {
