@@ -31,6 +31,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP021', title: 'every webhook and conversion webhook has a CA source', check: checkCaSources },
   { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
+  { id: 'MLP040', title: 'no Secret carries literal credentials (passwords, secret or access keys): reference a Secret the user provides', check: checkLiteralCredentials },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
@@ -355,7 +356,7 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
  * resource and scope, and its namespace and object selectors match (namespace labels from
  * the platform's Namespace objects, plus kubernetes.io/metadata.name).
  */
-function intercepts(m: PlatformModel, w: WebhookRef, json: any, namespaces: Map<string, PlatformObject>): boolean {
+function intercepts(m: PlatformModel, w: Pick<WebhookRef, 'rules' | 'namespaceSelector' | 'objectSelector'>, json: any, namespaces: Map<string, PlatformObject>): boolean {
   const group = groupOf(json.apiVersion);
   const version = json.apiVersion.includes('/') ? json.apiVersion.split('/')[1] : json.apiVersion;
   const resource = resourceOf(m, json);
@@ -377,10 +378,40 @@ export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] 
   return webhooksOf(m).filter((w) => w.rules.length && intercepts(m, w, json, namespaces));
 }
 
+/**
+ * Runtime-created webhooks: the operator creates the configuration (and its backend)
+ * once it runs, so an object of an intercepted kind applied after the operator's phase
+ * may meet a live, fail-closed webhook whose backend is not up.
+ */
+function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, PlatformObject>, subjects: ReturnType<typeof admissionSubjects>): Finding[] {
+  const out: Finding[] = [];
+  for (const c of m.components) {
+    for (const w of c.runtimeWebhooks) {
+      const label = `runtime-created webhook ${w.name} of ${w.type === 'mutating' ? 'Mutating' : 'Validating'}WebhookConfiguration ${w.configurationName}`;
+      const creator = m.objects.find((o) => o.component === c && WORKLOAD_KINDS.includes(o.json.kind) && o.json.metadata.name === w.createdBy);
+      if (!creator) {
+        out.push({ rule: 'MLP022', path: c.node.path, message: `${label} is created by ${w.createdBy}, which is not a workload of ${c.componentName} in the output; name the operator's Deployment in createdBy` });
+        continue;
+      }
+      if ((w.failurePolicy ?? 'Fail') !== 'Fail') continue;
+      for (const s of subjects) {
+        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, w, s.json, namespaces)) continue;
+        out.push({
+          rule: 'MLP022',
+          path: s.obj.path,
+          message: `${s.what} (phase ${s.obj.phase}) is intercepted by fail-closed ${label}, which ${w.createdBy} (phase ${creator.phase}) creates at run time (${w.when}) with a backend not in the output; create it after the operator reports ready, not in the platform output`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
   const subjects = admissionSubjects(m);
+  out.push(...checkRuntimeInterception(m, namespaces, subjects));
   for (const w of webhooksOf(m)) {
     if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
     const backend = resolveBackend(m, w).workload;
@@ -447,4 +478,25 @@ function rulesBoundTo(m: PlatformModel, saName: string, saNamespace: string): Po
     if (o.json.kind === 'ClusterRoleBinding') rules.push(...(roles.get(key) ?? []));
   }
   return rules;
+}
+
+/** Keys of Secret data that hold a credential, e.g. password, MYSQL_ROOT_PASSWORD, secretkey, accesskey, AWS_SECRET_ACCESS_KEY. */
+const CREDENTIAL_KEY = /pass(word|wd)?|secret|access[-_]?key|token|credential|api[-_]?key|private[-_]?key/i;
+
+function checkLiteralCredentials(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    if (o.json.apiVersion !== 'v1' || o.json.kind !== 'Secret') continue;
+    for (const field of ['data', 'stringData'] as const) {
+      const keys = Object.entries(o.json[field] ?? {}).filter(([k, v]) => CREDENTIAL_KEY.test(k) && v !== '' && v !== undefined && v !== null).map(([k]) => k);
+      if (keys.length) {
+        out.push({
+          rule: 'MLP040',
+          path: o.path,
+          message: `Secret ${o.json.metadata?.namespace ? o.json.metadata.namespace + '/' : ''}${o.json.metadata?.name} carries literal credentials in ${field} (${keys.sort().join(', ')}); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead`,
+        });
+      }
+    }
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps,
 import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';
+import { RuntimeWebhook, validateRuntimeWebhook } from './runtime-webhooks';
 
 /** A kind a component watches or creates but does not own. */
 export interface Requirement {
@@ -151,6 +152,8 @@ export abstract class Component extends Chart {
   private readonly claims = new Map<string, CrdClaim>();
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
   public readonly infrastructure: string[] = [];
+  /** Webhook configurations its operator creates at run time (not in the output). */
+  public readonly runtimeWebhooks: RuntimeWebhook[] = [];
   /** Every image it runs, by key: its versions table. */
   public abstract readonly images: Readonly<Record<string, ImageSpec>>;
   /**
@@ -224,6 +227,12 @@ export abstract class Component extends Chart {
   /** Declares that this component needs a kind another component provides. */
   protected require(req: Requirement): void {
     this.requires.push(req);
+  }
+
+  /** Declares a webhook configuration the component's operator creates at run time. */
+  protected declareRuntimeWebhook(w: RuntimeWebhook): void {
+    validateRuntimeWebhook(this.node.path, w);
+    this.runtimeWebhooks.push(w);
   }
 
   /** A Namespace object for the component's namespace (the platform dedupes). */

@@ -15,3 +15,5 @@ export * from './platform';
 export * from './checks';
 export * from './report';
 export * from './synth';
+export * from './workload';
+export * from './runtime-webhooks';

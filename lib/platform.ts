@@ -259,6 +259,10 @@ export class Platform extends Construct {
  * The owner of a shared CRD without an explicit choice: the only declaring component, else
  * the only one that claims OWNS (the others use its copy); undefined when that is ambiguous.
  */
+/**
+ * The owner of a CRD several components declare, when the platform can tell without a
+ * choice: the only declarer; else the only one that claims OWNS (the others USE its copy).
+ */
 function implicitOwner(declaring: Component[], crd: string): Component | undefined {
   if (declaring.length === 1) return declaring[0];
   const owning = declaring.filter((c) => c.claimOf(crd) === CrdClaim.OWNS);
@@ -307,4 +311,5 @@ export class PlatformError extends Error {
 export function platformsOf(app: App): Platform[] {
   return app.node.findAll().filter((c): c is Platform => c instanceof Platform);
 }
+
 

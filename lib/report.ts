@@ -80,6 +80,14 @@ export function platformReport(m: PlatformModel, largeCrds: string[]): string {
   }
   lines.push('', '## Webhooks', '', 'type configuration/webhook -> service:port -> workload:containerPort -> CA source -> failurePolicy', '');
   for (const l of wiringTable(m)) lines.push(`- ${l}`);
+  const runtime = m.components.flatMap((c) => c.runtimeWebhooks.map((w) => ({ c, w })));
+  if (runtime.length) {
+    lines.push('', 'Created at run time by an operator (not in the output; checked as intercepting their kinds once the operator runs):', '');
+    for (const { c, w } of runtime) {
+      const s = w.service;
+      lines.push(`- ${w.type} ${w.configurationName}/${w.name} -> ${s.namespace}/${s.name}:${s.port}${s.path} -> created by Deployment ${c.namespaceName}/${w.createdBy} (${w.when}) -> ${w.failurePolicy ?? 'Fail'}`);
+    }
+  }
   lines.push('', '## Controller metrics', '');
   for (const c of m.components) {
     for (const ctl of c.node.findAll().filter((x): x is Controller => x instanceof Controller)) {

@@ -8,7 +8,6 @@ import {
   OPENSHIFT_SERVING_CERT_ANNOTATION,
 } from './certificates';
 import { Component } from './component';
-import { Controller } from './controller';
 import { ConversionWebhookTarget, CustomResourceDefinition } from './crd';
 import { bindingObject, PolicyRule, roleObject } from './rbac';
 import { IRuntimeChanges, RuntimeChange } from './runtime-changes';
@@ -49,9 +48,25 @@ export interface WebhookProps {
   readonly reinvocationPolicy?: 'Never' | 'IfNeeded';
 }
 
+/**
+ * What serves webhooks: a `Controller`, or a `Workload` for servers that are not
+ * controller-runtime managers (e.g. Kubeflow Pipelines' cache server).
+ */
+export interface WebhookBackend {
+  readonly name: string;
+  readonly serviceAccountName: string;
+  readonly selectorLabels: Record<string, string>;
+  /** The container port it serves webhooks on. */
+  readonly webhookPort?: number;
+  /** That port's name, which the webhook Service targets. */
+  readonly webhookPortName: string;
+  mountSecret(volumeName: string, secretName: string, mountPath: string): void;
+  mountEmptyDir(volumeName: string, mountPath: string): void;
+}
+
 export interface WebhookServerProps {
-  /** The controller that serves the webhooks (its pods are the backend). */
-  readonly controller: Controller;
+  /** The controller (or other workload) that serves the webhooks (its pods are the backend). */
+  readonly controller: WebhookBackend;
   /** Service name, e.g. kserve-webhook-server-service. */
   readonly serviceName: string;
   /** Secret holding the serving certificate, mounted into the controller. */
@@ -90,7 +105,7 @@ export interface SelfManagedCertificate {
  * webhook configurations (and CRD conversion targets) that point at it.
  */
 export class WebhookServer extends Construct implements IRuntimeChanges {
-  public readonly controller: Controller;
+  public readonly controller: WebhookBackend;
   /** Whether the controller rotates its own certificate (set flags/config accordingly). */
   public readonly selfManaged: boolean;
   /** CRDs whose conversion webhook this server serves. */
@@ -201,7 +216,7 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
   private addRotatorRbac(secretName: string): void {
     const c = this.controller;
     const name = `${c.name}-cert-rotator`;
-    const sa = [{ name: c.name, namespace: this.namespace }];
+    const sa = [{ name: c.serviceAccountName, namespace: this.namespace }];
     const patch = ['get', 'patch', 'update'];
     roleObject(this, 'RotatorRole', {
       name,

@@ -124,6 +124,22 @@ const MODULES: BindingModule[] = [
     from: '../constructs/training-operator/crds',
     header: 'Kubeflow training-operator v1 custom resources (kubeflow.org), from constructs/training-operator/crds.',
   },
+  {
+    out: 'imports/argoproj.io.ts',
+    from: '../constructs/argo-workflows/crds',
+    header: 'Argo Workflows custom resources (argoproj.io), from constructs/argo-workflows/crds.',
+  },
+  {
+    out: 'imports/pipelines.kubeflow.org.ts',
+    from: '../constructs/kubeflow-pipelines/crds',
+    header: 'Kubeflow Pipelines custom resources (pipelines.kubeflow.org, kubeflow.org ScheduledWorkflow and Viewer), from constructs/kubeflow-pipelines/crds.',
+  },
+  {
+    out: 'imports/datasciencepipelinesapplications.opendatahub.io.ts',
+    from: '../constructs/data-science-pipelines-operator/crds',
+    exportName: 'DSPA_CRDS',
+    header: 'Data Science Pipelines custom resources (DataSciencePipelinesApplication), from constructs/data-science-pipelines-operator/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');

@@ -6,10 +6,21 @@ import { Controller, ControllerProps } from '../../lib/controller';
 import { Phase, setPhase } from '../../lib/phases';
 import { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
+import { platformReport } from '../../lib/report';
+import { RuntimeWebhook } from '../../lib/runtime-webhooks';
 import { s } from '../../lib/schema/dsl';
 import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
 
 const NS = 'test-system';
+const RUNTIME_WEBHOOK: RuntimeWebhook = {
+  type: 'validating',
+  configurationName: 'widget-runtime',
+  name: 'vwidget.example.com',
+  createdBy: 'widget-controller',
+  when: 'when a Widget asks for it',
+  service: { name: 'widget-runtime-webhook', namespace: NS, port: 8443, path: '/validate' },
+  rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] }],
+};
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
 
 /** A platform with one component 'test' (namespace test-system, its Namespace object) built by `body`. */
@@ -355,6 +366,30 @@ const CASES: Case[] = [
     ],
   },
   {
+    rule: 'MLP022',
+    what: 'a widget applied after the operator that creates a fail-closed webhook for widgets at run time',
+    body: (c) => {
+      c.crd(widgetDef());
+      manager(c, { ports: {} });
+      c.runtimeWebhook(RUNTIME_WEBHOOK);
+      widget(c, 'Default', { size: 2 });
+    },
+    expected: [
+      '[MLP022] p/test/Default: Widget default (phase 30-resources) is intercepted by fail-closed runtime-created webhook vwidget.example.com of ValidatingWebhookConfiguration widget-runtime, ' +
+        'which widget-controller (phase 10-controllers) creates at run time (when a Widget asks for it) with a backend not in the output; create it after the operator reports ready, not in the platform output',
+    ],
+  },
+  {
+    rule: 'MLP022',
+    what: 'a runtime-created webhook whose creator is not in the output',
+    body: (c) => {
+      c.runtimeWebhook({ ...RUNTIME_WEBHOOK, createdBy: 'missing-operator' });
+    },
+    expected: [
+      '[MLP022] p/test: runtime-created webhook vwidget.example.com of ValidatingWebhookConfiguration widget-runtime is created by missing-operator, which is not a workload of test in the output; name the operator\'s Deployment in createdBy',
+    ],
+  },
+  {
     rule: 'MLP030',
     what: "a controller whose ClusterRole lacks an owned kind's status",
     body: (c) => {
@@ -380,6 +415,23 @@ const CASES: Case[] = [
     },
     expected: [
       "[MLP030] p/test/Manager: controller widget-controller watches apps/deployments but its RBAC does not allow list, watch on it; grant it through the Controller's rules (Rbac.read)",
+    ],
+  },
+  {
+    rule: 'MLP040',
+    what: 'a Secret with a literal password in stringData and an access key in data',
+    body: (c) => {
+      new ApiObject(c, 'DbSecret', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'db', namespace: NS },
+        stringData: { username: 'root', password: 'hunter2' },
+        data: { accesskey: 'bWluaW8=', endpoint: 'czM=' },
+      });
+    },
+    expected: [
+      '[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in data (accesskey); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead',
+      '[MLP040] p/test/DbSecret: Secret test-system/db carries literal credentials in stringData (password); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead',
     ],
   },
 ];
@@ -416,6 +468,40 @@ describe('a well-formed platform', () => {
 });
 
 describe('no false positives', () => {
+  test('a fail-open runtime-created webhook, or a fail-closed one whose kinds are not in the output, does not fire MLP022', () => {
+    expect(problems((c) => {
+      c.crd(widgetDef());
+      manager(c, { ports: {} });
+      c.runtimeWebhook({ ...RUNTIME_WEBHOOK, failurePolicy: 'Ignore' });
+      widget(c, 'Default', { size: 2 });
+    })).toEqual([]);
+    expect(problems((c) => {
+      c.crd(widgetDef());
+      manager(c, { ports: {} });
+      c.runtimeWebhook(RUNTIME_WEBHOOK);
+    })).toEqual([]);
+  });
+
+  test('the report lists runtime-created webhooks with their creator', () => {
+    const p = newPlatform();
+    new TestComponent(p, 'test', NS, (c) => {
+      c.namespaceObject();
+      manager(c, { ports: {} });
+      c.runtimeWebhook(RUNTIME_WEBHOOK);
+    });
+    const b = build(p);
+    expect(platformReport(b.model, b.largeCrds)).toContain('- validating widget-runtime/vwidget.example.com -> test-system/widget-runtime-webhook:8443/validate -> created by Deployment test-system/widget-controller (when a Widget asks for it) -> Fail');
+  });
+
+  test('an empty Secret (a certificate rotator fills it) and non-credential keys do not fire MLP040', () => {
+    expect(
+      problems((c) => {
+        new ApiObject(c, 'Empty', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert', namespace: NS } });
+        new ApiObject(c, 'Plain', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cfg', namespace: NS }, stringData: { endpoint: 'http://s3', password: '' } });
+      }),
+    ).toEqual([]);
+  });
+
   test('a fail-closed pod webhook that excludes its own namespace does not fire MLP022', () => {
     expect(
       problems((c) => {

@@ -13,10 +13,11 @@ class GadgetProvider extends TestComponent {}
 const WIDGET = widgetDef();
 const GADGET = widgetDef({ kind: 'Gadget', plural: 'gadgets' });
 
-function provider(platform: Platform, id = 'provider'): WidgetProvider {
+/** A provider of Widget; `variant` gives it a definition that differs from the others' (a short name). */
+function provider(platform: Platform, id = 'provider', variant = false): WidgetProvider {
   return new WidgetProvider(platform, id, `${id}-system`, (self) => {
     self.namespaceObject();
-    self.crd(WIDGET);
+    self.crd(variant ? { ...WIDGET, shortNames: [id] } : WIDGET);
     new ApiObject(self, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'provider-config', namespace: self.namespaceName }, data: { a: 'b' } });
   });
 }
@@ -220,10 +221,10 @@ describe('Platform graph', () => {
     expect(() => platform.resolve()).toThrow('components depend on each other in a cycle: a -> b -> c -> a;');
   });
 
-  test('fails when two components declare the same CRD without resolution, naming both and the fix', () => {
+  test('fails when two components declare one CRD without resolution, naming both and the fix', () => {
     const platform = newPlatform();
-    provider(platform, 'one');
-    provider(platform, 'two');
+    provider(platform, 'one', true);
+    provider(platform, 'two', true);
     expect(resolveProblems(platform)).toEqual([
       "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
     ]);
@@ -262,8 +263,8 @@ describe('Platform graph', () => {
 
   test('fails when every component that declares a CRD only uses it, naming them and the fix', () => {
     const platform = newPlatform();
-    new TestComponent(platform, 'one', 'one-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
-    new TestComponent(platform, 'two', 'two-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    new TestComponent(platform, 'one', 'one-system', (self) => self.crd({ ...WIDGET, shortNames: ['one'] }, { claim: CrdClaim.USES }));
+    new TestComponent(platform, 'two', 'two-system', (self) => self.crd({ ...WIDGET, shortNames: ['two'] }, { claim: CrdClaim.USES }));
     expect(resolveProblems(platform)).toEqual([
       "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two), each of which only uses it (claim: CrdClaim.USES); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
     ]);
@@ -272,17 +273,25 @@ describe('Platform graph', () => {
   test('fails when two components insist on owning a CRD that a third uses, naming only the two', () => {
     const platform = newPlatform();
     new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
-    provider(platform, 'one');
-    provider(platform, 'two');
+    provider(platform, 'one', true);
+    provider(platform, 'two', true);
     expect(resolveProblems(platform)).toEqual([
       "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
     ]);
   });
 
-  test('while unresolved, a shared CRD has no owner and neither component emits it', () => {
+  test('fails when two components both own an identical CRD: owning is a claim, not a coincidence of schemas', () => {
     const platform = newPlatform();
-    const one = provider(platform, 'one');
-    provider(platform, 'two');
+    provider(platform, 'one', false);
+    provider(platform, 'two', false);
+    expect(platform.crdOwner('widgets.example.com')).toBeUndefined();
+    expect(resolveProblems(platform)[0]).toMatch(/^p: CRD widgets\.example\.com is declared by 'one' \(p\/one\) and 'two' \(p\/two\); choose one owner/);
+  });
+
+  test('while unresolved, a shared CRD with differing definitions has no owner and neither component emits it', () => {
+    const platform = newPlatform();
+    const one = provider(platform, 'one', true);
+    provider(platform, 'two', true);
     expect(platform.crdOwner('widgets.example.com')).toBeUndefined();
     expect(one.providedCrds).toEqual([]);
     expect(one.emits(one.crds[0].apiObject)).toBe(false);

@@ -7,6 +7,7 @@ import { AddCrdOptions, Component, CERT_MANAGER, CrdUse, Requirement } from '../
 import { CrdDefinition, CrdScope, CustomResourceDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import { Platform, PlatformError, PlatformProps } from '../../lib/platform';
+import { RuntimeWebhook } from '../../lib/runtime-webhooks';
 import { s } from '../../lib/schema/dsl';
 import { buildPlatform, PlatformBuild } from '../../lib/synth';
 
@@ -23,6 +24,10 @@ export class TestComponent extends Component {
 
   public crd(definition: CrdDefinition, props: AddCrdOptions = {}): CustomResourceDefinition {
     return this.addCrd(definition, props);
+  }
+
+  public runtimeWebhook(w: RuntimeWebhook): void {
+    this.declareRuntimeWebhook(w);
   }
 
   public needs(req: Requirement): void {

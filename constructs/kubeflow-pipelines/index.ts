@@ -1,0 +1,5 @@
+export * from './kubeflow-pipelines';
+export * from './storage';
+export * from './versions';
+export { CRDS as KUBEFLOW_PIPELINES_CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP, pipelineCrd, pipelineVersionCrd } from './crds';
+export { METACONTROLLER_CRDS, METACONTROLLER_GROUP } from './crds/metacontroller';

@@ -1,0 +1,284 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Component } from './component';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject } from './rbac';
+
+/** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
+export interface WorkloadProbe {
+  readonly httpGet?: { readonly path: string; readonly port: string | number; readonly scheme?: 'HTTP' | 'HTTPS' };
+  readonly tcpSocket?: { readonly port: string | number };
+  readonly grpc?: { readonly port: number };
+  readonly exec?: { readonly command: string[] };
+  /** @default 5 */
+  readonly initialDelaySeconds?: number;
+  /** @default 10 */
+  readonly periodSeconds?: number;
+  /** @default 5 */
+  readonly timeoutSeconds?: number;
+  /** @default 3 */
+  readonly failureThreshold?: number;
+}
+
+/** A PersistentVolumeClaim the workload creates and mounts. */
+export interface WorkloadVolumeClaim {
+  /** Claim name. */
+  readonly name: string;
+  /** Requested size, e.g. 20Gi. */
+  readonly size: string;
+  readonly mountPath: string;
+  /** @default - the cluster's default StorageClass */
+  readonly storageClassName?: string;
+}
+
+export interface WorkloadProps {
+  /** Name of the Deployment, its ServiceAccount and (by default) its Service. */
+  readonly name: string;
+  /** The resolved image (from the component's versions table). */
+  readonly image: string;
+  /** @default the workload's name */
+  readonly containerName?: string;
+  /** Name of its ServiceAccount (keep upstream's where other objects bind to it). @default the workload's name */
+  readonly serviceAccountName?: string;
+  readonly command?: string[];
+  readonly args?: string[];
+  readonly env?: Array<Record<string, unknown>>;
+  readonly envFrom?: Array<Record<string, unknown>>;
+  /** Selector labels (immutable: keep versions out of them). */
+  readonly selectorLabels: Record<string, string>;
+  readonly labels?: Record<string, string>;
+  /** Named container ports. */
+  readonly ports?: Array<{ readonly name: string; readonly containerPort: number }>;
+  /** Port it serves admission webhooks on, for a WebhookServer. @default - none */
+  readonly webhookPort?: number;
+  /** Name of that container port. @default webhook-server */
+  readonly webhookPortName?: string;
+  /**
+   * The Service in front of the pods: name (default the workload's name) and ports, each
+   * targeting a named container port. `false`: no Service.
+   * @default - a Service with every container port
+   */
+  readonly service?: false | { readonly name?: string; readonly ports?: Array<{ readonly name: string; readonly port: number; readonly targetPort: string }> };
+  readonly livenessProbe?: WorkloadProbe;
+  readonly readinessProbe?: WorkloadProbe;
+  /** @default 1 */
+  readonly replicas?: number;
+  /** @default requests 10m/64Mi, no limits */
+  readonly resources?: { readonly requests?: Record<string, string>; readonly limits?: Record<string, string> };
+  /** Cluster-wide permissions of its ServiceAccount (ClusterRole `<name>-role`). */
+  readonly rules?: PolicyRule[];
+  /** Permissions in its own namespace only (Role `<name>-role`). */
+  readonly namespacedRules?: PolicyRule[];
+  /** Whether its pods get an API token. @default true when it has rules, else false */
+  readonly automountToken?: boolean;
+  /** Numeric user and group the container runs as (restricted needs non-root). @default - the image's (must be non-root) */
+  readonly runAsUser?: number;
+  readonly runAsGroup?: number;
+  readonly fsGroup?: number;
+  /** @default true */
+  readonly readOnlyRootFilesystem?: boolean;
+  /** Writable emptyDir mounts (paths the process writes). */
+  readonly scratch?: Array<{ readonly name: string; readonly mountPath: string }>;
+  /** Claims to create and mount; the Deployment then uses the Recreate strategy. */
+  readonly volumeClaims?: WorkloadVolumeClaim[];
+  readonly volumes?: Array<Record<string, unknown>>;
+  readonly volumeMounts?: Array<Record<string, unknown>>;
+  readonly podAnnotations?: Record<string, string>;
+}
+
+function renderProbe(p: WorkloadProbe | undefined): Record<string, unknown> | undefined {
+  if (!p) return undefined;
+  const handlers = [p.httpGet, p.tcpSocket, p.grpc, p.exec].filter((h) => h !== undefined).length;
+  if (handlers !== 1) throw new Error(`a probe needs exactly one of httpGet, tcpSocket, grpc, exec (got ${handlers})`);
+  return {
+    httpGet: p.httpGet,
+    tcpSocket: p.tcpSocket,
+    grpc: p.grpc,
+    exec: p.exec,
+    initialDelaySeconds: p.initialDelaySeconds ?? 5,
+    periodSeconds: p.periodSeconds ?? 10,
+    timeoutSeconds: p.timeoutSeconds ?? 5,
+    failureThreshold: p.failureThreshold ?? 3,
+  };
+}
+
+/**
+ * A long-running server or agent that is not a controller-runtime manager (a UI, an API
+ * server, a database, an agent): Deployment that passes Pod Security "restricted",
+ * ServiceAccount, optional Service, least-privilege RBAC as intent, probes of its own
+ * kind, and PersistentVolumeClaims for stateful ones.
+ */
+export class Workload extends Construct {
+  public readonly name: string;
+  public readonly namespace: string;
+  public readonly selectorLabels: Record<string, string>;
+  public readonly deployment: ApiObject;
+  public readonly service?: ApiObject;
+  /** The Service's name, when it has one. */
+  public readonly serviceName?: string;
+  public readonly clusterRules: PolicyRule[];
+  public readonly namespacedRules: PolicyRule[];
+  public readonly serviceAccountName: string;
+  public readonly webhookPort?: number;
+  public readonly webhookPortName: string;
+  private readonly volumes: Array<Record<string, unknown>>;
+  private readonly mounts: Array<Record<string, unknown>>;
+
+  constructor(scope: Component, id: string, props: WorkloadProps) {
+    super(scope, id);
+    const ns = scope.namespaceName;
+    this.name = props.name;
+    this.namespace = ns;
+    this.selectorLabels = props.selectorLabels;
+    this.serviceAccountName = props.serviceAccountName ?? props.name;
+    const where = this.node.path;
+    if (!Object.keys(props.selectorLabels).length) throw new Error(`${where}: selectorLabels must not be empty (the Service and the Deployment select pods by them)`);
+    for (const [k, v] of Object.entries(props.labels ?? {})) {
+      if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${where}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; drop it from labels`);
+    }
+    if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
+      throw new Error(`${where}: replicas ${props.replicas} must be a whole number >= 0`);
+    }
+    if (props.runAsUser === 0) throw new Error(`${where}: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id`);
+    this.webhookPort = props.webhookPort;
+    this.webhookPortName = props.webhookPortName ?? 'webhook-server';
+    const ports = [...(props.ports ?? []), ...(props.webhookPort ? [{ name: this.webhookPortName, containerPort: props.webhookPort }] : [])];
+    for (const p of ports) {
+      if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(p.name)) throw new Error(`${where}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
+    }
+    if (new Set(ports.map((p) => p.containerPort)).size !== ports.length) {
+      throw new Error(`${where}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number`);
+    }
+    const claims = props.volumeClaims ?? [];
+    if (claims.length && (props.replicas ?? 1) > 1) {
+      throw new Error(`${where}: replicas ${props.replicas} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
+    }
+
+    this.clusterRules = normalizeRules(props.rules ?? []);
+    this.namespacedRules = normalizeRules(props.namespacedRules ?? []);
+    checkRules(where, [...this.clusterRules, ...this.namespacedRules]);
+    const labels = { ...props.selectorLabels, ...(props.labels ?? {}) };
+    const hasRbac = this.clusterRules.length + this.namespacedRules.length > 0;
+    const automount = props.automountToken ?? hasRbac;
+
+    new k8s.KubeServiceAccount(this, 'ServiceAccount', {
+      metadata: { name: this.serviceAccountName, namespace: ns, labels },
+      automountServiceAccountToken: automount,
+    });
+    const self = [{ name: this.serviceAccountName, namespace: ns }];
+    if (this.clusterRules.length) {
+      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules });
+      bindingObject(this, 'ClusterRoleBinding', { name: `${props.name}-rolebinding`, labels, roleRef: { kind: 'ClusterRole', name: `${props.name}-role` }, serviceAccounts: self });
+    }
+    if (this.namespacedRules.length) {
+      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules });
+      bindingObject(this, 'RoleBinding', { name: `${props.name}-rolebinding`, namespace: ns, labels, roleRef: { kind: 'Role', name: `${props.name}-role` }, serviceAccounts: self });
+    }
+
+    for (const c of claims) {
+      new k8s.KubePersistentVolumeClaim(this, `Claim-${c.name}`, {
+        metadata: { name: c.name, namespace: ns, labels },
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          storageClassName: c.storageClassName,
+          resources: { requests: { storage: k8s.Quantity.fromString(c.size) } },
+        },
+      });
+    }
+    const volumes: Array<Record<string, unknown>> = this.volumes = [
+      ...(props.scratch ?? []).map((s) => ({ name: s.name, emptyDir: {} })),
+      ...claims.map((c) => ({ name: c.name, persistentVolumeClaim: { claimName: c.name } })),
+      ...(props.volumes ?? []),
+    ];
+    const mounts: Array<Record<string, unknown>> = this.mounts = [
+      ...(props.scratch ?? []).map((s) => ({ name: s.name, mountPath: s.mountPath })),
+      ...claims.map((c) => ({ name: c.name, mountPath: c.mountPath })),
+      ...(props.volumeMounts ?? []),
+    ];
+
+    let liveness: Record<string, unknown> | undefined;
+    let readiness: Record<string, unknown> | undefined;
+    try {
+      liveness = renderProbe(props.livenessProbe);
+      readiness = renderProbe(props.readinessProbe);
+    } catch (e) {
+      throw new Error(`${where}: ${(e as Error).message}`);
+    }
+
+    this.deployment = new ApiObject(this, 'Deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: props.name, namespace: ns, labels },
+      spec: {
+        replicas: props.replicas ?? 1,
+        selector: { matchLabels: props.selectorLabels },
+        strategy: claims.length ? { type: 'Recreate' } : undefined,
+        template: {
+          metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
+          spec: {
+            serviceAccountName: this.serviceAccountName,
+            automountServiceAccountToken: automount,
+            securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, fsGroup: props.fsGroup },
+            containers: [
+              {
+                name: props.containerName ?? props.name,
+                image: props.image,
+                imagePullPolicy: 'IfNotPresent',
+                command: props.command,
+                args: props.args,
+                env: props.env?.length ? props.env : undefined,
+                envFrom: props.envFrom?.length ? props.envFrom : undefined,
+                ports: ports.length ? ports.map((p) => ({ name: p.name, containerPort: p.containerPort, protocol: 'TCP' })) : undefined,
+                livenessProbe: liveness,
+                readinessProbe: readiness,
+                resources: props.resources ?? { requests: { cpu: '10m', memory: '64Mi' } },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  capabilities: { drop: ['ALL'] },
+                  privileged: false,
+                  readOnlyRootFilesystem: props.readOnlyRootFilesystem ?? true,
+                  runAsNonRoot: true,
+                  runAsUser: props.runAsUser,
+                  runAsGroup: props.runAsGroup,
+                },
+                volumeMounts: Lazy.any({ produce: () => (mounts.length ? mounts : undefined) }),
+              },
+            ],
+            volumes: Lazy.any({ produce: () => (volumes.length ? volumes : undefined) }),
+          },
+        },
+      },
+    });
+
+    if (props.service !== false) {
+      const servicePorts = props.service?.ports ?? ports.map((p) => ({ name: p.name, port: p.containerPort, targetPort: p.name }));
+      for (const sp of servicePorts) {
+        if (!ports.some((p) => p.name === sp.targetPort)) {
+          throw new Error(`${where}: Service port ${sp.name} targets '${sp.targetPort}', which is not a container port (have ${ports.map((p) => p.name).join(', ') || 'none'})`);
+        }
+      }
+      if (servicePorts.length) {
+        this.serviceName = props.service?.name ?? props.name;
+        this.service = new k8s.KubeService(this, 'Service', {
+          metadata: { name: this.serviceName, namespace: ns, labels },
+          spec: {
+            selector: props.selectorLabels,
+            ports: servicePorts.map((sp) => ({ name: sp.name, port: sp.port, targetPort: k8s.IntOrString.fromString(sp.targetPort), protocol: 'TCP' })),
+          },
+        });
+      }
+    }
+  }
+
+  /** Mounts a Secret into the container (e.g. a webhook serving certificate). */
+  public mountSecret(volumeName: string, secretName: string, mountPath: string): void {
+    this.volumes.push({ name: volumeName, secret: { secretName, defaultMode: 420 } });
+    this.mounts.push({ name: volumeName, mountPath, readOnly: true });
+  }
+
+  /** Mounts a writable emptyDir into the container. */
+  public mountEmptyDir(volumeName: string, mountPath: string): void {
+    this.volumes.push({ name: volumeName, emptyDir: {} });
+    this.mounts.push({ name: volumeName, mountPath });
+  }
+}

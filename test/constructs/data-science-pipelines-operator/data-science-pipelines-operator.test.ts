@@ -1,0 +1,117 @@
+import { App } from 'cdk8s';
+import { ArgoWorkflows } from '../../../constructs/argo-workflows';
+import { DataSciencePipelinesOperator, DataSciencePipelinesOperatorProps } from '../../../constructs/data-science-pipelines-operator';
+import { KubeflowPipelines } from '../../../constructs/kubeflow-pipelines';
+import { PipelineVersion } from '../../../imports/pipelines.kubeflow.org';
+import { CertificateProvider } from '../../../lib/certificates';
+import { CERT_MANAGER } from '../../../lib/component';
+import { Platform, PlatformError } from '../../../lib/platform';
+import { platformReport } from '../../../lib/report';
+import { buildPlatform } from '../../../lib/synth';
+import { pinnable } from '../../platforms/helpers';
+import { objectsOf } from '../support/objects';
+
+function platform(props: DataSciencePipelinesOperatorProps = {}) {
+  const p = new Platform(new App(), 'p', { name: 'dspo-only' });
+  const dspo = new DataSciencePipelinesOperator(p, 'data-science-pipelines-operator', props);
+  return { p, dspo };
+}
+
+const built = buildPlatform(platform().p);
+const { ofKind, named, can } = objectsOf(built);
+
+describe('Data Science Pipelines Operator component', () => {
+  test('synthesizes alone (no requirements) with every check passing', () => {
+    expect(built.model.components.map((c) => c.componentName)).toEqual(['data-science-pipelines-operator']);
+    expect(built.model.components[0].requires).toEqual([]);
+  });
+
+  test('its DSPA CRD (v1, dspa, status, 2 CEL rules of ours on the workspace claim), the shared KFP kinds and the bundled Argo and Viewer CRDs', () => {
+    const dspa = named('CustomResourceDefinition', 'datasciencepipelinesapplications.datasciencepipelinesapplications.opendatahub.io').spec;
+    expect(dspa.versions.map((v: any) => [v.name, v.served, v.storage])).toEqual([['v1', true, true]]);
+    expect(dspa.names.shortNames).toEqual(['dspa']);
+    const ws = dspa.versions[0].schema.openAPIV3Schema.properties.spec.properties.apiServer.properties.workspace.properties.volumeClaimTemplateSpec;
+    expect(ws['x-kubernetes-validations']).toHaveLength(2);
+    expect(dspa.versions[0].schema.openAPIV3Schema.properties.spec.required).toEqual(['objectStorage']);
+    expect(ofKind('CustomResourceDefinition').map((c) => c.metadata.name).sort()).toEqual([
+      'clusterworkflowtemplates.argoproj.io', 'cronworkflows.argoproj.io', 'datasciencepipelinesapplications.datasciencepipelinesapplications.opendatahub.io',
+      'pipelines.pipelines.kubeflow.org', 'pipelineversions.pipelines.kubeflow.org', 'scheduledworkflows.kubeflow.org', 'viewers.kubeflow.org',
+      'workflowartifactgctasks.argoproj.io', 'workfloweventbindings.argoproj.io', 'workflows.argoproj.io', 'workflowtaskresults.argoproj.io', 'workflowtasksets.argoproj.io', 'workflowtemplates.argoproj.io',
+    ]);
+  });
+
+  test('the manager: image, args, leader election, upstream metrics Service, config mounted at /home/config', () => {
+    const d = named('Deployment', 'data-science-pipelines-operator-controller-manager');
+    expect(d.metadata.namespace).toBe('opendatahub');
+    const c = d.spec.template.spec.containers[0];
+    expect(c.image).toBe('quay.io/opendatahub/data-science-pipelines-operator:v2.18.0');
+    expect(c.args).toEqual(['--leader-elect', '--zap-log-level=$(ZAP_LOG_LEVEL)', '--MaxConcurrentReconciles=$(MAX_CONCURRENT_RECONCILES)', '--config', '/home/config']);
+    expect(c.resources).toEqual({ requests: { cpu: '200m', memory: '400Mi' }, limits: { cpu: '1', memory: '4Gi' } });
+    expect(c.volumeMounts).toEqual([{ name: 'config', mountPath: '/home/config', readOnly: true }]);
+    expect(named('Service', 'data-science-pipelines-operator-service').spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics', protocol: 'TCP' }]);
+    const params = named('ConfigMap', 'data-science-pipelines-operator-dspo-parameters').data;
+    expect(params.IMAGES_ARGO_WORKFLOWCONTROLLER).toBe('quay.io/opendatahub/ds-pipelines-argo-workflowcontroller:3.6.12');
+    expect(params.MAX_CONCURRENT_RECONCILES).toBe('10');
+    for (const v of Object.values(params) as string[]) expect(v).not.toMatch(/:(latest|master)$/);
+  });
+
+  test('RBAC: owns DSPAs, holds the Argo controller rules it grants, webhook configurations scoped by name except create', () => {
+    const role = 'data-science-pipelines-operator-controller-manager-role';
+    expect(can('ClusterRole', role, 'datasciencepipelinesapplications.opendatahub.io', 'datasciencepipelinesapplications/status', 'update')).toBe(true);
+    expect(can('ClusterRole', role, 'argoproj.io', 'workflowtaskresults', 'deletecollection')).toBe(true);
+    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update', 'pipelineversions.pipelines.kubeflow.org')).toBe(true);
+    expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update', 'other')).toBe(false);
+    expect(can('ClusterRole', role, 'ray.io', 'rayclusters', 'create')).toBe(false);
+    expect(named('ClusterRole', 'data-science-pipelines-operator-aggregate-dspa-admin-view').metadata.labels).toEqual({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
+  });
+
+  test('ships no webhook configuration: the two PipelineVersion webhooks are declared as created at run time, and the report lists them', () => {
+    expect(ofKind('MutatingWebhookConfiguration')).toEqual([]);
+    expect(ofKind('ValidatingWebhookConfiguration')).toEqual([]);
+    const rw = built.model.components[0].runtimeWebhooks;
+    expect(rw.map((w) => [w.type, w.configurationName, w.service.path, w.failurePolicy])).toEqual([
+      ['mutating', 'pipelineversions.pipelines.kubeflow.org', '/webhooks/mutate-pipelineversion', 'Fail'],
+      ['validating', 'pipelineversions.pipelines.kubeflow.org', '/webhooks/validate-pipelineversion', 'Fail'],
+    ]);
+    const report = platformReport(built.model, built.largeCrds);
+    expect(report).toContain('- validating pipelineversions.pipelines.kubeflow.org/pipelineversions.pipelines.kubeflow.org -> opendatahub/ds-pipelines-webhook:8443/webhooks/validate-pipelineversion -> created by Deployment opendatahub/data-science-pipelines-operator-controller-manager');
+  });
+
+  test('a PipelineVersion in the output is flagged: the runtime webhook intercepts it once the operator runs', () => {
+    const { p, dspo } = platform();
+    new PipelineVersion(dspo, 'Sample', { metadata: { name: 'sample', namespace: 'opendatahub' }, spec: { pipelineName: 'sample', pipelineSpec: { pipelineInfo: { name: 'sample' } } } });
+    let problems: string[] = [];
+    try {
+      buildPlatform(p);
+    } catch (e) {
+      problems = (e as PlatformError).problems;
+    }
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toContain('[MLP022]');
+    expect(problems[0]).toContain('PipelineVersion sample (phase 30-resources) is intercepted by fail-closed runtime-created webhook pipelineversions.pipelines.kubeflow.org of MutatingWebhookConfiguration');
+  });
+
+  test('with Kubeflow Pipelines and Argo Workflows: shared CRDs resolve without a choice (identical definitions), each emitted once', () => {
+    const p = new Platform(new App(), 'p', { name: 'both', certificates: CertificateProvider.certManager(), prerequisites: [CERT_MANAGER] });
+    const argo = new ArgoWorkflows(p, 'argo-workflows');
+    const kfp = new KubeflowPipelines(p, 'kubeflow-pipelines');
+    new DataSciencePipelinesOperator(p, 'data-science-pipelines-operator');
+    const b = buildPlatform(p);
+    expect(b.model.crdOwners.get('pipelineversions.pipelines.kubeflow.org')).toBe(kfp);
+    expect(b.model.crdOwners.get('workflows.argoproj.io')).toBe(argo);
+    const crds = b.model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.json.metadata.name);
+    expect(crds.length).toBe(new Set(crds).size);
+    expect(crds).toHaveLength(13);
+  });
+
+  test.each<[string, DataSciencePipelinesOperatorProps, string]>([
+    ['replicas is 0', { replicas: 0 }, 'p/data-science-pipelines-operator: replicas 0 is not allowed; set a whole number >= 1 (leader election keeps one manager active)'],
+    ['maxConcurrentReconciles is 0', { maxConcurrentReconciles: 0 }, 'p/data-science-pipelines-operator: maxConcurrentReconciles 0 is not allowed; set a whole number >= 1'],
+  ])('fails when %s', (_what, props, message) => {
+    expect(() => platform(props)).toThrow(message);
+  });
+
+  test('snapshot of the whole output (CRD schemas as digests)', () => {
+    expect(built.model.objects.map((o) => pinnable(o.json))).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,176 @@
+import { App } from 'cdk8s';
+import { ArgoWorkflows } from '../../../constructs/argo-workflows';
+import { KubeflowPipelines, KubeflowPipelinesProps } from '../../../constructs/kubeflow-pipelines';
+import { CertificateProvider } from '../../../lib/certificates';
+import { CERT_MANAGER } from '../../../lib/component';
+import { Platform, PlatformError } from '../../../lib/platform';
+import { buildPlatform } from '../../../lib/synth';
+import { pinnable } from '../../platforms/helpers';
+import { objectsOf } from '../support/objects';
+
+function platform(props: KubeflowPipelinesProps = {}, withArgo = true) {
+  const p = new Platform(new App(), 'p', { name: 'kfp', certificates: CertificateProvider.certManager(), prerequisites: [CERT_MANAGER] });
+  if (withArgo) new ArgoWorkflows(p, 'argo-workflows');
+  const kfp = new KubeflowPipelines(p, 'kubeflow-pipelines', props);
+  return { p, kfp };
+}
+
+const built = buildPlatform(platform().p);
+const { ofKind, named, can, objects } = objectsOf(built, 'kubeflow-pipelines');
+const container = (d: string) => named('Deployment', d).spec.template.spec.containers[0];
+const env = (d: string) => Object.fromEntries(container(d).env.map((e: any) => [e.name, e.value ?? e.valueFrom]));
+
+describe('Kubeflow Pipelines component', () => {
+  test('synthesizes with only Argo Workflows, every check passing', () => {
+    expect(built.model.components.map((c) => c.componentName)).toEqual(['argo-workflows', 'kubeflow-pipelines']);
+    expect(built.model.components[1].requires.map((r) => `${r.group}/${r.kind}`)).toEqual(['argoproj.io/Workflow']);
+  });
+
+  test('fails without Argo Workflows, naming the provider', () => {
+    const { p } = platform({}, false);
+    let problems: string[] = [];
+    try {
+      buildPlatform(p);
+    } catch (e) {
+      problems = (e as PlatformError).problems;
+    }
+    expect(problems.join('\n')).toContain('ArgoWorkflows');
+  });
+
+  test('the four CRDs of KFP 2.17.0', () => {
+    expect(ofKind('CustomResourceDefinition').map((c) => [c.metadata.name, c.spec.versions.map((v: any) => v.name).join(), c.spec.scope])).toEqual([
+      ['scheduledworkflows.kubeflow.org', 'v1beta1', 'Namespaced'],
+      ['viewers.kubeflow.org', 'v1beta1', 'Namespaced'],
+      ['pipelines.pipelines.kubeflow.org', 'v2beta1', 'Namespaced'],
+      ['pipelineversions.pipelines.kubeflow.org', 'v2beta1', 'Namespaced'],
+    ]);
+    expect(named('CustomResourceDefinition', 'scheduledworkflows.kubeflow.org').spec.names.shortNames).toEqual(['swf']);
+    expect(named('CustomResourceDefinition', 'pipelineversions.pipelines.kubeflow.org').spec.versions[0].subresources).toEqual({ status: {} });
+  });
+
+  test('every workload from its 2.17.0 image, restricted, as user 1000', () => {
+    const images: Record<string, string> = {
+      'ml-pipeline': 'kfp-api-server',
+      'ml-pipeline-persistenceagent': 'kfp-persistence-agent',
+      'ml-pipeline-scheduledworkflow': 'kfp-scheduled-workflow-controller',
+      'ml-pipeline-ui': 'kfp-frontend',
+      'ml-pipeline-viewer-crd': 'kfp-viewer-crd-controller',
+      'ml-pipeline-visualizationserver': 'kfp-visualization-server',
+      'cache-server': 'kfp-cache-server',
+      'metadata-writer': 'kfp-metadata-writer',
+    };
+    for (const [d, image] of Object.entries(images)) {
+      const c = container(d);
+      expect(c.image).toBe(`ghcr.io/kubeflow/${image}:2.17.0`);
+      expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000, runAsGroup: 0 });
+    }
+    expect(ofKind('Deployment').map((d) => d.metadata.name).sort()).toEqual([
+      'cache-server', 'metadata-envoy-deployment', 'metadata-grpc-deployment', 'metadata-writer', 'ml-pipeline', 'ml-pipeline-persistenceagent',
+      'ml-pipeline-scheduledworkflow', 'ml-pipeline-ui', 'ml-pipeline-viewer-crd', 'ml-pipeline-visualizationserver', 'mysql', 'seaweedfs',
+    ]);
+  });
+
+  test('API server: http 8888 and grpc 8887, healthz probes, database and object store by Secret reference', () => {
+    expect(named('Service', 'ml-pipeline').spec.ports.map((p: any) => [p.name, p.port])).toEqual([['http', 8888], ['grpc', 8887]]);
+    expect(container('ml-pipeline').readinessProbe.httpGet).toEqual({ path: '/apis/v1beta1/healthz', port: 'http' });
+    const e = env('ml-pipeline');
+    expect(e.DBCONFIG_MYSQLCONFIG_HOST).toBe('mysql');
+    expect(e.DBCONFIG_PASSWORD).toEqual({ secretKeyRef: { name: 'mysql-secret', key: 'password' } });
+    expect(e.OBJECTSTORECONFIG_HOST).toBe('minio-service');
+    expect(e.OBJECTSTORECONFIG_SECRETACCESSKEY).toEqual({ secretKeyRef: { name: 'mlpipeline-minio-artifact', key: 'secretkey' } });
+    expect(e.MULTIUSER).toBe('false');
+  });
+
+  test('included storage: MySQL and SeaweedFS on claims, restricted, no Secret emitted', () => {
+    expect(ofKind('PersistentVolumeClaim').map((c) => [c.metadata.name, c.spec.resources.requests.storage])).toEqual([['mysql-pv-claim', '20Gi'], ['seaweedfs-pvc', '20Gi']]);
+    expect(env('mysql').MYSQL_ROOT_PASSWORD).toEqual({ secretKeyRef: { name: 'mysql-secret', key: 'password' } });
+    expect(named('Deployment', 'mysql').spec.template.spec.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, fsGroup: 999 });
+    expect(named('Service', 'minio-service').spec.ports).toEqual([{ name: 'http', port: 9000, targetPort: 's3', protocol: 'TCP' }]);
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+  });
+
+  test('external storage: no MySQL or SeaweedFS, the workloads point at the given hosts', () => {
+    const { p } = platform({ database: { external: { host: 'db.example.com', port: 3307 } }, objectStore: { external: { host: 's3.example.com', region: 'eu-west-1' } }, databaseSecret: 'kfp-db' });
+    const o = objectsOf(buildPlatform(p), 'kubeflow-pipelines');
+    expect(o.ofKind('Deployment').map((d) => d.metadata.name)).not.toContain('mysql');
+    expect(o.ofKind('PersistentVolumeClaim')).toEqual([]);
+    const e = Object.fromEntries(o.named('Deployment', 'ml-pipeline').spec.template.spec.containers[0].env.map((x: any) => [x.name, x.value ?? x.valueFrom]));
+    expect([e.DBCONFIG_MYSQLCONFIG_HOST, e.DBCONFIG_MYSQLCONFIG_PORT, e.OBJECTSTORECONFIG_HOST, e.OBJECTSTORECONFIG_PORT, e.OBJECTSTORECONFIG_SECURE, e.OBJECTSTORECONFIG_REGION])
+      .toEqual(['db.example.com', '3307', 's3.example.com', '443', 'true', 'eu-west-1']);
+    expect(e.DBCONFIG_USER).toEqual({ secretKeyRef: { name: 'kfp-db', key: 'username' } });
+  });
+
+  test('cache webhook as upstream\'s cert-manager env: path /mutate, Ignore, v1beta1, 5s, cache_enabled pods', () => {
+    const m = named('MutatingWebhookConfiguration', 'cache-webhook-kubeflow');
+    expect(m.webhooks).toHaveLength(1);
+    expect(m.webhooks[0]).toMatchObject({
+      name: 'cache-server.kubeflow.svc',
+      failurePolicy: 'Ignore',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1beta1'],
+      timeoutSeconds: 5,
+      objectSelector: { matchLabels: { 'pipelines.kubeflow.org/cache_enabled': 'true' } },
+      clientConfig: { service: { name: 'cache-server', namespace: 'kubeflow', path: '/mutate', port: 443 } },
+    });
+    expect(m.metadata.annotations['cert-manager.io/inject-ca-from']).toBe('kubeflow/kfp-cache-cert');
+    expect(named('Certificate', 'kfp-cache-cert').spec.secretName).toBe('webhook-server-tls');
+    expect(container('cache-server').volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/etc/webhook/certs', readOnly: true }]);
+    // Upstream's port name, targeted by the cache-server Service on 443.
+    expect(container('cache-server').ports).toEqual([{ name: 'webhook-api', containerPort: 8443, protocol: 'TCP' }]);
+    expect(named('Service', 'cache-server').spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'webhook-api', protocol: 'TCP' }]);
+  });
+
+  test('cache: false drops the cache server and its webhook', () => {
+    const o = objectsOf(buildPlatform(platform({ cache: false }).p), 'kubeflow-pipelines');
+    expect(o.ofKind('MutatingWebhookConfiguration')).toEqual([]);
+    expect(o.ofKind('Deployment').map((d) => d.metadata.name)).not.toContain('cache-server');
+  });
+
+  test('single-user RBAC is namespaced as upstream; multi-user uses ClusterRoles and watches every namespace', () => {
+    expect(can('Role', 'ml-pipeline-role', 'argoproj.io', 'workflows', 'create')).toBe(true);
+    expect(can('Role', 'ml-pipeline-role', '', 'secrets', 'get', 'kfp-mlflow-credentials')).toBe(true);
+    expect(can('Role', 'ml-pipeline-scheduledworkflow-role', 'pipelines.kubeflow.org', 'runs', 'create')).toBe(true);
+    expect(can('Role', 'ml-pipeline-viewer-crd-role', 'apps', 'deployments', 'create')).toBe(true);
+    expect(ofKind('ClusterRole').map((r) => r.metadata.name)).not.toContain('ml-pipeline-role');
+    const o = objectsOf(buildPlatform(platform({ multiUser: true }).p), 'kubeflow-pipelines');
+    expect(o.can('ClusterRole', 'ml-pipeline-role', 'authentication.k8s.io', 'tokenreviews', 'create')).toBe(true);
+    expect(o.named('Deployment', 'ml-pipeline-persistenceagent').spec.template.spec.containers[0].env[0]).toEqual({ name: 'NAMESPACE', value: '' });
+    expect(o.ofKind('CustomResourceDefinition').map((c) => [c.metadata.name, c.spec.scope]).slice(4)).toEqual([
+      ['compositecontrollers.metacontroller.k8s.io', 'Cluster'],
+      ['controllerrevisions.metacontroller.k8s.io', 'Namespaced'],
+      ['decoratorcontrollers.metacontroller.k8s.io', 'Cluster'],
+    ]);
+    expect(o.named('CustomResourceDefinition', 'decoratorcontrollers.metacontroller.k8s.io').spec.names.shortNames).toEqual(['dec', 'decorators']);
+  });
+
+  test('single-user installs no metacontroller CRDs', () => {
+    expect(ofKind('CustomResourceDefinition').map((c) => c.metadata.name).filter((n) => n.includes('metacontroller'))).toEqual([]);
+  });
+
+  test('aggregation roles chain into kubeflow-edit/view, with upstream wildcards listed', () => {
+    expect(named('ClusterRole', 'kubeflow-pipelines-edit').aggregationRule).toEqual({ clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-pipelines-edit': 'true' } }] });
+    expect(named('ClusterRole', 'kubeflow-pipelines-view').metadata.labels).toEqual({
+      'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-pipelines-edit': 'true',
+      'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-view': 'true',
+    });
+    expect(can('ClusterRole', 'aggregate-to-kubeflow-pipelines-edit', 'pipelines.kubeflow.org', 'runs', 'terminate')).toBe(true);
+    expect(can('ClusterRole', 'aggregate-to-kubeflow-pipelines-edit', 'kubeflow.org', 'scheduledworkflows', 'deletecollection')).toBe(true);
+    expect(can('ClusterRole', 'aggregate-to-kubeflow-pipelines-view', 'pipelines.kubeflow.org', 'runs', 'readArtifact')).toBe(true);
+  });
+
+  test.each<[string, KubeflowPipelinesProps, string]>([
+    ['apiServerReplicas is 0', { apiServerReplicas: 0 }, 'p/kubeflow-pipelines: apiServerReplicas 0 is not allowed; set a whole number >= 1'],
+    ['databaseSecret is not a Secret name', { databaseSecret: 'My_Secret' }, "p/kubeflow-pipelines: databaseSecret 'My_Secret' is not a valid Secret name (lower-case DNS subdomain)"],
+    ['bucket is invalid', { bucket: 'ML' }, "p/kubeflow-pipelines: bucket 'ML' is not a valid S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)"],
+    ['the external database host has a port', { database: { external: { host: 'db:3306' } } }, "p/kubeflow-pipelines: database.external.host 'db:3306' must be a host name without scheme or port (set port separately)"],
+    ['the external object store host has a scheme', { objectStore: { external: { host: 'https://s3' } } },
+      "p/kubeflow-pipelines: objectStore.external.host 'https://s3' must be a host name without scheme or port (set port and secure separately)"],
+    ['the included database size is not a quantity', { database: { included: { size: 'big' } } }, "p/kubeflow-pipelines: database.included.size 'big' is not a quantity; give e.g. 20Gi"],
+  ])('fails when %s', (_what, props, message) => {
+    expect(() => platform(props)).toThrow(message);
+  });
+
+  test('snapshot of the whole output (CRD schemas as digests)', () => {
+    expect(built.model.objects.filter((o) => o.component.componentName === 'kubeflow-pipelines').map((o) => pinnable(o.json))).toMatchSnapshot();
+  });
+});
