@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
-import { stringify } from 'yaml';
 import { Finding, runChecks } from './checks';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, platformsOf } from './platform';
 import { platformReport } from './report';
+import { toYamlDocuments } from './yaml-writer';
 
 /** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
 export const SERVER_SIDE_APPLY_BYTES = 256 * 1024;
@@ -59,7 +59,7 @@ export function buildPlatform(platform: Platform): PlatformBuild {
 }
 
 function toYaml(docs: unknown[]): string {
-  return docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n');
+  return toYamlDocuments(docs);
 }
 
 /** Writes a built platform to outdir/<platform>/, replacing what was there. */
