@@ -3,7 +3,7 @@ import { CrdDefinition, gvkKey } from './crd';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, PolicyRule } from './rbac';
-import { compileCelRules, isBuiltinKind, validateBuiltin, validateCustomResource } from './validation';
+import { compileCelRules, isBuiltinKind, validateBuiltin, validateCustomResources, ValidationIssue } from './validation';
 import { LabelSelector } from './webhook-server';
 
 /** One finding: the rule it breaks, where, and what to do. */
@@ -61,12 +61,24 @@ function crdObjects(m: PlatformModel): Map<string, PlatformObject> {
 
 function checkCustomResources(m: PlatformModel): Finding[] {
   const crds = crdObjects(m);
-  const out: Finding[] = [];
+  // Objects of one CRD are validated together: its schema is compiled once for all of them.
+  const byCrd = new Map<PlatformObject, PlatformObject[]>();
   for (const o of m.objects) {
     if (!isCr(o)) continue;
     const crd = crds.get(`${groupOf(o.json.apiVersion)}/${o.json.kind}`);
     if (!crd) continue; // served by a prerequisite (or reported by MLP010)
-    for (const i of validateCustomResource(o.json, crd.json)) {
+    let list = byCrd.get(crd);
+    if (!list) byCrd.set(crd, list = []);
+    list.push(o);
+  }
+  const issues = new Map<PlatformObject, ValidationIssue[]>();
+  for (const [crd, objs] of byCrd) {
+    const results = validateCustomResources(objs.map((o) => o.json), crd.json);
+    objs.forEach((o, i) => issues.set(o, results[i]));
+  }
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    for (const i of issues.get(o) ?? []) {
       out.push({ rule: 'MLP002', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` });
     }
   }

@@ -1,4 +1,4 @@
-import { ValidateFunction } from 'ajv';
+import Ajv, { ValidateFunction } from 'ajv';
 import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
@@ -41,7 +41,9 @@ const KINDS: Record<string, { model: string; name?: NameRule }> = {
   'apiregistration.k8s.io/v1/APIService': { model: 'V1APIService' },
 };
 
-const JSON_SCHEMA_PROPS = { $ref: '#/definitions/V1JSONSchemaProps' };
+/** The id of the shared schema whose definitions are the core types. */
+const CORE = 'k8s-core';
+const JSON_SCHEMA_PROPS = { $ref: `${CORE}#/definitions/V1JSONSchemaProps` };
 const schemaOr = (other: string, then: object) => ({ type: [other, 'object'], if: { type: other }, then, else: JSON_SCHEMA_PROPS });
 
 /** Fields whose table type (`any`, `map[string]`) is narrower in the API: `Type.field` -> JSON Schema. */
@@ -76,7 +78,7 @@ function typeSchema(type: string): object {
     case 'any': return {};
     default:
       if (type.startsWith('number:')) return { type: 'number' };
-      return { $ref: `#/definitions/${type}` };
+      return { $ref: `${CORE}#/definitions/${type}` };
   }
 }
 
@@ -104,28 +106,31 @@ function modelSchema(model: string): object {
 }
 
 /** The models reachable from `root`, through field types. */
-function reachable(root: string): string[] {
-  const seen = new Set<string>();
-  const visit = (model: string) => {
-    if (seen.has(model)) return;
-    seen.add(model);
-    for (const ref of JSON.stringify(modelSchema(model)).matchAll(/#\/definitions\/(\w+)/g)) visit(ref[1]);
-  };
-  visit(root);
-  return [...seen];
+function reachable(root: string, seen: Set<string>): void {
+  if (seen.has(root)) return;
+  seen.add(root);
+  for (const ref of JSON.stringify(modelSchema(root)).matchAll(/#\/definitions\/(\w+)/g)) reachable(ref[1], seen);
 }
 
-const ajv = newAjv();
+let ajv: Ajv | undefined;
 const validators = new Map<string, ValidateFunction>();
 
-/** The compiled validator of a model, built on first use. */
+/**
+ * The compiled validator of a model, built on first use. Every model is one definition of
+ * a single shared schema, so a type used by several kinds (PodSpec by Deployment,
+ * StatefulSet, DaemonSet, Job...) is compiled once.
+ */
 function validatorFor(model: string): ValidateFunction {
   let fn = validators.get(model);
   if (!fn) {
-    const definitions = Object.fromEntries(reachable(model).map((m) => [m, modelSchema(m)]));
+    if (!ajv) {
+      ajv = newAjv();
+      const models = new Set<string>();
+      for (const k of Object.values(KINDS)) reachable(k.model, models);
+      ajv.addSchema({ $id: CORE, definitions: Object.fromEntries([...models].sort().map((m) => [m, modelSchema(m)])) });
+    }
     const root = modelSchema(model) as { properties: object; required: string[] };
-    const schema = { ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])], definitions };
-    fn = ajv.compile(schema);
+    fn = ajv.compile({ ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])] });
     validators.set(model, fn);
   }
   return fn;
