@@ -183,6 +183,64 @@ export function webhooksOf(m: PlatformModel): WebhookRef[] {
 
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
+/**
+ * Lookups the checks make per webhook, controller or object, built once per model so that
+ * every check stays linear in the number of objects. Each map keeps the first object of a
+ * key, as a scan in apply order would find it.
+ */
+interface ModelIndex {
+  /** v1 Services by namespace/name. */
+  readonly services: Map<string, PlatformObject>;
+  /** Objects of kind Service (any apiVersion) by namespace/name. */
+  readonly serviceKinds: Map<string, PlatformObject>;
+  /** cert-manager Certificates by namespace/name. */
+  readonly certificates: Map<string, PlatformObject>;
+  /** Deployments, StatefulSets and DaemonSets by namespace, in apply order. */
+  readonly workloads: Map<string, PlatformObject[]>;
+  /** Rules of Roles (`Role/<ns>/<name>`) and ClusterRoles (`ClusterRole//<name>`); a later object of the same name wins. */
+  readonly roles: Map<string, PolicyRule[]>;
+  /** RoleBindings and ClusterRoleBindings by the ServiceAccounts (`<ns>/<name>`) among their subjects, in apply order. */
+  readonly bindings: Map<string, PlatformObject[]>;
+}
+
+const modelIndexes = new WeakMap<PlatformModel, ModelIndex>();
+
+function indexOf(m: PlatformModel): ModelIndex {
+  let ix = modelIndexes.get(m);
+  if (ix) return ix;
+  ix = { services: new Map(), serviceKinds: new Map(), certificates: new Map(), workloads: new Map(), roles: new Map(), bindings: new Map() };
+  const first = (map: Map<string, PlatformObject>, key: string, o: PlatformObject) => {
+    if (!map.has(key)) map.set(key, o);
+  };
+  for (const o of m.objects) {
+    const j = o.json;
+    const nsName = `${j.metadata?.namespace}/${j.metadata?.name}`;
+    if (j.kind === 'Service') {
+      first(ix.serviceKinds, nsName, o);
+      if (j.apiVersion === 'v1') first(ix.services, nsName, o);
+    } else if (j.kind === 'Certificate' && groupOf(j.apiVersion) === 'cert-manager.io') {
+      first(ix.certificates, nsName, o);
+    } else if (WORKLOAD_KINDS.includes(j.kind)) {
+      const list = ix.workloads.get(j.metadata.namespace) ?? [];
+      list.push(o);
+      ix.workloads.set(j.metadata.namespace, list);
+    } else if (j.kind === 'ClusterRole') {
+      ix.roles.set(`ClusterRole//${j.metadata.name}`, j.rules ?? []);
+    } else if (j.kind === 'Role') {
+      ix.roles.set(`Role/${j.metadata.namespace}/${j.metadata.name}`, j.rules ?? []);
+    } else if (j.kind === 'ClusterRoleBinding' || j.kind === 'RoleBinding') {
+      const accounts = new Set<string>((j.subjects ?? []).filter((x: any) => x.kind === 'ServiceAccount').map((x: any) => `${x.namespace}/${x.name}`));
+      for (const a of accounts) {
+        const list = ix.bindings.get(a) ?? [];
+        list.push(o);
+        ix.bindings.set(a, list);
+      }
+    }
+  }
+  modelIndexes.set(m, ix);
+  return ix;
+}
+
 function matchLabels(selector: Record<string, string>, labels: Record<string, string>): boolean {
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }
@@ -208,15 +266,14 @@ export function resolveBackend(m: PlatformModel, w: WebhookRef): { workload?: Pl
     return w.clientConfig?.url ? { problem: `uses url ${w.clientConfig.url}; only in-cluster services can be checked, use clientConfig.service` } : { problem: 'has no clientConfig.service' };
   }
   const port = svcRef.port ?? 443;
-  const service = m.objects.find((o) => o.json.kind === 'Service' && o.json.apiVersion === 'v1' && o.json.metadata.name === svcRef.name && o.json.metadata.namespace === svcRef.namespace);
+  const ix = indexOf(m);
+  const service = ix.services.get(`${svcRef.namespace}/${svcRef.name}`);
   if (!service) return { problem: `points at Service ${svcRef.namespace}/${svcRef.name}, which is not in the platform output` };
   const sp = (service.json.spec.ports ?? []).find((p: any) => p.port === port);
   if (!sp) return { service, problem: `points at port ${port} of Service ${svcRef.namespace}/${svcRef.name}, which exposes ${(service.json.spec.ports ?? []).map((p: any) => p.port).join(', ')}` };
   const selector = service.json.spec.selector ?? {};
   if (!Object.keys(selector).length) return { service, problem: `Service ${svcRef.name} has no selector, so no workload backs it` };
-  const workloads = m.objects.filter(
-    (o) => WORKLOAD_KINDS.includes(o.json.kind) && o.json.metadata.namespace === svcRef.namespace && matchLabels(selector, o.json.spec.template?.metadata?.labels ?? {}),
-  );
+  const workloads = (ix.workloads.get(svcRef.namespace) ?? []).filter((o) => matchLabels(selector, o.json.spec.template?.metadata?.labels ?? {}));
   if (!workloads.length) return { service, problem: `Service ${svcRef.name} selects ${JSON.stringify(selector)}, which matches no workload's pod labels in namespace ${svcRef.namespace}` };
   const target = sp.targetPort ?? sp.port;
   for (const wl of workloads) {
@@ -243,12 +300,12 @@ export function caSourceOf(m: PlatformModel, w: WebhookRef): string | undefined 
   const inject = w.annotations['cert-manager.io/inject-ca-from'];
   if (inject) {
     const [ns, name] = inject.split('/');
-    const cert = m.objects.find((o) => o.json.kind === 'Certificate' && groupOf(o.json.apiVersion) === 'cert-manager.io' && o.json.metadata.namespace === ns && o.json.metadata.name === name);
+    const cert = indexOf(m).certificates.get(`${ns}/${name}`);
     return cert ? `cert-manager ${inject}` : undefined;
   }
   if (w.annotations['service.beta.openshift.io/inject-cabundle'] === 'true') {
     const svc = w.clientConfig?.service;
-    const service = m.objects.find((o) => o.json.kind === 'Service' && o.json.metadata.name === svc?.name && o.json.metadata.namespace === svc?.namespace);
+    const service = indexOf(m).serviceKinds.get(`${svc?.namespace}/${svc?.name}`);
     return service?.json.metadata.annotations?.['service.beta.openshift.io/serving-cert-secret-name'] ? 'openshift service-ca' : undefined;
   }
   return undefined;
@@ -333,14 +390,18 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
-  const subjects = admissionSubjects(m);
+  // What a webhook rule matches on, computed once per subject rather than once per webhook and subject.
+  const subjects = admissionSubjects(m).map((s) => ({
+    ...s,
+    group: groupOf(s.json.apiVersion),
+    version: s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion,
+    resource: resourceOf(m, s.json),
+  }));
   for (const w of webhooksOf(m)) {
     if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
     const backend = resolveBackend(m, w).workload;
     for (const s of subjects) {
-      const group = groupOf(s.json.apiVersion);
-      const version = s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion;
-      const resource = resourceOf(m, s.json);
+      const { group, version, resource } = s;
       const ns = s.json.metadata?.namespace;
       if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) continue;
       if (ns) {
@@ -388,16 +449,9 @@ function checkRbac(m: PlatformModel): Finding[] {
 
 /** The rules bound to a controller's ServiceAccount in the output. */
 function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
-  const roles = new Map<string, PolicyRule[]>();
-  for (const o of m.objects) {
-    if (o.json.kind === 'ClusterRole') roles.set(`ClusterRole//${o.json.metadata.name}`, o.json.rules ?? []);
-    if (o.json.kind === 'Role') roles.set(`Role/${o.json.metadata.namespace}/${o.json.metadata.name}`, o.json.rules ?? []);
-  }
+  const { roles, bindings } = indexOf(m);
   const rules: PolicyRule[] = [];
-  for (const o of m.objects) {
-    if (o.json.kind !== 'ClusterRoleBinding' && o.json.kind !== 'RoleBinding') continue;
-    const bound = (o.json.subjects ?? []).some((s: any) => s.kind === 'ServiceAccount' && s.name === ctl.name && s.namespace === ctl.namespace);
-    if (!bound) continue;
+  for (const o of bindings.get(`${ctl.namespace}/${ctl.name}`) ?? []) {
     const ref = o.json.roleRef;
     const key = ref.kind === 'ClusterRole' ? `ClusterRole//${ref.name}` : `Role/${o.json.metadata.namespace}/${ref.name}`;
     // A RoleBinding grants only in its namespace; owned kinds are cluster-wide, so only ClusterRoleBindings count for them.

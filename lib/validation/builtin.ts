@@ -20,6 +20,8 @@ const KINDS: Record<string, { model: string; name?: NameRule }> = {
   'v1/Secret': { model: 'V1Secret' },
   'v1/Pod': { model: 'V1Pod' },
   'v1/PersistentVolumeClaim': { model: 'V1PersistentVolumeClaim' },
+  'v1/ResourceQuota': { model: 'V1ResourceQuota' },
+  'v1/LimitRange': { model: 'V1LimitRange' },
   'apps/v1/Deployment': { model: 'V1Deployment' },
   'apps/v1/StatefulSet': { model: 'V1StatefulSet' },
   'apps/v1/DaemonSet': { model: 'V1DaemonSet' },
@@ -169,11 +171,25 @@ export function validateBuiltin(obj: any): ValidationIssue[] {
   return dedupe([...nameIssues(obj.metadata, 'metadata', known.name), ...toIssues(validate.errors)]);
 }
 
-/** A copy without null-valued fields, which the API server treats as unset. */
+/** A copy without null-valued fields, which the API server treats as unset (the value itself when it has none). */
 function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
+  return hasNullField(value) ? copyWithoutNulls(value) : value;
+}
+
+function hasNullField(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasNullField);
+  if (value === null || typeof value !== 'object') return false;
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === null || (typeof v === 'object' && hasNullField(v))) return true;
+  }
+  return false;
+}
+
+function copyWithoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutNulls);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = copyWithoutNulls(v);
   return out;
 }

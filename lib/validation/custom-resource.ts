@@ -82,19 +82,25 @@ function schemaOf(v: Props): Props {
   return v.schema?.openAPIV3Schema ?? { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true };
 }
 
+/** Validators by the text of their (cut-down) schema: versions and CRDs with the same schema share one. */
+const compiled = new Map<string, ValidateFunction | string>();
+
 /** Compiles the schema, cut down to the subtrees the values reach (see validateCustomResources). */
 function compileShaped(schema: Props, values: any[]): ValidateFunction | string {
   const root = toJsonSchema(shape(schema, values), false);
   // The API server validates metadata as ObjectMeta (metadataIssues), whatever the schema says.
   root.properties = { ...root.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
-  try {
-    const fn = ajv.compile(root);
-    // Used for this batch only: do not keep it in ajv's cache.
-    ajv.removeSchema(root);
-    return fn;
-  } catch (e) {
-    return (e as Error).message;
+  const key = JSON.stringify(root);
+  let fn = compiled.get(key);
+  if (fn === undefined) {
+    try {
+      fn = ajv.compile(root);
+    } catch (e) {
+      fn = (e as Error).message;
+    }
+    compiled.set(key, fn);
   }
+  return fn;
 }
 
 const CHILDREN = ['properties', 'items', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'not'];

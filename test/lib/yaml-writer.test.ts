@@ -24,13 +24,12 @@ function defaultPlatforms(): Platform[] {
   return out;
 }
 
-/** A small deterministic PRNG (mulberry32). */
+/** A small deterministic PRNG (Park-Miller). */
 function random(seed: number): () => number {
+  let state = seed % 2147483647 || 1;
   return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    state = (state * 16807) % 2147483647;
+    return (state - 1) / 2147483646;
   };
 }
 
