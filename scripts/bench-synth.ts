@@ -3,9 +3,9 @@
 // the time of each step and the peak memory of this process. Run by scripts/bench.ts as
 // `node build/scripts/bench-synth.js <tenants|components> <count> <outdir>`.
 import { App } from 'cdk8s';
+import { ComponentsPlatform, TenantsPlatform } from './bench-platforms';
 import { Platform } from '../lib/platform';
 import { buildPlatform, BuildStep, writePlatform } from '../lib/synth';
-import { ComponentsPlatform, TenantsPlatform } from './bench-platforms';
 
 const [kind, countText, outdir] = process.argv.slice(2);
 const count = Number(countText);

@@ -148,9 +148,9 @@ export function compileCelRules(crd: any): ValidationIssue[] {
   (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
     const schema = v.schema?.openAPIV3Schema;
     if (schema) {
-      eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, path) => {
+      eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, pathOf) => {
         (node['x-kubernetes-validations'] ?? []).forEach((rule: Props, j: number) => {
-          const at = `${joinPath(path, 'x-kubernetes-validations')}[${j}]`;
+          const at = `${joinPath(pathOf(), 'x-kubernetes-validations')}[${j}]`;
           for (const field of ['rule', 'messageExpression']) {
             if (typeof rule[field] !== 'string') continue;
             const result = compileCel(rule[field]);
@@ -278,14 +278,27 @@ function toCel(value: any, s: Props | undefined): CelInput {
   return value;
 }
 
-/** Calls `fn` on every schema node, with its path in the CRD. */
-function eachSchema(s: Props, path: string, fn: (node: Props, path: string) => void): void {
-  if (!s || typeof s !== 'object') return;
-  fn(s, path);
-  for (const [k, child] of Object.entries(s.properties ?? {})) eachSchema(child as Props, joinPath(joinPath(path, 'properties'), k), fn);
-  if (s.items && typeof s.items === 'object') eachSchema(s.items, joinPath(path, 'items'), fn);
-  if (typeof s.additionalProperties === 'object') eachSchema(s.additionalProperties, joinPath(path, 'additionalProperties'), fn);
-  for (const j of ['allOf', 'anyOf', 'oneOf']) (s[j] ?? []).forEach((x: Props, i: number) => eachSchema(x, joinPath(joinPath(path, j), i), fn));
+/**
+ * Calls `fn` on every schema node, with a function that gives its path in the CRD (built
+ * only when asked for: the walk covers every node of schemas of hundreds of KiB).
+ */
+function eachSchema(s: Props, base: string, fn: (node: Props, path: () => string) => void): void {
+  const segments: Array<string | number> = [];
+  const pathOf = () => segments.reduce<string>((p, k) => joinPath(p, k), base);
+  const walk = (node: Props) => {
+    if (!node || typeof node !== 'object') return;
+    fn(node, pathOf);
+    const step = (keys: Array<string | number>, child: Props) => {
+      segments.push(...keys);
+      walk(child);
+      segments.length -= keys.length;
+    };
+    if (node.properties) for (const k of Object.keys(node.properties)) step(['properties', k], node.properties[k]);
+    if (node.items && typeof node.items === 'object') step(['items'], node.items);
+    if (typeof node.additionalProperties === 'object') step(['additionalProperties'], node.additionalProperties);
+    for (const j of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[j])) node[j].forEach((x: Props, i: number) => step([j, i], x));
+  };
+  walk(s);
 }
 
 function mapValues(o: Props, f: (v: Props) => Props): Props {
