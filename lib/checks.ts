@@ -3,7 +3,7 @@ import { CrdDefinition, gvkKey } from './crd';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, PolicyRule } from './rbac';
-import { compileCelRules, isBuiltinKind, validateBuiltin, validateCustomResources, ValidationIssue } from './validation';
+import { compileCelRules, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue } from './validation';
 import { LabelSelector } from './webhook-server';
 
 /** One finding: the rule it breaks, where, and what to do. */
@@ -46,9 +46,10 @@ function isCr(o: PlatformObject): boolean {
 }
 
 function checkBuiltins(m: PlatformModel): Finding[] {
-  return m.objects
-    .filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind))
-    .flatMap((o) => validateBuiltin(o.json).map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+  // Validated together: objects of one kind share one validator.
+  const builtins = m.objects.filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind));
+  const results = validateBuiltins(builtins.map((o) => o.json));
+  return builtins.flatMap((o, k) => results[k].map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
 function crdObjects(m: PlatformModel): Map<string, PlatformObject> {
