@@ -167,8 +167,13 @@ export interface WebhookRef {
   readonly annotations: Record<string, string>;
 }
 
+const webhookLists = new WeakMap<PlatformModel, WebhookRef[]>();
+
 export function webhooksOf(m: PlatformModel): WebhookRef[] {
+  const cached = webhookLists.get(m);
+  if (cached) return [...cached];
   const out: WebhookRef[] = [];
+  webhookLists.set(m, out);
   for (const o of m.objects) {
     if (o.json.kind === 'ValidatingWebhookConfiguration' || o.json.kind === 'MutatingWebhookConfiguration') {
       for (const w of o.json.webhooks ?? []) {
@@ -390,6 +395,8 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
 
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
+  const webhooks = webhooksOf(m).filter((w) => w.failurePolicy === 'Fail' && w.rules.length);
+  if (!webhooks.length) return out;
   const namespaces = namespaceObjects(m);
   // What a webhook rule matches on, computed once per subject rather than once per webhook and subject.
   const subjects = admissionSubjects(m).map((s) => ({
@@ -398,8 +405,7 @@ function checkInterception(m: PlatformModel): Finding[] {
     version: s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion,
     resource: resourceOf(m, s.json),
   }));
-  for (const w of webhooksOf(m)) {
-    if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
+  for (const w of webhooks) {
     const backend = resolveBackend(m, w).workload;
     for (const s of subjects) {
       const { group, version, resource } = s;

@@ -161,3 +161,18 @@ function distance(a: string, b: string): number {
   }
   return prev[b.length];
 }
+
+/** The values of each key over a list of objects (undefined values left out). */
+export function valuesByKey(objects: ReadonlyArray<Record<string, unknown>>): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const o of objects) {
+    for (const k in o) {
+      const v = o[k];
+      if (v === undefined) continue;
+      const list = out.get(k);
+      if (list) list.push(v);
+      else out.set(k, [v]);
+    }
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import Ajv, { ValidateFunction } from 'ajv';
-import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues } from './ajv-support';
+import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
 import { coreTypeEntry } from '../schema/core';
@@ -171,6 +171,7 @@ function validatorFor(model: string, values: unknown[]): ValidateFunction {
 
 type Schema = Record<string, any>;
 
+
 const REF_PREFIX = `${CORE}#/definitions/`;
 
 /**
@@ -184,11 +185,11 @@ function shape(s: Schema, values: unknown[]): Schema {
   const out: Schema = { ...s };
   const objects = values.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
   if (s.properties) {
+    const byKey = valuesByKey(objects);
     const props: Schema = {};
     for (const [k, child] of Object.entries(s.properties as Schema)) {
-      const reached: unknown[] = [];
-      for (const o of objects) if (o[k] !== undefined) reached.push(o[k]);
-      props[k] = reached.length ? shape(child, reached) : {};
+      const reached = byKey.get(k);
+      props[k] = reached ? shape(child, reached) : {};
     }
     out.properties = props;
   }

@@ -1,6 +1,6 @@
 import { CelInput, isCelError } from '@bufbuild/cel';
 import { ValidateFunction } from 'ajv';
-import { EXPECT, FORMATS, LIST_MAP, newAjv, toIssues } from './ajv-support';
+import { EXPECT, FORMATS, LIST_MAP, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { compileCel } from './cel';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
 import { metadataIssues } from './names';
@@ -115,10 +115,11 @@ function shape(s: Props, values: any[]): Props {
   const out: Props = { ...s };
   const objects = values.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
   if (s.properties && typeof s.properties === 'object') {
+    const byKey = valuesByKey(objects);
     const props: Props = {};
     for (const [k, child] of Object.entries(s.properties as Props)) {
-      const reached = objects.filter((o) => o[k] !== undefined).map((o) => o[k]);
-      props[k] = reached.length ? shape(child, reached) : leaf(child);
+      const reached = byKey.get(k);
+      props[k] = reached ? shape(child, reached) : leaf(child);
     }
     out.properties = props;
   }
