@@ -54,7 +54,7 @@ function measure(cmd: string[], opts: SpawnSyncOptions = {}): Run {
   const timing = path.join(os.tmpdir(), `mlp-bench-${process.pid}.time`);
   const argv = GNU_TIME ? [GNU_TIME, '-o', timing, '-f', '%e %U %S %M', ...cmd] : cmd;
   const start = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
+  const r = spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 2 ** 30, ...opts });
   const wall = Number(process.hrtime.bigint() - start) / 1e9;
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`${cmd.join(' ')} failed (exit ${r.status}):\n${r.stderr}${r.stdout ?? ''}`);
