@@ -6,6 +6,19 @@ export enum CertificateProviderKind {
   CERT_MANAGER = 'cert-manager',
   /** OpenShift's service CA signs a Service certificate and injects caBundle. */
   OPENSHIFT_SERVICE_CA = 'openshift-service-ca',
+  /**
+   * Each controller that can rotate its own webhook certificate does so in-process (writes
+   * the Secret, patches caBundle at run time); the others use the fallback provider.
+   */
+  SELF_MANAGED = 'self-managed',
+}
+
+export interface SelfManagedOptions {
+  /**
+   * For webhook servers that cannot rotate their own certificate.
+   * @default CertificateProvider.certManager()
+   */
+  readonly fallback?: CertificateProvider;
 }
 
 export interface CertManagerOptions {
@@ -28,7 +41,19 @@ export class CertificateProvider {
     return new CertificateProvider(CertificateProviderKind.OPENSHIFT_SERVICE_CA);
   }
 
-  private constructor(public readonly kind: CertificateProviderKind, public readonly clusterIssuer?: string) {}
+  /** Controllers rotate their own certificates where they can; the fallback serves the rest. */
+  public static selfManaged(options: SelfManagedOptions = {}): CertificateProvider {
+    const fallback = options.fallback ?? CertificateProvider.certManager();
+    if (fallback.kind === CertificateProviderKind.SELF_MANAGED) throw new Error('CertificateProvider.selfManaged: the fallback must be certManager() or openShiftServiceCa()');
+    return new CertificateProvider(CertificateProviderKind.SELF_MANAGED, undefined, fallback);
+  }
+
+  private constructor(
+    public readonly kind: CertificateProviderKind,
+    public readonly clusterIssuer?: string,
+    /** SELF_MANAGED only: the provider for servers that cannot rotate their own certificate. */
+    public readonly fallback?: CertificateProvider,
+  ) {}
 }
 
 export const CERT_MANAGER_INJECT_ANNOTATION = 'cert-manager.io/inject-ca-from';

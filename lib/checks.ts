@@ -21,7 +21,7 @@ export interface CheckRule {
 
 /** The synth-time checks, as data: each has an id, a title and a test that makes it fire. */
 export const CHECKS: CheckRule[] = [
-  { id: 'MLP001', title: 'built-in objects match the Kubernetes API schema (strict fields)', check: checkBuiltins },
+  { id: 'MLP001', title: 'built-in objects match the Kubernetes API schema (strict fields) and the API server\'s RBAC validation', check: checkBuiltins },
   { id: 'MLP002', title: 'custom resources match the CRD the platform emits, CEL rules included', check: checkCustomResources },
   { id: 'MLP003', title: 'every CEL rule of every CRD compiles', check: checkCelCompiles },
   { id: 'MLP004', title: 'no two objects share kind, namespace and name', check: checkDuplicates },
@@ -203,6 +203,8 @@ interface ModelIndex {
   readonly certificates: Map<string, PlatformObject>;
   /** Deployments, StatefulSets and DaemonSets by namespace, in apply order. */
   readonly workloads: Map<string, PlatformObject[]>;
+  /** Deployments by name (any namespace). */
+  readonly deployments: Map<string, PlatformObject>;
   /** Rules of Roles (`Role/<ns>/<name>`) and ClusterRoles (`ClusterRole//<name>`); a later object of the same name wins. */
   readonly roles: Map<string, PolicyRule[]>;
   /** RoleBindings and ClusterRoleBindings by the ServiceAccounts (`<ns>/<name>`) among their subjects, in apply order. */
@@ -214,7 +216,7 @@ const modelIndexes = new WeakMap<PlatformModel, ModelIndex>();
 function indexOf(m: PlatformModel): ModelIndex {
   let ix = modelIndexes.get(m);
   if (ix) return ix;
-  ix = { services: new Map(), serviceKinds: new Map(), certificates: new Map(), workloads: new Map(), roles: new Map(), bindings: new Map() };
+  ix = { services: new Map(), serviceKinds: new Map(), certificates: new Map(), workloads: new Map(), deployments: new Map(), roles: new Map(), bindings: new Map() };
   const first = (map: Map<string, PlatformObject>, key: string, o: PlatformObject) => {
     if (!map.has(key)) map.set(key, o);
   };
@@ -227,6 +229,7 @@ function indexOf(m: PlatformModel): ModelIndex {
     } else if (j.kind === 'Certificate' && groupOf(j.apiVersion) === 'cert-manager.io') {
       first(ix.certificates, nsName, o);
     } else if (WORKLOAD_KINDS.includes(j.kind)) {
+      if (j.kind === 'Deployment') first(ix.deployments, String(j.metadata?.name), o);
       const list = ix.workloads.get(j.metadata.namespace) ?? [];
       list.push(o);
       ix.workloads.set(j.metadata.namespace, list);
@@ -303,6 +306,15 @@ function checkWebhookBackends(m: PlatformModel): Finding[] {
 /** The CA source of a webhook, in words, or undefined when there is none. */
 export function caSourceOf(m: PlatformModel, w: WebhookRef): string | undefined {
   if (w.clientConfig?.caBundle) return 'caBundle';
+  const owner = w.owner.json;
+  const change = m.runtimeChanges.find((c) => c.kind === owner.kind && c.name === owner.metadata.name && c.jsonPointers.some((p) => p.endsWith('/caBundle')));
+  if (change) {
+    // The bundle arrives at run time: only if the rotator may patch this object.
+    const resource = BUILTIN_PLURALS[owner.kind];
+    const ctl = indexOf(m).deployments.get(change.by);
+    const rules = ctl ? rulesBoundTo(m, ctl.json.spec.template.spec.serviceAccountName, ctl.json.metadata.namespace) : [];
+    return allows(rules, groupOf(owner.apiVersion), resource, 'update', owner.metadata.name) ? `self-managed by ${change.by} (caBundle patched at run time)` : undefined;
+  }
   const inject = w.annotations['cert-manager.io/inject-ca-from'];
   if (inject) {
     const [ns, name] = inject.split('/');
@@ -322,12 +334,15 @@ function checkCaSources(m: PlatformModel): Finding[] {
   for (const w of webhooksOf(m)) {
     if (!caSourceOf(m, w)) {
       const inject = w.annotations['cert-manager.io/inject-ca-from'];
+      const selfManaged = m.runtimeChanges.some((c) => c.kind === w.owner.json.kind && c.name === w.owner.json.metadata.name);
       out.push({
         rule: 'MLP021',
         path: w.owner.path,
-        message: inject
-          ? `webhook ${w.name}: cert-manager.io/inject-ca-from names Certificate ${inject}, which is not in the platform output`
-          : `webhook ${w.name} has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)`,
+        message: selfManaged
+          ? `webhook ${w.name}: its caBundle is patched at run time by a self-managed rotator, but that controller's RBAC does not allow update on ${w.owner.json.kind} ${w.owner.json.metadata.name}; grant it (WebhookServer adds the rotator's roles)`
+          : inject
+            ? `webhook ${w.name}: cert-manager.io/inject-ca-from names Certificate ${inject}, which is not in the platform output`
+            : `webhook ${w.name} has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)`,
       });
     }
   }
@@ -359,6 +374,8 @@ const BUILTIN_PLURALS: Record<string, string> = {
   RoleBinding: 'rolebindings',
   ClusterRoleBinding: 'clusterrolebindings',
   CustomResourceDefinition: 'customresourcedefinitions',
+  ValidatingWebhookConfiguration: 'validatingwebhookconfigurations',
+  MutatingWebhookConfiguration: 'mutatingwebhookconfigurations',
   PersistentVolumeClaim: 'persistentvolumeclaims',
   NetworkPolicy: 'networkpolicies',
   PodDisruptionBudget: 'poddisruptionbudgets',
@@ -456,9 +473,14 @@ function checkRbac(m: PlatformModel): Finding[] {
 
 /** The rules bound to a controller's ServiceAccount in the output. */
 function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
+  return rulesBoundTo(m, ctl.name, ctl.namespace);
+}
+
+/** The cluster-wide rules bound to a ServiceAccount by ClusterRoleBindings in the output. */
+function rulesBoundTo(m: PlatformModel, saName: string, saNamespace: string): PolicyRule[] {
   const { roles, bindings } = indexOf(m);
   const rules: PolicyRule[] = [];
-  for (const o of bindings.get(`${ctl.namespace}/${ctl.name}`) ?? []) {
+  for (const o of bindings.get(`${saNamespace}/${saName}`) ?? []) {
     const ref = o.json.roleRef;
     const key = ref.kind === 'ClusterRole' ? `ClusterRole//${ref.name}` : `Role/${o.json.metadata.namespace}/${ref.name}`;
     // A RoleBinding grants only in its namespace; owned kinds are cluster-wide, so only ClusterRoleBindings count for them.

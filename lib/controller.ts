@@ -3,13 +3,87 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
-import { checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef } from './rbac';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject } from './rbac';
+
+/** How a controller's metrics endpoint is protected. */
+export enum MetricsProtection {
+  /** controller-runtime secure metrics: HTTPS, each scrape authenticated (TokenReview) and authorized (SubjectAccessReview). */
+  SECURE = 'secure',
+  /** A kube-rbac-proxy sidecar does the same in front of a manager bound to 127.0.0.1. */
+  RBAC_PROXY = 'kube-rbac-proxy',
+  /** Bound to localhost: not reachable from outside the pod, no Service. */
+  LOCALHOST = 'localhost',
+  /** Plain HTTP through a Service: an explicit opt-out with a reason. */
+  INSECURE = 'insecure',
+}
+
+export interface MetricsOptions {
+  /** Manager flags that configure the endpoint, appended to the manager's args (e.g. ['--metrics-bind-address=:8443']). */
+  readonly args?: string[];
+  /** Metrics Service name; keep upstream's where monitoring relies on it. @default `${name}-metrics-service` */
+  readonly serviceName?: string;
+  /** Container and Service port name. @default https (secure, kube-rbac-proxy) or metrics (insecure) */
+  readonly portName?: string;
+  /** Annotations of the metrics Service (e.g. prometheus.io/scrape). */
+  readonly serviceAnnotations?: Record<string, string>;
+}
+
+export interface RbacProxyOptions extends MetricsOptions {
+  /** The kube-rbac-proxy image (resolved from the component's versions table). */
+  readonly image: string;
+  /** HTTPS port the proxy serves. @default 8443 */
+  readonly port?: number;
+  /** Port the manager serves plain metrics on, bound to 127.0.0.1 (pass the flag in args). @default 8080 */
+  readonly upstreamPort?: number;
+}
+
+/**
+ * A controller's metrics endpoint. Metrics are served authenticated and authorized by
+ * default; plain HTTP is an explicit, reasoned opt-out.
+ */
+export class ControllerMetrics {
+  /** controller-runtime's secure metrics on `port` (HTTPS with authn/authz). */
+  public static secure(port: number, options: MetricsOptions = {}): ControllerMetrics {
+    return new ControllerMetrics(MetricsProtection.SECURE, port, options);
+  }
+
+  /** A kube-rbac-proxy sidecar serving HTTPS on `port` in front of the manager on 127.0.0.1:upstreamPort. */
+  public static rbacProxy(options: RbacProxyOptions): ControllerMetrics {
+    return new ControllerMetrics(MetricsProtection.RBAC_PROXY, options.port ?? 8443, options, undefined, options);
+  }
+
+  /** Bound to localhost: scraped by nothing outside the pod; no Service. */
+  public static localhost(port: number, options: Pick<MetricsOptions, 'args'> = {}): ControllerMetrics {
+    return new ControllerMetrics(MetricsProtection.LOCALHOST, port, options);
+  }
+
+  /** Plain HTTP metrics through a Service. `reason` says why (shown in the report). */
+  public static insecure(port: number, reason: string, options: MetricsOptions = {}): ControllerMetrics {
+    if (!reason.trim()) throw new Error('ControllerMetrics.insecure: give the reason metrics are served without authentication');
+    return new ControllerMetrics(MetricsProtection.INSECURE, port, options, reason);
+  }
+
+  private constructor(
+    public readonly protection: MetricsProtection,
+    public readonly port: number,
+    public readonly options: MetricsOptions,
+    public readonly reason?: string,
+    public readonly proxy?: RbacProxyOptions,
+  ) {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`ControllerMetrics: port ${port} must be a whole number from 1 to 65535`);
+  }
+
+  /** Whether scrapes are authenticated and authorized. */
+  public get authenticated(): boolean {
+    return this.protection === MetricsProtection.SECURE || this.protection === MetricsProtection.RBAC_PROXY;
+  }
+
+  public get portName(): string {
+    return this.options.portName ?? (this.protection === MetricsProtection.INSECURE ? 'metrics' : 'https');
+  }
+}
 
 export interface ControllerPorts {
-  /** Metrics endpoint port (served by the manager). @default - no metrics Service */
-  readonly metrics?: number;
-  /** Name of the metrics container port. @default metrics */
-  readonly metricsName?: string;
   /** Health probe port (/healthz, /readyz). @default 8081 */
   readonly health?: number;
   /** Webhook server port (container port named webhook-server). @default - no webhook server */
@@ -35,6 +109,8 @@ export interface ControllerProps {
   /** Extra labels on the Deployment and pods. */
   readonly labels?: Record<string, string>;
   readonly ports?: ControllerPorts;
+  /** The metrics endpoint and how it is protected. @default - no metrics endpoint */
+  readonly metrics?: ControllerMetrics;
   /** @default 1 */
   readonly replicas?: number;
   /** @default requests 100m/200Mi, limits 500m/512Mi */
@@ -60,6 +136,20 @@ export interface ControllerProps {
   readonly podAnnotations?: Record<string, string>;
 }
 
+/** The kube-rbac-proxy sidecar: HTTPS with authn/authz in front of the manager's plain metrics on localhost. */
+function rbacProxyContainer(p: RbacProxyOptions, portName: string): Record<string, unknown> {
+  const port = p.port ?? 8443;
+  return {
+    name: 'kube-rbac-proxy',
+    image: p.image,
+    imagePullPolicy: 'IfNotPresent',
+    args: [`--secure-listen-address=0.0.0.0:${port}`, `--upstream=http://127.0.0.1:${p.upstreamPort ?? 8080}/`, '--logtostderr=true', '--v=0'],
+    ports: [{ name: portName, containerPort: port, protocol: 'TCP' }],
+    resources: { requests: { cpu: '5m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
+    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+  };
+}
+
 const DEFAULT_RESOURCES: ControllerResources = {
   requests: { cpu: '100m', memory: '200Mi' },
   limits: { cpu: '500m', memory: '512Mi' },
@@ -77,6 +167,7 @@ export class Controller extends Construct {
   public readonly serviceAccount: ServiceAccount;
   public readonly deployment: ApiObject;
   public readonly metricsService?: ApiObject;
+  public readonly metrics?: ControllerMetrics;
   public readonly webhookPort?: number;
   /** Cluster-wide rules of this controller (owns + rules), normalized. */
   public readonly clusterRules: PolicyRule[];
@@ -106,7 +197,12 @@ export class Controller extends Construct {
       throw new Error(`${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
     }
 
-    this.clusterRules = normalizeRules([...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...(props.rules ?? [])]);
+    this.metrics = props.metrics;
+    // Authenticated metrics check each scrape's token and its permission on /metrics.
+    const metricsRules = props.metrics?.authenticated
+      ? [Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']), Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create'])]
+      : [];
+    this.clusterRules = normalizeRules([...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...metricsRules, ...(props.rules ?? [])]);
     const leaseRules: PolicyRule[] = props.leaderElectionId
       ? [
         Rbac.manage('coordination.k8s.io', 'leases'),
@@ -122,27 +218,33 @@ export class Controller extends Construct {
       automountToken: true,
     });
 
+    const self = [{ name: props.name, namespace: ns }];
     if (this.clusterRules.length) {
-      new k8s.KubeClusterRole(this, 'ClusterRole', { metadata: { name: `${props.name}-role`, labels }, rules: this.clusterRules as any });
-      new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
-        metadata: { name: `${props.name}-rolebinding`, labels },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${props.name}-role` },
-        subjects: [{ kind: 'ServiceAccount', name: props.name, namespace: ns }],
-      });
+      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules });
+      bindingObject(this, 'ClusterRoleBinding', { name: `${props.name}-rolebinding`, labels, roleRef: { kind: 'ClusterRole', name: `${props.name}-role` }, serviceAccounts: self });
     }
     if (this.namespacedRules.length) {
-      new k8s.KubeRole(this, 'Role', { metadata: { name: `${props.name}-role`, namespace: ns, labels }, rules: this.namespacedRules as any });
-      new k8s.KubeRoleBinding(this, 'RoleBinding', {
-        metadata: { name: `${props.name}-rolebinding`, namespace: ns, labels },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `${props.name}-role` },
-        subjects: [{ kind: 'ServiceAccount', name: props.name, namespace: ns }],
-      });
+      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules });
+      bindingObject(this, 'RoleBinding', { name: `${props.name}-rolebinding`, namespace: ns, labels, roleRef: { kind: 'Role', name: `${props.name}-role` }, serviceAccounts: self });
+    }
+    if (props.metrics?.authenticated) {
+      // What a scraper (e.g. Prometheus) is bound to, to be allowed through.
+      roleObject(this, 'MetricsReaderClusterRole', { name: `${props.name}-metrics-reader`, labels, rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] });
     }
 
+    const m = props.metrics;
     const health = props.ports?.health ?? 8081;
     const ports: Array<Record<string, unknown>> = [{ name: 'health', containerPort: health, protocol: 'TCP' }];
-    if (props.ports?.metrics) ports.push({ name: props.ports.metricsName ?? 'metrics', containerPort: props.ports.metrics, protocol: 'TCP' });
+    if (m && m.protection !== MetricsProtection.LOCALHOST && m.protection !== MetricsProtection.RBAC_PROXY) {
+      ports.push({ name: m.portName, containerPort: m.port, protocol: 'TCP' });
+    }
     if (props.ports?.webhook) ports.push({ name: 'webhook-server', containerPort: props.ports.webhook, protocol: 'TCP' });
+    for (const p of ports) {
+      if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(String(p.name))) throw new Error(`${this.node.path}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
+    }
+    if (new Set(ports.map((p) => p.containerPort)).size !== ports.length) {
+      throw new Error(`${this.node.path}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number; give each endpoint its own port`);
+    }
     const resources = props.resources ?? DEFAULT_RESOURCES;
     const env = [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, ...(props.env ?? [])];
     this.extraVolumes.push(...(props.volumes ?? []));
@@ -171,7 +273,7 @@ export class Controller extends Construct {
                 image: props.image,
                 imagePullPolicy: 'IfNotPresent',
                 command: props.command,
-                args: props.args,
+                args: props.args || m?.options.args ? [...(props.args ?? []), ...(m?.options.args ?? [])] : undefined,
                 env,
                 ports,
                 livenessProbe: { httpGet: { path: '/healthz', port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
@@ -186,6 +288,7 @@ export class Controller extends Construct {
                 },
                 volumeMounts: Lazy.any({ produce: () => (this.extraMounts.length ? this.extraMounts : undefined) }),
               },
+              ...(m?.proxy ? [rbacProxyContainer(m.proxy, m.portName)] : []),
             ],
             volumes: Lazy.any({ produce: () => (this.extraVolumes.length ? this.extraVolumes : undefined) }),
           },
@@ -193,12 +296,13 @@ export class Controller extends Construct {
       },
     });
 
-    if (props.ports?.metrics) {
+    if (m && m.protection !== MetricsProtection.LOCALHOST) {
+      const annotations = m.options.serviceAnnotations;
       this.metricsService = new k8s.KubeService(this, 'MetricsService', {
-        metadata: { name: `${props.name}-metrics-service`, namespace: ns, labels },
+        metadata: { name: m.options.serviceName ?? `${props.name}-metrics-service`, namespace: ns, labels, annotations: annotations && Object.keys(annotations).length ? annotations : undefined },
         spec: {
           selector: props.selectorLabels,
-          ports: [{ name: props.ports.metricsName ?? 'metrics', port: props.ports.metrics, targetPort: k8s.IntOrString.fromString(props.ports.metricsName ?? 'metrics'), protocol: 'TCP' }],
+          ports: [{ name: m.portName, port: m.port, targetPort: k8s.IntOrString.fromString(m.portName), protocol: 'TCP' }],
         },
       });
     }

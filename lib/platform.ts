@@ -5,6 +5,7 @@ import { Component, Prerequisite, Requirement } from './component';
 import { CrdDefinition, gvkKey } from './crd';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
+import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
 export interface PlatformProps {
   /** Folder name under dist/ (a DNS label). */
@@ -54,6 +55,8 @@ export interface PlatformModel {
   readonly kinds: Map<string, CrdDefinition>;
   /** group/kind served by prerequisites */
   readonly externalKinds: Set<string>;
+  /** Fields of emitted objects that controllers change at run time (for checks and GitOps ignore rules). */
+  readonly runtimeChanges: RuntimeChange[];
 }
 
 /**
@@ -212,7 +215,7 @@ export class Platform extends Construct {
     raw.sort((a, b) =>
       phaseIndex(a.phase) - phaseIndex(b.phase) || rank.get(a.component)! - rank.get(b.component)! || kindRank(a.json.kind) - kindRank(b.json.kind) || a.seq - b.seq);
     const objects = raw.map(({ seq: _seq, ...o }, order) => ({ ...o, order }));
-    return { platform: this, components: ordered, objects, crdOwners, kinds, externalKinds };
+    return { platform: this, components: ordered, objects, crdOwners, kinds, externalKinds, runtimeChanges: ordered.flatMap((c) => runtimeChangesOf(c)) };
   }
 }
 

@@ -1,3 +1,6 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+
 /** One RBAC rule, as rbac.authorization.k8s.io/v1 PolicyRule. */
 export interface PolicyRule {
   readonly apiGroups?: string[];
@@ -85,4 +88,75 @@ export function normalizeRules(rules: readonly PolicyRule[]): PolicyRule[] {
       out.verbs = e.verbs;
       return out as PolicyRule;
     });
+}
+
+/**
+ * A rule as rbac.authorization.k8s.io/v1 spells it. Roles are emitted as plain objects on
+ * purpose: cdk8s-plus-28's PolicyRule binding spells `nonResourceURLs` as `nonResourceUrLs`
+ * and silently drops the field under its API name, which once shipped an invalid ClusterRole.
+ */
+export function renderPolicyRule(r: PolicyRule): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  if (r.apiGroups) out.apiGroups = [...r.apiGroups];
+  if (r.nonResourceURLs?.length) out.nonResourceURLs = [...r.nonResourceURLs];
+  if (r.resources?.length) out.resources = [...r.resources];
+  if (r.resourceNames?.length) out.resourceNames = [...r.resourceNames];
+  out.verbs = [...r.verbs];
+  return out;
+}
+
+export interface RoleObjectProps {
+  readonly name: string;
+  /** Set for a Role; unset for a ClusterRole. */
+  readonly namespace?: string;
+  readonly labels?: Record<string, string>;
+  /** The rules, or a function producing them at synth (for rules that grow after construction). */
+  readonly rules: readonly PolicyRule[] | (() => readonly PolicyRule[]);
+  /** ClusterRole only: aggregate the rules of ClusterRoles with these labels. */
+  readonly aggregateFrom?: Array<Record<string, string>>;
+}
+
+/** A Role (namespace set) or ClusterRole, its rules normalized and checked for wildcards. */
+export function roleObject(scope: Construct, id: string, props: RoleObjectProps): ApiObject {
+  const kind = props.namespace ? 'Role' : 'ClusterRole';
+  const rules = () => {
+    const rs = normalizeRules(typeof props.rules === 'function' ? props.rules() : props.rules);
+    checkRules(`${scope.node.path}/${id}`, rs);
+    return rs.map(renderPolicyRule);
+  };
+  if (typeof props.rules !== 'function') rules(); // fail in the constructor when we can
+  if (props.aggregateFrom && props.namespace) throw new Error(`${scope.node.path}/${id}: aggregateFrom applies to ClusterRoles only; drop the namespace or the aggregation`);
+  const labels = props.labels && Object.keys(props.labels).length ? props.labels : undefined;
+  return new ApiObject(scope, id, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind,
+    metadata: { name: props.name, namespace: props.namespace, labels },
+    ...(props.aggregateFrom ? { aggregationRule: { clusterRoleSelectors: props.aggregateFrom.map((matchLabels) => ({ matchLabels })) } } : {}),
+    rules: typeof props.rules === 'function' ? Lazy.any({ produce: rules }) : rules(),
+  });
+}
+
+export interface BindingObjectProps {
+  readonly name: string;
+  /** Set for a RoleBinding; unset for a ClusterRoleBinding. */
+  readonly namespace?: string;
+  readonly labels?: Record<string, string>;
+  readonly roleRef: { readonly kind: 'Role' | 'ClusterRole'; readonly name: string };
+  /** ServiceAccounts bound, as namespace/name pairs. */
+  readonly serviceAccounts: Array<{ readonly name: string; readonly namespace: string }>;
+}
+
+/** A RoleBinding (namespace set) or ClusterRoleBinding of ServiceAccounts to a role. */
+export function bindingObject(scope: Construct, id: string, props: BindingObjectProps): ApiObject {
+  if (!props.namespace && props.roleRef.kind === 'Role') {
+    throw new Error(`${scope.node.path}/${id}: a ClusterRoleBinding can only reference a ClusterRole (got Role ${props.roleRef.name}); set namespace to make a RoleBinding`);
+  }
+  const labels = props.labels && Object.keys(props.labels).length ? props.labels : undefined;
+  return new ApiObject(scope, id, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: props.namespace ? 'RoleBinding' : 'ClusterRoleBinding',
+    metadata: { name: props.name, namespace: props.namespace, labels },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: props.roleRef.kind, name: props.roleRef.name },
+    subjects: props.serviceAccounts.map((sa) => ({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })),
+  });
 }

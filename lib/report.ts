@@ -1,4 +1,5 @@
 import { caSourceOf, resolveBackend, webhooksOf } from './checks';
+import { Controller } from './controller';
 import { gvkKey } from './crd';
 import { PlatformModel } from './platform';
 
@@ -54,6 +55,19 @@ export function platformReport(m: PlatformModel, largeCrds: string[]): string {
   for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`- ${crd}: ${owner.componentName}`);
   lines.push('', '## Webhooks', '', 'webhook -> service:port -> workload:containerPort -> CA source -> failurePolicy', '');
   for (const l of wiringTable(m)) lines.push(`- ${l}`);
+  lines.push('', '## Controller metrics', '');
+  for (const c of m.components) {
+    for (const ctl of c.node.findAll().filter((x): x is Controller => x instanceof Controller)) {
+      const mt = ctl.metrics;
+      lines.push(`- ${ctl.namespace}/${ctl.name}: ${!mt ? 'no metrics endpoint' : `${mt.protection} on port ${mt.port}${mt.authenticated ? ' (authenticated and authorized)' : ''}${mt.reason ? ` (opt-out: ${mt.reason})` : ''}`}`);
+    }
+  }
+  lines.push('', '## Changed at run time', '');
+  lines.push(m.runtimeChanges.length
+    ? 'Controllers change these fields after apply; GitOps engines must ignore them (Argo CD ignoreDifferences).'
+    : 'No controller changes emitted objects at run time.');
+  if (m.runtimeChanges.length) lines.push('');
+  for (const r of m.runtimeChanges) lines.push(`- ${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}: ${r.jsonPointers.join(', ')} (by ${r.by}: ${r.reason})`);
   lines.push('', '## Images', '');
   const images = new Set<string>();
   for (const o of m.objects) {

@@ -9,7 +9,9 @@ import {
 } from './certificates';
 import { Component } from './component';
 import { Controller } from './controller';
-import { ConversionWebhookTarget } from './crd';
+import { ConversionWebhookTarget, CustomResourceDefinition } from './crd';
+import { bindingObject, PolicyRule, roleObject } from './rbac';
+import { IRuntimeChanges, RuntimeChange } from './runtime-changes';
 
 export type WebhookOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -60,6 +62,19 @@ export interface WebhookServerProps {
   readonly port?: number;
   /** Where controller-runtime reads the certificate. @default /tmp/k8s-webhook-server/serving-certs */
   readonly certDir?: string;
+  /**
+   * The controller can rotate its own serving certificate in-process: it fills `secretName`
+   * and patches caBundle into this server's webhook configurations and conversion CRDs at
+   * run time. Used when the platform's provider is CertificateProvider.selfManaged(), or
+   * always with `required` (upstream supports nothing else).
+   * @default - the controller reads a certificate the platform's provider issues
+   */
+  readonly selfManaged?: SelfManagedCertificate;
+}
+
+export interface SelfManagedCertificate {
+  /** Upstream supports only its own rotator: the platform's provider is not used. @default false */
+  readonly required?: boolean;
 }
 
 /**
@@ -67,8 +82,12 @@ export interface WebhookServerProps {
  * certificate from the platform's certificate provider, and the validating and mutating
  * webhook configurations (and CRD conversion targets) that point at it.
  */
-export class WebhookServer extends Construct {
+export class WebhookServer extends Construct implements IRuntimeChanges {
   public readonly controller: Controller;
+  /** Whether the controller rotates its own certificate (set flags/config accordingly). */
+  public readonly selfManaged: boolean;
+  /** CRDs whose conversion webhook this server serves. */
+  private readonly conversions: CustomResourceDefinition[] = [];
   public readonly serviceName: string;
   public readonly namespace: string;
   public readonly port: number;
@@ -88,9 +107,17 @@ export class WebhookServer extends Construct {
     this.namespace = scope.namespaceName;
     this.port = props.port ?? 443;
     this.secretName = props.secretName;
-    const provider = scope.platform.certificates;
+    const platformProvider = scope.platform.certificates;
     const serviceAnnotations: Record<string, string> = {};
-    if (provider.kind === CertificateProviderKind.CERT_MANAGER) {
+    this.selfManaged = !!props.selfManaged && (!!props.selfManaged.required || platformProvider.kind === CertificateProviderKind.SELF_MANAGED);
+    const provider = platformProvider.kind === CertificateProviderKind.SELF_MANAGED ? platformProvider.fallback! : platformProvider;
+    if (this.selfManaged) {
+      // The rotator writes the key pair into this Secret; emitting it empty lets the pod's
+      // volume mount resolve on the first start.
+      new ApiObject(this, 'CertificateSecret', { apiVersion: 'v1', kind: 'Secret', metadata: { name: props.secretName, namespace: this.namespace } });
+      this.caAnnotations = {};
+      this.addRotatorRbac(props.secretName);
+    } else if (provider.kind === CertificateProviderKind.CERT_MANAGER) {
       scope.infrastructure.includes('cert-manager') || scope.infrastructure.push('cert-manager');
       const certName = props.certificateName ?? `${props.serviceName}-cert`;
       const issuer = provider.clusterIssuer
@@ -132,9 +159,67 @@ export class WebhookServer extends Construct {
     this.add('mutating', configurationName, webhook);
   }
 
-  /** Where a CRD's conversion webhook should point. */
+  /** Where a CRD's conversion webhook should point. Prefer `serveConversion`, which also records the CRD. */
   public conversionTarget(): ConversionWebhookTarget {
     return { serviceName: this.serviceName, serviceNamespace: this.namespace, port: this.port, annotations: this.caAnnotations };
+  }
+
+  /** Points a CRD's conversion webhook at this server (and lets a self-managed rotator patch it). */
+  public serveConversion(crd: CustomResourceDefinition): void {
+    crd.useConversionWebhook(this.conversionTarget());
+    this.conversions.push(crd);
+  }
+
+  /** The webhook configurations of this server, by kind. */
+  public configurationNames(type: 'validating' | 'mutating'): string[] {
+    return [...this.configs.entries()].filter(([, c]) => c.type === type).map(([k]) => k.slice(k.indexOf('/') + 1)).sort();
+  }
+
+  /** What a self-managed rotator changes at run time (nothing otherwise). */
+  public runtimeChanges(): RuntimeChange[] {
+    if (!this.selfManaged) return [];
+    const by = this.controller.name;
+    const reason = 'self-managed webhook certificate: the controller patches caBundle';
+    return [
+      { group: '', kind: 'Secret', name: this.secretName, namespace: this.namespace, jsonPointers: ['/data'], by, reason: 'self-managed webhook certificate: the controller writes the key pair' },
+      ...this.configurationNames('validating').map((name) => ({ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', name, jsonPointers: ['/webhooks/*/clientConfig/caBundle'], by, reason })),
+      ...this.configurationNames('mutating').map((name) => ({ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', name, jsonPointers: ['/webhooks/*/clientConfig/caBundle'], by, reason })),
+      ...this.conversions.map((c) => ({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: c.name, jsonPointers: ['/spec/conversion/webhook/clientConfig/caBundle'], by, reason })),
+    ];
+  }
+
+  /** The rotator's permissions, scoped by resourceNames to what it patches. */
+  private addRotatorRbac(secretName: string): void {
+    const c = this.controller;
+    const name = `${c.name}-cert-rotator`;
+    const sa = [{ name: c.name, namespace: this.namespace }];
+    const patch = ['get', 'patch', 'update'];
+    roleObject(this, 'RotatorRole', {
+      name,
+      namespace: this.namespace,
+      rules: [
+        // Its informer lists and watches Secrets in the namespace; it writes only its own.
+        { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: patch },
+      ],
+    });
+    bindingObject(this, 'RotatorRoleBinding', { name, namespace: this.namespace, roleRef: { kind: 'Role', name }, serviceAccounts: sa });
+    roleObject(this, 'RotatorClusterRole', {
+      name,
+      rules: () => {
+        const rules: PolicyRule[] = [];
+        const scoped = (group: string, resource: string, names: string[]) => {
+          if (!names.length) return;
+          rules.push({ apiGroups: [group], resources: [resource], verbs: ['list', 'watch'] });
+          rules.push({ apiGroups: [group], resources: [resource], resourceNames: names, verbs: patch });
+        };
+        scoped('admissionregistration.k8s.io', 'validatingwebhookconfigurations', this.configurationNames('validating'));
+        scoped('admissionregistration.k8s.io', 'mutatingwebhookconfigurations', this.configurationNames('mutating'));
+        scoped('apiextensions.k8s.io', 'customresourcedefinitions', this.conversions.map((x) => x.name).sort());
+        return rules;
+      },
+    });
+    bindingObject(this, 'RotatorClusterRoleBinding', { name, roleRef: { kind: 'ClusterRole', name }, serviceAccounts: sa });
   }
 
   private add(type: 'validating' | 'mutating', configurationName: string, webhook: WebhookProps): void {

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { normalizeRules, Rbac } from '../../lib/rbac';
+import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 
 /** Ports of the reference endpoint picker. */
 export const EPP_PORTS = { grpc: 9002, grpcHealth: 9003, metrics: 9090 } as const;
@@ -51,18 +51,14 @@ export class EndpointPicker extends Construct {
     const leader = replicas > 1;
 
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta });
-    const rules = normalizeRules([
+    const rules: PolicyRule[] = [
       Rbac.read('', 'pods'),
       Rbac.read(poolGroup, 'inferencepools'),
       ...(props.readsObjectives ?? true ? [Rbac.read('inference.networking.x-k8s.io', 'inferenceobjectives', 'inferencemodelrewrites')] : []),
       ...(leader ? [Rbac.manage('coordination.k8s.io', 'leases'), Rbac.verbs('', ['events'], ['create', 'patch'])] : []),
-    ]);
-    new k8s.KubeRole(this, 'Role', { metadata: meta, rules: rules as any });
-    new k8s.KubeRoleBinding(this, 'RoleBinding', {
-      metadata: meta,
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: this.name },
-      subjects: [{ kind: 'ServiceAccount', name: this.name, namespace: props.namespace }],
-    });
+    ];
+    roleObject(this, 'Role', { name: this.name, namespace: props.namespace, labels: meta.labels, rules });
+    bindingObject(this, 'RoleBinding', { name: this.name, namespace: props.namespace, labels: meta.labels, roleRef: { kind: 'Role', name: this.name }, serviceAccounts: [{ name: this.name, namespace: props.namespace }] });
 
     // The picker serves on its default ports (EPP_PORTS); with more than one replica,
     // pass the leader-election flag of the chosen release through `flags`.

@@ -8,10 +8,10 @@ import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './r
 import { KSERVE_IMAGES, KServeImageKey } from './versions';
 import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps } from '../../lib/component';
-import { Controller } from '../../lib/controller';
+import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { normalizeRules } from '../../lib/rbac';
+import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
@@ -72,10 +72,20 @@ export class KServe extends Component {
       name: 'kserve-controller-manager',
       image: this.image('controller'),
       command: ['/manager'],
-      args: ['--metrics-addr=:8080', '--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
+      args: ['--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
       env: [{ name: 'SECRET_NAME', value: 'kserve-webhook-server-cert' }],
       selectorLabels: SELECTOR('kserve-controller-manager'),
-      ports: { metrics: 8080, health: 8081, webhook: 9443 },
+      ports: { health: 8081, webhook: 9443 },
+      // As upstream: the manager serves plain metrics on localhost, kube-rbac-proxy serves them
+      // authenticated and authorized on 8443 through upstream's Service name.
+      metrics: ControllerMetrics.rbacProxy({
+        image: this.image('kubeRbacProxy'),
+        port: 8443,
+        upstreamPort: 8080,
+        args: ['--metrics-addr=127.0.0.1:8080'],
+        serviceName: 'kserve-controller-manager-metrics-service',
+        serviceAnnotations: { 'prometheus.io/port': '8443', 'prometheus.io/scheme': 'https', 'prometheus.io/scrape': 'true' },
+      }),
       replicas: props.replicas,
       leaderElectionId: 'kserve-controller-manager-leader-lock',
       resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
@@ -88,7 +98,8 @@ export class KServe extends Component {
         { group: '', resource: 'namespaces' },
         { group: 'serving.kserve.io', resource: 'localmodelcaches' },
       ],
-      namespacedRules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }],
+      // ConfigMap-based leader election (upstream's leader-election Role).
+      namespacedRules: [Rbac.manage('', 'configmaps'), Rbac.verbs('', ['configmaps/status'], ['get', 'patch', 'update'])],
     });
     this.webhookServer = new WebhookServer(this, 'WebhookServer', {
       controller: this.controller,
@@ -152,9 +163,11 @@ export class KServe extends Component {
         name: 'llmisvc-controller-manager',
         image: this.image('llmisvcController'),
         command: ['/manager'],
-        args: ['--metrics-addr=:8443', '--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
+        args: ['--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
         selectorLabels: SELECTOR('llmisvc-controller-manager'),
-        ports: { metrics: 8443, health: 8081, webhook: 9443 },
+        ports: { health: 8081, webhook: 9443 },
+        // controller-runtime secure metrics (authn/authz) on 8443, upstream's Service name.
+        metrics: ControllerMetrics.secure(8443, { args: ['--metrics-addr=:8443', '--metrics-secure'], serviceName: 'llmisvc-controller-manager-service', portName: 'metrics' }),
         replicas: props.replicas,
         leaderElectionId: 'llminferenceservice-kserve-controller-manager',
         resources: { requests: { cpu: '100m', memory: '300Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
@@ -202,7 +215,7 @@ export class KServe extends Component {
           matchPolicy: 'Exact',
         });
       }
-      for (const kind of ['LLMInferenceService', 'LLMInferenceServiceConfig']) crds.get(kind)!.useConversionWebhook(lw.conversionTarget());
+      for (const kind of ['LLMInferenceService', 'LLMInferenceServiceConfig']) lw.serveConversion(crds.get(kind)!);
     }
 
     // --- LocalModel controller and node agent -----------------------------------------
@@ -254,11 +267,12 @@ export class KServe extends Component {
     const name = 'kserve-localmodelnode-agent';
     const selector = SELECTOR(name);
     new k8s.KubeServiceAccount(this, 'NodeAgentServiceAccount', { metadata: { name, namespace: this.namespaceName, labels: selector } });
-    new k8s.KubeClusterRole(this, 'NodeAgentClusterRole', { metadata: { name: `${name}-role`, labels: selector }, rules: normalizeRules(LOCALMODEL_AGENT_RULES) as any });
-    new k8s.KubeClusterRoleBinding(this, 'NodeAgentClusterRoleBinding', {
-      metadata: { name: `${name}-rolebinding`, labels: selector },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${name}-role` },
-      subjects: [{ kind: 'ServiceAccount', name, namespace: this.namespaceName }],
+    roleObject(this, 'NodeAgentClusterRole', { name: `${name}-role`, labels: selector, rules: LOCALMODEL_AGENT_RULES });
+    bindingObject(this, 'NodeAgentClusterRoleBinding', {
+      name: `${name}-rolebinding`,
+      labels: selector,
+      roleRef: { kind: 'ClusterRole', name: `${name}-role` },
+      serviceAccounts: [{ name, namespace: this.namespaceName }],
     });
     new ApiObject(this, 'NodeAgent', {
       apiVersion: 'apps/v1',

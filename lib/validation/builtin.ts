@@ -2,6 +2,7 @@ import Ajv, { ValidateFunction } from 'ajv';
 import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
+import { rbacIssues } from './rbac';
 import { coreTypeEntry } from '../schema/core';
 
 /**
@@ -259,7 +260,8 @@ export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
     g.indexes.forEach((index, k) => {
       const obj = objs[index];
       validate(g.values[k]);
-      results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors)]);
+      // The API server's validation beyond the schema, for the kinds where we model it.
+      results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj)]);
     });
   }
   return results;

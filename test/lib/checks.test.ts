@@ -273,6 +273,29 @@ const CASES: Case[] = [
     expected: [expect.stringMatching(/^\[MLP020\] p\/test\/Widget\/Resource: webhook .*widgets\.example\.com points at Service test-system\/missing, which is not in the platform output$/) as any],
   },
   {
+    rule: 'MLP001',
+    what: 'a ClusterRole rule with only verbs (a non-resource URL dropped on the way)',
+    body: (c) => {
+      new ApiObject(c, 'BadRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'bad' }, rules: [{ verbs: ['get'] }] });
+    },
+    expected: [
+      '[MLP001] p/test/BadRole: ClusterRole bad: rules[0].apiGroups: a resource rule needs at least one API group ("" for the core group); for non-resource URLs set nonResourceURLs',
+      '[MLP001] p/test/BadRole: ClusterRole bad: rules[0].resources: a resource rule needs at least one resource',
+    ],
+  },
+  {
+    rule: 'MLP021',
+    what: 'a self-managed webhook whose rotator may not patch the configuration',
+    body: (c) => {
+      const srv = new WebhookServer(c, 'Webhooks', { controller: manager(c), serviceName: 'widget-webhook', secretName: 'widget-webhook-tls', selfManaged: { required: true } });
+      srv.addValidatingWebhook('widget-validator', webhook('vwidget.example.com', [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE'] }]));
+      expect(srv.node.tryRemoveChild('RotatorClusterRoleBinding')).toBe(true);
+    },
+    expected: [
+      "[MLP021] p/test/Webhooks/Validating-widget-validator: webhook vwidget.example.com: its caBundle is patched at run time by a self-managed rotator, but that controller's RBAC does not allow update on ValidatingWebhookConfiguration widget-validator; grant it (WebhookServer adds the rotator's roles)",
+    ],
+  },
+  {
     rule: 'MLP021',
     what: 'a webhook configuration without a CA source',
     body: (c) => {

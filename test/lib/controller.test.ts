@@ -1,5 +1,5 @@
 import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
-import { Controller, ControllerProps } from '../../lib/controller';
+import { Controller, ControllerMetrics, ControllerProps, MetricsProtection } from '../../lib/controller';
 import { Rbac } from '../../lib/rbac';
 
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
@@ -66,8 +66,8 @@ describe('Controller', () => {
     expect(container(c).ports).toEqual([{ name: 'health', containerPort: 8081, protocol: 'TCP' }]);
   });
 
-  test('every container port is named; metrics get a Service targeting the port by name', () => {
-    const { c, ctl } = controller({ ports: { metrics: 8443, metricsName: 'https', webhook: 9443 } });
+  test('every container port is named; secure metrics get a Service targeting the port by name', () => {
+    const { c, ctl } = controller({ ports: { webhook: 9443 }, metrics: ControllerMetrics.secure(8443) });
     const ports = container(c).ports;
     expect(ports).toEqual([
       { name: 'health', containerPort: 8081, protocol: 'TCP' },
@@ -148,7 +148,7 @@ describe('Controller', () => {
   });
 
   test('a platform with a namespace and a controller passes every check', () => {
-    const { c } = controller({ owns: [widgetDef()], leaderElectionId: 'leader', replicas: 2, ports: { metrics: 8080, webhook: 9443 } });
+    const { c } = controller({ owns: [widgetDef()], leaderElectionId: 'leader', replicas: 2, ports: { webhook: 9443 }, metrics: ControllerMetrics.secure(8443) });
     expect(problemsOf(c.platform)).toEqual([]);
   });
 
@@ -207,5 +207,79 @@ describe('Controller', () => {
     expect(() => new TestComponent(platform, 'test', 'test-system', (self) => self.image('manager'))).toThrow(
       "p: image 'test/manager': tag 'latest' is not allowed",
     );
+  });
+
+  describe('metrics', () => {
+    const clusterRole = (c: TestComponent, name = 'widget-controller-role') => findObject(c, 'ClusterRole', name);
+
+    test('secure metrics: manager flags appended, HTTPS port, authn/authz RBAC and a metrics-reader role', () => {
+      const { c, ctl } = controller({ args: ['--leader-elect'], metrics: ControllerMetrics.secure(8443, { args: ['--metrics-bind-address=:8443'] }) });
+      expect(container(c).args).toEqual(['--leader-elect', '--metrics-bind-address=:8443']);
+      expect(container(c).ports).toContainEqual({ name: 'https', containerPort: 8443, protocol: 'TCP' });
+      expect(clusterRole(c).rules).toEqual(expect.arrayContaining([
+        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+      ]));
+      expect(clusterRole(c, 'widget-controller-metrics-reader').rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
+      expect(ctl.metrics?.protection).toBe(MetricsProtection.SECURE);
+      expect(ctl.metrics?.authenticated).toBe(true);
+    });
+
+    test('kube-rbac-proxy: a sidecar serves HTTPS, the manager keeps no metrics port, the Service targets the sidecar', () => {
+      const { c } = controller({
+        metrics: ControllerMetrics.rbacProxy({ image: 'quay.io/brancz/kube-rbac-proxy:v0.18.0', args: ['--metrics-addr=127.0.0.1:8080'], serviceName: 'widget-metrics' }),
+      });
+      const pod = deployment(c).spec.template.spec;
+      expect(pod.containers.map((x: any) => x.name)).toEqual(['manager', 'kube-rbac-proxy']);
+      expect(pod.containers[0].ports).toEqual([{ name: 'health', containerPort: 8081, protocol: 'TCP' }]);
+      expect(pod.containers[0].args).toEqual(['--metrics-addr=127.0.0.1:8080']);
+      expect(pod.containers[1].args).toEqual(['--secure-listen-address=0.0.0.0:8443', '--upstream=http://127.0.0.1:8080/', '--logtostderr=true', '--v=0']);
+      expect(pod.containers[1].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true });
+      expect(findObject(c, 'Service', 'widget-metrics').spec.ports).toEqual([{ name: 'https', port: 8443, targetPort: 'https', protocol: 'TCP' }]);
+      expect(problemsOf(c.platform)).toEqual([]);
+    });
+
+    test('localhost metrics: no port, no Service, no extra RBAC', () => {
+      const { c } = controller({ metrics: ControllerMetrics.localhost(8080, { args: ['--metrics-bind-address=127.0.0.1:8080'] }) });
+      expect(container(c).ports).toEqual([{ name: 'health', containerPort: 8081, protocol: 'TCP' }]);
+      expect(objectsOf(c).filter((o) => o.kind === 'Service')).toEqual([]);
+      expect(objectsOf(c).filter((o) => o.kind === 'ClusterRole')).toEqual([]);
+    });
+
+    test('insecure metrics are an explicit opt-out with a reason: plain port named metrics, no authn RBAC', () => {
+      const { c, ctl } = controller({ metrics: ControllerMetrics.insecure(8080, 'scraped by a sidecar-less legacy Prometheus') });
+      expect(findObject(c, 'Service', 'widget-controller-metrics-service').spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics', protocol: 'TCP' }]);
+      expect(objectsOf(c).filter((o) => o.kind === 'ClusterRole')).toEqual([]);
+      expect(ctl.metrics?.reason).toBe('scraped by a sidecar-less legacy Prometheus');
+    });
+
+    test('fails when insecure metrics give no reason', () => {
+      expect(() => ControllerMetrics.insecure(8080, ' ')).toThrow('ControllerMetrics.insecure: give the reason metrics are served without authentication');
+    });
+
+    test('fails when the metrics port is out of range', () => {
+      expect(() => ControllerMetrics.secure(70000)).toThrow('ControllerMetrics: port 70000 must be a whole number from 1 to 65535');
+    });
+
+    test('fails when two endpoints share a container port', () => {
+      expect(() => controller({ ports: { webhook: 8443 }, metrics: ControllerMetrics.secure(8443) })).toThrow(
+        'p/test/Manager: container ports health=8081, https=8443, webhook-server=8443 reuse a port number; give each endpoint its own port',
+      );
+    });
+
+    test('fails when a port name is not an IANA service name', () => {
+      expect(() => controller({ metrics: ControllerMetrics.secure(8443, { portName: 'metrics-https-port' }) })).toThrow(
+        "p/test/Manager: port name 'metrics-https-port' must be a lower-case IANA service name of at most 15 characters",
+      );
+    });
+  });
+
+  test('non-resource URL rules reach the ClusterRole under their API name', () => {
+    const { c } = controller({ rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+    expect(findObject(c, 'ClusterRole', 'widget-controller-role').rules).toEqual([
+      { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+    ]);
+    expect(problemsOf(c.platform)).toEqual([]);
   });
 });

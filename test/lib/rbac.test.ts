@@ -1,4 +1,5 @@
-import { allows, checkRules, MANAGE_VERBS, normalizeRules, PolicyRule, Rbac, READ_VERBS } from '../../lib/rbac';
+import { Chart, Testing } from 'cdk8s';
+import { allows, bindingObject as binding, checkRules, MANAGE_VERBS, normalizeRules, PolicyRule, Rbac, READ_VERBS, roleObject as role } from '../../lib/rbac';
 
 describe('Rbac intents', () => {
   test('read, manage, verbs and own', () => {
@@ -112,5 +113,59 @@ describe('checkRules', () => {
     expect(() => checkRules('here', [{ apiGroups: [''], resources: ['pods'], verbs: [] }])).toThrow(
       'here: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":[]} has no verbs',
     );
+  });
+});
+
+describe('roleObject and bindingObject', () => {
+  const chart = () => new Chart(Testing.app(), 'c');
+
+  test('rules keep nonResourceURLs under the API name, normalized', () => {
+    const c = chart();
+    role(c, 'R', { name: 'metrics', rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }, Rbac.read('', 'pods')] });
+    expect(Testing.synth(c)).toEqual([{
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'metrics' },
+      rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] }],
+    }]);
+  });
+
+  test('a namespace makes a Role; aggregation makes an aggregated ClusterRole; rules may be produced late', () => {
+    const c = chart();
+    const late: PolicyRule[] = [];
+    role(c, 'R', { name: 'r', namespace: 'ns', rules: () => late });
+    role(c, 'A', { name: 'agg', rules: [], aggregateFrom: [{ 'example.com/aggregate-to-agg': 'true' }] });
+    late.push(Rbac.read('', 'secrets'));
+    const [r, a] = Testing.synth(c);
+    expect(r).toMatchObject({ kind: 'Role', metadata: { name: 'r', namespace: 'ns' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: READ_VERBS }] });
+    expect(a).toMatchObject({ kind: 'ClusterRole', aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-agg': 'true' } }] }, rules: [] });
+  });
+
+  test('bindings bind ServiceAccounts', () => {
+    const c = chart();
+    binding(c, 'B', { name: 'b', roleRef: { kind: 'ClusterRole', name: 'r' }, serviceAccounts: [{ name: 'sa', namespace: 'ns' }] });
+    expect(Testing.synth(c)[0]).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'b' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' },
+      subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
+    });
+  });
+
+  test('fails when a ClusterRoleBinding references a Role', () => {
+    expect(() => binding(chart(), 'B', { name: 'b', roleRef: { kind: 'Role', name: 'r' }, serviceAccounts: [] })).toThrow(
+      'c/B: a ClusterRoleBinding can only reference a ClusterRole (got Role r); set namespace to make a RoleBinding',
+    );
+  });
+
+  test('fails when a namespaced Role aggregates', () => {
+    expect(() => role(chart(), 'R', { name: 'r', namespace: 'ns', rules: [], aggregateFrom: [{ a: 'b' }] })).toThrow(
+      'c/R: aggregateFrom applies to ClusterRoles only; drop the namespace or the aggregation',
+    );
+  });
+
+  test("fails when a rule uses '*'", () => {
+    expect(() => role(chart(), 'R', { name: 'r', rules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'] }] })).toThrow('c/R: RBAC rule');
   });
 });

@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
+import { build, findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { Controller } from '../../lib/controller';
 import { Platform } from '../../lib/platform';
@@ -21,9 +21,9 @@ interface Setup {
 }
 
 /** `webhookPort: null` builds a controller without a webhook port. */
-function setup(platform: Platform = newPlatform(), webhookPort: number | null = 9443, configure?: (s: Setup) => void): Setup {
+function setup(platform: Platform = newPlatform(), webhookPort: number | null = 9443, configure?: (s: Setup) => void, id = 'test'): Setup {
   let out!: Setup;
-  new TestComponent(platform, 'test', 'test-system', (self) => {
+  new TestComponent(platform, id, `${id}-system`, (self) => {
     self.namespaceObject();
     self.crd(widgetDef());
     const ctl = new Controller(self, 'Manager', {
@@ -274,5 +274,78 @@ describe('WebhookServer', () => {
     const { server } = setup(newPlatform(), 9443, ({ server: srv }) => srv.addValidatingWebhook('widget-validator', validating()));
     const kinds = server.node.findAll().filter((x): x is ApiObject => x instanceof ApiObject).map((o) => o.kind);
     expect(kinds).toEqual(['Certificate', 'Service', 'ValidatingWebhookConfiguration']);
+  });
+
+  describe('self-managed certificates', () => {
+    function selfManaged(platform: Platform, required: boolean) {
+      let out!: { c: TestComponent; server: WebhookServer };
+      new TestComponent(platform, 'test', 'test-system', (self) => {
+        self.namespaceObject();
+        const def = widgetDef({ versions: [...widgetDef().versions, { ...widgetDef().versions[0], name: 'v2', storage: false }], conversion: { strategy: 'Webhook' } });
+        const crd = self.crd(def);
+        const ctl = new Controller(self, 'Manager', { name: 'widget-controller', image: self.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 }, owns: [def] });
+        const server = new WebhookServer(self, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls', selfManaged: { required } });
+        server.addValidatingWebhook('widget-validator', validating());
+        server.addMutatingWebhook('widget-defaulter', validating('mwidget.example.com'));
+        server.serveConversion(crd);
+        out = { c: self, server };
+      });
+      return out;
+    }
+
+    test('required: an empty Secret, no CA annotations, the rotator RBAC scoped by resourceNames, and every check passes', () => {
+      const { c, server } = selfManaged(newPlatform(), true);
+      expect(server.selfManaged).toBe(true);
+      expect(findObject(c, 'Secret', 'widget-webhook-tls')).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'widget-webhook-tls', namespace: 'test-system' } });
+      expect(byKind(c, 'Certificate')).toEqual([]);
+      expect(findObject(c, 'ValidatingWebhookConfiguration', 'widget-validator').metadata.annotations).toBeUndefined();
+      expect(findObject(c, 'Role', 'widget-controller-cert-rotator').rules).toEqual([
+        { apiGroups: [''], resources: ['secrets'], resourceNames: ['widget-webhook-tls'], verbs: ['get', 'patch', 'update'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
+      ]);
+      expect(findObject(c, 'ClusterRole', 'widget-controller-cert-rotator').rules).toEqual([
+        { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations'], resourceNames: ['widget-defaulter'], verbs: ['get', 'patch', 'update'] },
+        { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['widget-validator'], verbs: ['get', 'patch', 'update'] },
+        { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], verbs: ['list', 'watch'] },
+        { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ['widgets.example.com'], verbs: ['get', 'patch', 'update'] },
+        { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['list', 'watch'] },
+      ]);
+      expect(findObject(c, 'ClusterRoleBinding', 'widget-controller-cert-rotator').subjects).toEqual([{ kind: 'ServiceAccount', name: 'widget-controller', namespace: 'test-system' }]);
+      expect(problemsOf(c.platform)).toEqual([]);
+    });
+
+    test('records what the rotator changes at run time, for checks and GitOps ignore rules', () => {
+      const { server } = selfManaged(newPlatform(), true);
+      expect(server.runtimeChanges().map((r) => `${r.kind} ${r.name} ${r.jsonPointers.join(',')}`)).toEqual([
+        'Secret widget-webhook-tls /data',
+        'ValidatingWebhookConfiguration widget-validator /webhooks/*/clientConfig/caBundle',
+        'MutatingWebhookConfiguration widget-defaulter /webhooks/*/clientConfig/caBundle',
+        'CustomResourceDefinition widgets.example.com /spec/conversion/webhook/clientConfig/caBundle',
+      ]);
+      const report = build(server.node.scope!.node.scope as Platform).files.get('REPORT.md')!;
+      expect(report).toContain('self-managed by widget-controller (caBundle patched at run time)');
+    });
+
+    test('not required: the platform provider decides (cert-manager by default)', () => {
+      const { c, server } = selfManaged(newPlatform(), false);
+      expect(server.selfManaged).toBe(false);
+      expect(byKind(c, 'Certificate')).toHaveLength(1);
+      expect(server.runtimeChanges()).toEqual([]);
+    });
+
+    test('CertificateProvider.selfManaged(): servers that can rotate do; others use the fallback', () => {
+      const platform = newPlatform({ certificates: CertificateProvider.selfManaged({ fallback: CertificateProvider.openShiftServiceCa() }), prerequisites: [] });
+      const { server } = selfManaged(platform, false);
+      expect(server.selfManaged).toBe(true);
+      const other = setup(platform, 9443, undefined, 'other');
+      expect(other.server.selfManaged).toBe(false);
+      expect(findObject(other.c, 'Service', 'widget-webhook').metadata.annotations).toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'widget-webhook-tls' });
+    });
+
+    test('fails when the self-managed fallback is itself self-managed', () => {
+      expect(() => CertificateProvider.selfManaged({ fallback: CertificateProvider.selfManaged() })).toThrow(
+        'CertificateProvider.selfManaged: the fallback must be certManager() or openShiftServiceCa()',
+      );
+    });
   });
 });
