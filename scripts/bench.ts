@@ -182,11 +182,12 @@ function main(): void {
   say();
   say(`Default platforms: \`${SYNTH.join(' ')}\` (whole process, all checks, one platform at a time)${kubectl ? `, alternating with \`kubectl kustomize\` (${kubectl}) on the same output` : ''}; median of ${RUNS}.`);
   const results = benchPlatforms(kubectl);
-  say('platform   objects   out MB   synth s  synth CPU s  synth peak MB   app s   kustomize s  kustomize CPU s  kustomize peak MB   synth/kustomize');
+  say('platform   objects   out MB   synth s  synth CPU s  synth peak MB   app s  app CPU s   kustomize s  kustomize CPU s  kustomize peak MB   synth/kustomize  (CPU)');
   for (const r of results) {
-    say(`${r.name.padEnd(10)} ${pad(String(r.objects), 7)} ${pad(f(r.bytes / 1e6), 8)} ${pad(f(r.synth.wallS), 9)} ${pad(f(r.synth.cpuS), 12)} ${pad(f(r.synth.peakMb, 0), 14)} ${pad(f(r.app.wallS), 7)} ${pad(f(r.kustomize?.wallS), 13)} ${pad(f(r.kustomize?.cpuS), 16)} ${pad(f(r.kustomize?.peakMb, 0), 18)} ${pad(f(r.ratio), 17)}`);
+    const cpuRatio = r.kustomize ? r.synth.cpuS / r.kustomize.cpuS : undefined;
+    say(`${r.name.padEnd(10)} ${pad(String(r.objects), 7)} ${pad(f(r.bytes / 1e6), 8)} ${pad(f(r.synth.wallS), 9)} ${pad(f(r.synth.cpuS), 12)} ${pad(f(r.synth.peakMb, 0), 14)} ${pad(f(r.app.wallS), 7)} ${pad(f(r.app.cpuS), 10)} ${pad(f(r.kustomize?.wallS), 13)} ${pad(f(r.kustomize?.cpuS), 16)} ${pad(f(r.kustomize?.peakMb, 0), 18)} ${pad(f(r.ratio), 17)}  (${f(cpuRatio)})`);
   }
-  say('  (app s: the same synth as `node scripts/app.js`, without the cdk8s CLI process around it)');
+  say('  (app: the same synth as `node scripts/app.js`, without the cdk8s CLI process around it; CPU: user + system time of all processes)');
 
   let tenants: SweepPoint[] = [];
   if (!process.env.BENCH_SKIP_SWEEP) {
@@ -205,7 +206,7 @@ function main(): void {
     say(`  largest default platform: ${largest.name} (${largest.objects} objects, ${f(largest.bytes / 1e6)} MB)`);
     say(largest.ratio === undefined
       ? '  synth time <= 1/4 of kubectl kustomize: not measured (no kubectl)'
-      : `  synth time <= 1/4 of kubectl kustomize: ${largest.ratio <= TARGET.ratio ? 'met' : 'NOT met'} (${f(largest.synth.wallS)} s vs ${f(largest.kustomize!.wallS)} s, ratio ${f(largest.ratio)}; the app alone ${f(largest.app.wallS)} s, ratio ${f(largest.app.wallS / largest.kustomize!.wallS)})`);
+      : `  synth time <= 1/4 of kubectl kustomize: ${largest.ratio <= TARGET.ratio ? 'met' : 'NOT met'} (${f(largest.synth.wallS)} s vs ${f(largest.kustomize!.wallS)} s, ratio ${f(largest.ratio)}; CPU ${f(largest.synth.cpuS)} s vs ${f(largest.kustomize!.cpuS)} s, ratio ${f(largest.synth.cpuS / largest.kustomize!.cpuS)}; the app alone ${f(largest.app.wallS)} s, ratio ${f(largest.app.wallS / largest.kustomize!.wallS)})`);
     say(largest.synth.peakMb === undefined
       ? '  peak memory <= 250 MB: not measured (no GNU time)'
       : `  peak memory <= ${TARGET.peakMb} MB: ${largest.synth.peakMb <= TARGET.peakMb ? 'met' : 'NOT met'} (${f(largest.synth.peakMb, 0)} MB)`);
@@ -214,8 +215,9 @@ function main(): void {
     const a = tenants[tenants.length - 2];
     const b = tenants[tenants.length - 1];
     const whole = ((b.wallS - a.wallS) * 1000) / (b.objects - a.objects);
+    const cpu = ((b.cpuS - a.cpuS) * 1000) / (b.objects - a.objects);
     const inside = (b.totalMs - a.totalMs) / (b.objects - a.objects);
-    say(`  marginal cost <= ${TARGET.marginalMs} ms/object up to ${b.count} tenants: ${whole <= TARGET.marginalMs ? 'met' : 'NOT met'} (${a.count} -> ${b.count} tenants: ${f(whole, 3)} ms/object whole process, ${f(inside, 3)} ms/object inside synth; per object at each size: ${tenants.map((p) => f(p.totalMs / p.objects, 3)).join(', ')} ms)`);
+    say(`  marginal cost <= ${TARGET.marginalMs} ms/object up to ${b.count} tenants: ${whole <= TARGET.marginalMs ? 'met' : 'NOT met'} (${a.count} -> ${b.count} tenants: ${f(whole, 3)} ms/object whole process, ${f(cpu, 3)} ms/object CPU, ${f(inside, 3)} ms/object inside synth; per object at each size: ${tenants.map((p) => f(p.totalMs / p.objects, 3)).join(', ')} ms)`);
   }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-');
