@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { TestComponent } from './support';
 import { CERT_MANAGER } from '../../lib/component';
 import { Platform } from '../../lib/platform';
 import { buildPlatform, PlatformApp, Progress } from '../../lib/synth';
-import { TestComponent } from './support';
 
 function sink(isTTY: boolean) {
   const written: string[] = [];
