@@ -157,8 +157,15 @@ function checkNamespaces(m: PlatformModel): Finding[] {
 
 /** A webhook (admission or conversion) as the checks see it. */
 export interface WebhookRef {
+  /** The object that declares it: its webhook configuration, or the CRD it converts. */
   readonly owner: PlatformObject;
+  /**
+   * The webhook's name. Unique only within its configuration: Kueue, AppWrapper and
+   * CodeFlare all name theirs vappwrapper.kb.io. A webhook is identified by
+   * configuration kind, configuration name and webhook name (see `webhookLabel`).
+   */
   readonly name: string;
+  readonly type: 'validating' | 'mutating' | 'conversion';
   readonly clientConfig: any;
   readonly failurePolicy: string;
   readonly rules: any[];
@@ -177,14 +184,25 @@ export function webhooksOf(m: PlatformModel): WebhookRef[] {
   for (const o of m.objects) {
     if (o.json.kind === 'ValidatingWebhookConfiguration' || o.json.kind === 'MutatingWebhookConfiguration') {
       for (const w of o.json.webhooks ?? []) {
-        out.push({ owner: o, name: w.name, clientConfig: w.clientConfig, failurePolicy: w.failurePolicy ?? 'Fail', rules: w.rules ?? [], namespaceSelector: w.namespaceSelector, objectSelector: w.objectSelector, annotations: o.json.metadata.annotations ?? {} });
+        out.push({ owner: o, name: w.name, type: o.json.kind === 'MutatingWebhookConfiguration' ? 'mutating' : 'validating', clientConfig: w.clientConfig, failurePolicy: w.failurePolicy ?? 'Fail', rules: w.rules ?? [], namespaceSelector: w.namespaceSelector, objectSelector: w.objectSelector, annotations: o.json.metadata.annotations ?? {} });
       }
     }
     if (o.json.kind === 'CustomResourceDefinition' && o.json.spec.conversion?.strategy === 'Webhook') {
-      out.push({ owner: o, name: o.json.metadata.name, clientConfig: o.json.spec.conversion.webhook?.clientConfig, failurePolicy: 'Fail', rules: [], annotations: o.json.metadata.annotations ?? {} });
+      out.push({ owner: o, name: o.json.metadata.name, type: 'conversion', clientConfig: o.json.spec.conversion.webhook?.clientConfig, failurePolicy: 'Fail', rules: [], annotations: o.json.metadata.annotations ?? {} });
     }
   }
   return out;
+}
+
+/**
+ * A webhook as messages name it: the webhook and the configuration it belongs to, e.g.
+ * `webhook vappwrapper.kb.io of ValidatingWebhookConfiguration appwrapper-validating-webhook-configuration`,
+ * or `conversion webhook of CRD widgets.example.com`.
+ */
+export function webhookLabel(w: WebhookRef): string {
+  return w.type === 'conversion'
+    ? `conversion webhook of CRD ${w.owner.json.metadata.name}`
+    : `webhook ${w.name} of ${w.owner.json.kind} ${w.owner.json.metadata.name}`;
 }
 
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
@@ -298,7 +316,7 @@ function checkWebhookBackends(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   for (const w of webhooksOf(m)) {
     const r = resolveBackend(m, w);
-    if (r.problem) out.push({ rule: 'MLP020', path: w.owner.path, message: `webhook ${w.name} ${r.problem}` });
+    if (r.problem) out.push({ rule: 'MLP020', path: w.owner.path, message: `${webhookLabel(w)} ${r.problem}` });
   }
   return out;
 }
@@ -339,10 +357,10 @@ function checkCaSources(m: PlatformModel): Finding[] {
         rule: 'MLP021',
         path: w.owner.path,
         message: selfManaged
-          ? `webhook ${w.name}: its caBundle is patched at run time by a self-managed rotator, but that controller's RBAC does not allow update on ${w.owner.json.kind} ${w.owner.json.metadata.name}; grant it (WebhookServer adds the rotator's roles)`
+          ? `${webhookLabel(w)}: its caBundle is patched at run time by a self-managed rotator, but that controller's RBAC does not allow update on ${w.owner.json.kind} ${w.owner.json.metadata.name}; grant it (WebhookServer adds the rotator's roles)`
           : inject
-            ? `webhook ${w.name}: cert-manager.io/inject-ca-from names Certificate ${inject}, which is not in the platform output`
-            : `webhook ${w.name} has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)`,
+            ? `${webhookLabel(w)}: cert-manager.io/inject-ca-from names Certificate ${inject}, which is not in the platform output`
+            : `${webhookLabel(w)} has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)`,
       });
     }
   }
@@ -434,13 +452,13 @@ function checkInterception(m: PlatformModel): Finding[] {
       }
       if (!selectorMatches(w.objectSelector, s.json.metadata?.labels ?? {})) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
-        out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed webhook ${w.name} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
+        out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
       }
       // Intercepted only if the webhook configuration is live when the object is applied.
       if (phaseIdx(s.obj) <= phaseIdx(w.owner)) continue;
       if (!backend || phaseIdx(backend) >= phaseIdx(s.obj)) {
-        out.push({ rule: 'MLP022', path: s.obj.path, message: `${s.what} (phase ${s.obj.phase}) is intercepted by fail-closed webhook ${w.name}, whose backend ${backend ? `${backend.json.metadata.name} is in phase ${backend.phase}` : 'is not in the output'}; apply it in a later phase than the backend` });
+        out.push({ rule: 'MLP022', path: s.obj.path, message: `${s.what} (phase ${s.obj.phase}) is intercepted by fail-closed ${webhookLabel(w)}, whose backend ${backend ? `${backend.json.metadata.name} is in phase ${backend.phase}` : 'is not in the output'}; apply it in a later phase than the backend` });
       }
     }
   }

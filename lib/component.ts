@@ -9,10 +9,25 @@ import type { Platform } from './platform';
 export interface Requirement {
   readonly group: string;
   readonly kind: string;
+  /**
+   * The version it uses, when it matters: the provider's CRD must serve it (two upstreams
+   * may ship one kind at different versions, e.g. kubeflow.org MPIJob v1 and v2beta1).
+   * @default - any served version
+   */
+  readonly version?: string;
   /** Why the component needs it (shown in errors and reports). */
   readonly reason: string;
   /** The component class that provides it, named in the error when nothing does. */
   readonly providedBy?: abstract new (...args: any[]) => Component;
+  /**
+   * Needed only once the platform runs, not to apply this component: the kind must be
+   * served in the platform (or by a prerequisite), but it sets no apply order. Use it
+   * where the provider depends on this component in turn, e.g. AppWrapper's Kueue
+   * integration needs Kueue's Workloads while Kueue watches AppWrappers; an ordering
+   * requirement both ways would be a cycle.
+   * @default false
+   */
+  readonly runtimeOnly?: boolean;
 }
 
 /**

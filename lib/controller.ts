@@ -88,6 +88,12 @@ export interface ControllerPorts {
   readonly health?: number;
   /** Webhook server port (container port named webhook-server). @default - no webhook server */
   readonly webhook?: number;
+  /**
+   * Other endpoints the manager serves (e.g. an aggregated API server, a gRPC port), as
+   * named container ports that Services can target.
+   * @default - none
+   */
+  readonly extra?: Array<{ readonly name: string; readonly containerPort: number }>;
 }
 
 export interface ControllerResources {
@@ -239,6 +245,7 @@ export class Controller extends Construct {
       ports.push({ name: m.portName, containerPort: m.port, protocol: 'TCP' });
     }
     if (props.ports?.webhook) ports.push({ name: 'webhook-server', containerPort: props.ports.webhook, protocol: 'TCP' });
+    for (const e of props.ports?.extra ?? []) ports.push({ name: e.name, containerPort: e.containerPort, protocol: 'TCP' });
     for (const p of ports) {
       if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(String(p.name))) throw new Error(`${this.node.path}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
     }
@@ -312,5 +319,11 @@ export class Controller extends Construct {
   public mountSecret(volumeName: string, secretName: string, mountPath: string): void {
     this.extraVolumes.push({ name: volumeName, secret: { secretName, defaultMode: 420 } });
     this.extraMounts.push({ name: volumeName, mountPath, readOnly: true });
+  }
+
+  /** Mounts a writable emptyDir into the manager container (files the process writes itself). */
+  public mountEmptyDir(volumeName: string, mountPath: string): void {
+    this.extraVolumes.push({ name: volumeName, emptyDir: {} });
+    this.extraMounts.push({ name: volumeName, mountPath });
   }
 }

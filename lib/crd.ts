@@ -60,6 +60,14 @@ export interface CrdConversion {
   readonly path?: string;
   /** @default ['v1'] */
   readonly conversionReviewVersions?: string[];
+  /**
+   * With strategy None, versions whose schemas differ: why upstream serves them so. The API
+   * server accepts this and only rewrites apiVersion, so a field that the storage version
+   * lacks is pruned when an object is written through another version. Say why that is
+   * acceptable (e.g. a deprecated version kept for reading old objects).
+   * @default - every version must have the same schema when strategy is None
+   */
+  readonly schemasDifferBecause?: string;
 }
 
 /**
@@ -214,7 +222,10 @@ export class CustomResourceDefinition extends Construct {
 
 /** The whole object schema of a version: apiVersion, kind, metadata plus the version's fields. */
 export function rootSchema(schema: ObjectSchema): ObjectSchema {
-  return s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  let root = s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
+  // Whole-object CEL rules (e.g. "spec.x is immutable while status.y") sit on the version schema.
+  for (const { rule, message, ...opts } of schema.rules) root = root.rule(rule, message as string, opts);
+  return root;
 }
 
 function renderSubresources(v: CrdVersion): unknown {
@@ -250,11 +261,14 @@ export function validateDefinition(path: string, def: CrdDefinition): void {
     if (!/^v\d+((alpha|beta)\d+)?$/.test(v.name)) fail(`version name '${v.name}' is not a Kubernetes version (v1, v1beta1, v2alpha3...)`);
   }
   if (!def.versions.some((v) => v.served ?? true)) fail('no version is served');
-  if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None') {
+  if (def.conversion?.schemasDifferBecause !== undefined && (def.conversion.strategy !== 'None' || !def.conversion.schemasDifferBecause.trim())) {
+    fail('conversion.schemasDifferBecause applies to strategy None only and must give a reason; remove it or state why the versions may differ');
+  }
+  if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None' && !def.conversion?.schemasDifferBecause) {
     // Allowed by the API server only when every version has the same schema.
     const first = JSON.stringify(def.versions[0].schema.toJson());
     if (def.versions.some((v) => JSON.stringify(v.schema.toJson()) !== first)) {
-      fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema');
+      fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema, or state conversion.schemasDifferBecause');
     }
   }
 }

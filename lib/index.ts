@@ -3,6 +3,7 @@ export * from './crd';
 export * from './custom-resource';
 export * from './images';
 export * from './rbac';
+export * from './user-roles';
 export * from './certificates';
 export * from './phases';
 export * from './component';

@@ -167,7 +167,14 @@ export class Platform extends Construct {
         const key = gvkKey(r);
         const provider = providerOf.get(key);
         if (provider) {
-          if (provider !== c) deps.get(c)!.add(provider);
+          if (provider !== c && !r.runtimeOnly) deps.get(c)!.add(provider);
+          const served = kinds.get(key)!.versions.filter((v) => v.served ?? true).map((v) => v.name);
+          if (r.version && !served.includes(r.version)) {
+            errors.push(
+              `${c.node.path}: component '${c.componentName}' (${c.constructor.name}) requires ${r.group}/${r.version} ${r.kind} (${r.reason}), ` +
+                `but '${provider.componentName}' serves ${r.kind} only as ${served.join(', ')}; add a component that serves ${r.version}, or stop requiring it`,
+            );
+          }
         } else if (!externalKinds.has(key)) {
           errors.push(missingProvider(this, c, r));
         }
@@ -188,7 +195,7 @@ export class Platform extends Construct {
     while (remaining.size) {
       const ready = components.filter((c) => remaining.has(c) && [...remaining.get(c)!].every((d) => !remaining.has(d)));
       if (!ready.length) {
-        errors.push(`${this.node.path}: components depend on each other in a cycle: ${describeCycle(remaining)}; break it by removing a requirement or declaring a kind as a prerequisite`);
+        errors.push(`${this.node.path}: components depend on each other in a cycle: ${describeCycle(remaining)}; break it by removing a requirement, declaring a kind as a prerequisite, or marking a requirement runtimeOnly where it is needed only at run time`);
         break;
       }
       for (const c of ready) {

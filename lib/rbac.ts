@@ -14,6 +14,21 @@ export const READ_VERBS = ['get', 'list', 'watch'];
 export const WRITE_VERBS = ['create', 'delete', 'patch', 'update'];
 export const MANAGE_VERBS = [...READ_VERBS, ...WRITE_VERBS].sort();
 
+/**
+ * RBAC that upstream grants and a component deliberately does not, with the reason: kept
+ * next to the component's rules so that a comparison with upstream's roles can tell an
+ * omission from an oversight (scripts/rbac-diff.ts), and tested to be really absent.
+ */
+export interface LeftOutRbac {
+  /** The ServiceAccount upstream binds the grant to. */
+  readonly serviceAccount: string;
+  readonly group: string;
+  readonly resources: string[];
+  /** @default every verb upstream grants on them */
+  readonly verbs?: string[];
+  readonly reason: string;
+}
+
 /** A resource a controller touches, in RBAC terms. */
 export interface ResourceRef {
   /** '' for the core group */
@@ -32,6 +47,16 @@ export const Rbac = {
     { apiGroups: [group], resources: [plural], verbs: MANAGE_VERBS },
     { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get', 'patch', 'update'] },
     { apiGroups: [group], resources: [`${plural}/finalizers`], verbs: ['update'] },
+  ],
+  /** A user role that edits a kind (kubebuilder's `<kind>-editor-role`): full control, status read. */
+  editor: (group: string, plural: string): PolicyRule[] => [
+    { apiGroups: [group], resources: [plural], verbs: MANAGE_VERBS },
+    { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get'] },
+  ],
+  /** A user role that views a kind (kubebuilder's `<kind>-viewer-role`): read, status read. */
+  viewer: (group: string, plural: string): PolicyRule[] => [
+    { apiGroups: [group], resources: [plural], verbs: READ_VERBS },
+    { apiGroups: [group], resources: [`${plural}/status`], verbs: ['get'] },
   ],
 };
 

@@ -5,15 +5,16 @@ import { PlatformModel } from './platform';
 
 /**
  * Webhook wiring, one line per webhook:
- * webhook -> service:port -> workload/containerPort -> CA source -> failurePolicy.
+ * type configuration/webhook -> service:port -> workload/containerPort -> CA source -> failurePolicy.
+ * Webhook names repeat across configurations (Kueue, AppWrapper and CodeFlare each have a
+ * vappwrapper.kb.io), so each line names the configuration first (the CRD, for conversion).
  */
 export function wiringTable(m: PlatformModel): string[] {
   return webhooksOf(m).map((w) => {
     const b = resolveBackend(m, w);
     const svc = w.clientConfig?.service;
-    const kind = w.owner.json.kind === 'CustomResourceDefinition' ? 'conversion' : w.owner.json.kind === 'MutatingWebhookConfiguration' ? 'mutating' : 'validating';
     return [
-      `${kind} ${w.name}`,
+      w.type === 'conversion' ? `conversion CRD ${w.name}` : `${w.type} ${w.owner.json.metadata.name}/${w.name}`,
       svc ? `${svc.namespace}/${svc.name}:${svc.port ?? 443}${svc.path ?? ''}` : 'no service',
       b.workload ? `${b.workload.json.kind}/${b.workload.json.metadata.name}:${b.containerPort}` : `UNRESOLVED (${b.problem})`,
       caSourceOf(m, w) ?? 'NO CA SOURCE',
@@ -47,13 +48,14 @@ export function platformReport(m: PlatformModel, largeCrds: string[]): string {
   for (const c of m.components) {
     for (const r of c.requires) {
       const owner = [...m.crdOwners.entries()].find(([, o]) => o.providedCrds.some((d) => gvkKey(d) === gvkKey(r)))?.[1];
-      lines.push(`  ${owner ? owner.componentName : 'prerequisite'} -->|${r.group}/${r.kind}| ${c.componentName}`);
+      // A runtime-only requirement sets no apply order: drawn dotted.
+      lines.push(`  ${owner ? owner.componentName : 'prerequisite'} ${r.runtimeOnly ? '-.->' : '-->'}|${r.group}/${r.kind}| ${c.componentName}`);
     }
     for (const infra of c.infrastructure) lines.push(`  ${infra.replace(/[^\w]/g, '_')}[${infra}] -.-> ${c.componentName}`);
   }
   lines.push('```', '', '## CRD ownership', '');
   for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`- ${crd}: ${owner.componentName}`);
-  lines.push('', '## Webhooks', '', 'webhook -> service:port -> workload:containerPort -> CA source -> failurePolicy', '');
+  lines.push('', '## Webhooks', '', 'type configuration/webhook -> service:port -> workload:containerPort -> CA source -> failurePolicy', '');
   for (const l of wiringTable(m)) lines.push(`- ${l}`);
   lines.push('', '## Controller metrics', '');
   for (const c of m.components) {

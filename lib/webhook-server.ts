@@ -75,6 +75,13 @@ export interface WebhookServerProps {
 export interface SelfManagedCertificate {
   /** Upstream supports only its own rotator: the platform's provider is not used. @default false */
   readonly required?: boolean;
+  /**
+   * The process writes its serving key pair into `certDir` itself (Spark's webhook), so
+   * `certDir` is a writable emptyDir rather than the Secret mounted read-only. Applies when
+   * the server is self-managed; with another provider the Secret is mounted as usual.
+   * @default false
+   */
+  readonly writesCertDir?: boolean;
 }
 
 /**
@@ -135,7 +142,9 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
       serviceAnnotations[OPENSHIFT_SERVING_CERT_ANNOTATION] = props.secretName;
       this.caAnnotations = { [OPENSHIFT_INJECT_CABUNDLE_ANNOTATION]: 'true' };
     }
-    c.mountSecret('webhook-cert', props.secretName, props.certDir ?? '/tmp/k8s-webhook-server/serving-certs');
+    const certDir = props.certDir ?? '/tmp/k8s-webhook-server/serving-certs';
+    if (this.selfManaged && props.selfManaged?.writesCertDir) c.mountEmptyDir('webhook-cert', certDir);
+    else c.mountSecret('webhook-cert', props.secretName, certDir);
     this.service = new k8s.KubeService(this, 'Service', {
       metadata: {
         name: props.serviceName,

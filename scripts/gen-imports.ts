@@ -29,6 +29,26 @@ const MODULES: BindingModule[] = [
     from: '../constructs/gateway-api-inference-extension/crds',
     header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
   },
+  {
+    out: 'imports/kueue.x-k8s.io.ts',
+    from: '../constructs/kueue/crds',
+    header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',
+  },
+  {
+    out: 'imports/ray.io.ts',
+    from: '../constructs/kuberay/crds',
+    header: 'KubeRay custom resources (ray.io), from constructs/kuberay/crds.',
+  },
+  {
+    out: 'imports/sparkoperator.k8s.io.ts',
+    from: '../constructs/spark-operator/crds',
+    header: 'Spark Operator custom resources (sparkoperator.k8s.io), from constructs/spark-operator/crds.',
+  },
+  {
+    out: 'imports/workload.codeflare.dev.ts',
+    from: '../constructs/appwrapper/crds',
+    header: 'AppWrapper custom resources (workload.codeflare.dev), from constructs/appwrapper/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');

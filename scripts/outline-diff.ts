@@ -90,7 +90,7 @@ function parseOutline(text: string): Map<string, Lines> {
       const markers = new Set<string>();
       const text2 = rest.join('  ').replace(/\(\d+\/\d+ of its fields\)/, '').trim();
       // Markers are space separated; default= and pattern= values may hold spaces.
-      for (const tok of text2.match(/(?:[a-z-]+=(?:"[^"]*"|\[.*\]|\{.*\}|\S+)|[a-z-]+)/gi) ?? []) markers.add(tok);
+      for (const tok of text2.match(/(?:[a-z-]+=(?:"[^"]*"|\[.*\](?=\s|$)|\{.*\}(?=\s|$)|\S+)|[a-z-]+)/gi) ?? []) markers.add(tok);
       current.set(path, { type, markers });
     }
   }

@@ -62,8 +62,8 @@ export interface StorageInitializerConfig extends ContainerResourceFields {
   /** ConfigMap copied into user namespaces and mounted into the init container ('' = none). */
   readonly caBundleConfigMapName: string;
   readonly caBundleVolumeMountPath: string;
-  /** Mount pvc:// storage straight into the model container instead of copying. */
-  readonly enableDirectPvcVolumeMount: boolean;
+  /** Mount pvc:// storage straight into the model container instead of copying. @default - unset (KServe's default) */
+  readonly enableDirectPvcVolumeMount?: boolean;
   /** Allow oci:// storage URIs served from a passive "modelcar" container. */
   readonly enableModelcar: boolean;
   readonly cpuModelcar: Quantity;
@@ -87,6 +87,8 @@ export interface S3CredentialsConfig {
   readonly s3UseAccelerate: S3Switch;
   readonly s3UseAnonymousCredential: S3Switch;
   readonly s3CABundle: string;
+  /** ConfigMap holding the CA bundle for S3 endpoints ('' = none). */
+  readonly s3CABundleConfigMap?: string;
 }
 
 /** `credentials`: how storage credentials are injected. */
@@ -230,7 +232,8 @@ export interface InferenceServiceConfigProps {
   readonly agent: AgentConfig;
   readonly router: RouterConfig;
   readonly deploy: DeployConfig;
-  readonly service: ServiceConfig;
+  /** @default - unset: KServe's defaults */
+  readonly service?: ServiceConfig;
   readonly metricsAggregator: MetricsAggregatorConfig;
   readonly localModel: LocalModelConfig;
   readonly security: SecurityConfig;
@@ -275,7 +278,6 @@ export const DEFAULT_INFERENCESERVICE_CONFIG: InferenceServiceConfigProps = {
     cpuLimit: '1',
     caBundleConfigMapName: '',
     caBundleVolumeMountPath: '/etc/ssl/custom-certs',
-    enableDirectPvcVolumeMount: true,
     enableModelcar: true,
     cpuModelcar: '10m',
     memoryModelcar: '15Mi',
@@ -296,6 +298,7 @@ export const DEFAULT_INFERENCESERVICE_CONFIG: InferenceServiceConfigProps = {
       s3UseAccelerate: '',
       s3UseAnonymousCredential: '',
       s3CABundle: '',
+      s3CABundleConfigMap: '',
     },
   },
   ingress: {
@@ -310,6 +313,7 @@ export const DEFAULT_INFERENCESERVICE_CONFIG: InferenceServiceConfigProps = {
     urlScheme: 'http',
     disableIstioVirtualHost: false,
     disableIngressCreation: false,
+    disableHTTPRouteTimeout: false,
   },
   logger: {
     imageKey: 'agent',
@@ -345,13 +349,15 @@ export const DEFAULT_INFERENCESERVICE_CONFIG: InferenceServiceConfigProps = {
   },
   // Upstream's kustomize default; the Helm chart exposes the same value as kserve.controller.deploymentMode.
   deploy: { defaultDeploymentMode: 'Serverless' },
-  service: { serviceClusterIPNone: true },
   metricsAggregator: { enableMetricAggregation: 'false', enablePrometheusScraping: 'false' },
   localModel: {
     enabled: false,
     jobNamespace: 'kserve-localmodel-jobs',
     defaultJobImageKey: 'storageInitializer',
     fsGroup: 1000,
+    jobTTLSecondsAfterFinished: 3600,
+    reconcilationFrequencyInSecs: 60,
+    disableVolumeManagement: false,
   },
   security: { autoMountServiceAccountToken: true },
   inferenceService: {
@@ -361,7 +367,9 @@ export const DEFAULT_INFERENCESERVICE_CONFIG: InferenceServiceConfigProps = {
     scrapeInterval: '5s',
     metricReceiverEndpoint: 'keda-otel-scaler.keda.svc:4317',
     metricScalerEndpoint: 'keda-otel-scaler.keda.svc:4318',
+    resource: { cpuLimit: '1', memoryLimit: '2Gi', cpuRequest: '200m', memoryRequest: '512Mi' },
   },
+  autoscaler: { scaleUpStabilizationWindowSeconds: '0', scaleDownStabilizationWindowSeconds: '300' },
 };
 
 // ---------------------------------------------------------------------------
@@ -620,6 +628,7 @@ export function renderInferenceServiceConfig(
         s3UseAccelerate: p.credentials.s3.s3UseAccelerate,
         s3UseAnonymousCredential: p.credentials.s3.s3UseAnonymousCredential,
         s3CABundle: p.credentials.s3.s3CABundle,
+        s3CABundleConfigMap: p.credentials.s3.s3CABundleConfigMap,
       },
     },
     ingress: compact({
@@ -668,7 +677,7 @@ export function renderInferenceServiceConfig(
         }
         : undefined,
     }),
-    service: { serviceClusterIPNone: p.service.serviceClusterIPNone },
+    service: p.service ? { serviceClusterIPNone: p.service.serviceClusterIPNone } : undefined,
     metricsAggregator: {
       enableMetricAggregation: p.metricsAggregator.enableMetricAggregation,
       enablePrometheusScraping: p.metricsAggregator.enablePrometheusScraping,

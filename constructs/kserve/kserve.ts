@@ -2,11 +2,12 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigProps, mergeInferenceServiceConfig, renderInferenceServiceConfig } from './config';
 import { CRDS, LOCAL_MODEL_CRDS } from './crds';
+import { llmInferenceServiceConfigPresets } from './llm-presets';
 import { KSERVE_LLMISVC_CRDS_OWNED, KSERVE_MANAGER_CRDS_OWNED } from './ownership';
-import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
+import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LLMISVC_VARIANT_AUTOSCALER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
 import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './runtimes';
 import { KSERVE_IMAGES, KServeImageKey } from './versions';
-import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
+import { ClusterServingRuntime, ClusterStorageContainer, LLMInferenceServiceConfig } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -32,7 +33,26 @@ export interface KServeProps extends ComponentProps {
   readonly servingRuntimes?: string[] | false;
   /** Replicas of each controller (leader election keeps one active). @default 1 */
   readonly replicas?: number;
+  /**
+   * The LLMInferenceServiceConfig presets (`kserve-config-llm-*`) to install, by name; `false`
+   * for none. The LLMInferenceService controller looks them up by name: leave them on unless
+   * the platform ships its own.
+   * @default all of LLM_INFERENCE_SERVICE_CONFIG_PRESETS (when llmInferenceService is on)
+   */
+  readonly llmInferenceServiceConfigs?: string[] | false;
+  /** The `default` ClusterStorageContainer (the storage initializer for gs://, s3://, hf://, ...). @default true */
+  readonly defaultStorageContainer?: boolean;
+  /**
+   * The Workload Variant Autoscaler is part of the platform: the LLMInferenceService
+   * controller creates and updates its VariantAutoscalings (llmd.ai), which the platform
+   * must then provide. Without it the controller only lists and deletes leftovers.
+   * @default false
+   */
+  readonly workloadVariantAutoscaler?: boolean;
 }
+
+/** Names of the LLMInferenceServiceConfig presets KServe installs. */
+export const LLM_INFERENCE_SERVICE_CONFIG_PRESETS: readonly string[] = Object.keys(llmInferenceServiceConfigPresets(() => 'unused:v0')).sort();
 
 const SELECTOR = (name: string) => ({ 'control-plane': name, 'app.kubernetes.io/name': 'kserve' });
 const GROUP = 'serving.kserve.io';
@@ -159,6 +179,9 @@ export class KServe extends Component {
       this.require({ group: 'inference.networking.x-k8s.io', kind: 'InferencePool', reason: 'LLMInferenceService v1alpha1 routes to experimental InferencePools', providedBy: GatewayApiInferenceExtension });
       this.require({ group: 'inference.networking.x-k8s.io', kind: 'InferenceObjective', reason: 'the LLMInferenceService controller manages InferenceObjectives', providedBy: GatewayApiInferenceExtension });
       this.require({ group: 'inference.networking.x-k8s.io', kind: 'InferenceModelRewrite', reason: 'the LLMInferenceService controller manages InferenceModelRewrites', providedBy: GatewayApiInferenceExtension });
+      if (props.workloadVariantAutoscaler) {
+        this.require({ group: 'llmd.ai', kind: 'VariantAutoscaling', reason: 'the LLMInferenceService controller creates VariantAutoscalings for workloads scaled by WVA' });
+      }
       const ctl = new Controller(this, 'LLMInferenceServiceController', {
         name: 'llmisvc-controller-manager',
         image: this.image('llmisvcController'),
@@ -173,7 +196,7 @@ export class KServe extends Component {
         resources: { requests: { cpu: '100m', memory: '300Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
         terminationGracePeriodSeconds: 30,
         owns: KSERVE_LLMISVC_CRDS_OWNED.filter((k) => crds.has(k)).map((k) => crds.get(k)!.definition),
-        rules: LLMISVC_MANAGER_RULES,
+        rules: [...LLMISVC_MANAGER_RULES, ...(props.workloadVariantAutoscaler ? LLMISVC_VARIANT_AUTOSCALER_RULES : [])],
         watches: [
           { group: 'inference.networking.k8s.io', resource: 'inferencepools' },
           { group: 'inference.networking.x-k8s.io', resource: 'inferencepools' },
@@ -216,6 +239,22 @@ export class KServe extends Component {
         });
       }
       for (const kind of ['LLMInferenceService', 'LLMInferenceServiceConfig']) lw.serveConversion(crds.get(kind)!);
+
+      // The presets the controller looks up by name, in its own namespace.
+      const presets = llmInferenceServiceConfigPresets((key) => this.image(key));
+      const names = props.llmInferenceServiceConfigs === false ? [] : props.llmInferenceServiceConfigs ?? Object.keys(presets).sort();
+      for (const name of names) {
+        const spec = presets[name];
+        if (!spec) {
+          throw new Error(`${this.node.path}: llmInferenceServiceConfigs: unknown preset '${name}'; choose from ${Object.keys(presets).sort().join(', ')}`);
+        }
+        new LLMInferenceServiceConfig(this, `LLMConfig-${name}`, { metadata: { name, namespace: ns }, spec });
+      }
+    } else if (props.llmInferenceServiceConfigs) {
+      throw new Error(`${this.node.path}: llmInferenceServiceConfigs needs llmInferenceService: true (the presets configure LLMInferenceServices); remove one of them`);
+    }
+    if (props.workloadVariantAutoscaler && !llm) {
+      throw new Error(`${this.node.path}: workloadVariantAutoscaler needs llmInferenceService: true (WVA scales LLMInferenceService workloads); remove one of them`);
     }
 
     // --- LocalModel controller and node agent -----------------------------------------
@@ -248,6 +287,27 @@ export class KServe extends Component {
       this.addNodeAgent();
     }
 
+    // --- default ClusterStorageContainer --------------------------------------------------
+    if (props.defaultStorageContainer ?? true) {
+      new ClusterStorageContainer(this, 'DefaultStorageContainer', {
+        metadata: { name: 'default' },
+        spec: {
+          container: {
+            name: 'storage-initializer',
+            image: this.image('storageInitializer'),
+            imagePullPolicy: 'IfNotPresent',
+            resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '1', memory: '1Gi' } },
+          },
+          supportedUriFormats: [
+            ...['gs://', 's3://', 'hdfs://', 'hf://', 'webhdfs://'].map((prefix) => ({ prefix })),
+            ...['https://(.+?).blob.core.windows.net/(.+)', 'https://(.+?).file.core.windows.net/(.+)', 'https?://(.+)/(.+)'].map((regex) => ({ regex })),
+          ],
+          supportsMultiModelDownload: true,
+          workloadType: 'initContainer',
+        },
+      });
+    }
+
     // --- default ClusterServingRuntimes -------------------------------------------------
     const wanted = props.servingRuntimes === false ? [] : props.servingRuntimes ?? DEFAULT_CLUSTER_SERVING_RUNTIMES.map((r) => r.name);
     for (const name of wanted) {
@@ -256,7 +316,7 @@ export class KServe extends Component {
         throw new Error(`${this.node.path}: servingRuntimes: unknown runtime '${name}'; choose from ${DEFAULT_CLUSTER_SERVING_RUNTIMES.map((r) => r.name).join(', ')}`);
       }
       new ClusterServingRuntime(this, `Runtime-${rt.name}`, {
-        metadata: { name: rt.name },
+        metadata: { name: rt.name, annotations: { 'serving.kserve.io/server-type': rt.serverType } },
         spec: clusterServingRuntimeSpec(rt, this.image(rt.imageKey)),
       });
     }

@@ -1,4 +1,4 @@
-import { PolicyRule, Rbac } from '../../lib/rbac';
+import { LeftOutRbac, PolicyRule, Rbac } from '../../lib/rbac';
 
 // What each KServe controller creates and reads besides the CRDs it owns (which the
 // Controller derives from `owns`). Facts from upstream's generated roles.
@@ -50,9 +50,11 @@ export const LLMISVC_MANAGER_RULES: PolicyRule[] = [
   Rbac.manage('keda.sh', 'scaledobjects'),
   Rbac.manage('leaderworkerset.x-k8s.io', 'leaderworkersets'),
   Rbac.read('llm-d.ai', 'inferencemodelrewrites', 'inferenceobjectives'),
+  // Cleans up VariantAutoscalings it created; creating them is LLMISVC_VARIANT_AUTOSCALER_RULES.
   Rbac.verbs('llmd.ai', ['variantautoscalings'], ['delete', 'list']),
   Rbac.manage('networking.k8s.io', 'ingresses'),
-  Rbac.manage('rbac.authorization.k8s.io', 'rolebindings', 'roles'),
+  // The scheduler's RBAC: its Role and RoleBinding, and the auth-delegator ClusterRoleBinding.
+  Rbac.manage('rbac.authorization.k8s.io', 'clusterrolebindings', 'rolebindings', 'roles'),
   Rbac.manage('resource.k8s.io', 'resourceclaims', 'resourceclaimtemplates'),
   Rbac.read('serving.kserve.io', 'localmodelcaches', 'localmodelnamespacecaches'),
 ];
@@ -76,4 +78,67 @@ export const LOCALMODEL_AGENT_RULES: PolicyRule[] = [
   Rbac.read('serving.kserve.io', 'clusterstoragecontainers', 'localmodelnodegroups'),
   Rbac.manage('serving.kserve.io', 'localmodelnodes'),
   Rbac.verbs('serving.kserve.io', ['localmodelnodes/status'], ['get', 'patch', 'update']),
+];
+
+/** With the Workload Variant Autoscaler in the platform: the controller creates and updates VariantAutoscalings. */
+export const LLMISVC_VARIANT_AUTOSCALER_RULES: PolicyRule[] = [Rbac.manage('llmd.ai', 'variantautoscalings')];
+
+/**
+ * What KServe v0.20.0's roles grant and we leave out, with why. Checked against upstream's
+ * roles with scripts/rbac-diff.ts; test/constructs/kserve/rbac.test.ts keeps each entry absent.
+ */
+export const RBAC_LEFT_OUT: LeftOutRbac[] = [
+  {
+    serviceAccount: 'llmisvc-controller-manager',
+    group: 'inference.networking.k8s.io',
+    resources: ['inferencemodels', 'inferenceobjectives'],
+    reason: 'no such resources in inference.networking.k8s.io (v1 serves InferencePool only; InferenceObjective is x-k8s.io)',
+  },
+  {
+    serviceAccount: 'llmisvc-controller-manager',
+    group: 'inference.networking.x-k8s.io',
+    resources: ['inferencemodels'],
+    reason: 'InferenceModel was removed from the Gateway API Inference Extension before v1.0; no CRD serves it',
+  },
+  {
+    serviceAccount: 'llmisvc-controller-manager',
+    group: 'authentication.k8s.io',
+    resources: ['subjectaccessreviews'],
+    reason: 'SubjectAccessReview is in authorization.k8s.io (granted there); authentication.k8s.io serves only TokenReview',
+  },
+  {
+    serviceAccount: 'kserve-controller-manager',
+    group: 'keda.sh',
+    resources: ['scaledobjects/finalizers'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+    reason: 'the finalizers subresource is only ever updated (granted: update)',
+  },
+  {
+    serviceAccount: 'kserve-controller-manager',
+    group: 'networking.istio.io',
+    resources: ['virtualservices/finalizers'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+    reason: 'the finalizers subresource is only ever updated (granted: update)',
+  },
+  {
+    serviceAccount: 'kserve-controller-manager',
+    group: 'opentelemetry.io',
+    resources: ['opentelemetrycollectors/finalizers'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+    reason: 'the finalizers subresource is only ever updated (granted: update)',
+  },
+  {
+    serviceAccount: 'kserve-controller-manager',
+    group: 'serving.knative.dev',
+    resources: ['services/finalizers'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+    reason: 'the finalizers subresource is only ever updated (granted: update)',
+  },
+  {
+    serviceAccount: 'kserve-controller-manager',
+    group: 'serving.kserve.io',
+    resources: ['clusterservingruntimes/finalizers', 'inferencegraphs/finalizers', 'inferenceservices/finalizers', 'servingruntimes/finalizers'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+    reason: 'the finalizers subresource is only ever updated (granted: update)',
+  },
 ];

@@ -2,8 +2,9 @@
  * The default ClusterServingRuntimes of KServe's install (config/runtimes), as data.
  * Image tags live in ./versions.ts; each runtime names its image by key.
  */
+import { RAY_HEAD_ADDRESS_EXPORT, RAY_HEAD_SCRIPT, RAY_WORKER_SCRIPT } from './ray-bootstrap';
 import { KServeImageKey } from './versions';
-import type { ServingRuntimeSpec } from '../../imports/serving.kserve.io';
+import type { ServingRuntimeSpec, V1Probe } from '../../imports/serving.kserve.io';
 
 export type ProtocolVersion = 'v1' | 'v2' | 'grpc-v1' | 'grpc-v2';
 
@@ -36,15 +37,24 @@ export interface ResourceListDefault {
 export interface RuntimeSecurityContext {
   readonly allowPrivilegeEscalation: boolean;
   readonly privileged: boolean;
-  readonly runAsNonRoot: boolean;
+  /** Unset where upstream's image runs as root (vLLM's). */
+  readonly runAsNonRoot?: boolean;
   /** Set where the image defines no non-root user. */
   readonly runAsUser?: number;
   readonly capabilitiesDrop: readonly string[];
 }
 
+export interface RuntimeProbes {
+  readonly liveness?: V1Probe;
+  readonly readiness?: V1Probe;
+  readonly startup?: V1Probe;
+}
+
 export interface ServingRuntimeDefault {
   /** ClusterServingRuntime name. */
   readonly name: string;
+  /** The serving.kserve.io/server-type annotation of the runtime object. */
+  readonly serverType: string;
   readonly imageKey: KServeImageKey;
   readonly supportedModelFormats: readonly SupportedModelFormat[];
   readonly protocolVersions: readonly ProtocolVersion[];
@@ -54,6 +64,7 @@ export interface ServingRuntimeDefault {
   readonly containerArgs: readonly string[];
   readonly containerPorts?: readonly ContainerPortDefault[];
   readonly env?: readonly EnvVarDefault[];
+  readonly probes?: RuntimeProbes;
   readonly resources: { readonly requests: ResourceListDefault; readonly limits: ResourceListDefault };
   /** Pod annotations the runtime sets (prometheus.kserve.io/port and /path). */
   readonly annotations: Readonly<Record<string, string>>;
@@ -66,6 +77,9 @@ export interface ServingRuntimeDefault {
     readonly pipelineParallelSize: number;
     readonly tensorParallelSize: number;
     readonly containerName: string;
+    readonly command?: readonly string[];
+    readonly env?: readonly EnvVarDefault[];
+    readonly probes?: RuntimeProbes;
     readonly resources: { readonly requests: ResourceListDefault; readonly limits: ResourceListDefault };
   };
 }
@@ -86,12 +100,25 @@ const metrics = (port: number): Record<string, string> => ({
   'prometheus.kserve.io/path': '/metrics',
 });
 
+/** An exec probe running the Hugging Face server's Ray health check inside the image. */
+function rayHealthProbe(check: string, failureThreshold: number, periodSeconds: number, timeoutSeconds: number, initialDelaySeconds?: number, prelude = ''): V1Probe {
+  return {
+    exec: { command: ['bash', '-c', `${prelude}python ./huggingfaceserver/health_check.py ${check}\n`] },
+    failureThreshold,
+    ...(initialDelaySeconds !== undefined ? { initialDelaySeconds } : {}),
+    periodSeconds,
+    successThreshold: 1,
+    timeoutSeconds,
+  };
+}
+
 /** Arguments common to the KServe Python model servers. */
 const kserveServerArgs = ['--model_name={{.Name}}', '--model_dir=/mnt/models', '--http_port=8080'];
 
 export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] = [
   {
     name: 'kserve-tensorflow-serving',
+    serverType: 'tensorflow-serving',
     imageKey: 'tensorflowServing',
     supportedModelFormats: [
       { name: 'tensorflow', version: '1', autoSelect: true, priority: 2 },
@@ -112,8 +139,9 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-sklearnserver',
+    serverType: 'sklearnserver',
     imageKey: 'sklearnserver',
-    supportedModelFormats: [{ name: 'sklearn', version: '1', autoSelect: true, priority: 3 }],
+    supportedModelFormats: [{ name: 'sklearn', version: '1', autoSelect: true, priority: 1 }],
     protocolVersions: ['v1', 'v2'],
     containerArgs: kserveServerArgs,
     resources: ONE_CPU_2GI,
@@ -122,6 +150,7 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-mlserver',
+    serverType: 'mlserver',
     imageKey: 'mlserver',
     supportedModelFormats: [
       { name: 'sklearn', version: '0', autoSelect: true, priority: 2 },
@@ -139,7 +168,6 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
       { name: 'MLSERVER_MODEL_IMPLEMENTATION', value: '{{.Labels.modelClass}}' },
       { name: 'MLSERVER_HTTP_PORT', value: '8080' },
       { name: 'MLSERVER_GRPC_PORT', value: '9000' },
-      { name: 'MODELS_DIR', value: '/mnt/models' },
     ],
     resources: ONE_CPU_2GI,
     annotations: metrics(8080),
@@ -147,8 +175,9 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-xgbserver',
+    serverType: 'xgbserver',
     imageKey: 'xgbserver',
-    supportedModelFormats: [{ name: 'xgboost', version: '2', autoSelect: true, priority: 3 }],
+    supportedModelFormats: [{ name: 'xgboost', version: '2', autoSelect: true, priority: 1 }],
     protocolVersions: ['v1', 'v2'],
     containerArgs: [...kserveServerArgs, '--nthread=1'],
     resources: ONE_CPU_2GI,
@@ -157,6 +186,7 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-tritonserver',
+    serverType: 'tritonserver',
     imageKey: 'tritonserver',
     supportedModelFormats: [
       { name: 'tensorrt', version: '8', autoSelect: true, priority: 1 },
@@ -182,6 +212,7 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-pmmlserver',
+    serverType: 'pmmlserver',
     imageKey: 'pmmlserver',
     supportedModelFormats: [
       { name: 'pmml', version: '3', autoSelect: true, priority: 1 },
@@ -195,6 +226,7 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-paddleserver',
+    serverType: 'paddleserver',
     imageKey: 'paddleserver',
     supportedModelFormats: [{ name: 'paddle', version: '2', autoSelect: true, priority: 1 }],
     protocolVersions: ['v1', 'v2'],
@@ -205,8 +237,9 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-lgbserver',
+    serverType: 'lgbserver',
     imageKey: 'lgbserver',
-    supportedModelFormats: [{ name: 'lightgbm', version: '4', autoSelect: true, priority: 3 }],
+    supportedModelFormats: [{ name: 'lightgbm', version: '4', autoSelect: true, priority: 1 }],
     protocolVersions: ['v1', 'v2'],
     containerArgs: [...kserveServerArgs, '--nthread=1'],
     resources: ONE_CPU_2GI,
@@ -215,6 +248,7 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-torchserve',
+    serverType: 'torchserve',
     imageKey: 'torchserve',
     supportedModelFormats: [{ name: 'pytorch', version: '1', autoSelect: true, priority: 2 }],
     protocolVersions: ['v1', 'v2', 'grpc-v2'],
@@ -231,6 +265,7 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
   },
   {
     name: 'kserve-huggingfaceserver',
+    serverType: 'huggingfaceserver',
     imageKey: 'huggingfaceserver',
     supportedModelFormats: [{ name: 'huggingface', version: '1', autoSelect: true, priority: 1 }],
     protocolVersions: ['v2', 'v1'],
@@ -243,13 +278,20 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
     hostIPC: false,
   },
   {
-    // Ray-based multi-node vLLM serving; head container here, workers via workerSpec.
-    // The upstream head/worker bootstrap scripts and exec probes are not modelled.
+    // Ray-based multi-node vLLM serving: the head container starts Ray and the model
+    // server, workers join the Ray cluster (our own bootstrap scripts, ./ray-bootstrap.ts).
     name: 'kserve-huggingfaceserver-multinode',
+    serverType: 'huggingfaceserver',
     imageKey: 'huggingfaceserverGpu',
     supportedModelFormats: [{ name: 'huggingface', version: '1', autoSelect: true, priority: 2 }],
     protocolVersions: ['v2', 'v1'],
+    containerCommand: ['bash', '-c', RAY_HEAD_SCRIPT],
     containerArgs: ['--model_name={{.Name}}'],
+    probes: {
+      liveness: rayHealthProbe('registered_node_and_runtime_health --health_check_url http://localhost:8080 --probe_name head_liveness', 2, 5, 15),
+      readiness: rayHealthProbe('runtime_health --health_check_url http://localhost:8080 --probe_name head_readiness', 2, 5, 15),
+      startup: rayHealthProbe('registered_node_and_runtime_health --health_check_url http://localhost:8080 --probe_name head_startup', 40, 30, 30, 60),
+    },
     env: [
       { name: 'RAY_PORT', value: '6379' },
       { name: 'POD_NAMESPACE', fieldPath: 'metadata.namespace' },
@@ -264,8 +306,67 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
       pipelineParallelSize: 1,
       tensorParallelSize: 1,
       containerName: 'worker-container',
+      command: ['bash', '-c', RAY_WORKER_SCRIPT],
+      env: [{ name: 'POD_NAME', fieldPath: 'metadata.name' }, { name: 'POD_NAMESPACE', fieldPath: 'metadata.namespace' }],
+      probes: {
+        liveness: rayHealthProbe('registered_nodes --probe_name worker_liveness', 2, 5, 15, undefined, RAY_HEAD_ADDRESS_EXPORT),
+        startup: rayHealthProbe('registered_nodes --probe_name worker_startup', 40, 30, 30, 60, RAY_HEAD_ADDRESS_EXPORT),
+      },
       resources: { requests: { cpu: '2', memory: '6Gi' }, limits: { cpu: '4', memory: '12Gi' } },
     },
+  },
+  {
+    name: 'kserve-autogluonserver',
+    serverType: 'autogluonserver',
+    imageKey: 'autogluonserver',
+    supportedModelFormats: [{ name: 'autogluon', version: '1', autoSelect: true, priority: 1 }],
+    protocolVersions: ['v1', 'v2'],
+    containerArgs: kserveServerArgs,
+    resources: ONE_CPU_2GI,
+    annotations: metrics(8080),
+    securityContext: RESTRICTED,
+  },
+  {
+    // One server for several tabular frameworks; never auto-selected, named by modelFormat.
+    name: 'kserve-predictiveserver',
+    serverType: 'predictiveserver',
+    imageKey: 'predictiveserver',
+    supportedModelFormats: [
+      { name: 'sklearn', version: '1', autoSelect: false, priority: 3 },
+      { name: 'xgboost', version: '2', autoSelect: false, priority: 3 },
+      { name: 'lightgbm', version: '4', autoSelect: false, priority: 3 },
+    ],
+    protocolVersions: ['v1', 'v2'],
+    multiModel: false,
+    containerArgs: [...kserveServerArgs, '--framework={{.Annotations.modelFormat}}', '--nthread=1'],
+    resources: ONE_CPU_2GI,
+    annotations: metrics(8080),
+    securityContext: RESTRICTED,
+  },
+  {
+    name: 'kserve-vllmserver',
+    serverType: 'vllmserver',
+    imageKey: 'vllmOpenai',
+    supportedModelFormats: [{ name: 'vLLM', version: '1', autoSelect: true, priority: 1 }],
+    protocolVersions: [],
+    containerCommand: ['python', '-m', 'vllm.entrypoints.openai.api_server'],
+    containerArgs: ['--port=8080', '--served-model-name={{.Name}}', '--model=/mnt/models'],
+    env: [
+      { name: 'LMCACHE_USE_EXPERIMENTAL', value: 'True' },
+      { name: 'HF_HOME', value: '/tmp' },
+      { name: 'VLLM_CONFIG_ROOT', value: '/tmp' },
+      { name: 'VLLM_WORKER_MULTIPROC_METHOD', value: 'spawn' },
+    ],
+    probes: {
+      readiness: { failureThreshold: 3, httpGet: { path: '/v1/models', port: 8080 }, periodSeconds: 10, successThreshold: 1, timeoutSeconds: 5 },
+      startup: { failureThreshold: 60, httpGet: { path: '/v1/models', port: 8080 }, initialDelaySeconds: 30, periodSeconds: 30, successThreshold: 1, timeoutSeconds: 10 },
+    },
+    resources: ONE_CPU_2GI,
+    annotations: metrics(8080),
+    // vLLM's image runs as root: upstream does not set runAsNonRoot.
+    securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilitiesDrop: ['ALL'] },
+    devShm: { volumeName: 'devshm' },
+    hostIPC: false,
   },
 ];
 
@@ -273,6 +374,14 @@ function envList(env: readonly EnvVarDefault[]): Record<string, unknown>[] {
   return env.map((e) => e.fieldPath
     ? { name: e.name, valueFrom: { fieldRef: { fieldPath: e.fieldPath } } }
     : { name: e.name, value: e.value ?? '' });
+}
+
+function probeFields(p: RuntimeProbes | undefined): Record<string, V1Probe> {
+  const out: Record<string, V1Probe> = {};
+  if (p?.liveness) out.livenessProbe = p.liveness;
+  if (p?.readiness) out.readinessProbe = p.readiness;
+  if (p?.startup) out.startupProbe = p.startup;
+  return out;
 }
 
 function resourceBlock(r: ServingRuntimeDefault['resources']): Record<string, unknown> {
@@ -291,13 +400,14 @@ export function clusterServingRuntimeSpec(rt: ServingRuntimeDefault, image: stri
   if (rt.containerArgs.length > 0) container.args = [...rt.containerArgs];
   if (rt.containerPorts) container.ports = rt.containerPorts.map((p) => ({ ...p }));
   if (rt.env && rt.env.length > 0) container.env = envList(rt.env);
+  Object.assign(container, probeFields(rt.probes));
   if (rt.securityContext) {
     const sc = rt.securityContext;
     container.securityContext = {
       ...(sc.runAsUser !== undefined ? { runAsUser: sc.runAsUser } : {}),
       allowPrivilegeEscalation: sc.allowPrivilegeEscalation,
       privileged: sc.privileged,
-      runAsNonRoot: sc.runAsNonRoot,
+      ...(sc.runAsNonRoot !== undefined ? { runAsNonRoot: sc.runAsNonRoot } : {}),
       capabilities: { drop: [...sc.capabilitiesDrop] },
     };
   }
@@ -311,7 +421,7 @@ export function clusterServingRuntimeSpec(rt: ServingRuntimeDefault, image: stri
   const spec: Record<string, unknown> = {
     annotations: { ...rt.annotations },
     supportedModelFormats: rt.supportedModelFormats.map((f) => ({ ...f })),
-    protocolVersions: [...rt.protocolVersions],
+    ...(rt.protocolVersions.length ? { protocolVersions: [...rt.protocolVersions] } : {}),
   };
   if (rt.multiModel !== undefined) spec.multiModel = rt.multiModel;
   spec.containers = [container];
@@ -325,6 +435,9 @@ export function clusterServingRuntimeSpec(rt: ServingRuntimeDefault, image: stri
       containers: [{
         name: w.containerName,
         image,
+        ...(w.command ? { command: [...w.command] } : {}),
+        ...(w.env?.length ? { env: envList(w.env) } : {}),
+        ...probeFields(w.probes),
         resources: resourceBlock(w.resources),
         ...(rt.devShm ? { volumeMounts: [{ name: rt.devShm.volumeName, mountPath: '/dev/shm' }] } : {}),
       }],

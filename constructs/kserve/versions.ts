@@ -43,7 +43,17 @@ export type KServeImageKey =
   | 'tensorflowServing'
   | 'torchserve'
   | 'tritonserver'
-  | 'mlserver';
+  | 'mlserver'
+  | 'autogluonserver'
+  | 'predictiveserver'
+  | 'vllmOpenai'
+  // llm-d images of the LLMInferenceServiceConfig presets
+  | 'llmdCuda'
+  | 'llmdRoutingSidecar'
+  | 'llmdEndpointPicker'
+  | 'llmdUdsTokenizer'
+  | 'llmdLatencyTraining'
+  | 'llmdLatencyPrediction';
 
 const kserve = (repository: string): ImageVersion => ({ repository, tag: KSERVE_VERSION });
 
@@ -68,13 +78,27 @@ export const KSERVE_IMAGES: Readonly<Record<KServeImageKey, ImageVersion>> = Obj
   paddleserver: kserve('kserve/paddleserver'),
   pmmlserver: kserve('kserve/pmmlserver'),
   huggingfaceserver: kserve('kserve/huggingfaceserver'),
-  // GPU flavour used by the multi-node runtime: same repository, "-gpu" tag suffix.
+  // GPU flavour used by the multi-node runtime. Upstream's install references the floating
+  // `latest-gpu` tag; we pin the release's `-gpu` tag instead.
   huggingfaceserverGpu: { repository: 'kserve/huggingfaceserver', tag: `${KSERVE_VERSION}-gpu` },
+  autogluonserver: kserve('kserve/autogluonserver'),
+  predictiveserver: kserve('kserve/predictiveserver'),
 
+  // Third-party runtime images, at the tags KServe v0.20.0's install renders.
   tensorflowServing: { repository: 'tensorflow/serving', tag: '2.6.2' },
   torchserve: { repository: 'pytorch/torchserve-kfs', tag: '0.9.0' },
   tritonserver: { repository: 'nvcr.io/nvidia/tritonserver', tag: '23.05-py3' },
-  mlserver: { repository: 'docker.io/seldonio/mlserver', tag: '1.5.0' },
+  mlserver: { repository: 'docker.io/seldonio/mlserver', tag: '1.7.1' },
+  // v0.20.0's release rewrite gives vLLM's image the KServe release tag, as rendered upstream.
+  vllmOpenai: kserve('vllm/vllm-openai'),
+
+  // llm-d images of the LLMInferenceServiceConfig presets (v0.20.0's install).
+  llmdCuda: { repository: 'ghcr.io/llm-d/llm-d-cuda', tag: 'v0.8.0' },
+  llmdRoutingSidecar: { repository: 'ghcr.io/llm-d/llm-d-router-disagg-sidecar', tag: 'v0.9.0' },
+  llmdEndpointPicker: { repository: 'ghcr.io/llm-d/llm-d-router-endpoint-picker', tag: 'v0.9.0' },
+  llmdUdsTokenizer: { repository: 'ghcr.io/llm-d/llm-d-uds-tokenizer', tag: 'vllm-v0.19.1' },
+  llmdLatencyTraining: { repository: 'ghcr.io/llm-d/llm-d-latency-predictor-training-server', tag: 'v0.8.0' },
+  llmdLatencyPrediction: { repository: 'ghcr.io/llm-d/llm-d-latency-predictor-prediction-server', tag: 'v0.8.0' },
 });
 
 /** All image keys, in declaration order. */

@@ -214,7 +214,7 @@ const CASES: Case[] = [
     body: (c) => {
       rawWebhookConfig(c, { service: { name: 'missing', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
     },
-    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com points at Service test-system/missing, which is not in the platform output'],
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw points at Service test-system/missing, which is not in the platform output'],
   },
   {
     rule: 'MLP020',
@@ -223,7 +223,7 @@ const CASES: Case[] = [
       server(c);
       rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate', port: 8443 }, caBundle: CA_BUNDLE });
     },
-    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com points at port 8443 of Service test-system/widget-webhook, which exposes 443'],
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw points at port 8443 of Service test-system/widget-webhook, which exposes 443'],
   },
   {
     rule: 'MLP020',
@@ -232,7 +232,7 @@ const CASES: Case[] = [
       rawService(c, 'ghost', { selector: { app: 'ghost' }, ports: [{ port: 443, targetPort: 9443 }] });
       rawWebhookConfig(c, { service: { name: 'ghost', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
     },
-    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com Service ghost selects {"app":"ghost"}, which matches no workload\'s pod labels in namespace test-system'],
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw Service ghost selects {"app":"ghost"}, which matches no workload\'s pod labels in namespace test-system'],
   },
   {
     rule: 'MLP020',
@@ -241,7 +241,7 @@ const CASES: Case[] = [
       rawService(c, 'bare', { ports: [{ port: 443, targetPort: 9443 }] });
       rawWebhookConfig(c, { service: { name: 'bare', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
     },
-    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com Service bare has no selector, so no workload backs it'],
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw Service bare has no selector, so no workload backs it'],
   },
   {
     rule: 'MLP020',
@@ -251,7 +251,7 @@ const CASES: Case[] = [
       rawService(c, 'wrong-target', { selector: SELECTOR, ports: [{ port: 443, targetPort: 9999 }] });
       rawWebhookConfig(c, { service: { name: 'wrong-target', namespace: NS, path: '/validate' }, caBundle: CA_BUNDLE });
     },
-    expected: ["[MLP020] p/test/RawWebhook: webhook raw.example.com Service wrong-target port 443 targets '9999', which no container of widget-controller exposes"],
+    expected: ["[MLP020] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw Service wrong-target port 443 targets '9999', which no container of widget-controller exposes"],
   },
   {
     rule: 'MLP020',
@@ -259,7 +259,7 @@ const CASES: Case[] = [
     body: (c) => {
       rawWebhookConfig(c, { url: 'https://webhook.example.com/validate', caBundle: CA_BUNDLE });
     },
-    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com uses url https://webhook.example.com/validate; only in-cluster services can be checked, use clientConfig.service'],
+    expected: ['[MLP020] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw uses url https://webhook.example.com/validate; only in-cluster services can be checked, use clientConfig.service'],
   },
   {
     rule: 'MLP020',
@@ -270,7 +270,7 @@ const CASES: Case[] = [
         conversionWebhook: { serviceName: 'missing', serviceNamespace: NS, port: 443, caBundle: CA_BUNDLE, annotations: {} },
       });
     },
-    expected: [expect.stringMatching(/^\[MLP020\] p\/test\/Widget\/Resource: webhook .*widgets\.example\.com points at Service test-system\/missing, which is not in the platform output$/) as any],
+    expected: [expect.stringMatching(/^\[MLP020\] p\/test\/Widget\/Resource: conversion webhook of CRD widgets\.example\.com points at Service test-system\/missing, which is not in the platform output$/) as any],
   },
   {
     rule: 'MLP001',
@@ -292,7 +292,7 @@ const CASES: Case[] = [
       expect(srv.node.tryRemoveChild('RotatorClusterRoleBinding')).toBe(true);
     },
     expected: [
-      "[MLP021] p/test/Webhooks/Validating-widget-validator: webhook vwidget.example.com: its caBundle is patched at run time by a self-managed rotator, but that controller's RBAC does not allow update on ValidatingWebhookConfiguration widget-validator; grant it (WebhookServer adds the rotator's roles)",
+      "[MLP021] p/test/Webhooks/Validating-widget-validator: webhook vwidget.example.com of ValidatingWebhookConfiguration widget-validator: its caBundle is patched at run time by a self-managed rotator, but that controller's RBAC does not allow update on ValidatingWebhookConfiguration widget-validator; grant it (WebhookServer adds the rotator's roles)",
     ],
   },
   {
@@ -304,7 +304,7 @@ const CASES: Case[] = [
       rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate' } });
     },
     expected: [
-      "[MLP021] p/test/RawWebhook: webhook raw.example.com has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)",
+      "[MLP021] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)",
     ],
   },
   {
@@ -315,7 +315,7 @@ const CASES: Case[] = [
       backendService(c);
       rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate' } }, { annotations: { 'cert-manager.io/inject-ca-from': `${NS}/missing-cert` } });
     },
-    expected: ['[MLP021] p/test/RawWebhook: webhook raw.example.com: cert-manager.io/inject-ca-from names Certificate test-system/missing-cert, which is not in the platform output'],
+    expected: ['[MLP021] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw: cert-manager.io/inject-ca-from names Certificate test-system/missing-cert, which is not in the platform output'],
   },
   {
     rule: 'MLP021',
@@ -326,7 +326,7 @@ const CASES: Case[] = [
       rawWebhookConfig(c, { service: { name: 'widget-webhook', namespace: NS, path: '/validate' } }, { annotations: { 'service.beta.openshift.io/inject-cabundle': 'true' } });
     },
     expected: [
-      "[MLP021] p/test/RawWebhook: webhook raw.example.com has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)",
+      "[MLP021] p/test/RawWebhook: webhook raw.example.com of ValidatingWebhookConfiguration raw has no CA source: no caBundle, no cert-manager injection, no OpenShift service-ca (with the Service's serving-cert annotation)",
     ],
   },
   {
@@ -336,7 +336,7 @@ const CASES: Case[] = [
       server(c).addMutatingWebhook('pod-defaulter', webhook('pods.example.com', POD_RULE));
     },
     expected: [
-      '[MLP022] p/test/Webhooks/Mutating-pod-defaulter: fail-closed webhook pods.example.com intercepts the pods of its own backend Deployment widget-controller: ' +
+      '[MLP022] p/test/Webhooks/Mutating-pod-defaulter: fail-closed webhook pods.example.com of MutatingWebhookConfiguration pod-defaulter intercepts the pods of its own backend Deployment widget-controller: ' +
         'after a restart no pod can be created; exclude them with namespaceSelector/objectSelector',
     ],
   },
@@ -350,7 +350,7 @@ const CASES: Case[] = [
       new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
     },
     expected: [
-      '[MLP022] p/test/Cm: ConfigMap cm (phase 10-controllers) is intercepted by fail-closed webhook cm.example.com, whose backend widget-controller is in phase 10-controllers; ' +
+      '[MLP022] p/test/Cm: ConfigMap cm (phase 10-controllers) is intercepted by fail-closed webhook cm.example.com of ValidatingWebhookConfiguration cm-validator, whose backend widget-controller is in phase 10-controllers; ' +
         'apply it in a later phase than the backend',
     ],
   },

@@ -274,6 +274,24 @@ describe('Controller', () => {
     });
   });
 
+  test('extra ports are named container ports after the health and webhook ports', () => {
+    const { c } = controller({ ports: { webhook: 9443, extra: [{ name: 'visibility', containerPort: 8082 }] } });
+    expect(container(c).ports).toEqual([
+      { name: 'health', containerPort: 8081, protocol: 'TCP' },
+      { name: 'webhook-server', containerPort: 9443, protocol: 'TCP' },
+      { name: 'visibility', containerPort: 8082, protocol: 'TCP' },
+    ]);
+  });
+
+  test('fails when an extra port reuses a port number or has a bad name', () => {
+    expect(() => controller({ ports: { extra: [{ name: 'grpc', containerPort: 8081 }] } })).toThrow(
+      'p/test/Manager: container ports health=8081, grpc=8081 reuse a port number; give each endpoint its own port',
+    );
+    expect(() => controller({ ports: { extra: [{ name: 'Visibility', containerPort: 8082 }] } })).toThrow(
+      "p/test/Manager: port name 'Visibility' must be a lower-case IANA service name of at most 15 characters",
+    );
+  });
+
   test('non-resource URL rules reach the ClusterRole under their API name', () => {
     const { c } = controller({ rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
     expect(findObject(c, 'ClusterRole', 'widget-controller-role').rules).toEqual([

@@ -175,6 +175,17 @@ describe('CustomResourceDefinition rendering', () => {
     expect(rootSchema(widgetDef().versions[0].schema).toJson()).toEqual(schema);
   });
 
+  test('whole-object CEL rules of a version schema are kept on the root schema', () => {
+    const schema = s.object({ spec: s.object({ size: s.integer() }) })
+      .rule('!has(oldSelf.spec) || self.spec == oldSelf.spec', 'spec is immutable')
+      .rule('has(self.spec)', 'spec is required', { reason: 'FieldValueRequired' });
+    const def = widgetDef({ versions: [{ name: 'v1', storage: true, schema }] });
+    expect(render(def).spec.versions[0].schema.openAPIV3Schema['x-kubernetes-validations']).toEqual([
+      { rule: '!has(oldSelf.spec) || self.spec == oldSelf.spec', message: 'spec is immutable' },
+      { rule: 'has(self.spec)', message: 'spec is required', reason: 'FieldValueRequired' },
+    ]);
+  });
+
   test('name, storage version and helpers', () => {
     const c = chart();
     const crd = new CustomResourceDefinition(c, 'Widget', { definition: twoVersions({ strategy: 'Webhook' }), conversionWebhook: TARGET });
@@ -234,9 +245,19 @@ describe('CustomResourceDefinition validation', () => {
   });
 
   test('fails when versions have different schemas and conversion is None', () => {
-    const message = 'c/Widget: CRD widgets.example.com: versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema';
+    const message = 'c/Widget: CRD widgets.example.com: versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema, or state conversion.schemasDifferBecause';
     expect(fails(twoVersions())).toThrow(message);
     expect(fails(twoVersions({ strategy: 'None' }))).toThrow(message);
+  });
+
+  test('versions may differ with conversion None when the definition says why', () => {
+    expect(fails(twoVersions({ strategy: 'None', schemasDifferBecause: 'the old version is deprecated and read-only in practice' }))).not.toThrow();
+  });
+
+  test('fails when schemasDifferBecause is empty or used with a conversion webhook', () => {
+    const message = 'c/Widget: CRD widgets.example.com: conversion.schemasDifferBecause applies to strategy None only and must give a reason; remove it or state why the versions may differ';
+    expect(fails(twoVersions({ strategy: 'None', schemasDifferBecause: ' ' }))).toThrow(message);
+    expect(fails(twoVersions({ strategy: 'Webhook', schemasDifferBecause: 'because' }))).toThrow(message);
   });
 
   test('versions with the same schema need no conversion', () => {

@@ -123,6 +123,22 @@ describe('Platform graph', () => {
     ]);
   });
 
+  test('a required version is satisfied by a provider that serves it', () => {
+    const platform = newPlatform();
+    provider(platform);
+    new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v1', reason: 'r' }));
+    expect(resolveProblems(platform)).toEqual([]);
+  });
+
+  test('fails when the provider does not serve the required version, naming both and the served versions', () => {
+    const platform = newPlatform();
+    provider(platform);
+    new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v2beta1', reason: 'manages v2beta1 widgets' }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/test: component 'test' (TestComponent) requires example.com/v2beta1 Widget (manages v2beta1 widgets), but 'provider' serves Widget only as v1; add a component that serves v2beta1, or stop requiring it",
+    ]);
+  });
+
   test('fails when a required kind has no provider and no providedBy hint', () => {
     const platform = newPlatform();
     new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Gizmo', reason: 'reads gizmos' }));
@@ -143,7 +159,30 @@ describe('Platform graph', () => {
     });
     new TestComponent(platform, 'c', 'c-system');
     expect(resolveProblems(platform)).toEqual([
-      'p: components depend on each other in a cycle: a -> b -> a; break it by removing a requirement or declaring a kind as a prerequisite',
+      'p: components depend on each other in a cycle: a -> b -> a; break it by removing a requirement, declaring a kind as a prerequisite, ' +
+        'or marking a requirement runtimeOnly where it is needed only at run time',
+    ]);
+  });
+
+  test('a runtime-only requirement is checked for a provider but sets no apply order, so it breaks the cycle', () => {
+    const platform = newPlatform();
+    const a = new TestComponent(platform, 'a', 'a-system', (self) => {
+      self.crd(WIDGET);
+      self.needs({ group: 'example.com', kind: 'Gadget', reason: 'waits for gadgets at run time', runtimeOnly: true });
+    });
+    const b = new TestComponent(platform, 'b', 'b-system', (self) => {
+      self.crd(GADGET);
+      self.needs({ group: 'example.com', kind: 'Widget', reason: 'watches widgets' });
+    });
+    expect(platform.resolve().components).toEqual([a, b]);
+  });
+
+  test('fails when a runtime-only requirement has no provider', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'a', 'a-system', (self) => self.needs({ group: 'example.com', kind: 'Gadget', reason: 'waits for gadgets', runtimeOnly: true }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/a: component 'a' (TestComponent) requires example.com/Gadget (waits for gadgets), but no component of platform 'p' provides it and no prerequisite declares it; " +
+        "add a component that provides it, or declare it present with prerequisites: [{ name: '...', provides: [{ group: 'example.com', kind: 'Gadget' }] }]",
     ]);
   });
 

@@ -12,6 +12,18 @@ describe('Rbac intents', () => {
       { apiGroups: ['example.com'], resources: ['widgets/finalizers'], verbs: ['update'] },
     ]);
   });
+
+  test('editor and viewer user roles', () => {
+    expect(Rbac.editor('example.com', 'widgets')).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+      { apiGroups: ['example.com'], resources: ['widgets/status'], verbs: ['get'] },
+    ]);
+    expect(Rbac.viewer('example.com', 'widgets')).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['example.com'], resources: ['widgets/status'], verbs: ['get'] },
+    ]);
+    expect(() => checkRules('x', [...Rbac.editor('example.com', 'widgets'), ...Rbac.viewer('example.com', 'widgets')])).not.toThrow();
+  });
 });
 
 describe('normalizeRules', () => {

@@ -314,6 +314,34 @@ describe('WebhookServer', () => {
       expect(problemsOf(c.platform)).toEqual([]);
     });
 
+    test('writesCertDir: the process writes its key pair into a writable emptyDir at certDir', () => {
+      let out!: { c: TestComponent; ctl: Controller };
+      new TestComponent(newPlatform(), 'test', 'test-system', (self) => {
+        self.namespaceObject();
+        const ctl = new Controller(self, 'Manager', { name: 'widget-controller', image: self.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 } });
+        const server = new WebhookServer(self, 'Webhooks', {
+          controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls', certDir: '/etc/certs', selfManaged: { required: true, writesCertDir: true },
+        });
+        server.addValidatingWebhook('widget-validator', validating());
+        out = { c: self, ctl };
+      });
+      const pod = out.ctl.deployment.toJson().spec.template.spec;
+      expect(pod.volumes).toEqual([{ name: 'webhook-cert', emptyDir: {} }]);
+      expect(pod.containers[0].volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/etc/certs' }]);
+      expect(findObject(out.c, 'Secret', 'widget-webhook-tls')).toBeDefined();
+      expect(problemsOf(out.c.platform)).toEqual([]);
+    });
+
+    test('writesCertDir is ignored when another provider issues the certificate', () => {
+      let ctl!: Controller;
+      new TestComponent(newPlatform(), 'test', 'test-system', (self) => {
+        self.namespaceObject();
+        ctl = new Controller(self, 'Manager', { name: 'widget-controller', image: self.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 } });
+        new WebhookServer(self, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls', selfManaged: { writesCertDir: true } });
+      });
+      expect(ctl.deployment.toJson().spec.template.spec.volumes).toEqual([{ name: 'webhook-cert', secret: { secretName: 'widget-webhook-tls', defaultMode: 420 } }]);
+    });
+
     test('records what the rotator changes at run time, for checks and GitOps ignore rules', () => {
       const { server } = selfManaged(newPlatform(), true);
       expect(server.runtimeChanges().map((r) => `${r.kind} ${r.name} ${r.jsonPointers.join(',')}`)).toEqual([

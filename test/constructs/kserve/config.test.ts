@@ -15,10 +15,10 @@ describe('inferenceservice-config rendering', () => {
     const data = render();
     expect(Object.keys(data)).toEqual([
       'explainers', 'storageInitializer', 'credentials', 'ingress', 'logger', 'batcher', 'agent', 'router',
-      'deploy', 'service', 'metricsAggregator', 'localModel', 'security', 'inferenceService', 'opentelemetryCollector',
+      'deploy', 'metricsAggregator', 'localModel', 'security', 'inferenceService', 'opentelemetryCollector', 'autoscaler',
     ]);
     for (const v of Object.values(data)) expect(() => JSON.parse(v)).not.toThrow();
-    expect(INFERENCESERVICE_CONFIG_KEYS).toContain('autoscaler');
+    expect(INFERENCESERVICE_CONFIG_KEYS).toContain('service');
   });
 
   test('images come from the versions table', () => {
@@ -66,9 +66,20 @@ describe('inferenceservice-config rendering', () => {
   });
 
   test('optional keys render only when set', () => {
-    const data = render({ autoscaler: { scaleDownStabilizationWindowSeconds: '300' }, multiNode: { customGPUResourceTypeList: ['custom.com/gpu'] } });
-    expect(JSON.parse(data.autoscaler)).toEqual({ scaleDownStabilizationWindowSeconds: '300' });
+    expect(render().service).toBeUndefined();
+    const data = render({ service: { serviceClusterIPNone: true }, multiNode: { customGPUResourceTypeList: ['custom.com/gpu'] } });
+    expect(JSON.parse(data.service)).toEqual({ serviceClusterIPNone: true });
     expect(JSON.parse(data.multiNode)).toEqual({ customGPUResourceTypeList: ['custom.com/gpu'] });
+  });
+
+  test('v0.20.0 defaults: HPA stabilisation windows, OTel collector resources, local-model job settings', () => {
+    const data = render();
+    expect(JSON.parse(data.autoscaler)).toEqual({ scaleUpStabilizationWindowSeconds: '0', scaleDownStabilizationWindowSeconds: '300' });
+    expect(JSON.parse(data.opentelemetryCollector).resource).toEqual({ cpuLimit: '1', memoryLimit: '2Gi', cpuRequest: '200m', memoryRequest: '512Mi' });
+    expect(JSON.parse(data.localModel)).toMatchObject({ jobTTLSecondsAfterFinished: 3600, reconcilationFrequencyInSecs: 60, disableVolumeManagement: false });
+    expect(JSON.parse(data.credentials).s3.s3CABundleConfigMap).toBe('');
+    expect(JSON.parse(data.ingress).disableHTTPRouteTimeout).toBe(false);
+    expect(JSON.parse(data.storageInitializer).enableDirectPvcVolumeMount).toBeUndefined();
   });
 
   test('fails when deploy.defaultDeploymentMode is not a supported mode', () => {

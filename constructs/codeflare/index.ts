@@ -1,0 +1,4 @@
+export * from './versions';
+export * from './config';
+export * from './rbac';
+export * from './codeflare-operator';

@@ -1,0 +1,45 @@
+import { MANAGE_VERBS, PolicyRule, Rbac } from '../../lib/rbac';
+
+// The CodeFlare operator's manager role (ODH fork, v1.16.0 line), split by feature so that
+// a platform grants only what the enabled controllers use. The cert rotator's rights come
+// from the WebhookServer, scoped to its own Secret and configurations.
+
+/** The RayCluster controller: OAuth dashboard objects, mTLS secrets, NetworkPolicies, Ingresses. */
+export const CODEFLARE_RAYCLUSTER_RULES: PolicyRule[] = [
+  Rbac.verbs('', ['events'], ['create', 'patch', 'update', 'watch']),
+  Rbac.manage('', 'secrets', 'serviceaccounts', 'services'),
+  Rbac.manage('networking.k8s.io', 'ingresses', 'networkpolicies'),
+  Rbac.manage('ray.io', 'rayclusters'),
+  Rbac.verbs('ray.io', ['rayclusters/status'], ['get', 'patch', 'update']),
+  Rbac.verbs('ray.io', ['rayclusters/finalizers'], ['update']),
+  // Waits for the RayCluster CRD to be established before starting the controller.
+  Rbac.read('apiextensions.k8s.io', 'customresourcedefinitions'),
+  // Reads default-dsci for the applications namespace (NetworkPolicy peers).
+  Rbac.read('dscinitialization.opendatahub.io', 'dscinitializations'),
+];
+
+/** On OpenShift: the dashboard Route behind the OAuth proxy, and the cluster's ingress domain. */
+export const CODEFLARE_OPENSHIFT_RULES: PolicyRule[] = [
+  Rbac.manage('route.openshift.io', 'routes', 'routes/custom-host'),
+  Rbac.verbs('config.openshift.io', ['ingresses'], ['get']),
+];
+
+/** The OAuth proxy: a ClusterRoleBinding to system:auth-delegator per RayCluster, and the reviews that role grants. */
+export const CODEFLARE_OAUTH_RULES: PolicyRule[] = [
+  Rbac.manage('rbac.authorization.k8s.io', 'clusterrolebindings'),
+  Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
+  Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
+];
+
+/** The embedded AppWrapper controller (besides owning AppWrappers): the kinds it wraps. */
+export const CODEFLARE_APPWRAPPER_RULES: PolicyRule[] = [
+  Rbac.read('', 'nodes'),
+  Rbac.manage('', 'pods', 'services'),
+  Rbac.manage('apps', 'deployments', 'statefulsets'),
+  Rbac.manage('batch', 'jobs'),
+  Rbac.manage('jobset.x-k8s.io', 'jobsets'),
+  Rbac.manage('kubeflow.org', 'pytorchjobs'),
+  Rbac.manage('ray.io', 'rayjobs'),
+  { apiGroups: ['scheduling.sigs.k8s.io', 'scheduling.x-k8s.io'], resources: ['podgroups'], verbs: MANAGE_VERBS },
+  Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
+];

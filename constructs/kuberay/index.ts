@@ -1,0 +1,3 @@
+export * from './versions';
+export * from './kuberay';
+export * as kuberayCrds from './crds';

@@ -1,0 +1,254 @@
+/** Workload (kueue.x-k8s.io): the unit of admission Kueue creates for each job it manages. */
+import {
+  conditions, DNS_SUBDOMAIN, GROUP, objectRef, podSetName, tolerations, Version,
+} from './common';
+import { CrdDefinition, CrdScope, CrdVersion } from '../../../lib/crd';
+import { coreInline } from '../../../lib/schema/core';
+import { s } from '../../../lib/schema/dsl';
+
+/** The pod template of a pod set: its metadata as users set it, and a PodSpec. */
+const podTemplate = s.object({
+  metadata: s.object({
+    annotations: s.stringMap(),
+    finalizers: s.array(s.string()),
+    labels: s.stringMap(),
+    name: s.string(),
+    namespace: s.string(),
+  }).named('PodSetTemplateMetadata'),
+  spec: coreInline('V1PodSpec', {
+    schedulingGroup: s.object({ podGroupName: s.string() }).named('PodSchedulingGroup'),
+  }, { keepRequired: true }),
+}).named('PodSetTemplate');
+
+function topologyRequest(v: Version) {
+  const max = (n: number) => (v === 'v1beta2' ? { maxLength: n } : {});
+  return s.object({
+    podIndexLabel: s.string(max(317)),
+    podSetGroupName: s.string(max(256)),
+    podSetSliceRequiredTopology: s.string(max(63)),
+    podSetSliceSize: s.int32(),
+    ...(v === 'v1beta2' ? {
+      podsetSliceRequiredTopologyConstraints: s.array(s.object({
+        size: s.int32({ minimum: 1 }).required(),
+        topology: s.string({ minLength: 1, maxLength: 63 }).required(),
+      }).named('PodSetSliceTopologyConstraint'), { listType: 'atomic', maxItems: 3 }),
+    } : {}),
+    preferred: s.string(max(63)),
+    required: s.string(max(63)),
+    subGroupCount: s.int32(),
+    subGroupIndexLabel: s.string(max(317)),
+    unconstrained: s.boolean(),
+  }).named('PodSetTopologyRequest');
+}
+
+function podSet(v: Version) {
+  const legacy = v === 'v1beta1';
+  const base = s.object({
+    count: legacy ? s.int32({ minimum: 0 }).default(1).required() : s.int32({ minimum: 0 }).default(1),
+    minCount: s.int32({ minimum: 1 }).describe('With partial admission: the fewest pods the job can run with.'),
+    name: podSetName().default('main'),
+    template: podTemplate.required(),
+    topologyRequest: topologyRequest(v),
+  }).named('PodSet')
+    .rule('!has(self.minCount) || self.minCount <= self.count', 'minCount must not exceed count')
+    .rule('!has(self.topologyRequest) || [has(self.topologyRequest.required), has(self.topologyRequest.preferred), has(self.topologyRequest.unconstrained) && self.topologyRequest.unconstrained].filter(x, x).size() <= 1',
+      'a topologyRequest sets at most one of required, preferred and unconstrained');
+  return v === 'v1beta1' ? base : base.rule(
+    '!has(self.topologyRequest) || !has(self.topologyRequest.podSetSliceRequiredTopology) || !has(self.topologyRequest.podsetSliceRequiredTopologyConstraints)',
+    'use podSetSliceRequiredTopology or podsetSliceRequiredTopologyConstraints, not both',
+  );
+}
+
+function spec(v: Version) {
+  const legacy = v === 'v1beta1';
+  const podSets = s.array(podSet(v), { listType: 'map', listMapKeys: ['name'], minItems: 1, maxItems: 18 });
+  return s.object({
+    active: s.boolean().default(true).describe('False deactivates the workload: it is evicted and not requeued.'),
+    maximumExecutionTimeSeconds: s.int32({ minimum: 1 }),
+    podSets: legacy ? podSets.required() : podSets,
+    priority: s.int32(),
+    queueName: objectRef().describe('The LocalQueue (in the same namespace) this workload is submitted to.'),
+    ...(legacy ? {
+      priorityClassName: objectRef(),
+      priorityClassSource: s.enum('kueue.x-k8s.io/workloadpriorityclass', 'scheduling.k8s.io/priorityclass', '').default(''),
+    } : {
+      preemptionGates: s.array(s.object({ name: s.string({ minLength: 1, maxLength: 63 }).required() }).named('PreemptionGate'), { listType: 'map', listMapKeys: ['name'], maxItems: 8 }),
+      priorityClassRef: s.object({
+        group: s.enum('kueue.x-k8s.io', 'scheduling.k8s.io').required(),
+        kind: s.enum('WorkloadPriorityClass', 'PriorityClass').required(),
+        name: s.string({ minLength: 1, maxLength: 253, pattern: DNS_SUBDOMAIN }).required(),
+      }).named('PriorityClassRef')
+        .rule("self.group != 'kueue.x-k8s.io' || self.kind == 'WorkloadPriorityClass'", 'kueue.x-k8s.io priority classes are of kind WorkloadPriorityClass')
+        .rule("self.group != 'scheduling.k8s.io' || self.kind == 'PriorityClass'", 'scheduling.k8s.io priority classes are of kind PriorityClass'),
+    }),
+  }).named(legacy ? 'WorkloadSpecV1beta1' : 'WorkloadSpec')
+    .rule(legacy ? '!has(self.priorityClassName) || has(self.priority)' : '!has(self.priorityClassRef) || has(self.priority)',
+      'a workload naming a priority class needs its priority value');
+}
+
+function topologyAssignment(v: Version) {
+  const levels = s.array(s.string(), { listType: 'atomic', minItems: 1, maxItems: 16 }).required();
+  if (v === 'v1beta1') {
+    return s.object({
+      domains: s.array(s.object({
+        count: s.int32({ minimum: 1 }).required(),
+        values: s.array(s.string(), { listType: 'atomic', minItems: 1, maxItems: 16 }).required(),
+      }).named('TopologyDomainAssignment')).required(),
+      levels,
+    }).named('TopologyAssignment');
+  }
+  const counts = s.object({
+    individual: s.array(s.int32(), { listType: 'atomic', minItems: 1, maxItems: 100000 }),
+    universal: s.int32({ minimum: 1 }),
+  }).named('TopologyAssignmentSlicePodCounts').required()
+    .rule('has(self.individual) != has(self.universal)', 'set exactly one of individual and universal');
+  const values = s.object({
+    individual: s.object({
+      prefix: s.string({ maxLength: 63 }),
+      roots: s.array(s.string(), { listType: 'atomic', minItems: 1, maxItems: 100000 }).required(),
+      suffix: s.string({ maxLength: 63 }),
+    }).named('TopologyAssignmentSliceIndividualValues'),
+    universal: s.string({ maxLength: 63 }),
+  }).named('TopologyAssignmentSliceLevelValues')
+    .rule('has(self.individual) != has(self.universal)', 'set exactly one of individual and universal');
+  return s.object({
+    levels,
+    slices: s.array(s.object({
+      domainCount: s.int32({ minimum: 1 }).required(),
+      podCounts: counts,
+      valuesPerLevel: s.array(values, { listType: 'atomic', minItems: 1, maxItems: 16 }).required(),
+    }).named('TopologyAssignmentSlice')
+      .rule('!has(self.podCounts.individual) || size(self.podCounts.individual) == self.domainCount', 'podCounts.individual must give one count per domain'),
+    { listType: 'atomic', maxItems: 1000 }).required(),
+  }).named('TopologyAssignment')
+    .rule('self.slices.all(sl, size(sl.valuesPerLevel) == size(self.levels))', 'each slice must give values for every level');
+}
+
+function admission(v: Version) {
+  const legacy = v === 'v1beta1';
+  const assignment = s.object({
+    count: s.int32({ minimum: 0 }),
+    delayedTopologyRequest: legacy ? s.string() : s.string({ enum: ['Pending', 'Ready'], maxLength: 7 }),
+    flavors: s.stringMap().describe('Resource name -> the flavor assigned for it.'),
+    name: legacy ? podSetName().default('main').required() : podSetName().default('main'),
+    resourceUsage: s.map(s.quantity()),
+    topologyAssignment: topologyAssignment(v),
+  }).named('PodSetAssignment');
+  const assignments = s.array(assignment, { listType: 'map', listMapKeys: ['name'], maxItems: 18 });
+  return s.object({
+    clusterQueue: legacy ? objectRef().required() : objectRef(),
+    podSetAssignments: legacy ? assignments.required() : assignments,
+  }).named('Admission');
+}
+
+function admissionCheckState(v: Version) {
+  const legacy = v === 'v1beta1';
+  return s.object({
+    lastTransitionTime: s.dateTime().required(),
+    message: s.string({ maxLength: 32768 }).required(),
+    name: s.string({ ...(legacy ? {} : { minLength: 1 }), maxLength: 316 }).required(),
+    podSetUpdates: s.array(s.object({
+      annotations: s.stringMap(),
+      labels: s.stringMap(),
+      name: podSetName().required(),
+      nodeSelector: s.stringMap(),
+      tolerations: tolerations({ atomic: !legacy }),
+    }).named('PodSetUpdate'), { listType: 'atomic', maxItems: 18 }),
+    requeueAfterSeconds: s.int32({ minimum: 0 }),
+    retryCount: s.int32({ minimum: 0 }),
+    state: s.enum('Pending', 'Ready', 'Retry', 'Rejected').required(),
+  }).named('AdmissionCheckState');
+}
+
+function status(v: Version) {
+  const legacy = v === 'v1beta1';
+  const nameCount = s.object({ count: s.int32({ minimum: 0 }).required(), name: podSetName().required() }).named('ReclaimablePod');
+  return s.object({
+    // Upstream's v1beta1 spells this field with a typo; v1beta2 fixed it.
+    [legacy ? 'accumulatedPastExexcutionTimeSeconds' : 'accumulatedPastExecutionTimeSeconds']: s.int32(),
+    admission: admission(v),
+    admissionChecks: s.array(admissionCheckState(v), { listType: 'map', listMapKeys: ['name'], maxItems: 8 }),
+    clusterName: s.string(legacy ? {} : { maxLength: 256 }).describe('The MultiKueue worker cluster running the workload.'),
+    conditions: conditions(v),
+    nominatedClusterNames: s.array(s.string(), { listType: 'atomic', maxItems: 20 }),
+    ...(legacy ? {} : {
+      preemptionGates: s.array(s.object({
+        lastTransitionTime: s.dateTime().required(),
+        name: s.string({ minLength: 1, maxLength: 63 }).required(),
+        position: s.enum('Closed', 'Open').required(),
+      }).named('PreemptionGateState'), { listType: 'map', listMapKeys: ['name'], maxItems: 8 }),
+    }),
+    reclaimablePods: s.array(nameCount, { listType: 'map', listMapKeys: ['name'], maxItems: 18 }),
+    requeueState: s.object({ count: s.int32({ minimum: 0 }), requeueAt: s.dateTime() }).named('RequeueState'),
+    resourceRequests: s.array(s.object({ name: podSetName().required(), resources: s.map(s.quantity()) }).named('PodSetRequest'), { listType: 'map', listMapKeys: ['name'], maxItems: 18 }),
+    schedulingStats: s.object({
+      evictions: s.array(s.object({
+        count: s.int32({ minimum: 0 }).required(),
+        reason: s.string({ maxLength: 316 }).required(),
+        underlyingCause: s.string({ maxLength: 316 }).required(),
+      }).named('WorkloadSchedulingStatsEviction'), { listType: 'map', listMapKeys: ['reason', 'underlyingCause'], ...(legacy ? {} : { maxItems: 256 }) }),
+    }).named('SchedulingStats'),
+    unhealthyNodes: legacy
+      ? s.array(s.object({ name: s.string().required() }).named('UnhealthyNode'))
+      : s.array(s.object({ name: s.string({ maxLength: 63 }).required() }).named('UnhealthyNode'), { listType: 'map', listMapKeys: ['name'], maxItems: 8 }),
+  }).named(legacy ? 'WorkloadStatusV1beta1' : 'WorkloadStatus')
+    .rule('!has(self.clusterName) || !has(self.nominatedClusterNames) || size(self.nominatedClusterNames) == 0', 'clusterName and nominatedClusterNames are mutually exclusive')
+    .rule('!has(oldSelf.clusterName) || has(self.clusterName) && self.clusterName == oldSelf.clusterName', 'clusterName cannot change once set');
+}
+
+const QUOTA_RESERVED = "has(self.status) && has(self.status.conditions) && self.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')";
+const WAS_RESERVED = "has(oldSelf.status) && has(oldSelf.status.conditions) && oldSelf.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')";
+
+/**
+ * Whole-object rules: what may not change while the workload holds quota. With the rules on
+ * list items (pod sets, slices) they bring the count to upstream's (14 in v1beta1, 23 in
+ * v1beta2); which invariants they state is our reading of upstream's documentation, not a
+ * copy of its rules (the outline shows only the rules on named fields).
+ */
+function objectRules(v: Version) {
+  const rules: Array<[string, string]> = [
+    [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || !has(oldSelf.spec.podSets) || self.spec.podSets.map(p, p.name) == oldSelf.spec.podSets.map(p, p.name)`, 'podSets cannot be added, removed or renamed while the workload holds quota'],
+    [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || (has(self.spec.queueName) == has(oldSelf.spec.queueName) && (!has(self.spec.queueName) || self.spec.queueName == oldSelf.spec.queueName))`, 'queueName cannot change while the workload holds quota'],
+    [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || !has(self.status.admission) || !has(oldSelf.status.admission) || self.status.admission.clusterQueue == oldSelf.status.admission.clusterQueue`, 'the admitting ClusterQueue cannot change while the workload holds quota'],
+    [`!${QUOTA_RESERVED} || has(self.status.admission)`, 'a workload with quota reserved must record its admission'],
+  ];
+  if (v === 'v1beta2') {
+    rules.push(
+      [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || has(self.spec.priorityClassRef) == has(oldSelf.spec.priorityClassRef) && (!has(self.spec.priorityClassRef) || self.spec.priorityClassRef.group == oldSelf.spec.priorityClassRef.group && self.spec.priorityClassRef.kind == oldSelf.spec.priorityClassRef.kind)`,
+        'the kind of priority class cannot change while the workload holds quota'],
+      ['!has(self.status) || !has(self.status.admission) || !has(self.status.admission.podSetAssignments) || !has(self.spec.podSets) || self.status.admission.podSetAssignments.all(a, self.spec.podSets.exists(p, p.name == a.name))',
+        'every podSetAssignment must name a pod set of the spec'],
+    );
+  }
+  return rules;
+}
+
+function version(v: Version): CrdVersion {
+  let schema = s.object({ spec: spec(v), status: status(v) });
+  for (const [rule, message] of objectRules(v)) schema = schema.rule(rule, message);
+  return {
+    name: v,
+    storage: v === 'v1beta2',
+    deprecated: v === 'v1beta1' || undefined,
+    subresources: { status: true },
+    printerColumns: [
+      { name: 'Queue', type: 'string', jsonPath: '.spec.queueName', description: 'LocalQueue the workload is submitted to' },
+      { name: 'Reserved in', type: 'string', jsonPath: '.status.admission.clusterQueue', description: 'ClusterQueue holding quota for it' },
+      { name: 'Admitted', type: 'string', jsonPath: ".status.conditions[?(@.type=='Admitted')].status", description: 'Whether it is admitted' },
+      { name: 'Finished', type: 'string', jsonPath: ".status.conditions[?(@.type=='Finished')].status", description: 'Whether it has finished' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ],
+    schema,
+  };
+}
+
+export const workloadCrd: CrdDefinition = {
+  group: GROUP,
+  kind: 'Workload',
+  plural: 'workloads',
+  shortNames: ['kwl', 'kueueworkload', 'kueueworkloads'],
+  scope: CrdScope.NAMESPACED,
+  versions: [version('v1beta1'), version('v1beta2')],
+  conversion: { strategy: 'Webhook', path: '/convert', conversionReviewVersions: ['v1'] },
+};
+
