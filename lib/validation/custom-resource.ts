@@ -148,8 +148,7 @@ export function compileCelRules(crd: any): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
     const schema = v.schema?.openAPIV3Schema;
-    // Serializing is much faster than walking every node: walk only schemas that have rules.
-    if (schema && JSON.stringify(schema).includes('"x-kubernetes-validations"')) {
+    if (schema) {
       eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, pathOf) => {
         (node['x-kubernetes-validations'] ?? []).forEach((rule: Props, j: number) => {
           const at = `${joinPath(pathOf(), 'x-kubernetes-validations')}[${j}]`;
