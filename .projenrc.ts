@@ -79,7 +79,8 @@ const project = new typescript.TypeScriptProject({
     devdirs: ['test', 'scripts'],
     ignorePatterns: ['imports/**', 'build/**', 'dist/**', 'node_modules/**', '*.js', '*.mjs', '*.d.ts'],
   },
-  gitignore: ['/dist/', '/build/', '/.bench/', '/test/.readme-example.ts'],
+  // node_modules without a slash also ignores a node_modules symlink (git worktrees share one).
+  gitignore: ['/dist/', '/build/', '/.bench/', '/test/.readme-example.ts', '/node_modules'],
 });
 
 // Schema definitions and exact error messages make long lines; keep them readable as one.

@@ -167,15 +167,13 @@ export class Platform extends Construct {
         const key = gvkKey(r);
         const provider = providerOf.get(key);
         if (provider) {
-          if (provider !== c && !r.runtimeOnly) deps.get(c)!.add(provider);
           const served = kinds.get(key)!.versions.filter((v) => v.served ?? true).map((v) => v.name);
-          if (r.version && !served.includes(r.version)) {
-            errors.push(
-              `${c.node.path}: component '${c.componentName}' (${c.constructor.name}) requires ${r.group}/${r.version} ${r.kind} (${r.reason}), ` +
-                `but '${provider.componentName}' serves ${r.kind} only as ${served.join(', ')}; add a component that serves ${r.version}, or stop requiring it`,
-            );
-          }
-        } else if (!externalKinds.has(key)) {
+          if (r.version && !served.includes(r.version)) errors.push(wrongVersion(this, c, r, `component '${provider.componentName}' (${provider.constructor.name})`, served));
+          else if (provider !== c && !r.runtimeOnly) deps.get(c)!.add(provider);
+        } else if (externalKinds.has(key)) {
+          const versions = this.prerequisites.flatMap((p) => p.provides.filter((g) => gvkKey(g) === key && g.version).map((g) => g.version!));
+          if (r.version && versions.length && !versions.includes(r.version)) errors.push(wrongVersion(this, c, r, 'the prerequisites', versions));
+        } else {
           errors.push(missingProvider(this, c, r));
         }
       }
@@ -232,6 +230,14 @@ function missingProvider(platform: Platform, c: Component, r: Requirement): stri
     `${c.node.path}: component '${c.componentName}' (${c.constructor.name}) requires ${r.group}/${r.kind} (${r.reason}), ` +
     `but no component of platform '${platform.name}' provides it and no prerequisite declares it; ${hint}, ` +
     `or declare it present with prerequisites: [{ name: '...', provides: [{ group: '${r.group}', kind: '${r.kind}' }] }]`
+  );
+}
+
+function wrongVersion(platform: Platform, c: Component, r: Requirement, provider: string, served: string[]): string {
+  const hint = r.providedBy ? `add the ${r.providedBy.name} component instead` : `use a provider that serves ${r.version}`;
+  return (
+    `${c.node.path}: component '${c.componentName}' (${c.constructor.name}) requires ${r.group}/${r.version}/${r.kind} (${r.reason}), ` +
+    `but in platform '${platform.name}' ${r.group}/${r.kind} comes from ${provider}, which serves ${served.join(', ')}; ${hint}`
   );
 }
 

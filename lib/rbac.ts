@@ -169,6 +169,8 @@ export interface BindingObjectProps {
   readonly roleRef: { readonly kind: 'Role' | 'ClusterRole'; readonly name: string };
   /** ServiceAccounts bound, as namespace/name pairs. */
   readonly serviceAccounts: Array<{ readonly name: string; readonly namespace: string }>;
+  /** Groups bound (e.g. system:authenticated, for roles every user gets). @default - none */
+  readonly groups?: string[];
 }
 
 /** A RoleBinding (namespace set) or ClusterRoleBinding of ServiceAccounts to a role. */
@@ -182,6 +184,9 @@ export function bindingObject(scope: Construct, id: string, props: BindingObject
     kind: props.namespace ? 'RoleBinding' : 'ClusterRoleBinding',
     metadata: { name: props.name, namespace: props.namespace, labels },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: props.roleRef.kind, name: props.roleRef.name },
-    subjects: props.serviceAccounts.map((sa) => ({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })),
+    subjects: [
+      ...props.serviceAccounts.map((sa) => ({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })),
+      ...(props.groups ?? []).map((name) => ({ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name })),
+    ],
   });
 }

@@ -49,6 +49,21 @@ const MODULES: BindingModule[] = [
     from: '../constructs/appwrapper/crds',
     header: 'AppWrapper custom resources (workload.codeflare.dev), from constructs/appwrapper/crds.',
   },
+  {
+    out: 'imports/jobset.x-k8s.io.ts',
+    from: '../constructs/jobset/crds',
+    header: 'JobSet custom resources (jobset.x-k8s.io), from constructs/jobset/crds.',
+  },
+  {
+    out: 'imports/trainer.kubeflow.org.ts',
+    from: '../constructs/trainer/crds',
+    header: 'Kubeflow Trainer custom resources (trainer.kubeflow.org), from constructs/trainer/crds.',
+  },
+  {
+    out: 'imports/kubeflow.org.ts',
+    from: '../constructs/training-operator/crds',
+    header: 'Kubeflow training-operator v1 custom resources (kubeflow.org), from constructs/training-operator/crds.',
+  },
 ];
 
 const ROOT = path.resolve(__dirname, '..');

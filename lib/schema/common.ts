@@ -16,3 +16,17 @@ export function metav1Condition() {
 export function metav1Conditions(opts: { maxItems?: number } = {}) {
   return s.array(metav1Condition(), { listType: 'map', listMapKeys: ['type'], maxItems: opts.maxItems });
 }
+
+/**
+ * metav1.ObjectMeta embedded in a template (a Job or pod template inside a custom
+ * resource), as controller-gen renders it: only the fields a template may set.
+ */
+export function embeddedObjectMeta() {
+  return s.object({
+    annotations: s.stringMap(),
+    finalizers: s.array(s.string()),
+    labels: s.stringMap(),
+    name: s.string(),
+    namespace: s.string(),
+  }).named('EmbeddedObjectMeta');
+}

@@ -291,3 +291,16 @@ describe('CustomResourceDefinition validation', () => {
     );
   });
 });
+
+describe('rootSchema', () => {
+  test('keeps rules on the whole object (e.g. on metadata.name) at the root, after apiVersion, kind and metadata', () => {
+    const schema = s.object({ spec: s.object({ a: s.string() }) }).rule('size(self.metadata.name) <= 63', 'name too long');
+    const root = rootSchema(schema).toJson();
+    expect(root['x-kubernetes-validations']).toEqual([{ rule: 'size(self.metadata.name) <= 63', message: 'name too long' }]);
+    expect(Object.keys(root.properties!)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+  });
+
+  test('a schema without rules gives a root without rules', () => {
+    expect(rootSchema(s.object({ spec: s.object() })).toJson()['x-kubernetes-validations']).toBeUndefined();
+  });
+});

@@ -130,21 +130,37 @@ describe('Platform graph', () => {
     expect(resolveProblems(platform)).toEqual([]);
   });
 
-  test('fails when the provider does not serve the required version, naming both and the served versions', () => {
-    const platform = newPlatform();
-    provider(platform);
-    new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v2beta1', reason: 'manages v2beta1 widgets' }));
-    expect(resolveProblems(platform)).toEqual([
-      "p/test: component 'test' (TestComponent) requires example.com/v2beta1 Widget (manages v2beta1 widgets), but 'provider' serves Widget only as v1; add a component that serves v2beta1, or stop requiring it",
-    ]);
-  });
-
   test('fails when a required kind has no provider and no providedBy hint', () => {
     const platform = newPlatform();
     new TestComponent(platform, 'test', 'test-system', (self) => self.needs({ group: 'example.com', kind: 'Gizmo', reason: 'reads gizmos' }));
     expect(() => platform.resolve()).toThrow(
       "p/test: component 'test' (TestComponent) requires example.com/Gizmo (reads gizmos), but no component of platform 'p' provides it and no prerequisite declares it; add a component that provides it, or declare it present",
     );
+  });
+
+  test('a requirement with a version is satisfied by a provider that serves that version', () => {
+    const platform = newPlatform();
+    const p = provider(platform);
+    const c = new TestComponent(platform, 'v', 'v-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v1', reason: 'r' }));
+    expect(platform.resolve().components).toEqual([p, c]);
+  });
+
+  test('fails when the provider does not serve the required version, naming both versions', () => {
+    const platform = newPlatform();
+    provider(platform);
+    new TestComponent(platform, 'v', 'v-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v2beta1', reason: 'manages widgets', providedBy: GadgetProvider }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/v: component 'v' (TestComponent) requires example.com/v2beta1/Widget (manages widgets), but in platform 'p' example.com/Widget comes from component 'provider' (WidgetProvider), " +
+        'which serves v1; add the GadgetProvider component instead',
+    ]);
+  });
+
+  test('fails when a prerequisite declares the kind at another version', () => {
+    const platform = new Platform(new App(), 'p', { name: 'p', prerequisites: [{ name: 'widgets', provides: [{ group: 'example.com', version: 'v1', kind: 'Widget' }] }] });
+    new TestComponent(platform, 'v', 'v-system', (self) => self.needs({ group: 'example.com', kind: 'Widget', version: 'v2', reason: 'r' }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/v: component 'v' (TestComponent) requires example.com/v2/Widget (r), but in platform 'p' example.com/Widget comes from the prerequisites, which serves v1; use a provider that serves v2",
+    ]);
   });
 
   test('fails when components depend on each other in a cycle, listing the cycle', () => {

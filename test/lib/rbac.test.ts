@@ -165,6 +165,15 @@ describe('roleObject and bindingObject', () => {
     });
   });
 
+  test('bindings bind groups (e.g. every authenticated user), after the ServiceAccounts', () => {
+    const c = chart();
+    binding(c, 'B', { name: 'b', namespace: 'ns', roleRef: { kind: 'Role', name: 'r' }, serviceAccounts: [{ name: 'sa', namespace: 'ns' }], groups: ['system:authenticated'] });
+    expect(Testing.synth(c)[0].subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' },
+      { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' },
+    ]);
+  });
+
   test('fails when a ClusterRoleBinding references a Role', () => {
     expect(() => binding(chart(), 'B', { name: 'b', roleRef: { kind: 'Role', name: 'r' }, serviceAccounts: [] })).toThrow(
       'c/B: a ClusterRoleBinding can only reference a ClusterRole (got Role r); set namespace to make a RoleBinding',

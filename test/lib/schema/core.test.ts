@@ -1,3 +1,4 @@
+import { embeddedObjectMeta } from '../../../lib/schema/common';
 import { core, coreInline, coreTypeEntry, coreTypeNames, plainCore } from '../../../lib/schema/core';
 import { ArraySchema, ObjectSchema, QUANTITY_PATTERN, s } from '../../../lib/schema/dsl';
 import { JSONSchemaProps } from '../../../lib/schema/types';
@@ -136,5 +137,14 @@ describe('the type table', () => {
   test('MicroTime is a date-time string and APIService refers to its service reference', () => {
     expect(core('V1LeaseSpec').toJson().properties!.renewTime).toEqual({ type: 'string', format: 'date-time' });
     expect(core('V1APIServiceSpec').toJson().properties!.service.properties!.port).toEqual({ type: 'integer', format: 'int32' });
+  });
+});
+
+describe('embeddedObjectMeta', () => {
+  test('has the five fields controller-gen renders for metadata inside a template, and nothing required', () => {
+    const j = embeddedObjectMeta().toJson();
+    expect(Object.keys(j.properties!)).toEqual(['annotations', 'finalizers', 'labels', 'name', 'namespace']);
+    expect(j.required).toBeUndefined();
+    expect(j.properties!.labels).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
   });
 });

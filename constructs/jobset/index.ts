@@ -1,0 +1,3 @@
+export * from './jobset';
+export * from './versions';
+export * as jobsetCrds from './crds';

@@ -1,0 +1,31 @@
+import { ImageSpec } from '../../lib/images';
+
+/**
+ * Pinned images of the Kubeflow Trainer component: release v2.3.0.
+ *
+ * The controller image is the release tag of the inventory. Runtime images built by the
+ * Trainer project (deepspeed, mlx, xgboost) are pinned to the same release tag, as the
+ * release's runtimes kustomization does (the tag of those three is not confirmed from
+ * the v2.3.0 tag itself). Third-party runtime images keep the tags upstream's runtime
+ * manifests name.
+ */
+export const TRAINER_VERSION = 'v2.3.0';
+
+export type TrainerImageKey =
+  | 'controller'
+  | 'torchRuntime'
+  | 'deepspeedRuntime'
+  | 'mlxRuntime'
+  | 'jaxRuntime'
+  | 'xgboostRuntime';
+
+const trainer = (name: string): ImageSpec => ({ repository: `ghcr.io/kubeflow/trainer/${name}`, tag: TRAINER_VERSION });
+
+export const TRAINER_IMAGES: Readonly<Record<TrainerImageKey, ImageSpec>> = Object.freeze({
+  controller: trainer('trainer-controller-manager'),
+  torchRuntime: { repository: 'pytorch/pytorch', tag: '2.7.1-cuda12.6-cudnn9-runtime' },
+  deepspeedRuntime: trainer('deepspeed-runtime'),
+  mlxRuntime: trainer('mlx-runtime'),
+  jaxRuntime: { repository: 'nvcr.io/nvidia/jax', tag: '25.10-py3' },
+  xgboostRuntime: trainer('xgboost-runtime'),
+});

@@ -1,0 +1,3 @@
+export * from './training-operator';
+export * from './versions';
+export * as trainingOperatorCrds from './crds';
