@@ -1,10 +1,12 @@
 import { PlatformError } from './lib/platform';
 import { PlatformApp } from './lib/synth';
 import { ServingPlatform } from './platforms/serving';
+import { TrainingPlatform } from './platforms/training';
 
 // The default platforms that `npx cdk8s synth` writes to dist/.
 const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
 new ServingPlatform(app, 'serving');
+new TrainingPlatform(app, 'training');
 
 try {
   app.synth();

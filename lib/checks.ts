@@ -428,29 +428,57 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
   return out;
 }
 
+/**
+ * Whether webhook `w` sees `json` on create: its rules match the object's group, version,
+ * resource and scope, and its namespace and object selectors match (namespace labels from
+ * the platform's Namespace objects, plus kubernetes.io/metadata.name).
+ */
+function intercepts(m: PlatformModel, w: WebhookRef, json: any, namespaces: Map<string, PlatformObject>, target: AdmissionTarget = admissionTarget(m, json)): boolean {
+  const { group, version, resource } = target;
+  const ns = json.metadata?.namespace;
+  if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
+  if (ns) {
+    const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
+    if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
+  }
+  return selectorMatches(w.objectSelector, json.metadata?.labels ?? {});
+}
+
+/** What webhook rules match an object on (computed once per object by the interception check). */
+interface AdmissionTarget {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string | undefined;
+}
+
+function admissionTarget(m: PlatformModel, json: any): AdmissionTarget {
+  return {
+    group: groupOf(json.apiVersion),
+    version: json.apiVersion.includes('/') ? json.apiVersion.split('/')[1] : json.apiVersion,
+    resource: resourceOf(m, json),
+  };
+}
+
+/**
+ * The admission webhooks of the platform that would intercept `json` when it is created,
+ * e.g. a Pod in a tenant namespace: `interceptingWebhooks(model, { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'team-a' } })`.
+ */
+export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] {
+  const namespaces = namespaceObjects(m);
+  return webhooksOf(m).filter((w) => w.rules.length && intercepts(m, w, json, namespaces));
+}
+
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const webhooks = webhooksOf(m).filter((w) => w.failurePolicy === 'Fail' && w.rules.length);
   if (!webhooks.length) return out;
   const namespaces = namespaceObjects(m);
   // What a webhook rule matches on, computed once per subject rather than once per webhook and subject.
-  const subjects = admissionSubjects(m).map((s) => ({
-    ...s,
-    group: groupOf(s.json.apiVersion),
-    version: s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion,
-    resource: resourceOf(m, s.json),
-  }));
+  const subjects = admissionSubjects(m).map((s) => ({ ...s, ...admissionTarget(m, s.json) }));
   for (const w of webhooks) {
     const backend = resolveBackend(m, w).workload;
     for (const s of subjects) {
-      const { group, version, resource } = s;
-      const ns = s.json.metadata?.namespace;
-      if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) continue;
-      if (ns) {
-        const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
-        if (!selectorMatches(w.namespaceSelector, nsLabels)) continue;
-      }
-      if (!selectorMatches(w.objectSelector, s.json.metadata?.labels ?? {})) continue;
+      if (!intercepts(m, w, s.json, namespaces, s)) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
         out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
@@ -491,7 +519,7 @@ function checkRbac(m: PlatformModel): Finding[] {
 
 /** The rules bound to a controller's ServiceAccount in the output. */
 function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
-  return rulesBoundTo(m, ctl.name, ctl.namespace);
+  return rulesBoundTo(m, ctl.serviceAccountName, ctl.namespace);
 }
 
 /** The cluster-wide rules bound to a ServiceAccount by ClusterRoleBindings in the output. */

@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
 import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
+import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';
 
@@ -51,6 +52,19 @@ export const CERT_MANAGER: Prerequisite = {
   ],
 };
 
+/**
+ * A CRD a component's upstream install ships a copy of, but which another component owns:
+ * the component declares it uses the CRD and never emits it (see `Component.useCrd`).
+ */
+export interface CrdUse {
+  /** The definition as this component knows it: the versions it reads and writes. */
+  readonly definition: CrdDefinition;
+  /** Why the component needs it (shown in errors and reports). */
+  readonly reason: string;
+  /** The component class that owns and emits it. */
+  readonly providedBy?: abstract new (...args: any[]) => Component;
+}
+
 export interface ComponentProps {
   /**
    * The namespace the component's controllers run in.
@@ -65,6 +79,16 @@ export interface ComponentProps {
  * to order, wire and check the whole.
  */
 export abstract class Component extends Chart {
+  /**
+   * `x instanceof SomeComponent` by prototype chain. cdk8s's Chart answers `instanceof`
+   * with `Chart.isChart`, which every subclass inherits: without this, any chart would be
+   * "an instance" of every component class (e.g. a dashboard looking for the profile
+   * controller among the platform's components would find itself).
+   */
+  public static [Symbol.hasInstance](o: unknown): o is Component {
+    return Function.prototype[Symbol.hasInstance].call(this, o);
+  }
+
   /** The component's name: its id, used for file names in dist/. */
   public readonly componentName: string;
   /**
@@ -74,12 +98,19 @@ export abstract class Component extends Chart {
   public readonly namespaceName: string;
   /** The CRDs this component declares (whether or not the platform assigns them to it). */
   public readonly crds: CustomResourceDefinition[] = [];
+  /** CRDs it ships upstream but leaves to their owner to emit (`useCrd`). */
+  public readonly usedCrds: CrdUse[] = [];
   /** Kinds it needs from other components. */
   public readonly requires: Requirement[] = [];
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
   public readonly infrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
   public abstract readonly images: Readonly<Record<string, ImageSpec>>;
+  /**
+   * Links it contributes to a central dashboard, if the platform has one (none by default).
+   * Declared with `addDashboardLinks`, read by the dashboard at synth.
+   */
+  public readonly dashboardLinks: DashboardLinks[] = [];
 
   constructor(scope: Platform, id: string, namespace: string) {
     super(scope, id, { disableResourceNameHashes: true });
@@ -117,6 +148,23 @@ export abstract class Component extends Chart {
     });
     this.crds.push(crd);
     return crd;
+  }
+
+  /** Declares links this component contributes to a central dashboard. */
+  protected addDashboardLinks(links: DashboardLinks): void {
+    const problems = dashboardLinkProblems(links);
+    if (problems.length) throw new Error(`${this.node.path}: dashboard links: ${problems.join('; ')}`);
+    this.dashboardLinks.push(links);
+  }
+
+  /**
+   * Declares a CRD this component uses but does not emit: upstream bundles a copy, and
+   * another component owns it. It becomes a requirement on the CRD's kind, and the
+   * platform checks that the owner serves every version this component uses.
+   */
+  protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
+    this.usedCrds.push({ definition, ...use });
+    this.require({ group: definition.group, kind: definition.kind, reason: use.reason, providedBy: use.providedBy });
   }
 
   /** Declares that this component needs a kind another component provides. */

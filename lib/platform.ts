@@ -2,7 +2,7 @@ import { ApiObject, App } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { CertificateProvider } from './certificates';
 import { Component, Prerequisite, Requirement } from './component';
-import { CrdDefinition, gvkKey } from './crd';
+import { CrdDefinition, crdName, gvkKey } from './crd';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
@@ -146,6 +146,29 @@ export class Platform extends Construct {
         );
       } else {
         crdOwners.set(name, explicit ?? owners[0]);
+      }
+    }
+
+    // 1b. CRDs a component uses but leaves to their owner: never its own, and the owner
+    // must serve every version the user reads and writes.
+    for (const c of components) {
+      for (const use of c.usedCrds) {
+        const name = crdName(use.definition);
+        if (c.crds.some((d) => d.name === name)) {
+          errors.push(`${c.node.path}: component '${c.componentName}' declares CRD ${name} both as its own (addCrd) and as used from another component (useCrd); keep one`);
+          continue;
+        }
+        const owner = crdOwners.get(name);
+        if (!owner) continue; // reported below as a missing provider of its kind
+        const served = new Set(owner.crds.find((d) => d.name === name)!.definition.versions.filter((v) => v.served ?? true).map((v) => v.name));
+        const missing = use.definition.versions.filter((v) => (v.served ?? true) && !served.has(v.name)).map((v) => v.name);
+        if (missing.length) {
+          errors.push(
+            `${c.node.path}: component '${c.componentName}' uses CRD ${name} at version${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, ` +
+              `which its owner '${owner.componentName}' (${owner.node.path}) does not serve (serves ${[...served].sort().join(', ')}); ` +
+              `use a release of '${owner.componentName}' that serves ${missing.join(', ')}, or of '${c.componentName}' that uses what it serves`,
+          );
+        }
       }
     }
 

@@ -1,6 +1,6 @@
 import { caSourceOf, resolveBackend, webhooksOf } from './checks';
 import { Controller } from './controller';
-import { gvkKey } from './crd';
+import { crdName, gvkKey } from './crd';
 import { PlatformModel } from './platform';
 
 /**
@@ -54,7 +54,10 @@ export function platformReport(m: PlatformModel, largeCrds: string[]): string {
     for (const infra of c.infrastructure) lines.push(`  ${infra.replace(/[^\w]/g, '_')}[${infra}] -.-> ${c.componentName}`);
   }
   lines.push('```', '', '## CRD ownership', '');
-  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`- ${crd}: ${owner.componentName}`);
+  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const users = m.components.filter((c) => c.usedCrds.some((u) => crdName(u.definition) === crd)).map((c) => c.componentName);
+    lines.push(`- ${crd}: ${owner.componentName}${users.length ? ` (also used, not emitted, by ${users.join(', ')})` : ''}`);
+  }
   lines.push('', '## Webhooks', '', 'type configuration/webhook -> service:port -> workload:containerPort -> CA source -> failurePolicy', '');
   for (const l of wiringTable(m)) lines.push(`- ${l}`);
   lines.push('', '## Controller metrics', '');

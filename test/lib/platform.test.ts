@@ -265,6 +265,51 @@ describe('Platform graph', () => {
     expect(platform.resolve().components).toEqual([one, two, c]);
   });
 
+  test('a component that uses a CRD (useCrd) never emits it, requires its kind and comes after the owner', () => {
+    const platform = newPlatform();
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'ships a copy of widgets', providedBy: WidgetProvider }));
+    const p = provider(platform);
+    expect(user.crds).toEqual([]);
+    expect(user.requires).toEqual([{ group: 'example.com', kind: 'Widget', reason: 'ships a copy of widgets', providedBy: WidgetProvider }]);
+    const model = platform.resolve();
+    expect(model.components).toEqual([p, user]);
+    expect(model.crdOwners.get('widgets.example.com')).toBe(p);
+    expect(model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.component)).toEqual([p]);
+    const report = buildPlatform(platform).files.get('REPORT.md')!;
+    expect(report).toContain('- widgets.example.com: provider (also used, not emitted, by user)');
+  });
+
+  test('fails when a used CRD has no owner in the platform, naming the class that provides it', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'ships a copy of widgets', providedBy: WidgetProvider }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/user: component 'user' (TestComponent) requires example.com/Widget (ships a copy of widgets), but no component of platform 'p' provides it and no prerequisite declares it; " +
+        "add the WidgetProvider component to the platform, or declare it present with prerequisites: [{ name: '...', provides: [{ group: 'example.com', kind: 'Widget' }] }]",
+    ]);
+  });
+
+  test('fails when the owner of a used CRD does not serve a version the user uses, naming both', () => {
+    const platform = newPlatform();
+    const v2 = { ...WIDGET, versions: [{ ...WIDGET.versions[0], name: 'v2' }] };
+    new TestComponent(platform, 'user', 'user-system', (self) => self.uses(v2, { reason: 'r', providedBy: WidgetProvider }));
+    provider(platform);
+    expect(resolveProblems(platform)).toEqual([
+      "p/user: component 'user' uses CRD widgets.example.com at version v2, which its owner 'provider' (p/provider) does not serve (serves v1); " +
+        "use a release of 'provider' that serves v2, or of 'user' that uses what it serves",
+    ]);
+  });
+
+  test('fails when a component both declares and uses the same CRD', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'both', 'both-system', (self) => {
+      self.crd(WIDGET);
+      self.uses(WIDGET, { reason: 'r' });
+    });
+    expect(resolveProblems(platform)).toEqual([
+      "p/both: component 'both' declares CRD widgets.example.com both as its own (addCrd) and as used from another component (useCrd); keep one",
+    ]);
+  });
+
   test('fails when crdOwners names a component that does not declare the CRD', () => {
     const platform = newPlatform();
     provider(platform, 'one');

@@ -3,7 +3,7 @@
  * definition, and shortcuts to build a platform and read its objects.
  */
 import { ApiObject, App } from 'cdk8s';
-import { Component, CERT_MANAGER, Requirement } from '../../lib/component';
+import { Component, CERT_MANAGER, CrdUse, Requirement } from '../../lib/component';
 import { CrdDefinition, CrdScope, CustomResourceDefinition, CustomResourceDefinitionProps } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import { Platform, PlatformError, PlatformProps } from '../../lib/platform';
@@ -27,6 +27,10 @@ export class TestComponent extends Component {
 
   public needs(req: Requirement): void {
     this.require(req);
+  }
+
+  public uses(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
+    this.useCrd(definition, use);
   }
 
   public namespaceObject(labels: Record<string, string> = {}): ApiObject {
