@@ -1,5 +1,6 @@
 import { PlatformError } from './lib/platform';
 import { PlatformApp } from './lib/synth';
+import { ModelServingPlatform } from './platforms/model-serving';
 import { ServingPlatform } from './platforms/serving';
 import { TrainingPlatform } from './platforms/training';
 
@@ -7,6 +8,7 @@ import { TrainingPlatform } from './platforms/training';
 const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
 new ServingPlatform(app, 'serving');
 new TrainingPlatform(app, 'training');
+new ModelServingPlatform(app, 'model-serving');
 
 try {
   app.synth();

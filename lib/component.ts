@@ -65,6 +65,51 @@ export interface CrdUse {
   readonly providedBy?: abstract new (...args: any[]) => Component;
 }
 
+/**
+ * How a component declares a CRD that another component may ship too (KServe and ModelMesh
+ * both ship InferenceService; KServe's schema is the newer one).
+ */
+export enum CrdClaim {
+  /**
+   * The component emits the CRD. Two components that both claim OWNS conflict: the platform
+   * fails until crdOwners (or resolveCrd) picks one.
+   */
+  OWNS = 'owns',
+  /**
+   * The component works with another component's copy of the CRD: when a component of the
+   * platform claims OWNS, that one emits it; when the component is alone with it, it emits
+   * its own copy.
+   */
+  USES = 'uses',
+}
+
+/** Options of `Component.addCrd`. */
+export interface AddCrdOptions extends Omit<CustomResourceDefinitionProps, 'definition'> {
+  /** @default CrdClaim.OWNS */
+  readonly claim?: CrdClaim;
+}
+
+/** The Prometheus Operator, when it is already installed (ServiceMonitor, PodMonitor...). */
+export const PROMETHEUS_OPERATOR: Prerequisite = {
+  name: 'prometheus-operator',
+  provides: [
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'ServiceMonitor' },
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'PodMonitor' },
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'PrometheusRule' },
+  ],
+};
+
+/** The Gateway API CRDs, when a gateway implementation already installed them. */
+export const GATEWAY_API: Prerequisite = {
+  name: 'gateway-api',
+  provides: [
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'Gateway' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'GatewayClass' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'HTTPRoute' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'GRPCRoute' },
+  ],
+};
+
 export interface ComponentProps {
   /**
    * The namespace the component's controllers run in.
@@ -102,6 +147,8 @@ export abstract class Component extends Chart {
   public readonly usedCrds: CrdUse[] = [];
   /** Kinds it needs from other components. */
   public readonly requires: Requirement[] = [];
+  /** How this component claims each CRD it declares, by CRD name (OWNS unless declared otherwise). */
+  private readonly claims = new Map<string, CrdClaim>();
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
   public readonly infrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
@@ -141,12 +188,14 @@ export abstract class Component extends Chart {
   }
 
   /** Declares a CRD of this component. */
-  protected addCrd(definition: CrdDefinition, props: Omit<CustomResourceDefinitionProps, 'definition'> = {}): CustomResourceDefinition {
+  protected addCrd(definition: CrdDefinition, options: AddCrdOptions = {}): CustomResourceDefinition {
+    const { claim, ...props } = options;
     const crd = new CustomResourceDefinition(this, definition.kind + (this.crds.some((c) => c.definition.kind === definition.kind) ? definition.group : ''), {
       ...props,
       definition,
     });
     this.crds.push(crd);
+    this.claims.set(crd.name, claim ?? CrdClaim.OWNS);
     return crd;
   }
 
@@ -165,6 +214,11 @@ export abstract class Component extends Chart {
   protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
     this.usedCrds.push({ definition, ...use });
     this.require({ group: definition.group, kind: definition.kind, reason: use.reason, providedBy: use.providedBy });
+  }
+
+  /** How this component claims a CRD it declares (undefined when it does not declare it). */
+  public claimOf(crd: string): CrdClaim | undefined {
+    return this.claims.get(crd);
   }
 
   /** Declares that this component needs a kind another component provides. */

@@ -65,6 +65,31 @@ const MODULES: BindingModule[] = [
     header: 'odh-model-controller custom resources (nim.opendatahub.io), from constructs/odh-model-controller/crds.',
   },
   {
+    out: 'imports/modelmesh.serving.kserve.io.ts',
+    from: '../constructs/modelmesh-serving/crds',
+    header: 'ModelMesh Serving custom resources (Predictor), from constructs/modelmesh-serving/crds.',
+  },
+  {
+    out: 'imports/llm-d.ai.ts',
+    from: '../constructs/llm-d-router/crds',
+    header: 'llm-d router custom resources (llm-d.ai), from constructs/llm-d-router/crds.',
+  },
+  {
+    out: 'imports/llmd.ai.ts',
+    from: '../constructs/workload-variant-autoscaler/crds',
+    header: 'Workload Variant Autoscaler custom resources (llmd.ai), from constructs/workload-variant-autoscaler/crds.',
+  },
+  {
+    out: 'imports/llamastack.io.ts',
+    from: '../constructs/llama-stack-k8s-operator/crds',
+    header: 'Llama Stack operator custom resources (llamastack.io), from constructs/llama-stack-k8s-operator/crds.',
+  },
+  {
+    out: 'imports/mlflow.ts',
+    from: '../constructs/mlflow-operator/crds',
+    header: 'MLflow operator custom resources (mlflow.opendatahub.io, mlflow.kubeflow.org, components.platform.opendatahub.io), from constructs/mlflow-operator/crds.',
+  },
+  {
     out: 'imports/kueue.x-k8s.io.ts',
     from: '../constructs/kueue/crds',
     header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',
