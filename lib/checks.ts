@@ -3,7 +3,7 @@ import { CrdDefinition, gvkKey } from './crd';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, PolicyRule } from './rbac';
-import { compileCelRules, isBuiltinKind, validateBuiltin, validateCustomResource } from './validation';
+import { compileCelRules, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue } from './validation';
 import { LabelSelector } from './webhook-server';
 
 /** One finding: the rule it breaks, where, and what to do. */
@@ -47,9 +47,10 @@ function isCr(o: PlatformObject): boolean {
 }
 
 function checkBuiltins(m: PlatformModel): Finding[] {
-  return m.objects
-    .filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind))
-    .flatMap((o) => validateBuiltin(o.json).map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+  // Validated together: objects of one kind share one validator.
+  const builtins = m.objects.filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind));
+  const results = validateBuiltins(builtins.map((o) => o.json));
+  return builtins.flatMap((o, k) => results[k].map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
 function crdObjects(m: PlatformModel): Map<string, PlatformObject> {
@@ -62,12 +63,24 @@ function crdObjects(m: PlatformModel): Map<string, PlatformObject> {
 
 function checkCustomResources(m: PlatformModel): Finding[] {
   const crds = crdObjects(m);
-  const out: Finding[] = [];
+  // Objects of one CRD are validated together: its schema is compiled once for all of them.
+  const byCrd = new Map<PlatformObject, PlatformObject[]>();
   for (const o of m.objects) {
     if (!isCr(o)) continue;
     const crd = crds.get(`${groupOf(o.json.apiVersion)}/${o.json.kind}`);
     if (!crd) continue; // served by a prerequisite (or reported by MLP010)
-    for (const i of validateCustomResource(o.json, crd.json)) {
+    let list = byCrd.get(crd);
+    if (!list) byCrd.set(crd, list = []);
+    list.push(o);
+  }
+  const issues = new Map<PlatformObject, ValidationIssue[]>();
+  for (const [crd, objs] of byCrd) {
+    const results = validateCustomResources(objs.map((o) => o.json), crd.json);
+    objs.forEach((o, i) => issues.set(o, results[i]));
+  }
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    for (const i of issues.get(o) ?? []) {
       out.push({ rule: 'MLP002', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` });
     }
   }
@@ -162,8 +175,13 @@ export interface WebhookRef {
   readonly annotations: Record<string, string>;
 }
 
+const webhookLists = new WeakMap<PlatformModel, WebhookRef[]>();
+
 export function webhooksOf(m: PlatformModel): WebhookRef[] {
+  const cached = webhookLists.get(m);
+  if (cached) return [...cached];
   const out: WebhookRef[] = [];
+  webhookLists.set(m, out);
   for (const o of m.objects) {
     if (o.json.kind === 'ValidatingWebhookConfiguration' || o.json.kind === 'MutatingWebhookConfiguration') {
       for (const w of o.json.webhooks ?? []) {
@@ -190,6 +208,67 @@ export function webhookLabel(w: WebhookRef): string {
 
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
+/**
+ * Lookups the checks make per webhook, controller or object, built once per model so that
+ * every check stays linear in the number of objects. Each map keeps the first object of a
+ * key, as a scan in apply order would find it.
+ */
+interface ModelIndex {
+  /** v1 Services by namespace/name. */
+  readonly services: Map<string, PlatformObject>;
+  /** Objects of kind Service (any apiVersion) by namespace/name. */
+  readonly serviceKinds: Map<string, PlatformObject>;
+  /** cert-manager Certificates by namespace/name. */
+  readonly certificates: Map<string, PlatformObject>;
+  /** Deployments, StatefulSets and DaemonSets by namespace, in apply order. */
+  readonly workloads: Map<string, PlatformObject[]>;
+  /** Deployments by name (any namespace). */
+  readonly deployments: Map<string, PlatformObject>;
+  /** Rules of Roles (`Role/<ns>/<name>`) and ClusterRoles (`ClusterRole//<name>`); a later object of the same name wins. */
+  readonly roles: Map<string, PolicyRule[]>;
+  /** RoleBindings and ClusterRoleBindings by the ServiceAccounts (`<ns>/<name>`) among their subjects, in apply order. */
+  readonly bindings: Map<string, PlatformObject[]>;
+}
+
+const modelIndexes = new WeakMap<PlatformModel, ModelIndex>();
+
+function indexOf(m: PlatformModel): ModelIndex {
+  let ix = modelIndexes.get(m);
+  if (ix) return ix;
+  ix = { services: new Map(), serviceKinds: new Map(), certificates: new Map(), workloads: new Map(), deployments: new Map(), roles: new Map(), bindings: new Map() };
+  const first = (map: Map<string, PlatformObject>, key: string, o: PlatformObject) => {
+    if (!map.has(key)) map.set(key, o);
+  };
+  for (const o of m.objects) {
+    const j = o.json;
+    const nsName = `${j.metadata?.namespace}/${j.metadata?.name}`;
+    if (j.kind === 'Service') {
+      first(ix.serviceKinds, nsName, o);
+      if (j.apiVersion === 'v1') first(ix.services, nsName, o);
+    } else if (j.kind === 'Certificate' && groupOf(j.apiVersion) === 'cert-manager.io') {
+      first(ix.certificates, nsName, o);
+    } else if (WORKLOAD_KINDS.includes(j.kind)) {
+      if (j.kind === 'Deployment') first(ix.deployments, String(j.metadata?.name), o);
+      const list = ix.workloads.get(j.metadata.namespace) ?? [];
+      list.push(o);
+      ix.workloads.set(j.metadata.namespace, list);
+    } else if (j.kind === 'ClusterRole') {
+      ix.roles.set(`ClusterRole//${j.metadata.name}`, j.rules ?? []);
+    } else if (j.kind === 'Role') {
+      ix.roles.set(`Role/${j.metadata.namespace}/${j.metadata.name}`, j.rules ?? []);
+    } else if (j.kind === 'ClusterRoleBinding' || j.kind === 'RoleBinding') {
+      const accounts = new Set<string>((j.subjects ?? []).filter((x: any) => x.kind === 'ServiceAccount').map((x: any) => `${x.namespace}/${x.name}`));
+      for (const a of accounts) {
+        const list = ix.bindings.get(a) ?? [];
+        list.push(o);
+        ix.bindings.set(a, list);
+      }
+    }
+  }
+  modelIndexes.set(m, ix);
+  return ix;
+}
+
 function matchLabels(selector: Record<string, string>, labels: Record<string, string>): boolean {
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }
@@ -215,15 +294,14 @@ export function resolveBackend(m: PlatformModel, w: WebhookRef): { workload?: Pl
     return w.clientConfig?.url ? { problem: `uses url ${w.clientConfig.url}; only in-cluster services can be checked, use clientConfig.service` } : { problem: 'has no clientConfig.service' };
   }
   const port = svcRef.port ?? 443;
-  const service = m.objects.find((o) => o.json.kind === 'Service' && o.json.apiVersion === 'v1' && o.json.metadata.name === svcRef.name && o.json.metadata.namespace === svcRef.namespace);
+  const ix = indexOf(m);
+  const service = ix.services.get(`${svcRef.namespace}/${svcRef.name}`);
   if (!service) return { problem: `points at Service ${svcRef.namespace}/${svcRef.name}, which is not in the platform output` };
   const sp = (service.json.spec.ports ?? []).find((p: any) => p.port === port);
   if (!sp) return { service, problem: `points at port ${port} of Service ${svcRef.namespace}/${svcRef.name}, which exposes ${(service.json.spec.ports ?? []).map((p: any) => p.port).join(', ')}` };
   const selector = service.json.spec.selector ?? {};
   if (!Object.keys(selector).length) return { service, problem: `Service ${svcRef.name} has no selector, so no workload backs it` };
-  const workloads = m.objects.filter(
-    (o) => WORKLOAD_KINDS.includes(o.json.kind) && o.json.metadata.namespace === svcRef.namespace && matchLabels(selector, o.json.spec.template?.metadata?.labels ?? {}),
-  );
+  const workloads = (ix.workloads.get(svcRef.namespace) ?? []).filter((o) => matchLabels(selector, o.json.spec.template?.metadata?.labels ?? {}));
   if (!workloads.length) return { service, problem: `Service ${svcRef.name} selects ${JSON.stringify(selector)}, which matches no workload's pod labels in namespace ${svcRef.namespace}` };
   const target = sp.targetPort ?? sp.port;
   for (const wl of workloads) {
@@ -252,19 +330,19 @@ export function caSourceOf(m: PlatformModel, w: WebhookRef): string | undefined 
   if (change) {
     // The bundle arrives at run time: only if the rotator may patch this object.
     const resource = BUILTIN_PLURALS[owner.kind];
-    const ctl = m.objects.find((d) => d.json.kind === 'Deployment' && d.json.metadata.name === change.by);
+    const ctl = indexOf(m).deployments.get(change.by);
     const rules = ctl ? rulesBoundTo(m, ctl.json.spec.template.spec.serviceAccountName, ctl.json.metadata.namespace) : [];
     return allows(rules, groupOf(owner.apiVersion), resource, 'update', owner.metadata.name) ? `self-managed by ${change.by} (caBundle patched at run time)` : undefined;
   }
   const inject = w.annotations['cert-manager.io/inject-ca-from'];
   if (inject) {
     const [ns, name] = inject.split('/');
-    const cert = m.objects.find((o) => o.json.kind === 'Certificate' && groupOf(o.json.apiVersion) === 'cert-manager.io' && o.json.metadata.namespace === ns && o.json.metadata.name === name);
+    const cert = indexOf(m).certificates.get(`${ns}/${name}`);
     return cert ? `cert-manager ${inject}` : undefined;
   }
   if (w.annotations['service.beta.openshift.io/inject-cabundle'] === 'true') {
     const svc = w.clientConfig?.service;
-    const service = m.objects.find((o) => o.json.kind === 'Service' && o.json.metadata.name === svc?.name && o.json.metadata.namespace === svc?.namespace);
+    const service = indexOf(m).serviceKinds.get(`${svc?.namespace}/${svc?.name}`);
     return service?.json.metadata.annotations?.['service.beta.openshift.io/serving-cert-secret-name'] ? 'openshift service-ca' : undefined;
   }
   return undefined;
@@ -356,10 +434,14 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
  * resource and scope, and its namespace and object selectors match (namespace labels from
  * the platform's Namespace objects, plus kubernetes.io/metadata.name).
  */
-function intercepts(m: PlatformModel, w: Pick<WebhookRef, 'rules' | 'namespaceSelector' | 'objectSelector'>, json: any, namespaces: Map<string, PlatformObject>): boolean {
-  const group = groupOf(json.apiVersion);
-  const version = json.apiVersion.includes('/') ? json.apiVersion.split('/')[1] : json.apiVersion;
-  const resource = resourceOf(m, json);
+function intercepts(
+  m: PlatformModel,
+  w: Pick<WebhookRef, 'rules' | 'namespaceSelector' | 'objectSelector'>,
+  json: any,
+  namespaces: Map<string, PlatformObject>,
+  target: AdmissionTarget = admissionTarget(m, json),
+): boolean {
+  const { group, version, resource } = target;
   const ns = json.metadata?.namespace;
   if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
   if (ns) {
@@ -367,6 +449,21 @@ function intercepts(m: PlatformModel, w: Pick<WebhookRef, 'rules' | 'namespaceSe
     if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
   }
   return selectorMatches(w.objectSelector, json.metadata?.labels ?? {});
+}
+
+/** What webhook rules match an object on (computed once per object by the interception check). */
+interface AdmissionTarget {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string | undefined;
+}
+
+function admissionTarget(m: PlatformModel, json: any): AdmissionTarget {
+  return {
+    group: groupOf(json.apiVersion),
+    version: json.apiVersion.includes('/') ? json.apiVersion.split('/')[1] : json.apiVersion,
+    resource: resourceOf(m, json),
+  };
 }
 
 /**
@@ -383,7 +480,7 @@ export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] 
  * once it runs, so an object of an intercepted kind applied after the operator's phase
  * may meet a live, fail-closed webhook whose backend is not up.
  */
-function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, PlatformObject>, subjects: ReturnType<typeof admissionSubjects>): Finding[] {
+function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, PlatformObject>, subjects: Array<ReturnType<typeof admissionSubjects>[number] & AdmissionTarget>): Finding[] {
   const out: Finding[] = [];
   for (const c of m.components) {
     for (const w of c.runtimeWebhooks) {
@@ -395,7 +492,7 @@ function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, Plat
       }
       if ((w.failurePolicy ?? 'Fail') !== 'Fail') continue;
       for (const s of subjects) {
-        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, w, s.json, namespaces)) continue;
+        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, w, s.json, namespaces, s)) continue;
         out.push({
           rule: 'MLP022',
           path: s.obj.path,
@@ -409,14 +506,16 @@ function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, Plat
 
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
+  const webhooks = webhooksOf(m).filter((w) => w.failurePolicy === 'Fail' && w.rules.length);
+  if (!webhooks.length && !m.components.some((c) => c.runtimeWebhooks.length)) return out;
   const namespaces = namespaceObjects(m);
-  const subjects = admissionSubjects(m);
+  // What a webhook rule matches on, computed once per subject rather than once per webhook and subject.
+  const subjects = admissionSubjects(m).map((s) => ({ ...s, ...admissionTarget(m, s.json) }));
   out.push(...checkRuntimeInterception(m, namespaces, subjects));
-  for (const w of webhooksOf(m)) {
-    if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
+  for (const w of webhooks) {
     const backend = resolveBackend(m, w).workload;
     for (const s of subjects) {
-      if (!intercepts(m, w, s.json, namespaces)) continue;
+      if (!intercepts(m, w, s.json, namespaces, s)) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
         out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
@@ -462,16 +561,9 @@ function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
 
 /** The cluster-wide rules bound to a ServiceAccount by ClusterRoleBindings in the output. */
 function rulesBoundTo(m: PlatformModel, saName: string, saNamespace: string): PolicyRule[] {
-  const roles = new Map<string, PolicyRule[]>();
-  for (const o of m.objects) {
-    if (o.json.kind === 'ClusterRole') roles.set(`ClusterRole//${o.json.metadata.name}`, o.json.rules ?? []);
-    if (o.json.kind === 'Role') roles.set(`Role/${o.json.metadata.namespace}/${o.json.metadata.name}`, o.json.rules ?? []);
-  }
+  const { roles, bindings } = indexOf(m);
   const rules: PolicyRule[] = [];
-  for (const o of m.objects) {
-    if (o.json.kind !== 'ClusterRoleBinding' && o.json.kind !== 'RoleBinding') continue;
-    const bound = (o.json.subjects ?? []).some((s: any) => s.kind === 'ServiceAccount' && s.name === saName && s.namespace === saNamespace);
-    if (!bound) continue;
+  for (const o of bindings.get(`${saNamespace}/${saName}`) ?? []) {
     const ref = o.json.roleRef;
     const key = ref.kind === 'ClusterRole' ? `ClusterRole//${ref.name}` : `Role/${o.json.metadata.namespace}/${ref.name}`;
     // A RoleBinding grants only in its namespace; owned kinds are cluster-wide, so only ClusterRoleBindings count for them.

@@ -1,11 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
-import { stringify } from 'yaml';
 import { Finding, runChecks } from './checks';
+import { Component } from './component';
 import { PHASES } from './phases';
-import { Platform, PlatformError, PlatformModel, platformsOf } from './platform';
+import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
 import { platformReport } from './report';
+import { toYamlDocuments } from './yaml-writer';
 
 /** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
 export const SERVER_SIDE_APPLY_BYTES = 256 * 1024;
@@ -18,25 +19,48 @@ export interface PlatformBuild {
   readonly largeCrds: string[];
 }
 
+/** The steps of a build, in order, as reported to `BuildOptions.onStep`. */
+export type BuildStep = 'validate' | 'resolve' | 'check' | 'render';
+
+export interface BuildOptions {
+  /** Called as each step starts (with the object count once the platform is resolved) and once at the end ('done'). */
+  readonly onStep?: (step: BuildStep | 'done', objects?: number) => void;
+}
+
 /**
  * Resolves, checks and renders one platform. Throws a PlatformError that lists every
  * problem (construct validations, graph problems, check findings), each with its
  * construct path.
  */
-export function buildPlatform(platform: Platform): PlatformBuild {
+export function buildPlatform(platform: Platform, options: BuildOptions = {}): PlatformBuild {
+  const step = options.onStep ?? (() => undefined);
+  step('validate');
   const problems = platform.node
     .findAll()
     .flatMap((c) => c.node.validate().map((e) => (e.startsWith(c.node.path) ? e : `${c.node.path}: ${e}`)));
   if (problems.length) throw new PlatformError(problems);
+  step('resolve');
   const model = platform.resolve();
+  step('check', model.objects.length);
   const findings: Finding[] = runChecks(model);
   if (findings.length) throw new PlatformError(findings.map((f) => `[${f.rule}] ${f.path}: ${f.message}`));
 
+  step('render', model.objects.length);
   const files = new Map<string, string>();
   const largeCrds: string[] = [];
   const index = new Map(model.components.map((c, i) => [c, i + 1]));
+  // Objects by phase, then by component, in apply order (one pass instead of one scan per pair).
+  const byPhase = new Map<string, PlatformObject[]>(PHASES.map((p) => [p, []]));
+  for (const o of model.objects) byPhase.get(o.phase)!.push(o);
   for (const phase of PHASES) {
-    const inPhase = model.objects.filter((o) => o.phase === phase);
+    const inPhase = byPhase.get(phase)!;
+    const byComponent = new Map<Component, PlatformObject[]>();
+    for (const o of inPhase) {
+      if (o.json.kind === 'Namespace') continue;
+      let list = byComponent.get(o.component);
+      if (!list) byComponent.set(o.component, list = []);
+      list.push(o);
+    }
     const namespaces = inPhase.filter((o) => o.json.kind === 'Namespace');
     if (namespaces.length) {
       // One Namespace per name, first: every namespaced object of the platform follows.
@@ -45,8 +69,8 @@ export function buildPlatform(platform: Platform): PlatformBuild {
       files.set(`${phase}/00-namespaces.yaml`, toYaml(unique.map((o) => o.json)));
     }
     for (const c of model.components) {
-      const objs = inPhase.filter((o) => o.component === c && o.json.kind !== 'Namespace');
-      if (!objs.length) continue;
+      const objs = byComponent.get(c);
+      if (!objs) continue;
       for (const o of objs) {
         if (o.json.kind === 'CustomResourceDefinition' && JSON.stringify(o.json).length > SERVER_SIDE_APPLY_BYTES) largeCrds.push(o.json.metadata.name);
       }
@@ -55,11 +79,12 @@ export function buildPlatform(platform: Platform): PlatformBuild {
   }
   files.set('REPORT.md', platformReport(model, largeCrds));
   files.set('kustomization.yaml', toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...files.keys()].filter((f) => f.endsWith('.yaml')) }]));
+  step('done', model.objects.length);
   return { model, files, largeCrds };
 }
 
 function toYaml(docs: unknown[]): string {
-  return docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n');
+  return toYamlDocuments(docs);
 }
 
 /** Writes a built platform to outdir/<platform>/, replacing what was there. */
@@ -72,18 +97,66 @@ export function writePlatform(build: PlatformBuild, outdir: string): void {
   }
 }
 
+export interface PlatformAppProps extends AppProps {
+  /**
+   * Names of the platforms to synthesize (the others are built but not checked or
+   * written), e.g. to time one platform.
+   * @default - every platform; the MLP_PLATFORMS environment variable (comma-separated) if set
+   */
+  readonly platforms?: string[];
+}
+
 /**
  * A cdk8s App whose synth builds every Platform in it: checks run on every synth, and
- * output goes to <outdir>/<platform>/<phase>/ instead of one file per chart.
+ * output goes to <outdir>/<platform>/<phase>/ instead of one file per chart. Synths that
+ * take longer than a second show a progress line on stderr when it is a terminal.
  */
 export class PlatformApp extends App {
-  constructor(props: AppProps = {}) {
+  private readonly only?: string[];
+
+  constructor(props: PlatformAppProps = {}) {
     super(props);
+    this.only = props.platforms ?? process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((n) => n);
   }
 
   public synth(): void {
-    const platforms = platformsOf(this);
-    const builds = platforms.map((p) => buildPlatform(p));
-    for (const b of builds) writePlatform(b, this.outdir);
+    let platforms = platformsOf(this);
+    if (this.only) {
+      const unknown = this.only.filter((n) => !platforms.some((p) => p.name === n));
+      if (unknown.length) throw new Error(`no platform named ${unknown.join(', ')} (the app has ${platforms.map((p) => p.name).join(', ')})`);
+      platforms = platforms.filter((p) => this.only!.includes(p.name));
+    }
+    const progress = new Progress(process.stderr);
+    try {
+      const builds = platforms.map((p) => buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n) }));
+      progress.show('', 'write');
+      for (const b of builds) writePlatform(b, this.outdir);
+    } finally {
+      progress.clear();
+    }
+  }
+}
+
+const STEP_WORDS: Record<string, string> = {
+  validate: 'validating constructs', resolve: 'resolving components', check: 'checking', render: 'rendering YAML', done: 'built', write: 'writing files',
+};
+
+/** One progress line on a terminal, shown once a synth has taken a second; nothing otherwise. */
+export class Progress {
+  private readonly start = Date.now();
+  private shown = false;
+
+  constructor(private readonly out: { isTTY?: boolean; write(s: string): unknown }, private readonly afterMs = 1000) {}
+
+  public show(platform: string, step: string, objects?: number): void {
+    if (!this.out.isTTY || Date.now() - this.start < this.afterMs) return;
+    const what = `${STEP_WORDS[step] ?? step}${objects !== undefined ? ` ${objects} objects` : ''}`;
+    this.out.write(`\r\x1b[Ksynth${platform ? ` ${platform}` : ''}: ${what}…`);
+    this.shown = true;
+  }
+
+  public clear(): void {
+    if (this.shown) this.out.write('\r\x1b[K');
+    this.shown = false;
   }
 }

@@ -1,5 +1,5 @@
-import { ValidateFunction } from 'ajv';
-import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues } from './ajv-support';
+import Ajv, { ValidateFunction } from 'ajv';
+import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
 import { rbacIssues } from './rbac';
@@ -21,6 +21,8 @@ const KINDS: Record<string, { model: string; name?: NameRule }> = {
   'v1/Secret': { model: 'V1Secret' },
   'v1/Pod': { model: 'V1Pod' },
   'v1/PersistentVolumeClaim': { model: 'V1PersistentVolumeClaim' },
+  'v1/ResourceQuota': { model: 'V1ResourceQuota' },
+  'v1/LimitRange': { model: 'V1LimitRange' },
   'apps/v1/Deployment': { model: 'V1Deployment' },
   'apps/v1/StatefulSet': { model: 'V1StatefulSet' },
   'apps/v1/DaemonSet': { model: 'V1DaemonSet' },
@@ -42,7 +44,9 @@ const KINDS: Record<string, { model: string; name?: NameRule }> = {
   'apiregistration.k8s.io/v1/APIService': { model: 'V1APIService' },
 };
 
-const JSON_SCHEMA_PROPS = { $ref: '#/definitions/V1JSONSchemaProps' };
+/** The id of the shared schema whose definitions are the core types. */
+const CORE = 'k8s-core';
+const JSON_SCHEMA_PROPS = { $ref: `${CORE}#/definitions/V1JSONSchemaProps` };
 const schemaOr = (other: string, then: object) => ({ type: [other, 'object'], if: { type: other }, then, else: JSON_SCHEMA_PROPS });
 
 /** Fields whose table type (`any`, `map[string]`) is narrower in the API: `Type.field` -> JSON Schema. */
@@ -77,7 +81,7 @@ function typeSchema(type: string): object {
     case 'any': return {};
     default:
       if (type.startsWith('number:')) return { type: 'number' };
-      return { $ref: `#/definitions/${type}` };
+      return { $ref: `${CORE}#/definitions/${type}` };
   }
 }
 
@@ -105,31 +109,101 @@ function modelSchema(model: string): object {
 }
 
 /** The models reachable from `root`, through field types. */
-function reachable(root: string): string[] {
-  const seen = new Set<string>();
-  const visit = (model: string) => {
-    if (seen.has(model)) return;
-    seen.add(model);
-    for (const ref of JSON.stringify(modelSchema(model)).matchAll(/#\/definitions\/(\w+)/g)) visit(ref[1]);
-  };
-  visit(root);
-  return [...seen];
+function reachable(root: string, seen: Set<string>): void {
+  if (seen.has(root)) return;
+  seen.add(root);
+  for (const ref of JSON.stringify(modelSchema(root)).matchAll(/#\/definitions\/(\w+)/g)) reachable(ref[1], seen);
 }
 
-const ajv = newAjv();
+let ajv: Ajv | undefined;
+
+function sharedAjv(): Ajv {
+  if (!ajv) {
+    ajv = newAjv();
+    const models = new Set<string>();
+    for (const k of Object.values(KINDS)) reachable(k.model, models);
+    ajv.addSchema({ $id: CORE, definitions: Object.fromEntries([...models].sort().map((m) => [m, modelSchema(m)])) });
+  }
+  return ajv;
+}
+
+/** The whole-object schema of a kind's model: its own, with apiVersion, kind and metadata required. */
+function rootSchemaOf(model: string): Record<string, any> {
+  const root = modelSchema(model) as { properties: object; required: string[] };
+  return { ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])] };
+}
+
+/** Models whose types refer to themselves (JSONSchemaProps): validated with the whole shared schema. */
+const recursive = new Map<string, boolean>();
+
+function isRecursive(model: string): boolean {
+  let r = recursive.get(model);
+  if (r === undefined) {
+    const models = new Set<string>();
+    reachable(model, models);
+    r = models.has('V1JSONSchemaProps');
+    recursive.set(model, r);
+  }
+  return r;
+}
+
+/** Compiled validators by the text of their schema. */
 const validators = new Map<string, ValidateFunction>();
 
-/** The compiled validator of a model, built on first use. */
-function validatorFor(model: string): ValidateFunction {
-  let fn = validators.get(model);
+/**
+ * The validator for objects of a model. Most kinds get their schema cut down to the
+ * fields the objects have (the core types are large: PodSpec alone reaches most of the
+ * table, while a platform's Deployments use a few dozen fields of it), with every
+ * reference to a core type inlined where data reaches it, so compiling costs in proportion
+ * to the objects. Kinds whose types are recursive (CustomResourceDefinition, through
+ * JSONSchemaProps) are compiled against the shared schema of all core types instead,
+ * where each type is compiled once.
+ */
+function validatorFor(model: string, values: unknown[]): ValidateFunction {
+  const schema = isRecursive(model) ? rootSchemaOf(model) : shape(rootSchemaOf(model), values);
+  const key = `${model}\u0000${JSON.stringify(schema)}`;
+  let fn = validators.get(key);
   if (!fn) {
-    const definitions = Object.fromEntries(reachable(model).map((m) => [m, modelSchema(m)]));
-    const root = modelSchema(model) as { properties: object; required: string[] };
-    const schema = { ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])], definitions };
-    fn = ajv.compile(schema);
-    validators.set(model, fn);
+    fn = sharedAjv().compile(schema);
+    validators.set(key, fn);
   }
   return fn;
+}
+
+type Schema = Record<string, any>;
+
+
+const REF_PREFIX = `${CORE}#/definitions/`;
+
+/**
+ * The schema with references to core types inlined where the values reach, and every
+ * subtree no value reaches replaced by an empty schema (ajv applies a property's, item's
+ * or map value's schema only to data that is there, so the issues are the same). Property
+ * names are all kept, for the unknown-field suggestions.
+ */
+function shape(s: Schema, values: unknown[]): Schema {
+  if (typeof s.$ref === 'string' && s.$ref.startsWith(REF_PREFIX)) return shape(modelSchema(s.$ref.slice(REF_PREFIX.length)), values);
+  const out: Schema = { ...s };
+  const objects = values.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (s.properties) {
+    const byKey = valuesByKey(objects);
+    const props: Schema = {};
+    for (const [k, child] of Object.entries(s.properties as Schema)) {
+      const reached = byKey.get(k);
+      props[k] = reached ? shape(child, reached) : {};
+    }
+    out.properties = props;
+  }
+  if (s.items && typeof s.items === 'object') {
+    const reached = values.filter(Array.isArray).flat();
+    out.items = reached.length ? shape(s.items, reached) : {};
+  }
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+    const reached = objects.flatMap((o) => Object.values(o));
+    out.additionalProperties = reached.length ? shape(s.additionalProperties, reached) : {};
+  }
+  for (const k of ['if', 'then', 'else']) if (s[k] && typeof s[k] === 'object') out[k] = shape(s[k], values);
+  return out;
 }
 
 /** True if `apiVersion`/`kind` is one of the built-in kinds this module validates. */
@@ -150,27 +224,68 @@ export function builtinKinds(): string[] {
 
 /** Validates a built-in Kubernetes object; an empty list means it is valid. */
 export function validateBuiltin(obj: any): ValidationIssue[] {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [{ path: '', message: 'expected a Kubernetes object' }];
-  const { apiVersion, kind } = obj;
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
-    return [{ path: typeof apiVersion !== 'string' ? 'apiVersion' : 'kind', message: 'required field is missing' }];
-  }
-  const known = KINDS[`${apiVersion}/${kind}`];
-  if (!known) {
-    const why = isBuiltinGroup(apiVersion) ? 'not among the built-in kinds this validator knows' : 'not a built-in kind (validate it against its CustomResourceDefinition)';
-    return [{ path: '', message: `no schema for ${kind} in ${apiVersion}: ${why}` }];
-  }
-  const validate = validatorFor(known.model);
-  validate(withoutNulls(obj));
-  // The API server's validation beyond the schema, for the kinds where we model it.
-  return dedupe([...nameIssues(obj.metadata, 'metadata', known.name), ...toIssues(validate.errors), ...rbacIssues(obj)]);
+  return validateBuiltins([obj])[0];
 }
 
-/** A copy without null-valued fields, which the API server treats as unset. */
+/**
+ * Validates built-in Kubernetes objects, one list of issues per object (empty when valid).
+ * Objects of one kind share one validator, compiled for what they contain.
+ */
+export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
+  const results: ValidationIssue[][] = objs.map(() => []);
+  const groups = new Map<string, { indexes: number[]; values: unknown[] }>();
+  objs.forEach((obj, index) => {
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+      results[index] = [{ path: '', message: 'expected a Kubernetes object' }];
+      return;
+    }
+    const { apiVersion, kind } = obj;
+    if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
+      results[index] = [{ path: typeof apiVersion !== 'string' ? 'apiVersion' : 'kind', message: 'required field is missing' }];
+      return;
+    }
+    const known = KINDS[`${apiVersion}/${kind}`];
+    if (!known) {
+      const why = isBuiltinGroup(apiVersion) ? 'not among the built-in kinds this validator knows' : 'not a built-in kind (validate it against its CustomResourceDefinition)';
+      results[index] = [{ path: '', message: `no schema for ${kind} in ${apiVersion}: ${why}` }];
+      return;
+    }
+    let g = groups.get(known.model);
+    if (!g) groups.set(known.model, g = { indexes: [], values: [] });
+    g.indexes.push(index);
+    g.values.push(withoutNulls(obj));
+  });
+  for (const [model, g] of groups) {
+    const validate = validatorFor(model, g.values);
+    g.indexes.forEach((index, k) => {
+      const obj = objs[index];
+      validate(g.values[k]);
+      // The API server's validation beyond the schema, for the kinds where we model it.
+      results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj)]);
+    });
+  }
+  return results;
+}
+
+/** A copy without null-valued fields, which the API server treats as unset (the value itself when it has none). */
 function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
+  return hasNullField(value) ? copyWithoutNulls(value) : value;
+}
+
+function hasNullField(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasNullField);
+  if (value === null || typeof value !== 'object') return false;
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === null || (typeof v === 'object' && hasNullField(v))) return true;
+  }
+  return false;
+}
+
+function copyWithoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutNulls);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = copyWithoutNulls(v);
   return out;
 }

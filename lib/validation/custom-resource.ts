@@ -1,6 +1,6 @@
 import { CelInput, isCelError } from '@bufbuild/cel';
 import { ValidateFunction } from 'ajv';
-import { EXPECT, FORMATS, LIST_MAP, newAjv, toIssues } from './ajv-support';
+import { EXPECT, FORMATS, LIST_MAP, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { compileCel } from './cel';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
 import { metadataIssues } from './names';
@@ -14,29 +14,133 @@ import { metadataIssues } from './names';
 type Props = Record<string, any>;
 
 const ajv = newAjv();
-const compiled = new WeakMap<object, Map<string, ValidateFunction | string>>();
 
 /** Validates a custom resource against its CRD (the JSON of the CustomResourceDefinition). */
 export function validateCustomResource(obj: any, crd: any): ValidationIssue[] {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [{ path: '', message: 'expected a Kubernetes object' }];
+  return validateCustomResources([obj], crd)[0];
+}
+
+/**
+ * Validates custom resources against their CRD, one list of issues per object.
+ *
+ * The schema of each version is compiled once for all the objects that use it, and only
+ * as far as they reach: subtrees of the schema that none of the objects has data for
+ * are left out of the compiled validator (ajv only applies a property's schema when the
+ * property is present, so the issues are the same). CRD schemas that embed core types
+ * (PodSpec, Container...) are hundreds of KiB, while the custom resources of a platform
+ * use a few fields of them, so this keeps the cost in proportion to the objects.
+ */
+export function validateCustomResources(objs: readonly any[], crd: any): ValidationIssue[][] {
+  const results: ValidationIssue[][] = objs.map(() => []);
   const spec = crd?.spec ?? {};
+  const versions: Props[] = spec.versions ?? [];
+  const groups = new Map<Props, { indexes: number[]; values: any[] }>();
+  objs.forEach((obj, index) => {
+    const early = precheck(obj, crd, spec, versions);
+    if (Array.isArray(early)) {
+      results[index] = early;
+      return;
+    }
+    let g = groups.get(early);
+    if (!g) groups.set(early, g = { indexes: [], values: [] });
+    g.indexes.push(index);
+    g.values.push(prune(obj, schemaOf(early)));
+  });
+  for (const [v, g] of groups) {
+    const schema = schemaOf(v);
+    const validate = compileShaped(schema, g.values);
+    g.indexes.forEach((index, k) => {
+      if (typeof validate === 'string') {
+        results[index] = [{ path: '', message: `the schema of version ${v.name} cannot be used: ${validate}` }];
+        return;
+      }
+      const obj = objs[index];
+      const value = g.values[k];
+      validate(value);
+      const schemaIssues = toIssues(validate.errors);
+      const issues = [...metadataIssues(obj.metadata, 'metadata'), ...schemaIssues];
+      evaluateRules(value, schema, '', schemaIssues.map((i) => i.path), issues);
+      results[index] = dedupe(issues);
+    });
+  }
+  return results;
+}
+
+/** The version an object uses, or the issues that stop its validation. */
+function precheck(obj: any, crd: any, spec: Props, versions: Props[]): Props | ValidationIssue[] {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [{ path: '', message: 'expected a Kubernetes object' }];
   const [group, version] = splitApiVersion(String(obj.apiVersion ?? ''));
   if (group !== spec.group) return [{ path: 'apiVersion', message: `expected group ${show(spec.group)} of CRD ${crd?.metadata?.name}, got ${show(obj.apiVersion)}` }];
   if (obj.kind !== spec.names?.kind) return [{ path: 'kind', message: `expected ${show(spec.names?.kind)}, got ${show(obj.kind)}` }];
-  const versions: Props[] = spec.versions ?? [];
   const v = versions.find((x) => x.name === version);
   if (!v) return [{ path: 'apiVersion', message: `version ${show(version)} is not defined by CRD ${crd?.metadata?.name} (it has ${versions.map((x) => x.name).join(', ')})` }];
   if (!v.served) return [{ path: 'apiVersion', message: `version ${show(version)} of CRD ${crd?.metadata?.name} is not served` }];
-  const schema: Props = v.schema?.openAPIV3Schema ?? { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  return v;
+}
 
-  const validate = validatorFor(crd, v.name, schema);
-  if (typeof validate === 'string') return [{ path: '', message: `the schema of version ${v.name} cannot be used: ${validate}` }];
-  const value = prune(obj, schema);
-  validate(value);
-  const schemaIssues = toIssues(validate.errors);
-  const issues = [...metadataIssues(obj.metadata, 'metadata'), ...schemaIssues];
-  evaluateRules(value, schema, '', schemaIssues.map((i) => i.path), issues);
-  return dedupe(issues);
+function schemaOf(v: Props): Props {
+  return v.schema?.openAPIV3Schema ?? { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true };
+}
+
+/** Validators by the text of their (cut-down) schema: versions and CRDs with the same schema share one. */
+const compiled = new Map<string, ValidateFunction | string>();
+
+/** Compiles the schema, cut down to the subtrees the values reach (see validateCustomResources). */
+function compileShaped(schema: Props, values: any[]): ValidateFunction | string {
+  const root = toJsonSchema(shape(schema, values), false);
+  // The API server validates metadata as ObjectMeta (metadataIssues), whatever the schema says.
+  root.properties = { ...root.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
+  const key = JSON.stringify(root);
+  let fn = compiled.get(key);
+  if (fn === undefined) {
+    try {
+      fn = ajv.compile(root);
+    } catch (e) {
+      fn = (e as Error).message;
+    }
+    compiled.set(key, fn);
+  }
+  return fn;
+}
+
+const CHILDREN = ['properties', 'items', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'not'];
+
+/**
+ * The schema with every subtree that no value reaches replaced by its node alone (its own
+ * keywords, such as `default`, kept; its children dropped). Reached nodes keep all their
+ * property names, so unknown-field messages still suggest the right names.
+ */
+function shape(s: Props, values: any[]): Props {
+  if (!s || typeof s !== 'object') return s;
+  const out: Props = { ...s };
+  const objects = values.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (s.properties && typeof s.properties === 'object') {
+    const byKey = valuesByKey(objects);
+    const props: Props = {};
+    for (const [k, child] of Object.entries(s.properties as Props)) {
+      const reached = byKey.get(k);
+      props[k] = reached ? shape(child, reached) : leaf(child);
+    }
+    out.properties = props;
+  }
+  if (s.items && typeof s.items === 'object' && !Array.isArray(s.items)) {
+    const reached = values.filter(Array.isArray).flat();
+    out.items = reached.length ? shape(s.items, reached) : leaf(s.items);
+  }
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+    const reached = objects.flatMap((o) => Object.values(o));
+    out.additionalProperties = reached.length ? shape(s.additionalProperties, reached) : leaf(s.additionalProperties);
+  }
+  for (const j of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(s[j])) out[j] = s[j].map((x: Props) => shape(x, values));
+  if (s.not) out.not = shape(s.not, values);
+  return out;
+}
+
+function leaf(s: Props): Props {
+  if (!s || typeof s !== 'object') return s;
+  const out: Props = {};
+  for (const [k, v] of Object.entries(s)) if (!CHILDREN.includes(k)) out[k] = v;
+  return out;
 }
 
 /** Checks that every x-kubernetes-validations rule (and message expression) of a CRD compiles. */
@@ -45,9 +149,9 @@ export function compileCelRules(crd: any): ValidationIssue[] {
   (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
     const schema = v.schema?.openAPIV3Schema;
     if (schema) {
-      eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, path) => {
+      eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, pathOf) => {
         (node['x-kubernetes-validations'] ?? []).forEach((rule: Props, j: number) => {
-          const at = `${joinPath(path, 'x-kubernetes-validations')}[${j}]`;
+          const at = `${joinPath(pathOf(), 'x-kubernetes-validations')}[${j}]`;
           for (const field of ['rule', 'messageExpression']) {
             if (typeof rule[field] !== 'string') continue;
             const result = compileCel(rule[field]);
@@ -63,24 +167,6 @@ export function compileCelRules(crd: any): ValidationIssue[] {
 function splitApiVersion(apiVersion: string): [string, string] {
   const slash = apiVersion.lastIndexOf('/');
   return slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-}
-
-function validatorFor(crd: object, version: string, schema: Props): ValidateFunction | string {
-  let perCrd = compiled.get(crd);
-  if (!perCrd) compiled.set(crd, perCrd = new Map());
-  let fn = perCrd.get(version);
-  if (!fn) {
-    const root = toJsonSchema(schema, false);
-    // The API server validates metadata as ObjectMeta (metadataIssues), whatever the schema says.
-    root.properties = { ...root.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
-    try {
-      fn = ajv.compile(root);
-    } catch (e) {
-      fn = (e as Error).message;
-    }
-    perCrd.set(version, fn);
-  }
-  return fn;
 }
 
 const COPIED = ['enum', 'pattern', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'uniqueItems', 'required'];
@@ -193,14 +279,27 @@ function toCel(value: any, s: Props | undefined): CelInput {
   return value;
 }
 
-/** Calls `fn` on every schema node, with its path in the CRD. */
-function eachSchema(s: Props, path: string, fn: (node: Props, path: string) => void): void {
-  if (!s || typeof s !== 'object') return;
-  fn(s, path);
-  for (const [k, child] of Object.entries(s.properties ?? {})) eachSchema(child as Props, joinPath(joinPath(path, 'properties'), k), fn);
-  if (s.items && typeof s.items === 'object') eachSchema(s.items, joinPath(path, 'items'), fn);
-  if (typeof s.additionalProperties === 'object') eachSchema(s.additionalProperties, joinPath(path, 'additionalProperties'), fn);
-  for (const j of ['allOf', 'anyOf', 'oneOf']) (s[j] ?? []).forEach((x: Props, i: number) => eachSchema(x, joinPath(joinPath(path, j), i), fn));
+/**
+ * Calls `fn` on every schema node, with a function that gives its path in the CRD (built
+ * only when asked for: the walk covers every node of schemas of hundreds of KiB).
+ */
+function eachSchema(s: Props, base: string, fn: (node: Props, path: () => string) => void): void {
+  const segments: Array<string | number> = [];
+  const pathOf = () => segments.reduce<string>((p, k) => joinPath(p, k), base);
+  const walk = (node: Props) => {
+    if (!node || typeof node !== 'object') return;
+    fn(node, pathOf);
+    const step = (keys: Array<string | number>, child: Props) => {
+      segments.push(...keys);
+      walk(child);
+      segments.length -= keys.length;
+    };
+    if (node.properties) for (const k of Object.keys(node.properties)) step(['properties', k], node.properties[k]);
+    if (node.items && typeof node.items === 'object') step(['items'], node.items);
+    if (typeof node.additionalProperties === 'object') step(['additionalProperties'], node.additionalProperties);
+    for (const j of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[j])) node[j].forEach((x: Props, i: number) => step([j, i], x));
+  };
+  walk(s);
 }
 
 function mapValues(o: Props, f: (v: Props) => Props): Props {

@@ -1,0 +1,231 @@
+// `npm run bench`: how fast synth is, against the tool it replaces, and how it grows.
+//
+// 1. Every default platform (what `npx cdk8s synth` writes): the documented command, whole
+//    process, every check on, one platform at a time (MLP_PLATFORMS), BENCH_RUNS times
+//    (default 5), alternating in the same run with `kubectl kustomize` re-rendering the
+//    output just written. Prints the median wall and CPU time, the peak memory (the largest
+//    resident set of any process of the command, as GNU time reports it) and the ratio.
+//    Without kubectl on the PATH (or in KUBECTL) the comparison is skipped with a message.
+// 2. A scaling sweep on synthetic platforms (scripts/bench-platforms.ts): tenants
+//    (Namespace, Role, RoleBinding, ResourceQuota, NetworkPolicy each) and components (a
+//    CRD embedding a pod template, its controller and one custom resource each). Each size
+//    runs in its own process; prints time and memory per object and the marginal cost
+//    between sizes, so that growth can be read off.
+//
+// Results are printed and written to .bench/bench-<time>.txt, .bench/latest.txt and
+// .bench/latest.json. Environment: BENCH_RUNS, BENCH_TENANTS and BENCH_COMPONENTS
+// (comma-separated sizes), BENCH_SKIP_SWEEP=1, KUBECTL.
+import { spawnSync, SpawnSyncOptions } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.resolve(__dirname, '..');
+const BENCH = path.join(ROOT, '.bench');
+const OUT = path.join(BENCH, 'out');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const sizes = (env: string | undefined, dflt: number[]) => (env ? env.split(',').map(Number) : dflt);
+const TENANTS = sizes(process.env.BENCH_TENANTS, [10, 100, 1000, 10000]);
+const COMPONENTS = sizes(process.env.BENCH_COMPONENTS, [10, 50, 100, 200]);
+const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+/** The documented synth command (README), without the cdk8s CLI's online upgrade check. */
+const SYNTH = ['npx', 'cdk8s', 'synth', '--check-upgrade=false'];
+const TARGET = { ratio: 0.25, peakMb: 250, marginalMs: 0.2 };
+
+const lines: string[] = [];
+function say(line = ''): void {
+  lines.push(line);
+  process.stdout.write(`${line}\n`);
+}
+
+interface Run {
+  readonly wallS: number;
+  /** user + system CPU seconds of the command and its children. */
+  readonly cpuS: number;
+  /** Largest resident set of any of its processes, MB (undefined without GNU time). */
+  readonly peakMb?: number;
+  readonly stdout: string;
+}
+
+const GNU_TIME = ['/usr/bin/time', '/bin/time'].find((t) => fs.existsSync(t) && spawnSync(t, ['-f', '%M', 'true']).status === 0);
+
+/** Runs a command to completion and measures it; throws with its output if it fails. */
+function measure(cmd: string[], opts: SpawnSyncOptions = {}): Run {
+  const timing = path.join(os.tmpdir(), `mlp-bench-${process.pid}.time`);
+  const argv = GNU_TIME ? [GNU_TIME, '-o', timing, '-f', '%e %U %S %M', ...cmd] : cmd;
+  const start = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 2 ** 30, ...opts });
+  const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${cmd.join(' ')} failed (exit ${r.status}):\n${r.stderr}${r.stdout ?? ''}`);
+  if (!GNU_TIME) return { wallS: wall, cpuS: NaN, stdout: String(r.stdout ?? '') };
+  const [e, u, s, m] = fs.readFileSync(timing, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  fs.rmSync(timing, { force: true });
+  return { wallS: e, cpuS: u + s, peakMb: m / 1024, stdout: String(r.stdout ?? '') };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const max = (xs: Array<number | undefined>) => (xs.every((x) => x !== undefined) ? Math.max(...(xs as number[])) : undefined);
+const f = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? 'n/a' : n.toFixed(digits));
+const pad = (s: string, n: number) => s.padStart(n);
+
+function summary(runs: Run[]) {
+  return { wallS: median(runs.map((r) => r.wallS)), cpuS: median(runs.map((r) => r.cpuS)), peakMb: max(runs.map((r) => r.peakMb)) };
+}
+
+/** Objects and bytes of a platform folder, read from the files its kustomization lists. */
+function outputSize(dir: string): { objects: number; bytes: number } {
+  const kustomization = fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8');
+  const files = [...kustomization.matchAll(/^\s+- (.+\.yaml)$/gm)].map((m) => m[1]);
+  let objects = 0;
+  let bytes = 0;
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    bytes += Buffer.byteLength(text);
+    objects += text.split(/^---$/m).length;
+  }
+  return { objects, bytes };
+}
+
+function kubectlVersion(): string | undefined {
+  const r = spawnSync(KUBECTL, ['version', '--client'], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) return undefined;
+  return /Client Version: (\S+)/.exec(r.stdout)?.[1] ?? 'unknown version';
+}
+
+interface PlatformResult {
+  readonly name: string;
+  readonly objects: number;
+  readonly bytes: number;
+  readonly synth: ReturnType<typeof summary>;
+  readonly app: ReturnType<typeof summary>;
+  readonly kustomize?: ReturnType<typeof summary>;
+  readonly ratio?: number;
+}
+
+function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
+  // Warm-up: brings build/ up to date and finds the default platforms.
+  const all = path.join(OUT, 'all');
+  fs.rmSync(all, { recursive: true, force: true });
+  measure([...SYNTH, '--output', all]);
+  const names = fs.readdirSync(all).filter((d) => fs.existsSync(path.join(all, d, 'kustomization.yaml'))).sort();
+  const results: PlatformResult[] = [];
+  for (const name of names) {
+    const outdir = path.join(OUT, name);
+    const env = { ...process.env, MLP_PLATFORMS: name };
+    const synth: Run[] = [];
+    const kustomize: Run[] = [];
+    const app: Run[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      synth.push(measure([...SYNTH, '--output', outdir], { env }));
+      if (kubectl) kustomize.push(measure([KUBECTL, 'kustomize', path.join(outdir, name)]));
+    }
+    // The same synth without the cdk8s CLI around it (what the app itself costs).
+    for (let i = 0; i < Math.min(RUNS, 3); i++) app.push(measure(['node', 'scripts/app.js'], { env: { ...env, CDK8S_OUTDIR: outdir } }));
+    const size = outputSize(path.join(outdir, name));
+    const s = summary(synth);
+    const k = kubectl ? summary(kustomize) : undefined;
+    results.push({ name, ...size, synth: s, app: summary(app), kustomize: k, ratio: k ? s.wallS / k.wallS : undefined });
+  }
+  return results;
+}
+
+interface SweepPoint {
+  readonly kind: string;
+  readonly count: number;
+  readonly objects: number;
+  readonly bytes: number;
+  readonly ms: Record<string, number>;
+  readonly totalMs: number;
+  readonly wallS: number;
+  readonly cpuS: number;
+  readonly peakMb?: number;
+}
+
+function sweep(kind: string, counts: number[]): SweepPoint[] {
+  const out = path.join(OUT, 'sweep');
+  return counts.map((count) => {
+    const run = measure(['node', path.join('build', 'scripts', 'bench-synth.js'), kind, String(count), out]);
+    const point = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    return { ...point, wallS: run.wallS, cpuS: run.cpuS, peakMb: run.peakMb ?? point.maxRssKb / 1024 };
+  });
+}
+
+function printSweep(title: string, points: SweepPoint[]): void {
+  say(title);
+  say('    size  objects   out MB  whole s  CPU s  synth ms  ms/object  marginal ms/object (whole, synth)  peak MB  marginal KB/object');
+  points.forEach((p, i) => {
+    const prev = points[i - 1];
+    const dObj = prev ? p.objects - prev.objects : 0;
+    const marginal = prev ? `${f(((p.wallS - prev.wallS) * 1000) / dObj, 3)}, ${f((p.totalMs - prev.totalMs) / dObj, 3)}` : '-';
+    const memMarginal = prev && p.peakMb !== undefined && prev.peakMb !== undefined ? f(((p.peakMb - prev.peakMb) * 1024) / dObj, 2) : '-';
+    say(`${pad(String(p.count), 8)} ${pad(String(p.objects), 8)} ${pad(f(p.bytes / 1e6), 8)} ${pad(f(p.wallS), 8)} ${pad(f(p.cpuS), 6)} ${pad(f(p.totalMs, 0), 9)} ${pad(f(p.totalMs / p.objects, 3), 10)}  ${pad(marginal, 34)} ${pad(f(p.peakMb, 0), 8)} ${pad(memMarginal, 19)}`);
+  });
+  const last = points[points.length - 1];
+  say(`    steps at ${last.count}: ${Object.entries(last.ms).map(([k, v]) => `${k} ${f(v, 0)} ms`).join(', ')}`);
+}
+
+function main(): void {
+  fs.mkdirSync(OUT, { recursive: true });
+  const started = new Date();
+  say(`npm run bench: ${started.toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const build = spawnSync('node', ['scripts/app.js', '--build'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
+  if (!GNU_TIME) say('GNU time (/usr/bin/time) not found: CPU time and peak memory are not measured.');
+  const kubectl = kubectlVersion();
+  if (!kubectl) {
+    say(`kubectl not found (looked for '${KUBECTL}'; set KUBECTL to its path): the comparison with kubectl kustomize is skipped.`);
+  }
+  say();
+  say(`Default platforms: \`${SYNTH.join(' ')}\` (whole process, all checks, one platform at a time)${kubectl ? `, alternating with \`kubectl kustomize\` (${kubectl}) on the same output` : ''}; median of ${RUNS}.`);
+  const results = benchPlatforms(kubectl);
+  say('platform   objects   out MB   synth s  synth CPU s  synth peak MB   app s  app CPU s   kustomize s  kustomize CPU s  kustomize peak MB   synth/kustomize  (CPU)');
+  for (const r of results) {
+    const cpuRatio = r.kustomize ? r.synth.cpuS / r.kustomize.cpuS : undefined;
+    say(`${r.name.padEnd(10)} ${pad(String(r.objects), 7)} ${pad(f(r.bytes / 1e6), 8)} ${pad(f(r.synth.wallS), 9)} ${pad(f(r.synth.cpuS), 12)} ${pad(f(r.synth.peakMb, 0), 14)} ${pad(f(r.app.wallS), 7)} ${pad(f(r.app.cpuS), 10)} ${pad(f(r.kustomize?.wallS), 13)} ${pad(f(r.kustomize?.cpuS), 16)} ${pad(f(r.kustomize?.peakMb, 0), 18)} ${pad(f(r.ratio), 17)}  (${f(cpuRatio)})`);
+  }
+  say('  (app: the same synth as `node scripts/app.js`, without the cdk8s CLI process around it; CPU: user + system time of all processes)');
+
+  let tenants: SweepPoint[] = [];
+  if (!process.env.BENCH_SKIP_SWEEP) {
+    say();
+    say('Scaling sweep: synthetic platforms, every check, one process per size (node build/scripts/bench-synth.js).');
+    say('whole s: the process; synth ms: construct + build + write inside it; marginal: the difference to the previous size per added object.');
+    tenants = sweep('tenants', TENANTS);
+    printSweep(`Tenants (${5} objects each: Namespace, Role, RoleBinding, ResourceQuota, NetworkPolicy):`, tenants);
+    printSweep('Components (a CRD embedding a pod template, a controller owning it, one custom resource each):', sweep('components', COMPONENTS));
+  }
+
+  say();
+  say('Targets:');
+  const largest = [...results].sort((a, b) => b.objects - a.objects || b.bytes - a.bytes)[0];
+  if (largest) {
+    say(`  largest default platform: ${largest.name} (${largest.objects} objects, ${f(largest.bytes / 1e6)} MB)`);
+    say(largest.ratio === undefined
+      ? '  synth time <= 1/4 of kubectl kustomize: not measured (no kubectl)'
+      : `  synth time <= 1/4 of kubectl kustomize: ${largest.ratio <= TARGET.ratio ? 'met' : 'NOT met'} (${f(largest.synth.wallS)} s vs ${f(largest.kustomize!.wallS)} s, ratio ${f(largest.ratio)}; CPU ${f(largest.synth.cpuS)} s vs ${f(largest.kustomize!.cpuS)} s, ratio ${f(largest.synth.cpuS / largest.kustomize!.cpuS)}; the app alone ${f(largest.app.wallS)} s, ratio ${f(largest.app.wallS / largest.kustomize!.wallS)})`);
+    say(largest.synth.peakMb === undefined
+      ? '  peak memory <= 250 MB: not measured (no GNU time)'
+      : `  peak memory <= ${TARGET.peakMb} MB: ${largest.synth.peakMb <= TARGET.peakMb ? 'met' : 'NOT met'} (${f(largest.synth.peakMb, 0)} MB)`);
+  }
+  if (tenants.length >= 2) {
+    const a = tenants[tenants.length - 2];
+    const b = tenants[tenants.length - 1];
+    const whole = ((b.wallS - a.wallS) * 1000) / (b.objects - a.objects);
+    const cpu = ((b.cpuS - a.cpuS) * 1000) / (b.objects - a.objects);
+    const inside = (b.totalMs - a.totalMs) / (b.objects - a.objects);
+    say(`  marginal cost <= ${TARGET.marginalMs} ms/object up to ${b.count} tenants: ${whole <= TARGET.marginalMs ? 'met' : 'NOT met'} (${a.count} -> ${b.count} tenants: ${f(whole, 3)} ms/object whole process, ${f(cpu, 3)} ms/object CPU, ${f(inside, 3)} ms/object inside synth; per object at each size: ${tenants.map((p) => f(p.totalMs / p.objects, 3)).join(', ')} ms)`);
+  }
+
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const text = `${lines.join('\n')}\n`;
+  fs.writeFileSync(path.join(BENCH, `bench-${stamp}.txt`), text);
+  fs.writeFileSync(path.join(BENCH, 'latest.txt'), text);
+  fs.writeFileSync(path.join(BENCH, 'latest.json'), JSON.stringify({ started, runs: RUNS, kubectl, platforms: results, tenants }, null, 2));
+  process.stdout.write(`\nwritten to .bench/bench-${stamp}.txt and .bench/latest.txt\n`);
+}
+
+main();

@@ -1,0 +1,74 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { TestComponent } from './support';
+import { CERT_MANAGER } from '../../lib/component';
+import { Platform } from '../../lib/platform';
+import { buildPlatform, PlatformApp, Progress } from '../../lib/synth';
+
+function sink(isTTY: boolean) {
+  const written: string[] = [];
+  return { isTTY, written, write: (s: string) => written.push(s) };
+}
+
+describe('Progress', () => {
+  test('shows the platform, the step and the object count on a terminal once the synth is slow', () => {
+    const out = sink(true);
+    const p = new Progress(out, 0);
+    p.show('serving', 'check', 71);
+    p.clear();
+    expect(out.written).toEqual(['\r\x1b[Ksynth serving: checking 71 objects…', '\r\x1b[K']);
+  });
+
+  test('is quiet when stderr is not a terminal', () => {
+    const out = sink(false);
+    const p = new Progress(out, 0);
+    p.show('serving', 'check', 71);
+    p.clear();
+    expect(out.written).toEqual([]);
+  });
+
+  test('is quiet for synths shorter than its threshold', () => {
+    const out = sink(true);
+    const p = new Progress(out, 60_000);
+    p.show('serving', 'render', 71);
+    p.clear();
+    expect(out.written).toEqual([]);
+  });
+});
+
+describe('buildPlatform steps', () => {
+  test('reports each step in order, with the object count once resolved', () => {
+    const app = new PlatformApp({ outdir: '/nonexistent' });
+    const platform = new Platform(app, 'p', { name: 'p', prerequisites: [CERT_MANAGER] });
+    new TestComponent(platform, 'widgets', 'widgets-system', (c) => c.namespaceObject());
+    const steps: string[] = [];
+    buildPlatform(platform, { onStep: (s, n) => steps.push(n === undefined ? s : `${s} ${n}`) });
+    expect(steps).toEqual(['validate', 'resolve', 'check 1', 'render 1', 'done 1']);
+  });
+});
+
+describe('PlatformApp', () => {
+  function appWith(names: string[], props: { platforms?: string[] } = {}) {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-synth-'));
+    const app = new PlatformApp({ outdir, ...props });
+    for (const name of names) {
+      const platform = new Platform(app, name, { name, prerequisites: [CERT_MANAGER] });
+      new TestComponent(platform, 'widgets', 'widgets-system', (c) => c.namespaceObject());
+    }
+    return { app, outdir };
+  }
+
+  test('synthesizes only the platforms it is told to', () => {
+    const { app, outdir } = appWith(['one', 'two'], { platforms: ['two'] });
+    app.synth();
+    expect(fs.readdirSync(outdir)).toEqual(['two']);
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  test('fails when told to synthesize a platform it does not have, naming the ones it has', () => {
+    const { app, outdir } = appWith(['one'], { platforms: ['three'] });
+    expect(() => app.synth()).toThrow('no platform named three (the app has one)');
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+});

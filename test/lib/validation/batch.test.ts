@@ -1,0 +1,101 @@
+import { validateBuiltin, validateBuiltins, validateCustomResource, validateCustomResources } from '../../../lib/validation';
+
+// Objects validated together get validators compiled for the fields they have: the issues
+// must be exactly those of validating each object alone, wherever in the batch a field is.
+
+function deployment(name: string, container: Record<string, unknown> = {}): any {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'ml' },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'example.com/app:v1', ...container }] } },
+    },
+  };
+}
+
+const CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'models.serving.example.com' },
+  spec: {
+    group: 'serving.example.com',
+    scope: 'Namespaced',
+    names: { kind: 'Model', plural: 'models' },
+    versions: [{
+      name: 'v1',
+      served: true,
+      storage: true,
+      schema: {
+        openAPIV3Schema: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              properties: {
+                format: { type: 'string', enum: ['onnx', 'pytorch'] },
+                storage: { type: 'object', properties: { uri: { type: 'string' }, readOnly: { type: 'boolean' } } },
+                adapters: {
+                  'type': 'array',
+                  'x-kubernetes-list-type': 'map',
+                  'x-kubernetes-list-map-keys': ['name', 'protocol'],
+                  'items': { type: 'object', required: ['name'], properties: { name: { type: 'string' }, protocol: { type: 'string', default: 'TCP' } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    }],
+  },
+};
+
+const model = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'serving.example.com/v1', kind: 'Model', metadata: { name, namespace: 'ml' }, spec });
+
+describe('validateBuiltins', () => {
+  test('gives each object the issues it has alone, for fields only one object of the batch has', () => {
+    const objs = [
+      deployment('a'),
+      deployment('b', { ports: [{ containerPort: 'http' }] }),
+      deployment('c', { resources: { limits: { cpu: 'lots' } } }),
+      deployment('d', { imagePullPolicy: 'Sometimes', securityContext: { runAsUser: 1.5 }, lifecycle: { preStop: { exec: { comand: ['x'] } } } }),
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'Bad_Name' }, spec: { ports: [{ port: 'http' }] } },
+    ];
+    const together = validateBuiltins(objs);
+    expect(together).toEqual(objs.map((o) => validateBuiltin(o)));
+    expect(together[0]).toEqual([]);
+    expect(together[1].map((i) => i.path)).toEqual(['spec.template.spec.containers[0].ports[0].containerPort']);
+    expect(together[3].map((i) => i.path)).toEqual(expect.arrayContaining([
+      'spec.template.spec.containers[0].securityContext.runAsUser',
+      'spec.template.spec.containers[0].lifecycle.preStop.exec.comand',
+    ]));
+    expect(together[3].find((i) => i.path.endsWith('.comand'))!.message).toBe('unknown field (did you mean command?)');
+    expect(together[4].map((i) => i.path)).toEqual(['metadata.name', 'spec.ports[0].port']);
+  });
+
+  test('fails when an object is not a known built-in kind, without affecting the others', () => {
+    const [bad, good] = validateBuiltins([{ apiVersion: 'v1', kind: 'Widget', metadata: { name: 'x' } }, deployment('a')]);
+    expect(bad).toEqual([{ path: '', message: 'no schema for Widget in v1: not among the built-in kinds this validator knows' }]);
+    expect(good).toEqual([]);
+  });
+});
+
+describe('validateCustomResources', () => {
+  test('gives each object the issues it has alone, for fields only one object of the batch has', () => {
+    const objs = [
+      model('a', { format: 'onnx' }),
+      model('b', { storage: { uri: 's3://x', readOnly: 'yes' } }),
+      model('c', { adapters: [{ name: 'x' }, { name: 'x', protocol: 'TCP' }] }),
+      model('d', { formatt: 'onnx', storage: { uri: 1 } }),
+      { apiVersion: 'serving.example.com/v2', kind: 'Model', metadata: { name: 'e' } },
+    ];
+    const together = validateCustomResources(objs, CRD);
+    expect(together).toEqual(objs.map((o) => validateCustomResource(o, CRD)));
+    expect(together[0]).toEqual([]);
+    expect(together[1]).toEqual([{ path: 'spec.storage.readOnly', message: 'expected boolean, got "yes"' }]);
+    expect(together[2].map((i) => i.path)).toEqual(['spec.adapters[1]']);
+    expect(together[3]).toEqual(expect.arrayContaining([{ path: 'spec.formatt', message: 'unknown field (did you mean format?)' }]));
+    expect(together[4][0].path).toBe('apiVersion');
+  });
+});

@@ -1,0 +1,116 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { Document, stringify } from 'yaml';
+import { Platform } from '../../lib/platform';
+import { CORE_TAG_TESTS, toYamlDocument, toYamlDocuments } from '../../lib/yaml-writer';
+
+// The fast writer must produce exactly what the `yaml` package writes with synth's options.
+const reference = (doc: unknown) => stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+
+/** Every Platform class exported by platforms/*.ts that builds with its default props. */
+function defaultPlatforms(): Platform[] {
+  const dir = path.join(__dirname, '..', '..', 'platforms');
+  const out: Platform[] = [];
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(path.join(dir, file));
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value === 'function' && value.prototype instanceof Platform) {
+        out.push(new (value as any)(new App({ outdir: '/nonexistent' }), name));
+      }
+    }
+  }
+  return out;
+}
+
+/** A small deterministic PRNG (Park-Miller). */
+function random(seed: number): () => number {
+  let state = seed % 2147483647 || 1;
+  return () => {
+    state = (state * 16807) % 2147483647;
+    return (state - 1) / 2147483646;
+  };
+}
+
+// Pieces that exercise every branch of scalar styling: indicators, document markers,
+// strings that look like other types, whitespace around newlines, escapes, quotes.
+const PIECES = [
+  'a', 'name', 'x-y', 'Z9', ' ', '  ', '\n', '\n\n', '\t', ':', ': ', '#', ' #', '-', '- ', '?', '? ', '"', '\'', '%', '---', '...', '.',
+  '|', '>', '[', ']', '{', '}', ',', '&', '*', '!', '@', '`', '~', '\u0007', '\u001b', '\u0000', '\u0085', '\u00a0', '\u2028', 'é', '日本',
+  '\ud800', 'true', 'False', 'NULL', 'null', '0x1F', '0o17', '.inf', '-.Inf', '.nan', '1e3', '+12', '-0.5', '.5', '3.', '12', 'yes', '\\', '\\n',
+  'a long run of words to pass the forty character double-quoted multi-line threshold',
+];
+
+function randomString(next: () => number): string {
+  const n = Math.floor(next() * 6);
+  let s = '';
+  for (let i = 0; i < n; i++) s += PIECES[Math.floor(next() * PIECES.length)];
+  return s;
+}
+
+function randomValue(next: () => number, depth: number): unknown {
+  const r = next();
+  if (depth > 3 || r < 0.45) {
+    const k = Math.floor(next() * 8);
+    switch (k) {
+      case 0: return Math.floor(next() * 2000) - 1000;
+      case 1: return (next() - 0.5) * 10 ** Math.floor(next() * 30 - 10);
+      case 2: return next() < 0.5;
+      case 3: return null;
+      case 4: return [-0, 1e21, 2 ** 53, 0.1, 1e-7][Math.floor(next() * 5)];
+      default: return randomString(next);
+    }
+  }
+  if (r < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth + 1));
+  const o: Record<string, unknown> = {};
+  const n = Math.floor(next() * 5);
+  for (let i = 0; i < n; i++) o[randomString(next)] = randomValue(next, depth + 1);
+  if (next() < 0.1) o.skipped = undefined;
+  return o;
+}
+
+describe('toYamlDocument', () => {
+  test('writes every object of every default platform exactly as the yaml package does', () => {
+    const platforms = defaultPlatforms();
+    expect(platforms.length).toBeGreaterThan(0);
+    let count = 0;
+    for (const p of platforms) {
+      const docs = p.resolve().objects.map((o) => o.json);
+      count += docs.length;
+      for (const d of docs) expect(toYamlDocument(d)).toBe(reference(d));
+    }
+    expect(count).toBeGreaterThan(50);
+  });
+
+  test('writes generated data (tricky keys, strings, numbers, nesting) exactly as the yaml package does', () => {
+    const next = random(20261130);
+    for (let i = 0; i < 3000; i++) {
+      const doc = i % 3 === 0 ? Array.from({ length: 3 }, () => randomValue(next, 1)) : { [randomString(next)]: randomValue(next, 0), k: randomValue(next, 1) };
+      const want = reference(doc);
+      const got = toYamlDocument(doc);
+      if (got !== want) throw new Error(`differs on ${JSON.stringify(doc)}:\n--- yaml\n${want}--- ours\n${got}`);
+    }
+  });
+
+  test('hands data outside the JSON subset to the yaml package', () => {
+    for (const doc of [{ a: [1, undefined] }, { d: new Date(0) }, { n: NaN, i: -Infinity }, { ['k'.repeat(1100)]: 1 }, 'scalar', 42, null, { m: new Map([['a', 1]]) }]) {
+      expect(toYamlDocument(doc)).toBe(reference(doc));
+    }
+  });
+
+  test('separates documents with ---', () => {
+    expect(toYamlDocuments([{ a: 1 }, { b: [] }])).toBe('a: 1\n---\nb: []\n');
+  });
+
+  test('quotes exactly the strings the core schema would read as something else', () => {
+    const tags = (new Document().schema as any).tags.filter((t: any) => t.default && t.tag !== 'tag:yaml.org,2002:str' && t.test);
+    expect(CORE_TAG_TESTS.map((r) => r.source).sort()).toEqual(tags.map((t: any) => t.test.source).sort());
+  });
+
+  test('fails when it differs from the yaml package (the comparison is live)', () => {
+    const doc = { s: 'true' };
+    expect(toYamlDocument(doc)).toBe('s: "true"\n');
+    expect(toYamlDocument(doc)).not.toBe('s: true\n');
+  });
+});
