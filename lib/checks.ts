@@ -30,6 +30,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP020', title: 'every webhook and conversion clientConfig resolves to Service -> port -> selected workload -> container port', check: checkWebhookBackends },
   { id: 'MLP021', title: 'every webhook and conversion webhook has a CA source', check: checkCaSources },
   { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
+  { id: 'MLP023', title: 'objects that an infrastructure component\'s webhooks intercept are applied after those webhooks are configured', check: checkInfrastructureWebhooksFirst },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
 ];
 
@@ -330,7 +331,8 @@ function ruleMatches(rule: any, group: string, version: string, resource: string
   return (
     inList(rule.apiGroups, group) &&
     inList(rule.apiVersions, version) &&
-    inList(rule.resources, resource) &&
+    // '*/*' is every resource and subresource (cert-manager's webhook uses it).
+    (inList(rule.resources, resource) || (rule.resources ?? []).includes('*/*')) &&
     inList(rule.operations, 'CREATE') &&
     (scope === '*' || (scope === 'Namespaced') === namespaced)
   );
@@ -350,6 +352,22 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
   return out;
 }
 
+/** The objects (and workload pod templates) that a webhook's rules and selectors match. */
+function interceptedBy(m: PlatformModel, w: WebhookRef, subjects: ReturnType<typeof admissionSubjects>, namespaces: ReturnType<typeof namespaceObjects>) {
+  return subjects.filter((s) => {
+    const group = groupOf(s.json.apiVersion);
+    const version = s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion;
+    const resource = resourceOf(m, s.json);
+    const ns = s.json.metadata?.namespace;
+    if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
+    if (ns) {
+      const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
+      if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
+    }
+    return selectorMatches(w.objectSelector, s.json.metadata?.labels ?? {});
+  });
+}
+
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
@@ -357,17 +375,7 @@ function checkInterception(m: PlatformModel): Finding[] {
   for (const w of webhooksOf(m)) {
     if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
     const backend = resolveBackend(m, w).workload;
-    for (const s of subjects) {
-      const group = groupOf(s.json.apiVersion);
-      const version = s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion;
-      const resource = resourceOf(m, s.json);
-      const ns = s.json.metadata?.namespace;
-      if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) continue;
-      if (ns) {
-        const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
-        if (!selectorMatches(w.namespaceSelector, nsLabels)) continue;
-      }
-      if (!selectorMatches(w.objectSelector, s.json.metadata?.labels ?? {})) continue;
+    for (const s of interceptedBy(m, w, subjects, namespaces)) {
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
         out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
@@ -377,6 +385,29 @@ function checkInterception(m: PlatformModel): Finding[] {
       if (!backend || phaseIdx(backend) >= phaseIdx(s.obj)) {
         out.push({ rule: 'MLP022', path: s.obj.path, message: `${s.what} (phase ${s.obj.phase}) is intercepted by fail-closed ${webhookLabel(w)}, whose backend ${backend ? `${backend.json.metadata.name} is in phase ${backend.phase}` : 'is not in the output'}; apply it in a later phase than the backend` });
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * Infrastructure components (e.g. cert-manager) validate and default the objects other
+ * components create of their kinds: those must reach the cluster only once the
+ * infrastructure's webhooks are configured (MLP022 then proves their backends are up).
+ */
+function checkInfrastructureWebhooksFirst(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  const namespaces = namespaceObjects(m);
+  const subjects = admissionSubjects(m).filter((s) => s.json.kind !== 'Pod');
+  for (const w of webhooksOf(m)) {
+    if (w.type === 'conversion' || !w.owner.component.providesInfrastructure.length) continue;
+    for (const s of interceptedBy(m, w, subjects, namespaces)) {
+      if (phaseIdx(s.obj) > phaseIdx(w.owner)) continue;
+      out.push({
+        rule: 'MLP023',
+        path: s.obj.path,
+        message: `${s.what} (phase ${s.obj.phase}) would reach the cluster before ${webhookLabel(w)} (phase ${w.owner.phase}) of infrastructure component '${w.owner.component.componentName}' is configured; apply it in a later phase`,
+      });
     }
   }
   return out;

@@ -140,6 +140,13 @@ export interface ControllerProps {
   readonly terminationGracePeriodSeconds?: number;
   /** Extra pod template annotations. */
   readonly podAnnotations?: Record<string, string>;
+  /**
+   * Paths of the health probes on the health port, for managers that are not
+   * controller-runtime's (e.g. cert-manager serves /livez). `false` leaves a probe out where
+   * upstream has none.
+   * @default { liveness: '/healthz', readiness: '/readyz' }
+   */
+  readonly probes?: { readonly liveness?: string | false; readonly readiness?: string | false };
 }
 
 /** The kube-rbac-proxy sidecar: HTTPS with authn/authz in front of the manager's plain metrics on localhost. */
@@ -196,6 +203,9 @@ export class Controller extends Construct {
     this.webhookPort = props.ports?.webhook;
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
     for (const [k, v] of Object.entries(props.labels ?? {})) if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${this.node.path}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; the pod labels must match the selector (drop it from labels)`);
+    for (const [probe, path] of Object.entries(props.probes ?? {})) {
+      if (typeof path === 'string' && !path.startsWith('/')) throw new Error(`${this.node.path}: probes.${probe} '${path}' must be an HTTP path starting with '/'`);
+    }
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 0`);
     }
@@ -283,8 +293,12 @@ export class Controller extends Construct {
                 args: props.args || m?.options.args ? [...(props.args ?? []), ...(m?.options.args ?? [])] : undefined,
                 env,
                 ports,
-                livenessProbe: { httpGet: { path: '/healthz', port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
-                readinessProbe: { httpGet: { path: '/readyz', port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
+                livenessProbe: props.probes?.liveness === false
+                  ? undefined
+                  : { httpGet: { path: props.probes?.liveness ?? '/healthz', port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
+                readinessProbe: props.probes?.readiness === false
+                  ? undefined
+                  : { httpGet: { path: props.probes?.readiness ?? '/readyz', port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
                 resources,
                 securityContext: {
                   allowPrivilegeEscalation: false,
