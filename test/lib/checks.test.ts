@@ -355,6 +355,18 @@ const CASES: Case[] = [
     ],
   },
   {
+    rule: 'MLP023',
+    what: "an infrastructure component's own object applied before its webhook configuration that intercepts it",
+    body: (c) => {
+      c.providesInfrastructure.push('widget-infrastructure');
+      server(c).addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE));
+      new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
+    },
+    expected: [
+      "[MLP023] p/test/Cm: ConfigMap cm (phase 03-infrastructure) would reach the cluster before webhook cm.example.com of ValidatingWebhookConfiguration cm-validator (phase 05-infrastructure-webhooks) of infrastructure component 'test' is configured; apply it in a later phase",
+    ],
+  },
+  {
     rule: 'MLP030',
     what: "a controller whose ClusterRole lacks an owned kind's status",
     body: (c) => {
