@@ -105,6 +105,12 @@ function checkCrdOrder(m: PlatformModel): Finding[] {
     if (!crd) {
       if (!m.externalKinds.has(gk)) {
         out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} (${o.json.apiVersion}) is served by no CRD in the platform and no prerequisite; add the component that owns ${gk} or declare it in prerequisites` });
+        continue;
+      }
+      // Served by a prerequisite: at one of the versions it declares (when it declares any).
+      const versions = [...new Set(m.platform.prerequisites.flatMap((p) => p.provides.filter((g) => `${g.group}/${g.kind}` === gk && g.version).map((g) => g.version!)))];
+      if (versions.length && !versions.includes(o.json.apiVersion.split('/')[1])) {
+        out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} uses ${o.json.apiVersion}, which the platform's prerequisites do not serve (they serve ${gk} as ${versions.join(', ')}); use one of those versions` });
       }
       continue;
     }

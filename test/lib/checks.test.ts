@@ -2,9 +2,11 @@ import { ApiObject } from 'cdk8s';
 import { build, newPlatform, problemsOf, TestComponent, widgetDef } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { CHECKS } from '../../lib/checks';
+import { CERT_MANAGER } from '../../lib/component';
 import { Controller, ControllerProps } from '../../lib/controller';
 import { Phase, setPhase } from '../../lib/phases';
 import { Platform } from '../../lib/platform';
+import { ISTIO } from '../../lib/prerequisites';
 import { Rbac } from '../../lib/rbac';
 import { s } from '../../lib/schema/dsl';
 import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
@@ -352,6 +354,17 @@ const CASES: Case[] = [
     expected: [
       '[MLP022] p/test/Cm: ConfigMap cm (phase 10-controllers) is intercepted by fail-closed webhook cm.example.com of ValidatingWebhookConfiguration cm-validator, whose backend widget-controller is in phase 10-controllers; ' +
         'apply it in a later phase than the backend',
+    ],
+  },
+  {
+    rule: 'MLP010',
+    what: 'a custom resource at a version its prerequisite does not serve',
+    body: (c) => {
+      new ApiObject(c, 'Vs', { apiVersion: 'networking.istio.io/v2', kind: 'VirtualService', metadata: { name: 'vs', namespace: NS }, spec: {} });
+    },
+    platform: () => newPlatform({ prerequisites: [CERT_MANAGER, ISTIO] }),
+    expected: [
+      "[MLP010] p/test/Vs: VirtualService vs uses networking.istio.io/v2, which the platform's prerequisites do not serve (they serve networking.istio.io/VirtualService as v1, v1beta1, v1alpha3); use one of those versions",
     ],
   },
   {
