@@ -1,10 +1,14 @@
 import { PlatformError } from './lib/platform';
 import { PlatformApp } from './lib/synth';
+import { ModelServingPlatform } from './platforms/model-serving';
 import { ServingPlatform } from './platforms/serving';
+import { TrainingPlatform } from './platforms/training';
 
 // The default platforms that `npx cdk8s synth` writes to dist/.
 const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
 new ServingPlatform(app, 'serving');
+new TrainingPlatform(app, 'training');
+new ModelServingPlatform(app, 'model-serving');
 
 try {
   app.synth();

@@ -143,6 +143,14 @@ export interface CoreV1ResourceClaim {
   request?: string;
 }
 
+export interface EmbeddedObjectMeta {
+  annotations?: { [key: string]: string };
+  finalizers?: string[];
+  labels?: { [key: string]: string };
+  name?: string;
+  namespace?: string;
+}
+
 export interface RayAuthOptions {
   enableK8sTokenAuth?: boolean;
   mode?: "disabled" | "token";
@@ -268,18 +276,10 @@ export interface RayDeletionStrategy {
   onSuccess?: RayDeletionPolicy;
 }
 
-export interface RayEmbeddedMeta {
-  annotations?: { [key: string]: string };
-  finalizers?: string[];
-  labels?: { [key: string]: string };
-  name?: string;
-  namespace?: string;
-}
-
 export interface RayEmbeddedService {
   apiVersion?: string;
   kind?: string;
-  metadata?: RayEmbeddedMeta;
+  metadata?: EmbeddedObjectMeta;
   spec?: V1ServiceSpec;
   status?: RayServiceStatusEmbedded;
 }
@@ -415,7 +415,7 @@ export interface RayPodSchedulingGroup {
 }
 
 export interface RayPodTemplate {
-  metadata?: RayEmbeddedMeta;
+  metadata?: EmbeddedObjectMeta;
   spec?: {
     activeDeadlineSeconds?: number;
     affinity?: V1Affinity;

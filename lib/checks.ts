@@ -358,20 +358,31 @@ function admissionSubjects(m: PlatformModel): Array<{ obj: PlatformObject; json:
   return out;
 }
 
-/** The objects (and workload pod templates) that a webhook's rules and selectors match. */
-function interceptedBy(m: PlatformModel, w: WebhookRef, subjects: ReturnType<typeof admissionSubjects>, namespaces: ReturnType<typeof namespaceObjects>) {
-  return subjects.filter((s) => {
-    const group = groupOf(s.json.apiVersion);
-    const version = s.json.apiVersion.includes('/') ? s.json.apiVersion.split('/')[1] : s.json.apiVersion;
-    const resource = resourceOf(m, s.json);
-    const ns = s.json.metadata?.namespace;
-    if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
-    if (ns) {
-      const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
-      if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
-    }
-    return selectorMatches(w.objectSelector, s.json.metadata?.labels ?? {});
-  });
+/**
+ * Whether webhook `w` sees `json` on create: its rules match the object's group, version,
+ * resource and scope, and its namespace and object selectors match (namespace labels from
+ * the platform's Namespace objects, plus kubernetes.io/metadata.name).
+ */
+function intercepts(m: PlatformModel, w: WebhookRef, json: any, namespaces: Map<string, PlatformObject>): boolean {
+  const group = groupOf(json.apiVersion);
+  const version = json.apiVersion.includes('/') ? json.apiVersion.split('/')[1] : json.apiVersion;
+  const resource = resourceOf(m, json);
+  const ns = json.metadata?.namespace;
+  if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
+  if (ns) {
+    const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
+    if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
+  }
+  return selectorMatches(w.objectSelector, json.metadata?.labels ?? {});
+}
+
+/**
+ * The admission webhooks of the platform that would intercept `json` when it is created,
+ * e.g. a Pod in a tenant namespace: `interceptingWebhooks(model, { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'team-a' } })`.
+ */
+export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] {
+  const namespaces = namespaceObjects(m);
+  return webhooksOf(m).filter((w) => w.rules.length && intercepts(m, w, json, namespaces));
 }
 
 function checkInterception(m: PlatformModel): Finding[] {
@@ -381,7 +392,8 @@ function checkInterception(m: PlatformModel): Finding[] {
   for (const w of webhooksOf(m)) {
     if (w.failurePolicy !== 'Fail' || !w.rules.length) continue;
     const backend = resolveBackend(m, w).workload;
-    for (const s of interceptedBy(m, w, subjects, namespaces)) {
+    for (const s of subjects) {
+      if (!intercepts(m, w, s.json, namespaces)) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
         out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
@@ -407,7 +419,7 @@ function checkInfrastructureWebhooksFirst(m: PlatformModel): Finding[] {
   const subjects = admissionSubjects(m).filter((s) => s.json.kind !== 'Pod');
   for (const w of webhooksOf(m)) {
     if (w.type === 'conversion' || !w.owner.component.providesInfrastructure.length) continue;
-    for (const s of interceptedBy(m, w, subjects, namespaces)) {
+    for (const s of subjects.filter((x) => intercepts(m, w, x.json, namespaces))) {
       if (phaseIdx(s.obj) > phaseIdx(w.owner)) continue;
       out.push({
         rule: 'MLP023',
@@ -445,7 +457,7 @@ function checkRbac(m: PlatformModel): Finding[] {
 
 /** The rules bound to a controller's ServiceAccount in the output. */
 function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
-  return rulesBoundTo(m, ctl.name, ctl.namespace);
+  return rulesBoundTo(m, ctl.serviceAccountName, ctl.namespace);
 }
 
 /** The cluster-wide rules bound to a ServiceAccount by ClusterRoleBindings in the output. */

@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
 import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
+import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';
 
@@ -51,6 +52,64 @@ export const CERT_MANAGER: Prerequisite = {
   ],
 };
 
+/**
+ * A CRD a component's upstream install ships a copy of, but which another component owns:
+ * the component declares it uses the CRD and never emits it (see `Component.useCrd`).
+ */
+export interface CrdUse {
+  /** The definition as this component knows it: the versions it reads and writes. */
+  readonly definition: CrdDefinition;
+  /** Why the component needs it (shown in errors and reports). */
+  readonly reason: string;
+  /** The component class that owns and emits it. */
+  readonly providedBy?: abstract new (...args: any[]) => Component;
+}
+
+/**
+ * How a component declares a CRD that another component may ship too (KServe and ModelMesh
+ * both ship InferenceService; KServe's schema is the newer one).
+ */
+export enum CrdClaim {
+  /**
+   * The component emits the CRD. Two components that both claim OWNS conflict: the platform
+   * fails until crdOwners (or resolveCrd) picks one.
+   */
+  OWNS = 'owns',
+  /**
+   * The component works with another component's copy of the CRD: when a component of the
+   * platform claims OWNS, that one emits it; when the component is alone with it, it emits
+   * its own copy.
+   */
+  USES = 'uses',
+}
+
+/** Options of `Component.addCrd`. */
+export interface AddCrdOptions extends Omit<CustomResourceDefinitionProps, 'definition'> {
+  /** @default CrdClaim.OWNS */
+  readonly claim?: CrdClaim;
+}
+
+/** The Prometheus Operator, when it is already installed (ServiceMonitor, PodMonitor...). */
+export const PROMETHEUS_OPERATOR: Prerequisite = {
+  name: 'prometheus-operator',
+  provides: [
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'ServiceMonitor' },
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'PodMonitor' },
+    { group: 'monitoring.coreos.com', version: 'v1', kind: 'PrometheusRule' },
+  ],
+};
+
+/** The Gateway API CRDs, when a gateway implementation already installed them. */
+export const GATEWAY_API: Prerequisite = {
+  name: 'gateway-api',
+  provides: [
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'Gateway' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'GatewayClass' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'HTTPRoute' },
+    { group: 'gateway.networking.k8s.io', version: 'v1', kind: 'GRPCRoute' },
+  ],
+};
+
 export interface ComponentProps {
   /**
    * The namespace the component's controllers run in.
@@ -65,6 +124,16 @@ export interface ComponentProps {
  * to order, wire and check the whole.
  */
 export abstract class Component extends Chart {
+  /**
+   * `x instanceof SomeComponent` by prototype chain. cdk8s's Chart answers `instanceof`
+   * with `Chart.isChart`, which every subclass inherits: without this, any chart would be
+   * "an instance" of every component class (e.g. a dashboard looking for the profile
+   * controller among the platform's components would find itself).
+   */
+  public static [Symbol.hasInstance](o: unknown): o is Component {
+    return Function.prototype[Symbol.hasInstance].call(this, o);
+  }
+
   /** The component's name: its id, used for file names in dist/. */
   public readonly componentName: string;
   /**
@@ -74,8 +143,12 @@ export abstract class Component extends Chart {
   public readonly namespaceName: string;
   /** The CRDs this component declares (whether or not the platform assigns them to it). */
   public readonly crds: CustomResourceDefinition[] = [];
+  /** CRDs it ships upstream but leaves to their owner to emit (`useCrd`). */
+  public readonly usedCrds: CrdUse[] = [];
   /** Kinds it needs from other components. */
   public readonly requires: Requirement[] = [];
+  /** How this component claims each CRD it declares, by CRD name (OWNS unless declared otherwise). */
+  private readonly claims = new Map<string, CrdClaim>();
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
   public readonly infrastructure: string[] = [];
   /**
@@ -86,6 +159,11 @@ export abstract class Component extends Chart {
   public readonly providesInfrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
   public abstract readonly images: Readonly<Record<string, ImageSpec>>;
+  /**
+   * Links it contributes to a central dashboard, if the platform has one (none by default).
+   * Declared with `addDashboardLinks`, read by the dashboard at synth.
+   */
+  public readonly dashboardLinks: DashboardLinks[] = [];
 
   constructor(scope: Platform, id: string, namespace: string) {
     super(scope, id, { disableResourceNameHashes: true });
@@ -116,13 +194,37 @@ export abstract class Component extends Chart {
   }
 
   /** Declares a CRD of this component. */
-  protected addCrd(definition: CrdDefinition, props: Omit<CustomResourceDefinitionProps, 'definition'> = {}): CustomResourceDefinition {
+  protected addCrd(definition: CrdDefinition, options: AddCrdOptions = {}): CustomResourceDefinition {
+    const { claim, ...props } = options;
     const crd = new CustomResourceDefinition(this, definition.kind + (this.crds.some((c) => c.definition.kind === definition.kind) ? definition.group : ''), {
       ...props,
       definition,
     });
     this.crds.push(crd);
+    this.claims.set(crd.name, claim ?? CrdClaim.OWNS);
     return crd;
+  }
+
+  /** Declares links this component contributes to a central dashboard. */
+  protected addDashboardLinks(links: DashboardLinks): void {
+    const problems = dashboardLinkProblems(links);
+    if (problems.length) throw new Error(`${this.node.path}: dashboard links: ${problems.join('; ')}`);
+    this.dashboardLinks.push(links);
+  }
+
+  /**
+   * Declares a CRD this component uses but does not emit: upstream bundles a copy, and
+   * another component owns it. It becomes a requirement on the CRD's kind, and the
+   * platform checks that the owner serves every version this component uses.
+   */
+  protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
+    this.usedCrds.push({ definition, ...use });
+    this.require({ group: definition.group, kind: definition.kind, reason: use.reason, providedBy: use.providedBy });
+  }
+
+  /** How this component claims a CRD it declares (undefined when it does not declare it). */
+  public claimOf(crd: string): CrdClaim | undefined {
+    return this.claims.get(crd);
   }
 
   /** Declares that this component needs a kind another component provides. */

@@ -96,6 +96,14 @@ export interface ControllerPorts {
   readonly extra?: Array<{ readonly name: string; readonly containerPort: number }>;
 }
 
+/** HTTP health probes of the manager container, on its health port. */
+export interface ControllerProbes {
+  /** @default /healthz */
+  readonly livenessPath?: string;
+  /** @default /readyz */
+  readonly readinessPath?: string;
+}
+
 export interface ControllerResources {
   readonly requests?: Record<string, string>;
   readonly limits?: Record<string, string>;
@@ -140,13 +148,31 @@ export interface ControllerProps {
   readonly terminationGracePeriodSeconds?: number;
   /** Extra pod template annotations. */
   readonly podAnnotations?: Record<string, string>;
+  /** Name of its ServiceAccount, where upstream names it apart from the Deployment. @default name */
+  readonly serviceAccountName?: string;
   /**
-   * Paths of the health probes on the health port, for managers that are not
-   * controller-runtime's (e.g. cert-manager serves /livez). `false` leaves a probe out where
-   * upstream has none.
-   * @default { liveness: '/healthz', readiness: '/readyz' }
+   * The process only serves requests (e.g. an admission webhook server) and reconciles
+   * nothing: several replicas need no leader election.
+   * @default false
    */
-  readonly probes?: { readonly liveness?: string | false; readonly readiness?: string | false };
+  readonly stateless?: boolean;
+  /** Name of the manager container. @default manager */
+  readonly containerName?: string;
+  /**
+   * Health probes on the health port; `false` for a server that has no health endpoint
+   * (then no health port is declared either).
+   * @default { livenessPath: '/healthz', readinessPath: '/readyz' }
+   */
+  readonly probes?: ControllerProbes | false;
+  /** Name of the webhook container port (the webhook Service targets it). @default webhook-server */
+  readonly webhookPortName?: string;
+  /** runAsUser of the manager container, where upstream pins one. @default - the image's user */
+  readonly runAsUser?: number;
+  /**
+   * Other containers of the pod (e.g. an API server next to the manager), complete with
+   * their ports, probes and a restricted security context; they share the ServiceAccount.
+   */
+  readonly sidecars?: Array<Record<string, unknown>>;
 }
 
 /** The kube-rbac-proxy sidecar: HTTPS with authn/authz in front of the manager's plain metrics on localhost. */
@@ -175,6 +201,8 @@ const DEFAULT_RESOURCES: ControllerResources = {
  */
 export class Controller extends Construct {
   public readonly name: string;
+  /** Name of its ServiceAccount. */
+  public readonly serviceAccountName: string;
   public readonly namespace: string;
   public readonly selectorLabels: Record<string, string>;
   public readonly serviceAccount: ServiceAccount;
@@ -182,6 +210,8 @@ export class Controller extends Construct {
   public readonly metricsService?: ApiObject;
   public readonly metrics?: ControllerMetrics;
   public readonly webhookPort?: number;
+  /** Name of the webhook container port. */
+  public readonly webhookPortName: string;
   /** Cluster-wide rules of this controller (owns + rules), normalized. */
   public readonly clusterRules: PolicyRule[];
   public readonly namespacedRules: PolicyRule[];
@@ -196,20 +226,20 @@ export class Controller extends Construct {
     super(scope, id);
     const ns = scope.namespaceName;
     this.name = props.name;
+    this.serviceAccountName = props.serviceAccountName ?? props.name;
+    const sa = this.serviceAccountName;
     this.namespace = ns;
     this.selectorLabels = props.selectorLabels;
     this.owns = props.owns ?? [];
     this.watches = props.watches ?? [];
     this.webhookPort = props.ports?.webhook;
+    this.webhookPortName = props.webhookPortName ?? 'webhook-server';
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
     for (const [k, v] of Object.entries(props.labels ?? {})) if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${this.node.path}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; the pod labels must match the selector (drop it from labels)`);
-    for (const [probe, path] of Object.entries(props.probes ?? {})) {
-      if (typeof path === 'string' && !path.startsWith('/')) throw new Error(`${this.node.path}: probes.${probe} '${path}' must be an HTTP path starting with '/'`);
-    }
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 0`);
     }
-    if ((props.replicas ?? 1) > 1 && !props.leaderElectionId) {
+    if ((props.replicas ?? 1) > 1 && !props.leaderElectionId && !props.stateless) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
     }
 
@@ -230,11 +260,11 @@ export class Controller extends Construct {
 
     const labels = { ...props.selectorLabels, ...(props.labels ?? {}) };
     this.serviceAccount = new ServiceAccount(this, 'ServiceAccount', {
-      metadata: { name: props.name, namespace: ns, labels },
+      metadata: { name: sa, namespace: ns, labels },
       automountToken: true,
     });
 
-    const self = [{ name: props.name, namespace: ns }];
+    const self = [{ name: sa, namespace: ns }];
     if (this.clusterRules.length) {
       roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules });
       bindingObject(this, 'ClusterRoleBinding', { name: `${props.name}-rolebinding`, labels, roleRef: { kind: 'ClusterRole', name: `${props.name}-role` }, serviceAccounts: self });
@@ -250,11 +280,12 @@ export class Controller extends Construct {
 
     const m = props.metrics;
     const health = props.ports?.health ?? 8081;
-    const ports: Array<Record<string, unknown>> = [{ name: 'health', containerPort: health, protocol: 'TCP' }];
+    const probes = props.probes === false ? undefined : { livenessPath: '/healthz', readinessPath: '/readyz', ...(props.probes ?? {}) };
+    const ports: Array<Record<string, unknown>> = probes ? [{ name: 'health', containerPort: health, protocol: 'TCP' }] : [];
     if (m && m.protection !== MetricsProtection.LOCALHOST && m.protection !== MetricsProtection.RBAC_PROXY) {
       ports.push({ name: m.portName, containerPort: m.port, protocol: 'TCP' });
     }
-    if (props.ports?.webhook) ports.push({ name: 'webhook-server', containerPort: props.ports.webhook, protocol: 'TCP' });
+    if (props.ports?.webhook) ports.push({ name: this.webhookPortName, containerPort: props.ports.webhook, protocol: 'TCP' });
     for (const e of props.ports?.extra ?? []) ports.push({ name: e.name, containerPort: e.containerPort, protocol: 'TCP' });
     for (const p of ports) {
       if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(String(p.name))) throw new Error(`${this.node.path}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
@@ -280,25 +311,21 @@ export class Controller extends Construct {
         template: {
           metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
           spec: {
-            serviceAccountName: props.name,
+            serviceAccountName: sa,
             automountServiceAccountToken: true,
             terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 10,
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
             containers: [
               {
-                name: 'manager',
+                name: props.containerName ?? 'manager',
                 image: props.image,
                 imagePullPolicy: 'IfNotPresent',
                 command: props.command,
                 args: props.args || m?.options.args ? [...(props.args ?? []), ...(m?.options.args ?? [])] : undefined,
                 env,
                 ports,
-                livenessProbe: props.probes?.liveness === false
-                  ? undefined
-                  : { httpGet: { path: props.probes?.liveness ?? '/healthz', port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
-                readinessProbe: props.probes?.readiness === false
-                  ? undefined
-                  : { httpGet: { path: props.probes?.readiness ?? '/readyz', port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
+                livenessProbe: probes && { httpGet: { path: probes.livenessPath, port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
+                readinessProbe: probes && { httpGet: { path: probes.readinessPath, port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
                 resources,
                 securityContext: {
                   allowPrivilegeEscalation: false,
@@ -306,10 +333,12 @@ export class Controller extends Construct {
                   privileged: false,
                   readOnlyRootFilesystem: true,
                   runAsNonRoot: true,
+                  runAsUser: props.runAsUser,
                 },
                 volumeMounts: Lazy.any({ produce: () => (this.extraMounts.length ? this.extraMounts : undefined) }),
               },
               ...(m?.proxy ? [rbacProxyContainer(m.proxy, m.portName)] : []),
+              ...(props.sidecars ?? []),
             ],
             volumes: Lazy.any({ produce: () => (this.extraVolumes.length ? this.extraVolumes : undefined) }),
           },
@@ -327,6 +356,12 @@ export class Controller extends Construct {
         },
       });
     }
+  }
+
+  /** Mounts a ConfigMap into the manager container, read-only (e.g. its configuration file). */
+  public mountConfigMap(volumeName: string, configMapName: string, mountPath: string): void {
+    this.extraVolumes.push({ name: volumeName, configMap: { name: configMapName } });
+    this.extraMounts.push({ name: volumeName, mountPath, readOnly: true });
   }
 
   /** Mounts a Secret into the manager container (e.g. the webhook serving certificate). */

@@ -220,7 +220,11 @@ export class CustomResourceDefinition extends Construct {
   }
 }
 
-/** The whole object schema of a version: apiVersion, kind, metadata plus the version's fields. */
+/**
+ * The whole object schema of a version: apiVersion, kind, metadata plus the version's fields.
+ * CEL rules on the version schema stay on the root (where `self.metadata.name` and
+ * `self.metadata.namespace` are visible, e.g. for singletons named `default`).
+ */
 export function rootSchema(schema: ObjectSchema): ObjectSchema {
   let root = s.object({ apiVersion: s.string(), kind: s.string(), metadata: s.object() }).extend(schema.properties, schema.options);
   // Whole-object CEL rules (e.g. "spec.x is immutable while status.y") sit on the version schema.

@@ -3,6 +3,8 @@ export * from './crd';
 export * from './custom-resource';
 export * from './images';
 export * from './rbac';
+export * from './aggregation';
+export * from './dashboard';
 export * from './user-roles';
 export * from './certificates';
 export * from './phases';

@@ -1,8 +1,8 @@
 import { ApiObject, App } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { CertificateProvider } from './certificates';
-import { Component, Prerequisite, Requirement } from './component';
-import { CrdDefinition, gvkKey } from './crd';
+import { Component, CrdClaim, Prerequisite, Requirement } from './component';
+import { CrdDefinition, crdName, gvkKey } from './crd';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
@@ -105,8 +105,7 @@ export class Platform extends Construct {
   public crdOwner(crd: string): Component | undefined {
     const explicit = this.explicitOwners.get(crd);
     if (explicit) return this.components.find((c) => c.node.id === explicit);
-    const declaring = this.components.filter((c) => c.crds.some((d) => d.name === crd));
-    return declaring.length === 1 ? declaring[0] : undefined;
+    return implicitOwner(this.components.filter((c) => c.crds.some((d) => d.name === crd)), crd);
   }
 
   public resolveImage(key: string, spec: ImageSpec): string {
@@ -139,13 +138,40 @@ export class Platform extends Construct {
       const explicit = explicitId === undefined ? undefined : owners.find((o) => o.node.id === explicitId);
       if (explicitId !== undefined && !explicit) {
         errors.push(`${this.node.path}: crdOwners assigns ${name} to '${explicitId}', which does not declare it (declared by ${owners.map((o) => `'${o.componentName}'`).join(', ')})`);
-      } else if (!explicit && owners.length > 1) {
+      } else if (!explicit && !implicitOwner(owners, name)) {
+        const owning = owners.filter((o) => o.claimOf(name) === CrdClaim.OWNS);
+        const named = owning.length > 1 ? owning : owners;
         errors.push(
-          `${this.node.path}: CRD ${name} is declared by ${owners.map((o) => `'${o.componentName}' (${o.node.path})`).join(' and ')}; ` +
-            `choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': '<component id>' }`,
+          `${this.node.path}: CRD ${name} is declared by ${named.map((o) => `'${o.componentName}' (${o.node.path})`).join(' and ')}` +
+            (owning.length > 1 ? '' : ', each of which only uses it (claim: CrdClaim.USES)') + '; ' +
+            `choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': '<component id>' }` +
+            (owning.length > 1 ? ', or declare it with claim: CrdClaim.USES in the component that works with the other\'s copy' : ''),
         );
       } else {
-        crdOwners.set(name, explicit ?? owners[0]);
+        crdOwners.set(name, explicit ?? implicitOwner(owners, name)!);
+      }
+    }
+
+    // 1b. CRDs a component uses but leaves to their owner: never its own, and the owner
+    // must serve every version the user reads and writes.
+    for (const c of components) {
+      for (const use of c.usedCrds) {
+        const name = crdName(use.definition);
+        if (c.crds.some((d) => d.name === name)) {
+          errors.push(`${c.node.path}: component '${c.componentName}' declares CRD ${name} both as its own (addCrd) and as used from another component (useCrd); keep one`);
+          continue;
+        }
+        const owner = crdOwners.get(name);
+        if (!owner) continue; // reported below as a missing provider of its kind
+        const served = new Set(owner.crds.find((d) => d.name === name)!.definition.versions.filter((v) => v.served ?? true).map((v) => v.name));
+        const missing = use.definition.versions.filter((v) => (v.served ?? true) && !served.has(v.name)).map((v) => v.name);
+        if (missing.length) {
+          errors.push(
+            `${c.node.path}: component '${c.componentName}' uses CRD ${name} at version${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, ` +
+              `which its owner '${owner.componentName}' (${owner.node.path}) does not serve (serves ${[...served].sort().join(', ')}); ` +
+              `use a release of '${owner.componentName}' that serves ${missing.join(', ')}, or of '${c.componentName}' that uses what it serves`,
+          );
+        }
       }
     }
 
@@ -187,6 +213,11 @@ export class Platform extends Construct {
       }
     }
 
+    // A component that uses another component's copy of a CRD comes after it.
+    for (const [name, owner] of crdOwners) {
+      for (const c of declared.get(name) ?? []) if (c !== owner && c.claimOf(name) === CrdClaim.USES) deps.get(c)!.add(owner);
+    }
+
     // 4. Kahn's algorithm over components; ties keep declaration order.
     const ordered: Component[] = [];
     const remaining = new Map([...deps.entries()].map(([c, d]) => [c, new Set(d)]));
@@ -224,6 +255,16 @@ export class Platform extends Construct {
     const objects = raw.map(({ seq: _seq, ...o }, order) => ({ ...o, order }));
     return { platform: this, components: ordered, objects, crdOwners, kinds, externalKinds, runtimeChanges: ordered.flatMap((c) => runtimeChangesOf(c)) };
   }
+}
+
+/**
+ * The owner of a shared CRD without an explicit choice: the only declaring component, else
+ * the only one that claims OWNS (the others use its copy); undefined when that is ambiguous.
+ */
+function implicitOwner(declaring: Component[], crd: string): Component | undefined {
+  if (declaring.length === 1) return declaring[0];
+  const owning = declaring.filter((c) => c.claimOf(crd) === CrdClaim.OWNS);
+  return owning.length === 1 ? owning[0] : undefined;
 }
 
 function missingProvider(platform: Platform, c: Component, r: Requirement): string {

@@ -1,6 +1,7 @@
 import { caSourceOf, resolveBackend, webhooksOf } from './checks';
+import type { Component } from './component';
 import { Controller } from './controller';
-import { gvkKey } from './crd';
+import { crdName, gvkKey } from './crd';
 import { PlatformModel } from './platform';
 
 /**
@@ -21,6 +22,16 @@ export function wiringTable(m: PlatformModel): string[] {
       w.failurePolicy,
     ].join(' -> ');
   });
+}
+
+/** CRDs that several components declare: name, the component that emits it, the others. */
+export function sharedCrds(m: PlatformModel): Array<[string, Component, Component[]]> {
+  const out: Array<[string, Component, Component[]]> = [];
+  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const users = m.components.filter((c) => c !== owner && c.crds.some((d) => d.name === crd));
+    if (users.length) out.push([crd, owner, users]);
+  }
+  return out;
 }
 
 /** Apply order, one line per object: phase, kind, [namespace/]name, component. */
@@ -53,8 +64,20 @@ export function platformReport(m: PlatformModel, largeCrds: string[]): string {
     }
     for (const infra of c.infrastructure) lines.push(`  ${infra.replace(/[^\w]/g, '_')}[${infra}] -.-> ${c.componentName}`);
   }
+  for (const [crd, owner, users] of sharedCrds(m)) {
+    for (const u of users) lines.push(`  ${owner.componentName} -.->|shares ${crd}| ${u.componentName}`);
+  }
   lines.push('```', '', '## CRD ownership', '');
-  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`- ${crd}: ${owner.componentName}`);
+  const shared = new Map(sharedCrds(m).map(([crd, , users]) => [crd, users]));
+  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const declaring = shared.get(crd);
+    const using = m.components.filter((c) => c.usedCrds.some((u) => crdName(u.definition) === crd)).map((c) => c.componentName);
+    const notes = [
+      ...(declaring ? [`also declared by ${declaring.map((u) => u.componentName).join(', ')}, which use${declaring.length === 1 ? 's' : ''} this copy`] : []),
+      ...(using.length ? [`also used, not emitted, by ${using.join(', ')}`] : []),
+    ];
+    lines.push(`- ${crd}: ${owner.componentName}${notes.length ? ` (${notes.join('; ')})` : ''}`);
+  }
   lines.push('', '## Webhooks', '', 'type configuration/webhook -> service:port -> workload:containerPort -> CA source -> failurePolicy', '');
   for (const l of wiringTable(m)) lines.push(`- ${l}`);
   lines.push('', '## Controller metrics', '');

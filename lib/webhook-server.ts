@@ -159,7 +159,7 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
       },
       spec: {
         selector: c.selectorLabels,
-        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString('webhook-server'), protocol: 'TCP' }],
+        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString(c.webhookPortName), protocol: 'TCP' }],
       },
     });
   }
@@ -304,4 +304,27 @@ function selfSignedIssuer(component: Component): string {
     done.add(ns);
   }
   return SELF_SIGNED_ISSUER;
+}
+
+/**
+ * A serving certificate for a Service that is not a webhook (an HTTPS API next to a
+ * controller), from the platform's certificate provider: a cert-manager Certificate into
+ * `secretName`, or the OpenShift service-ca annotation. Returns the annotations the Service
+ * needs (none for cert-manager).
+ */
+export function serviceServingCertificate(scope: Construct, component: Component, props: { serviceName: string; secretName: string; certificateName?: string }): Record<string, string> {
+  const platformProvider = component.platform.certificates;
+  // Only webhook servers rotate their own certificates: a self-managed platform's fallback serves the rest.
+  const provider = platformProvider.kind === CertificateProviderKind.SELF_MANAGED ? platformProvider.fallback! : platformProvider;
+  if (provider.kind !== CertificateProviderKind.CERT_MANAGER) return { [OPENSHIFT_SERVING_CERT_ANNOTATION]: props.secretName };
+  component.infrastructure.includes('cert-manager') || component.infrastructure.push('cert-manager');
+  const issuer = provider.clusterIssuer ? { kind: 'ClusterIssuer', name: provider.clusterIssuer } : { kind: 'Issuer', name: selfSignedIssuer(component) };
+  const dns = `${props.serviceName}.${component.namespaceName}.svc`;
+  new ApiObject(scope, 'Certificate', {
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'Certificate',
+    metadata: { name: props.certificateName ?? `${props.serviceName}-cert`, namespace: component.namespaceName },
+    spec: { commonName: dns, dnsNames: [dns, `${dns}.cluster.local`], issuerRef: issuer, secretName: props.secretName },
+  });
+  return {};
 }

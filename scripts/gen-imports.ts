@@ -30,6 +30,66 @@ const MODULES: BindingModule[] = [
     header: 'Gateway API Inference Extension custom resources, from constructs/gateway-api-inference-extension/crds.',
   },
   {
+    out: 'imports/notebooks.kubeflow.org.ts',
+    from: '../constructs/notebook-controller/crds',
+    header: 'Kubeflow Notebook custom resources (kubeflow.org), from constructs/notebook-controller/crds.',
+  },
+  {
+    out: 'imports/profiles.kubeflow.org.ts',
+    from: '../constructs/profile-controller/crds',
+    header: 'Kubeflow Profile custom resources (kubeflow.org), from constructs/profile-controller/crds.',
+  },
+  {
+    out: 'imports/poddefaults.kubeflow.org.ts',
+    from: '../constructs/admission-webhook/crds',
+    header: 'Kubeflow PodDefault custom resources (kubeflow.org), from constructs/admission-webhook/crds.',
+  },
+  {
+    out: 'imports/inference.opendatahub.io.ts',
+    from: '../constructs/ai-gateway-payload-processing/crds',
+    header: 'AI gateway payload processing custom resources (inference.opendatahub.io), from constructs/ai-gateway-payload-processing/crds.',
+  },
+  {
+    out: 'imports/maas.opendatahub.io.ts',
+    from: '../constructs/models-as-a-service/crds',
+    header: 'Models-as-a-Service custom resources (maas.opendatahub.io), from constructs/models-as-a-service/crds.',
+  },
+  {
+    out: 'imports/modelregistry.opendatahub.io.ts',
+    from: '../constructs/model-registry-operator/crds',
+    header: 'Model registry operator custom resources (ModelRegistry, Catalog, AIHub), from constructs/model-registry-operator/crds.',
+  },
+  {
+    out: 'imports/nim.opendatahub.io.ts',
+    from: '../constructs/odh-model-controller/crds',
+    header: 'odh-model-controller custom resources (nim.opendatahub.io), from constructs/odh-model-controller/crds.',
+  },
+  {
+    out: 'imports/modelmesh.serving.kserve.io.ts',
+    from: '../constructs/modelmesh-serving/crds',
+    header: 'ModelMesh Serving custom resources (Predictor), from constructs/modelmesh-serving/crds.',
+  },
+  {
+    out: 'imports/llm-d.ai.ts',
+    from: '../constructs/llm-d-router/crds',
+    header: 'llm-d router custom resources (llm-d.ai), from constructs/llm-d-router/crds.',
+  },
+  {
+    out: 'imports/llmd.ai.ts',
+    from: '../constructs/workload-variant-autoscaler/crds',
+    header: 'Workload Variant Autoscaler custom resources (llmd.ai), from constructs/workload-variant-autoscaler/crds.',
+  },
+  {
+    out: 'imports/llamastack.io.ts',
+    from: '../constructs/llama-stack-k8s-operator/crds',
+    header: 'Llama Stack operator custom resources (llamastack.io), from constructs/llama-stack-k8s-operator/crds.',
+  },
+  {
+    out: 'imports/mlflow.ts',
+    from: '../constructs/mlflow-operator/crds',
+    header: 'MLflow operator custom resources (mlflow.opendatahub.io, mlflow.kubeflow.org, components.platform.opendatahub.io), from constructs/mlflow-operator/crds.',
+  },
+  {
     out: 'imports/kueue.x-k8s.io.ts',
     from: '../constructs/kueue/crds',
     header: 'Kueue custom resources (kueue.x-k8s.io), from constructs/kueue/crds.',

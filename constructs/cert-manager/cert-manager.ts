@@ -93,7 +93,8 @@ export class CertManager extends Component {
       args: ['--v=2', '--cluster-resource-namespace=$(POD_NAMESPACE)', election, `--acme-http01-solver-image=${this.image('acmesolver')}`, `--max-concurrent-challenges=${challenges}`],
       selectorLabels: labels('controller'),
       ports: { health: 9403 },
-      probes: { liveness: '/livez', readiness: false },
+      // Upstream probes liveness only; our readiness probe uses the same endpoint.
+      probes: { livenessPath: '/livez', readinessPath: '/livez' },
       metrics: ControllerMetrics.insecure(9402, METRICS_REASON, { serviceName: 'cert-manager', portName: 'http-metrics' }),
       replicas: props.controllerReplicas,
       leaderElectionId: 'cert-manager-controller',
@@ -109,7 +110,7 @@ export class CertManager extends Component {
       args: ['--v=2', election],
       selectorLabels: labels('cainjector'),
       // Upstream's cainjector has no health endpoint and no probes.
-      probes: { liveness: false, readiness: false },
+      probes: false,
       metrics: ControllerMetrics.insecure(9402, METRICS_REASON, { serviceName: 'cert-manager-cainjector-metrics', portName: 'http-metrics' }),
       replicas: props.cainjectorReplicas,
       leaderElectionId: 'cert-manager-cainjector-leader-election',
@@ -135,7 +136,7 @@ export class CertManager extends Component {
       ],
       selectorLabels: labels('webhook'),
       ports: { health: 6080, webhook: 10250 },
-      probes: { liveness: '/livez', readiness: '/healthz' },
+      probes: { livenessPath: '/livez', readinessPath: '/healthz' },
       metrics: ControllerMetrics.insecure(9402, METRICS_REASON, { serviceName: 'cert-manager-webhook-metrics', portName: 'http-metrics' }),
       replicas: props.webhookReplicas,
       resources: props.resources,

@@ -1,5 +1,5 @@
 import { CRDS } from './crds';
-import { EndpointPicker } from './endpoint-picker';
+import { EndpointPicker, EndpointPickerImplementation, EndpointPickerPluginConfig } from './endpoint-picker';
 import { CRDS_BY_VERSION, EPP_IMAGES, GatewayApiInferenceExtensionVersion } from './versions';
 import { InferencePool } from '../../imports/inference.networking';
 import { Component, ComponentProps } from '../../lib/component';
@@ -25,6 +25,19 @@ export interface InferencePoolProps {
   readonly failureMode?: 'FailOpen' | 'FailClose';
   /** @default 1 */
   readonly eppReplicas?: number;
+  /**
+   * The endpoint picker that serves the pool: the extension's reference EPP or another
+   * implementation of the role, e.g. llm-d's scheduler (`LlmDRouter.scheduler()`).
+   * @default this.referencePicker()
+   */
+  readonly picker?: EndpointPickerImplementation;
+}
+
+export interface ReferencePickerOptions {
+  /** Plugin configuration (--config-file). @default - the EPP's built-in default profile */
+  readonly pluginConfig?: EndpointPickerPluginConfig;
+  /** Extra flags, e.g. { v: '3' }. */
+  readonly flags?: Record<string, string>;
 }
 
 /**
@@ -51,14 +64,27 @@ export class GatewayApiInferenceExtension extends Component {
     }
   }
 
+  /** The extension's reference endpoint picker (EPP) of this release line. */
+  public referencePicker(options: ReferencePickerOptions = {}): EndpointPickerImplementation {
+    return {
+      description: `Gateway API Inference Extension EPP ${this.version}`,
+      image: this.image('epp'),
+      pluginConfig: options.pluginConfig,
+      flags: options.flags,
+      // Up to v1.5 the EPP reads the experimental objectives and rewrites; v1.6 moved them to llm-d.
+      objectiveGroups: this.version === GatewayApiInferenceExtensionVersion.V1_6 ? [] : ['inference.networking.x-k8s.io'],
+      // The flag llm-d's charts pass to the EPP framework both build on (unconfirmed for the reference EPP's own chart).
+      leaderElectionFlag: 'ha-enable-leader-election',
+    };
+  }
+
   /** An InferencePool (inference.networking.k8s.io/v1) with its endpoint picker. */
   public addInferencePool(id: string, props: InferencePoolProps): { pool: InferencePool; picker: EndpointPicker } {
     const picker = new EndpointPicker(this, `${id}Picker`, {
       namespace: props.namespace,
       poolName: props.name,
-      image: this.image('epp'),
+      implementation: props.picker ?? this.referencePicker(),
       replicas: props.eppReplicas,
-      readsObjectives: this.version !== GatewayApiInferenceExtensionVersion.V1_6,
     });
     const pool = new InferencePool(this, id, {
       metadata: { name: props.name, namespace: props.namespace },

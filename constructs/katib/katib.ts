@@ -1,4 +1,3 @@
-import { JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { CRDS, KATIB_GROUP } from './crds';
 import { KatibDbManager } from './db-manager';
@@ -153,11 +152,11 @@ export class Katib extends Component {
       rules: [...CONTROLLER_RULES, ...trialRules],
       watches,
       podAnnotations: { 'sidecar.istio.io/inject': 'false' },
+      // The image's user is not numeric: upstream sets uid 1000 so that runAsNonRoot can be verified.
+      runAsUser: 1000,
       volumes: [{ name: 'katib-config', configMap: { name: 'katib-config' } }],
       volumeMounts: [{ name: 'katib-config', mountPath: '/katib-config.yaml', subPath: 'katib-config.yaml', readOnly: true }],
     });
-    // The image's user is not numeric: upstream sets uid 1000 so that runAsNonRoot can be verified.
-    this.controller.deployment.addJsonPatch(JsonPatch.add('/spec/template/spec/containers/0/securityContext/runAsUser', 1000));
 
     this.webhookServer = new WebhookServer(this, 'WebhookServer', {
       controller: this.controller,

@@ -175,6 +175,14 @@ describe('CustomResourceDefinition rendering', () => {
     expect(rootSchema(widgetDef().versions[0].schema).toJson()).toEqual(schema);
   });
 
+  test('CEL rules on a version schema stay on the root, where metadata.name is visible', () => {
+    const schema = s.object({ spec: s.object({ size: s.integer() }) }).rule("self.metadata.name == 'default'", 'only default');
+    const root = render(widgetDef({ versions: [{ name: 'v1', storage: true, schema }] })).spec.versions[0].schema.openAPIV3Schema;
+    expect(root['x-kubernetes-validations']).toEqual([{ rule: "self.metadata.name == 'default'", message: 'only default' }]);
+    expect(Object.keys(root.properties)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(render(widgetDef()).spec.versions[0].schema.openAPIV3Schema['x-kubernetes-validations']).toBeUndefined();
+  });
+
   test('whole-object CEL rules of a version schema are kept on the root schema', () => {
     const schema = s.object({ spec: s.object({ size: s.integer() }) })
       .rule('!has(oldSelf.spec) || self.spec == oldSelf.spec', 'spec is immutable')

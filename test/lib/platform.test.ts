@@ -1,7 +1,7 @@
 import { ApiObject, App } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { newPlatform, problemsOf, TestComponent, widgetDef } from './support';
-import { CERT_MANAGER, Component } from '../../lib/component';
+import { CERT_MANAGER, Component, CrdClaim } from '../../lib/component';
 import { Phase } from '../../lib/phases';
 import { Platform, PlatformError, platformsOf } from '../../lib/platform';
 import { buildPlatform } from '../../lib/synth';
@@ -225,7 +225,57 @@ describe('Platform graph', () => {
     provider(platform, 'one');
     provider(platform, 'two');
     expect(resolveProblems(platform)).toEqual([
-      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
+    ]);
+  });
+
+  test('a component that uses a shared CRD defers to the one that owns it, without crdOwners', () => {
+    const platform = newPlatform();
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    const owner = provider(platform, 'owner');
+    expect(user.claimOf('widgets.example.com')).toBe(CrdClaim.USES);
+    expect(owner.claimOf('widgets.example.com')).toBe(CrdClaim.OWNS);
+    expect(user.claimOf('gadgets.example.com')).toBeUndefined();
+    expect(platform.crdOwner('widgets.example.com')).toBe(owner);
+    expect(user.emits(user.crds[0].apiObject)).toBe(false);
+    const model = platform.resolve();
+    expect(model.crdOwners.get('widgets.example.com')).toBe(owner);
+    expect(model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.component)).toEqual([owner]);
+    // The user comes after the owner of the CRD it uses.
+    expect(model.components).toEqual([owner, user]);
+  });
+
+  test('a component that uses a CRD emits its own copy when it is the only one declaring it', () => {
+    const platform = newPlatform();
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    expect(platform.crdOwner('widgets.example.com')).toBe(user);
+    expect(platform.resolve().objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.component)).toEqual([user]);
+  });
+
+  test('crdOwners overrides the claim: the user may be chosen to emit its copy', () => {
+    const platform = newPlatform({ crdOwners: { 'widgets.example.com': 'user' } });
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    const owner = provider(platform, 'owner');
+    expect(platform.resolve().crdOwners.get('widgets.example.com')).toBe(user);
+    expect(owner.emits(owner.crds[0].apiObject)).toBe(false);
+  });
+
+  test('fails when every component that declares a CRD only uses it, naming them and the fix', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'one', 'one-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    new TestComponent(platform, 'two', 'two-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    expect(resolveProblems(platform)).toEqual([
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two), each of which only uses it (claim: CrdClaim.USES); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
+    ]);
+  });
+
+  test('fails when two components insist on owning a CRD that a third uses, naming only the two', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    provider(platform, 'one');
+    provider(platform, 'two');
+    expect(resolveProblems(platform)).toEqual([
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
     ]);
   });
 
@@ -263,6 +313,51 @@ describe('Platform graph', () => {
     const two = provider(platform, 'two');
     platform.resolveCrd('widgets.example.com', two);
     expect(platform.resolve().components).toEqual([one, two, c]);
+  });
+
+  test('a component that uses a CRD (useCrd) never emits it, requires its kind and comes after the owner', () => {
+    const platform = newPlatform();
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'ships a copy of widgets', providedBy: WidgetProvider }));
+    const p = provider(platform);
+    expect(user.crds).toEqual([]);
+    expect(user.requires).toEqual([{ group: 'example.com', kind: 'Widget', reason: 'ships a copy of widgets', providedBy: WidgetProvider }]);
+    const model = platform.resolve();
+    expect(model.components).toEqual([p, user]);
+    expect(model.crdOwners.get('widgets.example.com')).toBe(p);
+    expect(model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.component)).toEqual([p]);
+    const report = buildPlatform(platform).files.get('REPORT.md')!;
+    expect(report).toContain('- widgets.example.com: provider (also used, not emitted, by user)');
+  });
+
+  test('fails when a used CRD has no owner in the platform, naming the class that provides it', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'ships a copy of widgets', providedBy: WidgetProvider }));
+    expect(resolveProblems(platform)).toEqual([
+      "p/user: component 'user' (TestComponent) requires example.com/Widget (ships a copy of widgets), but no component of platform 'p' provides it and no prerequisite declares it; " +
+        "add the WidgetProvider component to the platform, or declare it present with prerequisites: [{ name: '...', provides: [{ group: 'example.com', kind: 'Widget' }] }]",
+    ]);
+  });
+
+  test('fails when the owner of a used CRD does not serve a version the user uses, naming both', () => {
+    const platform = newPlatform();
+    const v2 = { ...WIDGET, versions: [{ ...WIDGET.versions[0], name: 'v2' }] };
+    new TestComponent(platform, 'user', 'user-system', (self) => self.uses(v2, { reason: 'r', providedBy: WidgetProvider }));
+    provider(platform);
+    expect(resolveProblems(platform)).toEqual([
+      "p/user: component 'user' uses CRD widgets.example.com at version v2, which its owner 'provider' (p/provider) does not serve (serves v1); " +
+        "use a release of 'provider' that serves v2, or of 'user' that uses what it serves",
+    ]);
+  });
+
+  test('fails when a component both declares and uses the same CRD', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'both', 'both-system', (self) => {
+      self.crd(WIDGET);
+      self.uses(WIDGET, { reason: 'r' });
+    });
+    expect(resolveProblems(platform)).toEqual([
+      "p/both: component 'both' declares CRD widgets.example.com both as its own (addCrd) and as used from another component (useCrd); keep one",
+    ]);
   });
 
   test('fails when crdOwners names a component that does not declare the CRD', () => {
@@ -361,5 +456,16 @@ describe('Platform graph', () => {
     const b = new TestComponent(platform, 'b', 'b-system');
     expect(platform.components).toEqual([a, b]);
     expect(platform.components.every((c) => c instanceof Component)).toBe(true);
+  });
+});
+
+describe('shared CRDs in the report', () => {
+  test('the report names the owner of a shared CRD, the components that use its copy, and the edge between them', () => {
+    const platform = newPlatform();
+    new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    provider(platform, 'owner');
+    const report = buildPlatform(platform).files.get('REPORT.md')!;
+    expect(report).toContain('- widgets.example.com: owner (also declared by user, which uses this copy)');
+    expect(report).toContain('  owner -.->|shares widgets.example.com| user');
   });
 });

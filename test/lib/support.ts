@@ -3,8 +3,8 @@
  * definition, and shortcuts to build a platform and read its objects.
  */
 import { ApiObject, App } from 'cdk8s';
-import { Component, CERT_MANAGER, Requirement } from '../../lib/component';
-import { CrdDefinition, CrdScope, CustomResourceDefinition, CustomResourceDefinitionProps } from '../../lib/crd';
+import { AddCrdOptions, Component, CERT_MANAGER, CrdUse, Requirement } from '../../lib/component';
+import { CrdDefinition, CrdScope, CustomResourceDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import { Platform, PlatformError, PlatformProps } from '../../lib/platform';
 import { s } from '../../lib/schema/dsl';
@@ -21,12 +21,16 @@ export class TestComponent extends Component {
     populate?.(this);
   }
 
-  public crd(definition: CrdDefinition, props: Omit<CustomResourceDefinitionProps, 'definition'> = {}): CustomResourceDefinition {
+  public crd(definition: CrdDefinition, props: AddCrdOptions = {}): CustomResourceDefinition {
     return this.addCrd(definition, props);
   }
 
   public needs(req: Requirement): void {
     this.require(req);
+  }
+
+  public uses(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
+    this.useCrd(definition, use);
   }
 
   public namespaceObject(labels: Record<string, string> = {}): ApiObject {

@@ -1,9 +1,9 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, App } from 'cdk8s';
 import { build, findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { Controller } from '../../lib/controller';
 import { Platform } from '../../lib/platform';
-import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
+import { serviceServingCertificate, WebhookProps, WebhookServer } from '../../lib/webhook-server';
 
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
 
@@ -375,5 +375,44 @@ describe('WebhookServer', () => {
         'CertificateProvider.selfManaged: the fallback must be certManager() or openShiftServiceCa()',
       );
     });
+  });
+});
+
+describe('serviceServingCertificate', () => {
+  function withApi(platform: Platform): TestComponent {
+    let comp!: TestComponent;
+    new TestComponent(platform, 'api', 'api-system', (self) => {
+      comp = self;
+      const annotations = serviceServingCertificate(self, self, { serviceName: 'widget-api', secretName: 'widget-api-tls' });
+      new ApiObject(self, 'Service', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'widget-api', namespace: 'api-system', annotations }, spec: { ports: [{ port: 443 }] } });
+    });
+    return comp;
+  }
+
+  test('cert-manager: a Certificate for the Service into the secret, the namespace Issuer, no Service annotation', () => {
+    const c = withApi(newPlatform());
+    const cert = findObject(c, 'Certificate', 'widget-api-cert');
+    expect(cert.spec).toEqual({
+      commonName: 'widget-api.api-system.svc',
+      dnsNames: ['widget-api.api-system.svc', 'widget-api.api-system.svc.cluster.local'],
+      issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' },
+      secretName: 'widget-api-tls',
+    });
+    expect(findObject(c, 'Issuer', 'selfsigned-issuer').spec).toEqual({ selfSigned: {} });
+    expect(findObject(c, 'Service').metadata.annotations).toBeUndefined();
+    expect(c.infrastructure).toEqual(['cert-manager']);
+  });
+
+  test('OpenShift service-ca: only the serving-cert annotation on the Service', () => {
+    const c = withApi(newPlatform({ certificates: CertificateProvider.openShiftServiceCa() }));
+    expect(objectsOf(c).map((o) => o.kind)).toEqual(['Service']);
+    expect(findObject(c, 'Service').metadata.annotations).toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'widget-api-tls' });
+    expect(c.infrastructure).toEqual([]);
+  });
+
+  test('fails the platform when cert-manager is needed but absent', () => {
+    const platform = new Platform(new App(), 'p', { name: 'p' });
+    withApi(platform);
+    expect(problemsOf(platform)).toEqual([expect.stringContaining("component 'api' needs cert-manager")]);
   });
 });

@@ -1,23 +1,12 @@
-import { metav1Conditions } from '../../../lib/schema/common';
+import { embeddedObjectMeta, metav1Conditions } from '../../../lib/schema/common';
 import { coreInline, core, plainCore } from '../../../lib/schema/core';
 import { s } from '../../../lib/schema/dsl';
 
 /** The API group of every KubeRay kind. */
 export const RAY_GROUP = 'ray.io';
 
-/**
- * The metadata KubeRay keeps on objects it embeds (pod templates, Services): the fields a
- * user sets. Upstream's generated CRDs list exactly these five.
- */
-export function embeddedMeta() {
-  return s.object({
-    annotations: s.stringMap(),
-    finalizers: s.array(s.string()),
-    labels: s.stringMap(),
-    name: s.string(),
-    namespace: s.string(),
-  }).named('RayEmbeddedMeta');
-}
+/** The metadata KubeRay keeps on objects it embeds (pod templates, Services): lib's embedded ObjectMeta. */
+export const embeddedMeta = embeddedObjectMeta;
 
 /**
  * A pod template. The pod spec is the core PodSpec (containers stay required) plus

@@ -1,0 +1,2 @@
+export * from './central-dashboard';
+export * from './versions';

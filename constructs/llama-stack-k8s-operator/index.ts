@@ -1,0 +1,3 @@
+export * from './versions';
+export * from './llama-stack-operator';
+export * as llamaStackCrds from './crds';

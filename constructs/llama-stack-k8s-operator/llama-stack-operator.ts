@@ -1,0 +1,95 @@
+import { CRDS } from './crds';
+import { LLAMA_STACK_OPERATOR_IMAGES, LLAMA_STACK_OPERATOR_VERSION } from './versions';
+import { Component, ComponentProps } from '../../lib/component';
+import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
+import { ImageSpec } from '../../lib/images';
+import type { Platform } from '../../lib/platform';
+import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+
+export interface LlamaStackOperatorProps extends ComponentProps {
+  /**
+   * Grant the OpenShift SecurityContextConstraints the operator uses for distribution pods
+   * (use of anyuid), as upstream's role does. Only meaningful on OpenShift.
+   * @default false
+   */
+  readonly openShift?: boolean;
+  /** @default upstream's: requests 10m/256Mi, limits 500m/1Gi */
+  readonly resources?: ControllerResources;
+}
+
+const NAME = 'llama-stack-k8s-operator';
+const SELECTOR = { 'app.kubernetes.io/name': NAME, 'control-plane': 'controller-manager' };
+const GROUP = 'llamastack.io';
+
+/**
+ * The Llama Stack Kubernetes operator v0.9.0: the LlamaStackDistribution CRD and the operator
+ * that runs each distribution (Deployment, Service, storage, network policy, ingress,
+ * autoscaler, disruption budget). No webhooks.
+ */
+export class LlamaStackOperator extends Component {
+  public readonly images: Readonly<Record<string, ImageSpec>> = LLAMA_STACK_OPERATOR_IMAGES;
+  public readonly controller: Controller;
+
+  constructor(scope: Platform, id: string, props: LlamaStackOperatorProps = {}) {
+    super(scope, id, props.namespace ?? `${NAME}-system`);
+    this.addNamespace();
+    const [llsd] = CRDS.map((d) => this.addCrd(d));
+
+    const openShiftRules: PolicyRule[] = props.openShift
+      ? [{ apiGroups: ['security.openshift.io'], resources: ['securitycontextconstraints'], resourceNames: ['anyuid'], verbs: ['use'] }]
+      : [];
+    this.controller = new Controller(this, 'Controller', {
+      name: `${NAME}-controller-manager`,
+      image: this.image('controller'),
+      command: ['/manager'],
+      args: ['--leader-elect', '--health-probe-bind-address=:8081'],
+      env: [
+        // Keeps the Go heap under the 1Gi limit.
+        { name: 'GOMEMLIMIT', value: '800MiB' },
+        { name: 'OPERATOR_VERSION', value: LLAMA_STACK_OPERATOR_VERSION },
+      ],
+      selectorLabels: SELECTOR,
+      ports: { health: 8081 },
+      // Upstream's Service exposes 8443 as https; its kube-rbac-proxy patch is not in the default
+      // install, so the manager itself serves (controller-runtime secure metrics; unconfirmed for v0.9.0).
+      metrics: ControllerMetrics.secure(8443, { args: ['--metrics-bind-address=:8443'], serviceName: `${NAME}-controller-manager-metrics-service` }),
+      leaderElectionId: '54e06e98.llamastack.io',
+      resources: props.resources ?? { requests: { cpu: '10m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } },
+      owns: [llsd.definition],
+      rules: [
+        Rbac.verbs('', ['configmaps'], ['create', 'get', 'list', 'patch', 'update', 'watch']),
+        Rbac.verbs('', ['persistentvolumeclaims'], ['create', 'get', 'list', 'watch']),
+        Rbac.manage('', 'serviceaccounts', 'services'),
+        Rbac.manage('apps', 'deployments'),
+        Rbac.manage('autoscaling', 'horizontalpodautoscalers'),
+        Rbac.manage('networking.k8s.io', 'ingresses', 'networkpolicies'),
+        Rbac.manage('policy', 'poddisruptionbudgets'),
+        Rbac.verbs('rbac.authorization.k8s.io', ['clusterrolebindings'], ['delete', 'get', 'list']),
+        Rbac.read('rbac.authorization.k8s.io', 'clusterroles'),
+        Rbac.manage('rbac.authorization.k8s.io', 'rolebindings'),
+        ...openShiftRules,
+      ],
+      watches: [
+        { group: 'apps', resource: 'deployments' },
+        { group: '', resource: 'services' },
+        { group: '', resource: 'configmaps' },
+        { group: '', resource: 'persistentvolumeclaims' },
+        { group: 'networking.k8s.io', resource: 'networkpolicies' },
+      ],
+      namespacedRules: [Rbac.manage('', 'configmaps')],
+    });
+
+    // User roles that aggregate into the built-in admin, edit and view roles.
+    const userRole = (roleId: string, name: string, aggregateTo: string[], verbs: string[]) =>
+      roleObject(this, roleId, {
+        name: `${NAME}-${name}`,
+        labels: { 'app.kubernetes.io/name': NAME, ...Object.fromEntries(aggregateTo.map((r) => [`rbac.authorization.k8s.io/aggregate-to-${r}`, 'true'])) },
+        rules: [
+          { apiGroups: [GROUP], resources: ['llamastackdistributions'], verbs },
+          { apiGroups: [GROUP], resources: ['llamastackdistributions/status'], verbs: ['get'] },
+        ],
+      });
+    userRole('EditorRole', 'llsd-editor-role', ['admin', 'edit'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    userRole('ViewerRole', 'llsd-viewer-role', ['view'], ['get', 'list', 'watch']);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './versions';
+export * from './mlflow-operator';
+export * as mlflowCrds from './crds';

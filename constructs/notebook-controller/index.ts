@@ -1,0 +1,5 @@
+export * from './notebook-controller';
+export * from './odh-notebook-controller';
+export * from './workbench-image';
+export * from './versions';
+export * as notebookCrds from './crds';

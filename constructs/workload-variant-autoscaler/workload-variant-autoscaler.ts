@@ -1,0 +1,146 @@
+import { k8s } from 'cdk8s-plus-28';
+import { CRDS } from './crds';
+import { WVA_IMAGES } from './versions';
+import { Component, ComponentProps } from '../../lib/component';
+import { Controller, ControllerMetrics } from '../../lib/controller';
+import { ImageSpec } from '../../lib/images';
+import type { Platform } from '../../lib/platform';
+import { MANAGE_VERBS, Rbac, roleObject } from '../../lib/rbac';
+import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
+
+export interface WorkloadVariantAutoscalerProps extends ComponentProps {
+  /** Where the autoscaler queries model server and EPP metrics (Prometheus or Thanos, https). */
+  readonly prometheusUrl: string;
+  /** Skip verification of the Prometheus certificate. @default false */
+  readonly prometheusTlsInsecureSkipVerify?: boolean;
+  /** Let variants scale to zero replicas. @default false */
+  readonly scaleToZero?: boolean;
+  /**
+   * Watch VariantAutoscalings in the controller's namespace only ('own', upstream's default)
+   * or in every namespace ('all').
+   * @default 'own'
+   */
+  readonly watchNamespaces?: 'own' | 'all';
+  /** @default 2 (upstream's default; leader election keeps one active) */
+  readonly replicas?: number;
+  /** @default debug (upstream's default at v0.5) */
+  readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
+}
+
+const NAME = 'workload-variant-autoscaler';
+const SELECTOR = { 'app.kubernetes.io/name': NAME, 'control-plane': 'controller-manager' };
+const CONFIG = `${NAME}-wva-variantautoscaling-config`;
+const SATURATION_CONFIG = `${NAME}-saturation-scaling-config`;
+
+/**
+ * The Workload Variant Autoscaler v0.5.1 (llm-d): the llmd.ai VariantAutoscaling CRD and its
+ * controller, which sizes model-server variants behind an InferencePool from Prometheus
+ * metrics. No webhooks.
+ */
+export class WorkloadVariantAutoscaler extends Component {
+  public readonly images: Readonly<Record<string, ImageSpec>> = WVA_IMAGES;
+  public readonly controller: Controller;
+
+  constructor(scope: Platform, id: string, props: WorkloadVariantAutoscalerProps) {
+    super(scope, id, props.namespace ?? `${NAME}-system`);
+    if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(props.prometheusUrl ?? '')) {
+      throw new Error(`${this.node.path}: prometheusUrl '${props.prometheusUrl}' is not an http(s) URL; give the Prometheus or Thanos query endpoint, e.g. https://thanos-querier.openshift-monitoring.svc:9091`);
+    }
+    const watch = props.watchNamespaces ?? 'own';
+    if (watch !== 'own' && watch !== 'all') throw new Error(`${this.node.path}: watchNamespaces '${watch}' must be 'own' or 'all'`);
+    this.addNamespace();
+    const ns = this.namespaceName;
+    const [va] = CRDS.map((d) => this.addCrd(d));
+    this.require({ group: 'inference.networking.k8s.io', kind: 'InferencePool', reason: 'it reads the pools whose variants it scales (POOL_GROUP)', providedBy: GatewayApiInferenceExtension });
+    this.require({ group: 'monitoring.coreos.com', kind: 'ServiceMonitor', reason: 'it reads the ServiceMonitors of the model servers it scales' });
+
+    new k8s.KubeConfigMap(this, 'Config', {
+      metadata: { name: CONFIG, namespace: ns, labels: { 'app.kubernetes.io/name': NAME } },
+      data: {
+        PROMETHEUS_BASE_URL: props.prometheusUrl,
+        PROMETHEUS_TLS_INSECURE_SKIP_VERIFY: String(props.prometheusTlsInsecureSkipVerify ?? false),
+        WVA_SCALE_TO_ZERO: String(props.scaleToZero ?? false),
+        WVA_LIMITED_MODE: 'false',
+        WVA_NODE_SELECTOR: '',
+      },
+    });
+    const fromConfig = (key: string) => ({ name: key, valueFrom: { configMapKeyRef: { name: CONFIG, key } } });
+
+    this.controller = new Controller(this, 'Controller', {
+      name: `${NAME}-controller-manager`,
+      image: this.image('controller'),
+      command: ['/manager'],
+      args: [
+        '--leader-elect=true', '--health-probe-bind-address=:8081',
+        ...(watch === 'own' ? ['--watch-namespace=$(POD_NAMESPACE)'] : []),
+      ],
+      env: [
+        { name: 'LOG_LEVEL', value: props.logLevel ?? 'debug' },
+        { name: 'CONFIG_MAP_NAME', value: CONFIG },
+        fromConfig('PROMETHEUS_BASE_URL'),
+        fromConfig('PROMETHEUS_TLS_INSECURE_SKIP_VERIFY'),
+        { name: 'PROMETHEUS_TOKEN_PATH', value: '/var/run/secrets/kubernetes.io/serviceaccount/token' },
+        fromConfig('WVA_SCALE_TO_ZERO'),
+        fromConfig('WVA_LIMITED_MODE'),
+        fromConfig('WVA_NODE_SELECTOR'),
+        { name: 'SATURATION_CONFIG_MAP_NAME', value: SATURATION_CONFIG },
+      ],
+      selectorLabels: SELECTOR,
+      ports: { health: 8081 },
+      metrics: ControllerMetrics.secure(8443, {
+        args: ['--metrics-bind-address=:8443', '--metrics-secure=true'],
+        serviceName: `${NAME}-controller-manager-metrics-service`,
+      }),
+      replicas: props.replicas ?? 2,
+      // The lease name is compiled into the manager (not in the inventory): this id only scopes the lease Role.
+      leaderElectionId: 'workload-variant-autoscaler-leader-election',
+      resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
+      owns: [va.definition],
+      rules: [
+        Rbac.verbs('', ['configmaps'], ['get', 'list', 'update', 'watch']),
+        Rbac.verbs('', ['configmaps/status', 'secrets'], ['get']),
+        Rbac.verbs('', ['events'], ['create', 'patch']),
+        Rbac.read('', 'namespaces', 'pods', 'services'),
+        Rbac.verbs('', ['nodes', 'nodes/status'], ['get', 'list', 'patch', 'update', 'watch']),
+        Rbac.verbs('apps', ['deployments'], ['get', 'list', 'patch', 'update', 'watch']),
+        Rbac.read('apps', 'replicasets'),
+        Rbac.read('monitoring.coreos.com', 'servicemonitors'),
+        // From upstream's later RBAC (v0.5.1's role omits it although the controller reads pools).
+        Rbac.read('inference.networking.k8s.io', 'inferencepools'),
+      ],
+      watches: [
+        { group: 'apps', resource: 'deployments' },
+        { group: '', resource: 'configmaps' },
+        { group: '', resource: 'pods' },
+        { group: '', resource: 'nodes' },
+        { group: 'inference.networking.k8s.io', resource: 'inferencepools' },
+        { group: 'monitoring.coreos.com', resource: 'servicemonitors' },
+      ],
+      namespacedRules: [Rbac.manage('', 'configmaps')],
+      volumes: [{
+        name: 'prometheus-client-certs',
+        secret: { secretName: 'prometheus-client-cert', optional: true, items: ['ca.crt', 'tls.crt', 'tls.key'].map((k) => ({ key: k, path: k })) },
+      }],
+      volumeMounts: [{ name: 'prometheus-client-certs', mountPath: '/etc/prometheus-certs', readOnly: true }],
+    });
+
+    // User roles, as upstream ships them (without aggregation labels), with the group and
+    // resource spelled as the CRD serves them (upstream's files misspell both).
+    const labels = { 'app.kubernetes.io/name': NAME };
+    const roles: Array<[string, string[], string[]]> = [
+      ['admin', [...MANAGE_VERBS, 'deletecollection'].sort(), ['get']],
+      ['editor', MANAGE_VERBS, ['get']],
+      ['viewer', ['get', 'list', 'watch'], ['get']],
+    ];
+    for (const [role, verbs, statusVerbs] of roles) {
+      roleObject(this, `Role-${role}`, {
+        name: `${NAME}-variantautoscaling-${role}-role`,
+        labels,
+        rules: [
+          { apiGroups: ['llmd.ai'], resources: ['variantautoscalings'], verbs },
+          { apiGroups: ['llmd.ai'], resources: ['variantautoscalings/status'], verbs: statusVerbs },
+        ],
+      });
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { Construct } from 'constructs';
+import { AiGatewayPayloadProcessing } from '../constructs/ai-gateway-payload-processing';
+import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inference-extension';
+import { KServe } from '../constructs/kserve';
+import { LlamaStackOperator } from '../constructs/llama-stack-k8s-operator';
+import { LlmDRouter } from '../constructs/llm-d-router';
+import { MLflowOperator } from '../constructs/mlflow-operator';
+import { ModelRegistryOperator } from '../constructs/model-registry-operator';
+import { MODELMESH_ETCD, ModelMeshServing } from '../constructs/modelmesh-serving';
+import { ModelsAsAService } from '../constructs/models-as-a-service';
+import { OdhModelController } from '../constructs/odh-model-controller';
+import { WorkloadVariantAutoscaler } from '../constructs/workload-variant-autoscaler';
+import { CertificateProvider } from '../lib/certificates';
+import { CERT_MANAGER, GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
+import { ImageSettings } from '../lib/images';
+import { Platform } from '../lib/platform';
+
+export interface ModelServingPlatformProps {
+  /** @default model-serving */
+  readonly name?: string;
+  /** @default cert-manager (declared present on the cluster) */
+  readonly certificates?: CertificateProvider;
+  readonly images?: ImageSettings;
+  /** Where the Workload Variant Autoscaler reads model-server metrics. @default the in-cluster Prometheus of the prometheus-operator */
+  readonly prometheusUrl?: string;
+}
+
+/**
+ * The serving and model-lifecycle side of the platform: KServe and the Gateway API
+ * Inference Extension, with ModelMesh sharing KServe's CRDs, the llm-d router, the Workload
+ * Variant Autoscaler, AI gateway payload processing, Models-as-a-Service, the Model Registry
+ * operator, the ODH model controller, the Llama Stack operator and the MLflow operator.
+ * The cluster runs cert-manager, the Prometheus Operator, the Gateway API CRDs and ModelMesh's etcd.
+ */
+export class ModelServingPlatform extends Platform {
+  public readonly inferenceExtension: GatewayApiInferenceExtension;
+  public readonly kserve: KServe;
+  public readonly modelMesh: ModelMeshServing;
+  public readonly llmDRouter: LlmDRouter;
+  public readonly autoscaler: WorkloadVariantAutoscaler;
+
+  constructor(scope: Construct, id: string, props: ModelServingPlatformProps = {}) {
+    super(scope, id, {
+      name: props.name ?? 'model-serving',
+      certificates: props.certificates,
+      images: props.images,
+      prerequisites: [CERT_MANAGER, PROMETHEUS_OPERATOR, GATEWAY_API, MODELMESH_ETCD],
+    });
+    this.inferenceExtension = new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
+    this.kserve = new KServe(this, 'kserve', { workloadVariantAutoscaler: true });
+    this.modelMesh = new ModelMeshServing(this, 'modelmesh-serving');
+    this.llmDRouter = new LlmDRouter(this, 'llm-d-router');
+    this.autoscaler = new WorkloadVariantAutoscaler(this, 'workload-variant-autoscaler', {
+      prometheusUrl: props.prometheusUrl ?? 'https://prometheus-operated.monitoring.svc:9090',
+    });
+    new AiGatewayPayloadProcessing(this, 'ai-gateway-payload-processing', { createNamespace: true });
+    new ModelsAsAService(this, 'models-as-a-service');
+    new ModelRegistryOperator(this, 'model-registry-operator');
+    new OdhModelController(this, 'odh-model-controller');
+    new LlamaStackOperator(this, 'llama-stack-k8s-operator');
+    new MLflowOperator(this, 'mlflow-operator');
+  }
+}

@@ -1,0 +1,80 @@
+import { Construct } from 'constructs';
+import { CodeFlareOperatorProps } from '../constructs/codeflare';
+import { DistributedWorkloads } from '../constructs/distributed-workloads';
+import { SparkOperator, SparkOperatorProps } from '../constructs/spark-operator';
+import { TrainingOperator, TrainingOperatorProps } from '../constructs/training-operator';
+import { CertificateProvider } from '../lib/certificates';
+import { Prerequisite } from '../lib/component';
+import { ImageSettings } from '../lib/images';
+import { Platform } from '../lib/platform';
+
+/** Open Data Hub's DSCInitialization, which CodeFlare reads: present where the ODH operator runs. */
+export const ODH_DSC_INITIALIZATION: Prerequisite = {
+  name: 'opendatahub-operator',
+  provides: [{ group: 'dscinitialization.opendatahub.io', version: 'v1', kind: 'DSCInitialization' }],
+};
+
+export interface TrainingPlatformProps {
+  /** @default training */
+  readonly name?: string;
+  /**
+   * Where webhook certificates come from. Every training operator here can rotate its own.
+   * @default CertificateProvider.selfManaged()
+   */
+  readonly certificates?: CertificateProvider;
+  readonly images?: ImageSettings;
+  readonly trainingOperator?: TrainingOperatorProps;
+  readonly sparkOperator?: SparkOperatorProps;
+  /**
+   * CodeFlare; it needs Open Data Hub's DSCInitialization on the cluster (declared as a
+   * prerequisite when on). `false` leaves it out.
+   * @default { ingressDomain: 'apps.example.com' }
+   */
+  readonly codeFlare?: CodeFlareOperatorProps | false;
+  /** Namespaces whose batch users get a LocalQueue of the default ClusterQueue. @default ['default'] */
+  readonly queueNamespaces?: string[];
+}
+
+/**
+ * Training and batch: Kueue managing the jobs of Kubeflow Trainer (with JobSet), the
+ * training-operator, KubeRay, AppWrapper and the Spark Operator, plus CodeFlare, with a
+ * default ResourceFlavor, ClusterQueue and LocalQueues so that queued jobs run out of the box.
+ */
+export class TrainingPlatform extends Platform {
+  public readonly workloads: DistributedWorkloads;
+  public readonly trainingOperator: TrainingOperator;
+  public readonly sparkOperator: SparkOperator;
+
+  constructor(scope: Construct, id: string, props: TrainingPlatformProps = {}) {
+    const codeFlare = props.codeFlare === false ? false : props.codeFlare ?? { ingressDomain: 'apps.example.com' };
+    super(scope, id, {
+      name: props.name ?? 'training',
+      certificates: props.certificates ?? CertificateProvider.selfManaged(),
+      images: props.images,
+      prerequisites: codeFlare ? [ODH_DSC_INITIALIZATION] : [],
+    });
+    this.trainingOperator = new TrainingOperator(this, 'training-operator', props.trainingOperator);
+    this.sparkOperator = new SparkOperator(this, 'spark-operator', props.sparkOperator);
+    this.workloads = DistributedWorkloads.addTo(this, {
+      codeFlare,
+      kueue: {
+        integrations: [
+          'kubeflow.org/pytorchjob', 'kubeflow.org/tfjob', 'kubeflow.org/xgboostjob', 'kubeflow.org/paddlejob', 'kubeflow.org/jaxjob',
+          'ray.io/rayservice', 'sparkoperator.k8s.io/sparkapplication',
+        ],
+      },
+    });
+    const kueue = this.workloads.kueue;
+    kueue.addResourceFlavor('default-flavor');
+    const cq = kueue.addClusterQueue('cluster-queue', {
+      spec: {
+        namespaceSelector: {},
+        resourceGroups: [{
+          coveredResources: ['cpu', 'memory'],
+          flavors: [{ name: 'default-flavor', resources: [{ name: 'cpu', nominalQuota: '64' }, { name: 'memory', nominalQuota: '256Gi' }] }],
+        }],
+      },
+    });
+    for (const ns of props.queueNamespaces ?? ['default']) kueue.addLocalQueue(`user-queue-${ns}`, { namespace: ns, name: 'user-queue', clusterQueue: cq });
+  }
+}

@@ -1,0 +1,131 @@
+import { App } from 'cdk8s';
+import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
+import { KServe } from '../../../constructs/kserve';
+import { WorkloadVariantAutoscaler, wvaCrds } from '../../../constructs/workload-variant-autoscaler';
+import { CERT_MANAGER, PROMETHEUS_OPERATOR } from '../../../lib/component';
+import { CrdScope, crdName } from '../../../lib/crd';
+import { Platform } from '../../../lib/platform';
+import { objectCounts } from '../../../lib/report';
+import { build, pinnable, problemsOf } from '../../platforms/helpers';
+
+const PROMETHEUS = 'https://thanos-querier.openshift-monitoring.svc:9091';
+const b = build((app) => {
+  const p = new Platform(app, 'wva', { name: 'wva', prerequisites: [PROMETHEUS_OPERATOR] });
+  new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+  new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS });
+  return p;
+});
+const objects = b.model.objects.map((o) => o.json);
+const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+const NAME = 'workload-variant-autoscaler-controller-manager';
+
+describe('VariantAutoscaling CRD', () => {
+  test('llmd.ai (no hyphen), v1alpha1, namespaced, short name va, status, printer columns', () => {
+    const [va] = wvaCrds.CRDS;
+    expect(crdName(va)).toBe('variantautoscalings.llmd.ai');
+    expect(va.scope).toBe(CrdScope.NAMESPACED);
+    expect(va.shortNames).toEqual(['va']);
+    expect(va.versions.map((v) => [v.name, v.storage])).toEqual([['v1alpha1', true]]);
+    expect(va.versions[0].printerColumns!.map((c) => c.name)).toEqual(['Target', 'Model', 'Optimized', 'MetricsReady', 'Age']);
+    const spec = va.versions[0].schema.toJson().properties!.spec;
+    expect(spec.required).toEqual(['modelID', 'scaleTargetRef']);
+    expect(spec.properties!.scaleTargetRef['x-kubernetes-map-type']).toBe('atomic');
+    expect(spec.properties!.variantCost).toEqual({ type: 'string', pattern: '^\\d+(\\.\\d+)?$', default: '10.0', description: expect.any(String) });
+  });
+});
+
+describe('Workload Variant Autoscaler with the inference extension it requires', () => {
+  test('comes after the extension that provides InferencePool', () => {
+    expect(b.model.components.map((c) => c.componentName)).toEqual(['gateway-api-inference-extension', 'workload-variant-autoscaler']);
+  });
+
+  test('controller: image, args, two replicas with leader election, resources', () => {
+    const d = find('Deployment', NAME);
+    expect(d.metadata.namespace).toBe('workload-variant-autoscaler-system');
+    expect(d.spec.replicas).toBe(2);
+    expect(d.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'workload-variant-autoscaler', 'control-plane': 'controller-manager' });
+    const c = d.spec.template.spec.containers[0];
+    expect(c.image).toBe('ghcr.io/llm-d/llm-d-workload-variant-autoscaler:v0.5.1');
+    expect(c.args).toEqual(['--leader-elect=true', '--health-probe-bind-address=:8081', '--watch-namespace=$(POD_NAMESPACE)', '--metrics-bind-address=:8443', '--metrics-secure=true']);
+    expect(c.resources).toEqual({ requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } });
+    expect(c.env).toContainEqual({ name: 'PROMETHEUS_BASE_URL', valueFrom: { configMapKeyRef: { name: 'workload-variant-autoscaler-wva-variantautoscaling-config', key: 'PROMETHEUS_BASE_URL' } } });
+    expect(find('ConfigMap', 'workload-variant-autoscaler-wva-variantautoscaling-config').data.PROMETHEUS_BASE_URL).toBe(PROMETHEUS);
+  });
+
+  test('secure metrics on 8443 through upstream\'s Service name', () => {
+    expect(find('Service', `${NAME}-metrics-service`).spec.ports).toEqual([{ name: 'https', port: 8443, targetPort: 'https', protocol: 'TCP' }]);
+    expect(find('ClusterRole', `${NAME}-metrics-reader`).rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
+  });
+
+  test('RBAC: owns variantautoscalings, scales deployments, reads pools and service monitors', () => {
+    const rules = find('ClusterRole', `${NAME}-role`).rules;
+    const allows = (group: string, resource: string, verb: string) => rules.some((r: any) => r.apiGroups?.includes(group) && r.resources?.includes(resource) && r.verbs.includes(verb));
+    expect(allows('llmd.ai', 'variantautoscalings', 'create')).toBe(true);
+    expect(allows('llmd.ai', 'variantautoscalings/status', 'patch')).toBe(true);
+    expect(allows('apps', 'deployments', 'update')).toBe(true);
+    expect(allows('apps', 'deployments', 'delete')).toBe(false);
+    expect(allows('inference.networking.k8s.io', 'inferencepools', 'watch')).toBe(true);
+    expect(allows('monitoring.coreos.com', 'servicemonitors', 'list')).toBe(true);
+    expect(allows('authentication.k8s.io', 'tokenreviews', 'create')).toBe(true);
+  });
+
+  test('user roles name the real group and resource', () => {
+    const viewer = find('ClusterRole', 'workload-variant-autoscaler-variantautoscaling-viewer-role').rules;
+    expect(viewer).toContainEqual({ apiGroups: ['llmd.ai'], resources: ['variantautoscalings'], verbs: ['get', 'list', 'watch'] });
+    expect(viewer.flatMap((r: any) => r.apiGroups)).not.toContain('llmd.llm-d.ai');
+    const admin = find('ClusterRole', 'workload-variant-autoscaler-variantautoscaling-admin-role').rules;
+    expect(admin).toContainEqual({ apiGroups: ['llmd.ai'], resources: ['variantautoscalings'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] });
+  });
+
+  test('object counts', () => {
+    expect(objectCounts(b.model)).toMatchSnapshot();
+  });
+
+  test('full output', () => {
+    expect(b.model.objects.filter((o) => o.component.componentName === 'workload-variant-autoscaler').map((o) => pinnable(o.json))).toMatchSnapshot();
+  });
+});
+
+describe('Workload Variant Autoscaler failures', () => {
+  test('fails when InferencePool has no provider', () => {
+    const p = new Platform(new App(), 'p', { name: 'p', prerequisites: [PROMETHEUS_OPERATOR] });
+    new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS });
+    expect(problemsOf(() => p.resolve())).toEqual([
+      "p/workload-variant-autoscaler: component 'workload-variant-autoscaler' (WorkloadVariantAutoscaler) requires inference.networking.k8s.io/InferencePool (it reads the pools whose variants it scales (POOL_GROUP)), " +
+        "but no component of platform 'p' provides it and no prerequisite declares it; add the GatewayApiInferenceExtension component to the platform, " +
+        "or declare it present with prerequisites: [{ name: '...', provides: [{ group: 'inference.networking.k8s.io', kind: 'InferencePool' }] }]",
+    ]);
+  });
+
+  test('fails when prometheusUrl is not a URL', () => {
+    const p = new Platform(new App(), 'p', { name: 'p' });
+    expect(() => new WorkloadVariantAutoscaler(p, 'wva', { prometheusUrl: 'prometheus:9090' })).toThrow(
+      "p/wva: prometheusUrl 'prometheus:9090' is not an http(s) URL; give the Prometheus or Thanos query endpoint, e.g. https://thanos-querier.openshift-monitoring.svc:9091",
+    );
+  });
+
+  test('fails when watchNamespaces is neither own nor all', () => {
+    const p = new Platform(new App(), 'p', { name: 'p' });
+    expect(() => new WorkloadVariantAutoscaler(p, 'wva', { prometheusUrl: PROMETHEUS, watchNamespaces: 'some' as any })).toThrow("p/wva: watchNamespaces 'some' must be 'own' or 'all'");
+  });
+
+  test('watchNamespaces all drops the namespace flag', () => {
+    const p = new Platform(new App(), 'p', { name: 'p' });
+    const w = new WorkloadVariantAutoscaler(p, 'wva', { prometheusUrl: PROMETHEUS, watchNamespaces: 'all' });
+    expect(w.controller.deployment.toJson().spec.template.spec.containers[0].args).not.toContain('--watch-namespace=$(POD_NAMESPACE)');
+  });
+});
+
+describe('Workload Variant Autoscaler with KServe', () => {
+  test('KServe with workloadVariantAutoscaler resolves VariantAutoscaling to WVA and comes after it', () => {
+    const both = build((app) => {
+      const p = new Platform(app, 'p', { name: 'p', prerequisites: [CERT_MANAGER, PROMETHEUS_OPERATOR] });
+      new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+      new KServe(p, 'kserve', { workloadVariantAutoscaler: true });
+      new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS });
+      return p;
+    });
+    expect(both.model.components.map((c) => c.componentName)).toEqual(['gateway-api-inference-extension', 'workload-variant-autoscaler', 'kserve']);
+    expect(both.files.get('REPORT.md')).toContain('  workload-variant-autoscaler -->|llmd.ai/VariantAutoscaling| kserve');
+  });
+});
