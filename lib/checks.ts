@@ -30,6 +30,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP020', title: 'every webhook and conversion clientConfig resolves to Service -> port -> selected workload -> container port', check: checkWebhookBackends },
   { id: 'MLP021', title: 'every webhook and conversion webhook has a CA source', check: checkCaSources },
   { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
+  { id: 'MLP023', title: 'objects that an infrastructure component\'s webhooks intercept are applied after those webhooks are configured', check: checkInfrastructureWebhooksFirst },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
   { id: 'MLP040', title: 'no Secret carries literal credentials (passwords, secret or access keys): reference a Secret the user provides', check: checkLiteralCredentials },
 ];
@@ -118,6 +119,12 @@ function checkCrdOrder(m: PlatformModel): Finding[] {
     if (!crd) {
       if (!m.externalKinds.has(gk)) {
         out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} (${o.json.apiVersion}) is served by no CRD in the platform and no prerequisite; add the component that owns ${gk} or declare it in prerequisites` });
+        continue;
+      }
+      // Served by a prerequisite: at one of the versions it declares (when it declares any).
+      const versions = [...new Set(m.platform.prerequisites.flatMap((p) => p.provides.filter((g) => `${g.group}/${g.kind}` === gk && g.version).map((g) => g.version!)))];
+      if (versions.length && !versions.includes(o.json.apiVersion.split('/')[1])) {
+        out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} uses ${o.json.apiVersion}, which the platform's prerequisites do not serve (they serve ${gk} as ${versions.join(', ')}); use one of those versions` });
       }
       continue;
     }
@@ -409,7 +416,8 @@ function ruleMatches(rule: any, group: string, version: string, resource: string
   return (
     inList(rule.apiGroups, group) &&
     inList(rule.apiVersions, version) &&
-    inList(rule.resources, resource) &&
+    // '*/*' is every resource and subresource (cert-manager's webhook uses it).
+    (inList(rule.resources, resource) || (rule.resources ?? []).includes('*/*')) &&
     inList(rule.operations, 'CREATE') &&
     (scope === '*' || (scope === 'Namespaced') === namespaced)
   );
@@ -525,6 +533,29 @@ function checkInterception(m: PlatformModel): Finding[] {
       if (!backend || phaseIdx(backend) >= phaseIdx(s.obj)) {
         out.push({ rule: 'MLP022', path: s.obj.path, message: `${s.what} (phase ${s.obj.phase}) is intercepted by fail-closed ${webhookLabel(w)}, whose backend ${backend ? `${backend.json.metadata.name} is in phase ${backend.phase}` : 'is not in the output'}; apply it in a later phase than the backend` });
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * Infrastructure components (e.g. cert-manager) validate and default the objects other
+ * components create of their kinds: those must reach the cluster only once the
+ * infrastructure's webhooks are configured (MLP022 then proves their backends are up).
+ */
+function checkInfrastructureWebhooksFirst(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  const namespaces = namespaceObjects(m);
+  const subjects = admissionSubjects(m).filter((s) => s.json.kind !== 'Pod');
+  for (const w of webhooksOf(m)) {
+    if (w.type === 'conversion' || !w.owner.component.providesInfrastructure.length) continue;
+    for (const s of subjects.filter((x) => intercepts(m, w, x.json, namespaces))) {
+      if (phaseIdx(s.obj) > phaseIdx(w.owner)) continue;
+      out.push({
+        rule: 'MLP023',
+        path: s.obj.path,
+        message: `${s.what} (phase ${s.obj.phase}) would reach the cluster before ${webhookLabel(w)} (phase ${w.owner.phase}) of infrastructure component '${w.owner.component.componentName}' is configured; apply it in a later phase`,
+      });
     }
   }
   return out;

@@ -154,6 +154,12 @@ export abstract class Component extends Chart {
   public readonly infrastructure: string[] = [];
   /** Webhook configurations its operator creates at run time (not in the output). */
   public readonly runtimeWebhooks: RuntimeWebhook[] = [];
+  /**
+   * Infrastructure it is (by prerequisite name, e.g. cert-manager): it satisfies other
+   * components' need for it, and its objects apply in the infrastructure phases, before
+   * every other component's objects (see Phase.INFRASTRUCTURE).
+   */
+  public readonly providesInfrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
   public abstract readonly images: Readonly<Record<string, ImageSpec>>;
   /**

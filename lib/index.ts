@@ -9,6 +9,8 @@ export * from './user-roles';
 export * from './certificates';
 export * from './phases';
 export * from './component';
+export * from './database';
+export * from './prerequisites';
 export * from './controller';
 export * from './webhook-server';
 export * from './platform';

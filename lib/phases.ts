@@ -8,6 +8,15 @@ import { ApiObject } from 'cdk8s';
 export enum Phase {
   /** Namespaces and CustomResourceDefinitions. */
   FOUNDATION = '00-foundation',
+  /**
+   * Workloads, RBAC and configuration of infrastructure components (a component that
+   * satisfies an infrastructure need, e.g. cert-manager): up before anything uses them.
+   */
+  INFRASTRUCTURE = '03-infrastructure',
+  /** Webhook configurations of infrastructure components (their backends are up by now). */
+  INFRASTRUCTURE_WEBHOOKS = '05-infrastructure-webhooks',
+  /** Custom resources infrastructure components emit of their own kinds (e.g. a ClusterIssuer). */
+  INFRASTRUCTURE_RESOURCES = '07-infrastructure-resources',
   /** Service accounts, RBAC, configuration, certificates, Deployments and Services. */
   CONTROLLERS = '10-controllers',
   /** Validating and mutating webhook configurations (their backends are up by now). */
@@ -16,7 +25,25 @@ export enum Phase {
   RESOURCES = '30-resources',
 }
 
-export const PHASES: Phase[] = [Phase.FOUNDATION, Phase.CONTROLLERS, Phase.WEBHOOKS, Phase.RESOURCES];
+export const PHASES: Phase[] = [
+  Phase.FOUNDATION, Phase.INFRASTRUCTURE, Phase.INFRASTRUCTURE_WEBHOOKS, Phase.INFRASTRUCTURE_RESOURCES,
+  Phase.CONTROLLERS, Phase.WEBHOOKS, Phase.RESOURCES,
+];
+
+/** What decides an object's phase besides its kind. */
+export interface PhaseContext {
+  /** A platform CRD serves the object's kind. */
+  readonly isPlatformCustomResource: boolean;
+  /** The object belongs to an infrastructure component. @default false */
+  readonly infrastructure?: boolean;
+  /**
+   * The object's kind is served by an infrastructure component (e.g. another component's
+   * Certificate when cert-manager is in the platform): it is applied with the controllers,
+   * after the infrastructure phases, since the workloads that follow need what it yields.
+   * @default false
+   */
+  readonly servedByInfrastructure?: boolean;
+}
 
 const explicit = new WeakMap<ApiObject, Phase>();
 
@@ -25,20 +52,23 @@ export function setPhase(obj: ApiObject, phase: Phase): void {
   explicit.set(obj, phase);
 }
 
-/** The phase of an object: explicit, else by kind and by whether a platform CRD serves it. */
-export function phaseOf(obj: ApiObject, isPlatformCustomResource: boolean): Phase {
+/**
+ * The phase of an object: explicit, else by kind, by whether a platform CRD serves it, and
+ * by whether it belongs to (or its kind is served by) an infrastructure component.
+ */
+export function phaseOf(obj: ApiObject, context: boolean | PhaseContext): Phase {
   const set = explicit.get(obj);
   if (set) return set;
-  switch (obj.kind) {
-    case 'Namespace':
-    case 'CustomResourceDefinition':
-      return Phase.FOUNDATION;
-    case 'ValidatingWebhookConfiguration':
-    case 'MutatingWebhookConfiguration':
-      return Phase.WEBHOOKS;
-    default:
-      return isPlatformCustomResource ? Phase.RESOURCES : Phase.CONTROLLERS;
+  const ctx: PhaseContext = typeof context === 'boolean' ? { isPlatformCustomResource: context } : context;
+  const webhook = obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration';
+  if (obj.kind === 'Namespace' || obj.kind === 'CustomResourceDefinition') return Phase.FOUNDATION;
+  if (ctx.infrastructure) {
+    if (webhook) return Phase.INFRASTRUCTURE_WEBHOOKS;
+    return ctx.isPlatformCustomResource && ctx.servedByInfrastructure ? Phase.INFRASTRUCTURE_RESOURCES : Phase.INFRASTRUCTURE;
   }
+  if (webhook) return Phase.WEBHOOKS;
+  if (!ctx.isPlatformCustomResource) return Phase.CONTROLLERS;
+  return ctx.servedByInfrastructure ? Phase.CONTROLLERS : Phase.RESOURCES;
 }
 
 /**

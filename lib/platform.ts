@@ -204,7 +204,7 @@ export class Platform extends Construct {
         }
       }
       for (const infra of c.infrastructure) {
-        if (!this.hasPrerequisite(infra)) {
+        if (!this.hasPrerequisite(infra) && !components.some((o) => o.providesInfrastructure.includes(infra))) {
           errors.push(
             `${c.node.path}: component '${c.componentName}' needs ${infra}, which the platform neither provides nor declares present; ` +
               'add it to the platform\'s prerequisites (e.g. prerequisites: [CERT_MANAGER]) or add a component that installs it',
@@ -244,7 +244,9 @@ export class Platform extends Construct {
         const json = obj.toJson();
         const group = String(json.apiVersion ?? '').includes('/') ? String(json.apiVersion).split('/')[0] : '';
         const isCr = kinds.has(`${group}/${json.kind}`);
-        raw.push({ json, apiObject: obj, component: c, path: obj.node.path, phase: phaseOf(obj, isCr), seq: seq++ });
+        const servedByInfrastructure = isCr && providerOf.get(`${group}/${json.kind}`)!.providesInfrastructure.length > 0;
+        const phase = phaseOf(obj, { isPlatformCustomResource: isCr, infrastructure: c.providesInfrastructure.length > 0, servedByInfrastructure });
+        raw.push({ json, apiObject: obj, component: c, path: obj.node.path, phase, seq: seq++ });
       }
     }
     const phaseIndex = (p: Phase) => PHASES.indexOf(p);

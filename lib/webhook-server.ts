@@ -46,6 +46,12 @@ export interface WebhookProps {
   readonly timeoutSeconds?: number;
   /** Mutating webhooks only. */
   readonly reinvocationPolicy?: 'Never' | 'IfNeeded';
+  /**
+   * CEL conditions a request must meet to be sent to the webhook (admissionregistration/v1,
+   * Kubernetes 1.30+), e.g. to exclude the webhook's own service account.
+   * @default - none
+   */
+  readonly matchConditions?: Array<{ readonly name: string; readonly expression: string }>;
 }
 
 /**
@@ -250,6 +256,9 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
     if (type === 'validating' && webhook.reinvocationPolicy) {
       throw new Error(`${this.node.path}: webhook '${webhook.name}': reinvocationPolicy applies to mutating webhooks only; remove it`);
     }
+    const conditionNames = (webhook.matchConditions ?? []).map((m) => m.name);
+    const dupCondition = conditionNames.find((n, i) => conditionNames.indexOf(n) !== i);
+    if (dupCondition) throw new Error(`${this.node.path}: webhook '${webhook.name}': matchConditions name '${dupCondition}' is used twice; give each condition its own name`);
     if (!webhook.path.startsWith('/')) throw new Error(`${this.node.path}: webhook '${webhook.name}': path '${webhook.path}' must start with '/'`);
     const existing = this.configs.get(`${type}/${configurationName}`);
     if (existing) {
@@ -276,6 +285,7 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
       admissionReviewVersions: w.admissionReviewVersions ?? ['v1'],
       clientConfig: { service: { name: this.serviceName, namespace: this.namespace, path: w.path, port: this.port } },
       failurePolicy: w.failurePolicy ?? 'Fail',
+      matchConditions: w.matchConditions?.map((m) => ({ name: m.name, expression: m.expression })),
       matchPolicy: w.matchPolicy,
       namespaceSelector: w.namespaceSelector,
       objectSelector: w.objectSelector,

@@ -2,16 +2,10 @@ import { Prerequisite } from '../../lib/component';
 
 /**
  * Infrastructure the Kubeflow components' tests declare present on the cluster (as a
- * platform would until Istio and OpenShift are modelled as components).
+ * platform would until OpenShift is modelled as a component).
  */
-export const ISTIO: Prerequisite = {
-  name: 'istio',
-  provides: [
-    { group: 'security.istio.io', version: 'v1beta1', kind: 'AuthorizationPolicy' },
-    { group: 'networking.istio.io', version: 'v1beta1', kind: 'VirtualService' },
-    { group: 'networking.istio.io', version: 'v1beta1', kind: 'Gateway' },
-  ],
-};
+/** Istio as lib/prerequisites declares it (every version it serves). */
+export { ISTIO } from '../../lib/prerequisites';
 
 export const OPENSHIFT: Prerequisite = {
   name: 'openshift',

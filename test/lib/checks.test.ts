@@ -2,9 +2,11 @@ import { ApiObject } from 'cdk8s';
 import { build, newPlatform, problemsOf, TestComponent, widgetDef } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { CHECKS } from '../../lib/checks';
+import { CERT_MANAGER } from '../../lib/component';
 import { Controller, ControllerProps } from '../../lib/controller';
 import { Phase, setPhase } from '../../lib/phases';
 import { Platform } from '../../lib/platform';
+import { ISTIO } from '../../lib/prerequisites';
 import { Rbac } from '../../lib/rbac';
 import { platformReport } from '../../lib/report';
 import { RuntimeWebhook } from '../../lib/runtime-webhooks';
@@ -387,6 +389,29 @@ const CASES: Case[] = [
     },
     expected: [
       '[MLP022] p/test: runtime-created webhook vwidget.example.com of ValidatingWebhookConfiguration widget-runtime is created by missing-operator, which is not a workload of test in the output; name the operator\'s Deployment in createdBy',
+    ],
+  },
+  {
+    rule: 'MLP010',
+    what: 'a custom resource at a version its prerequisite does not serve',
+    body: (c) => {
+      new ApiObject(c, 'Vs', { apiVersion: 'networking.istio.io/v2', kind: 'VirtualService', metadata: { name: 'vs', namespace: NS }, spec: {} });
+    },
+    platform: () => newPlatform({ prerequisites: [CERT_MANAGER, ISTIO] }),
+    expected: [
+      "[MLP010] p/test/Vs: VirtualService vs uses networking.istio.io/v2, which the platform's prerequisites do not serve (they serve networking.istio.io/VirtualService as v1, v1beta1, v1alpha3); use one of those versions",
+    ],
+  },
+  {
+    rule: 'MLP023',
+    what: "an infrastructure component's own object applied before its webhook configuration that intercepts it",
+    body: (c) => {
+      c.providesInfrastructure.push('widget-infrastructure');
+      server(c).addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE));
+      new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
+    },
+    expected: [
+      "[MLP023] p/test/Cm: ConfigMap cm (phase 03-infrastructure) would reach the cluster before webhook cm.example.com of ValidatingWebhookConfiguration cm-validator (phase 05-infrastructure-webhooks) of infrastructure component 'test' is configured; apply it in a later phase",
     ],
   },
   {

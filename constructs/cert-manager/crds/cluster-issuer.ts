@@ -1,0 +1,12 @@
+import { certManagerCrd, CERT_MANAGER_GROUP, READY, READY_MESSAGE } from './common';
+import { CrdScope } from '../../../lib/crd';
+
+/** cert-manager.io/v1 ClusterIssuer: an Issuer that Certificates of every namespace may use. */
+export const clusterIssuerCrd = certManagerCrd({
+  group: CERT_MANAGER_GROUP,
+  kind: 'ClusterIssuer',
+  plural: 'clusterissuers',
+  scope: CrdScope.CLUSTER,
+  categories: ['cert-manager'],
+  printerColumns: [READY, READY_MESSAGE],
+});

@@ -1,0 +1,12 @@
+import { certManagerCrd, CERT_MANAGER_GROUP, READY, READY_MESSAGE } from './common';
+import { CrdScope } from '../../../lib/crd';
+
+/** cert-manager.io/v1 Issuer: a certificate authority (self-signed, CA, ACME, Vault...) for one namespace. */
+export const issuerCrd = certManagerCrd({
+  group: CERT_MANAGER_GROUP,
+  kind: 'Issuer',
+  plural: 'issuers',
+  scope: CrdScope.NAMESPACED,
+  categories: ['cert-manager'],
+  printerColumns: [READY, READY_MESSAGE],
+});

@@ -1,0 +1,3 @@
+export * from './crds';
+export * from './cert-manager';
+export * from './versions';

@@ -1,0 +1,88 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
+import { SecretKeyRef } from '../../lib/database';
+
+export const KATIB_MYSQL_SERVICE = 'katib-mysql';
+export const KATIB_MYSQL_DATABASE = 'katib';
+
+export interface KatibMySqlProps {
+  readonly namespace: string;
+  readonly image: string;
+  /** The root password's Secret key (the platform team creates the Secret; it is not emitted). */
+  readonly rootPassword: SecretKeyRef;
+  /** Size of the data volume. */
+  readonly storage: string;
+  /** @default - the cluster's default StorageClass */
+  readonly storageClassName?: string;
+}
+
+/** The uid and gid of the mysql user in the official image. */
+const MYSQL_UID = 999;
+
+/**
+ * The MySQL server that Katib's standalone install includes (katib-mysql): one replica,
+ * Recreate strategy, data on a PersistentVolumeClaim. Unlike upstream (which ships a Secret
+ * with a literal password), the root password is a Secret reference the platform team
+ * provides. It runs as the image's mysql user with a read-only root filesystem; the
+ * socket and temporary directories are emptyDirs.
+ */
+export class KatibMySql extends Construct {
+  public readonly deployment: ApiObject;
+
+  constructor(scope: Construct, id: string, props: KatibMySqlProps) {
+    super(scope, id);
+    const labels = katibLabels('mysql');
+    new k8s.KubePersistentVolumeClaim(this, 'Storage', {
+      metadata: { name: 'katib-mysql', namespace: props.namespace, labels },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: props.storageClassName,
+        resources: { requests: { storage: k8s.Quantity.fromString(props.storage) } },
+      },
+    });
+    const password = { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.rootPassword.name, key: props.rootPassword.key } } };
+    this.deployment = new ApiObject(this, 'Deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'katib-mysql', namespace: props.namespace, labels },
+      spec: {
+        replicas: 1,
+        strategy: { type: 'Recreate' },
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels, annotations: { 'sidecar.istio.io/inject': 'false' } },
+          spec: {
+            automountServiceAccountToken: false,
+            securityContext: { ...RESTRICTED_POD, fsGroup: MYSQL_UID, runAsGroup: MYSQL_UID },
+            containers: [{
+              name: 'katib-mysql',
+              image: props.image,
+              args: ['--datadir', '/var/lib/mysql/datadir'],
+              env: [password, { name: 'MYSQL_ALLOW_EMPTY_PASSWORD', value: 'true' }, { name: 'MYSQL_DATABASE', value: KATIB_MYSQL_DATABASE }],
+              ports: [{ name: 'dbapi', containerPort: 3306, protocol: 'TCP' }],
+              readinessProbe: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 1 },
+              livenessProbe: { exec: { command: ['/bin/bash', '-c', 'mysqladmin ping -u root -p${MYSQL_ROOT_PASSWORD}'] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 5 },
+              securityContext: restrictedContainer({ runAsUser: MYSQL_UID }),
+              volumeMounts: [
+                { name: 'katib-mysql', mountPath: '/var/lib/mysql' },
+                { name: 'run', mountPath: '/var/run/mysqld' },
+                { name: 'tmp', mountPath: '/tmp' },
+              ],
+            }],
+            volumes: [
+              { name: 'katib-mysql', persistentVolumeClaim: { claimName: 'katib-mysql' } },
+              { name: 'run', emptyDir: {} },
+              { name: 'tmp', emptyDir: {} },
+            ],
+          },
+        },
+      },
+    });
+    new k8s.KubeService(this, 'Service', {
+      metadata: { name: KATIB_MYSQL_SERVICE, namespace: props.namespace, labels },
+      spec: { selector: labels, ports: [{ name: 'dbapi', port: 3306, targetPort: k8s.IntOrString.fromString('dbapi'), protocol: 'TCP' }] },
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { KATIB_GROUP } from './crds';
+import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
+import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
+
+export interface KatibUiProps {
+  readonly namespace: string;
+  readonly image: string;
+  readonly replicas: number;
+}
+
+/**
+ * katib-ui: the web UI (port 8080, Service katib-ui on port 80) with its ServiceAccount and
+ * ClusterRole: it lists and edits Experiments, reads Trials and Suggestions, their pods'
+ * logs and events, namespaces, and the trial-template ConfigMaps.
+ */
+export class KatibUi extends Construct {
+  public readonly deployment: ApiObject;
+  public readonly service: ApiObject;
+
+  constructor(scope: Construct, id: string, props: KatibUiProps) {
+    super(scope, id);
+    const labels = katibLabels('ui');
+    const name = 'katib-ui';
+    new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: { name, namespace: props.namespace, labels } });
+    roleObject(this, 'ClusterRole', {
+      name,
+      labels,
+      rules: [
+        Rbac.verbs('', ['configmaps'], ['create', 'delete', 'get', 'list', 'patch', 'update']),
+        Rbac.read('', 'namespaces'),
+        Rbac.verbs('', ['pods', 'events'], ['get', 'list', 'watch']),
+        Rbac.verbs('', ['pods/log'], ['get']),
+        Rbac.manage(KATIB_GROUP, 'experiments'),
+        Rbac.read(KATIB_GROUP, 'trials', 'suggestions'),
+        Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
+      ],
+    });
+    bindingObject(this, 'ClusterRoleBinding', { name, labels, roleRef: { kind: 'ClusterRole', name }, serviceAccounts: [{ name, namespace: props.namespace }] });
+    this.deployment = new ApiObject(this, 'Deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace: props.namespace, labels },
+      spec: {
+        replicas: props.replicas,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels, annotations: { 'sidecar.istio.io/inject': 'false' } },
+          spec: {
+            serviceAccountName: name,
+            securityContext: RESTRICTED_POD,
+            containers: [{
+              name,
+              image: props.image,
+              command: ['./katib-ui'],
+              args: ['--port=8080'],
+              env: [{ name: 'KATIB_CORE_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+              ports: [{ name: 'ui', containerPort: 8080, protocol: 'TCP' }],
+              securityContext: restrictedContainer({ runAsUser: 1000 }),
+            }],
+          },
+        },
+      },
+    });
+    this.service = new k8s.KubeService(this, 'Service', {
+      metadata: { name, namespace: props.namespace, labels },
+      spec: { selector: labels, ports: [{ name: 'ui', port: 80, targetPort: k8s.IntOrString.fromString('ui'), protocol: 'TCP' }] },
+    });
+  }
+}

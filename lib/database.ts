@@ -1,0 +1,70 @@
+/**
+ * Databases that components keep their state in (Katib's db-manager, the model registry,
+ * Kubeflow Pipelines): either a server the component includes or an external one given
+ * as typed connection properties. Passwords are only ever Secret references: no literal
+ * password can reach the output through these types.
+ */
+
+/** A key of a Secret in the component's namespace. */
+export interface SecretKeyRef {
+  readonly name: string;
+  readonly key: string;
+}
+
+export enum DatabaseEngine {
+  MYSQL = 'mysql',
+  POSTGRES = 'postgres',
+}
+
+/** An external database server the component connects to. */
+export interface ExternalDatabase {
+  readonly engine: DatabaseEngine;
+  /** Host name or address, e.g. katib-db.example.internal */
+  readonly host: string;
+  /** @default 3306 for MySQL, 5432 for PostgreSQL */
+  readonly port?: number;
+  /** Database (schema) name. */
+  readonly database: string;
+  /** The user: a name, or a Secret key holding it. */
+  readonly user: string | SecretKeyRef;
+  /** The Secret key holding the password (created by the platform team, never emitted). */
+  readonly passwordSecret: SecretKeyRef;
+}
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+
+export function defaultPort(engine: DatabaseEngine): number {
+  return engine === DatabaseEngine.MYSQL ? 3306 : 5432;
+}
+
+/** Problems with a Secret reference, each naming `prop` and the fix ([] when valid). */
+export function secretKeyRefProblems(prop: string, ref: SecretKeyRef): string[] {
+  const out: string[] = [];
+  if (!ref.name || ref.name.length > 253 || !DNS_SUBDOMAIN.test(ref.name)) out.push(`${prop}.name '${ref.name}' is not a valid Secret name (lower-case DNS subdomain)`);
+  if (!ref.key || !SECRET_KEY.test(ref.key)) out.push(`${prop}.key '${ref.key}' is not a valid Secret key (letters, digits, '-', '_', '.')`);
+  return out;
+}
+
+/** Problems with an external database's properties ([] when valid). */
+export function externalDatabaseProblems(prop: string, db: ExternalDatabase): string[] {
+  const out: string[] = [];
+  if (!Object.values(DatabaseEngine).includes(db.engine)) out.push(`${prop}.engine '${db.engine}' is not supported; use DatabaseEngine.MYSQL or DatabaseEngine.POSTGRES`);
+  if (!db.host || /\s|\//.test(db.host)) out.push(`${prop}.host '${db.host}' is not a host name; give the server's host name or address without scheme or path`);
+  if (db.port !== undefined && (!Number.isInteger(db.port) || db.port < 1 || db.port > 65535)) out.push(`${prop}.port ${db.port} must be a whole number from 1 to 65535`);
+  if (!db.database) out.push(`${prop}.database is empty; name the database the component uses`);
+  if (typeof db.user === 'string') {
+    if (!db.user) out.push(`${prop}.user is empty; give a user name or a Secret reference`);
+  } else {
+    out.push(...secretKeyRefProblems(`${prop}.user`, db.user));
+  }
+  out.push(...secretKeyRefProblems(`${prop}.passwordSecret`, db.passwordSecret));
+  return out;
+}
+
+/** An environment variable from a literal or a Secret key. */
+export function envFrom(name: string, value: string | SecretKeyRef): Record<string, unknown> {
+  return typeof value === 'string'
+    ? { name, value }
+    : { name, valueFrom: { secretKeyRef: { name: value.name, key: value.key } } };
+}
