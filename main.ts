@@ -1,5 +1,6 @@
 import { PlatformError } from './lib/platform';
 import { PlatformApp } from './lib/synth';
+import { KubeflowPlatform } from './platforms/kubeflow';
 import { ModelServingPlatform } from './platforms/model-serving';
 import { ServingPlatform } from './platforms/serving';
 import { TrainingPlatform } from './platforms/training';
@@ -9,6 +10,7 @@ const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
 new ServingPlatform(app, 'serving');
 new TrainingPlatform(app, 'training');
 new ModelServingPlatform(app, 'model-serving');
+new KubeflowPlatform(app, 'kubeflow');
 
 try {
   app.synth();

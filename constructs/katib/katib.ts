@@ -108,6 +108,13 @@ export class Katib extends Component {
     this.validate(props);
     const leaderElection = props.leaderElection ?? false;
 
+    if (props.ui ?? true) {
+      // Katib's UI (served under /katib/) in the central dashboard.
+      this.addDashboardLinks({
+        menu: [{ text: 'Experiments (AutoML)', link: '/katib/', icon: 'kubeflow:katib' }],
+        documentation: [{ desc: 'Documentation for Katib, hyperparameter tuning and neural architecture search', link: 'https://www.kubeflow.org/docs/components/katib/', text: 'Katib Documentation' }],
+      });
+    }
     this.addNamespace();
     const crds = CRDS.map((d) => this.addCrd(d));
 

@@ -137,6 +137,17 @@ export class KubeflowPipelines extends Component {
     // (The metacontroller StatefulSet and the profile hook are not modelled yet.)
     if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
     this.require({ group: 'argoproj.io', kind: 'Workflow', reason: 'every pipeline run is an Argo Workflow that the API server and scheduled-workflow controller create', providedBy: ArgoWorkflows });
+    // The pages of the pipelines UI (served under /pipeline/) in the central dashboard.
+    this.addDashboardLinks({
+      menu: [{
+        text: 'Pipelines',
+        icon: 'kubeflow:pipeline-centered',
+        items: ['Pipelines:pipelines', 'Experiments:experiments', 'Runs:runs', 'Recurring Runs:recurringruns', 'Artifacts:artifacts', 'Executions:executions']
+          .map((e) => e.split(':')).map(([text, page]) => ({ text, link: `/pipeline/#/${page}` })),
+      }],
+      quick: [{ desc: 'Pipelines', link: '/pipeline/#/runs', text: 'View Pipeline Runs' }],
+      documentation: [{ desc: 'Documentation for Kubeflow Pipelines', link: 'https://www.kubeflow.org/docs/components/pipelines/', text: 'Kubeflow Pipelines Documentation' }],
+    });
 
     this.storage = new PipelinesStorage(this, 'Storage', {
       database: props.database ?? { included: {} },

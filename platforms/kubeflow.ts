@@ -1,0 +1,56 @@
+import { Construct } from 'constructs';
+import { PodDefaultsWebhook } from '../constructs/admission-webhook';
+import { ArgoWorkflows } from '../constructs/argo-workflows';
+import { CentralDashboard } from '../constructs/central-dashboard';
+import { CertManager } from '../constructs/cert-manager';
+import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inference-extension';
+import { JobSet } from '../constructs/jobset';
+import { Katib, KatibTrialKind } from '../constructs/katib';
+import { KServe } from '../constructs/kserve';
+import { KubeflowPipelines } from '../constructs/kubeflow-pipelines';
+import { NotebookController } from '../constructs/notebook-controller';
+import { ProfileController } from '../constructs/profile-controller';
+import { Trainer } from '../constructs/trainer';
+import { ImageSettings } from '../lib/images';
+import { Platform } from '../lib/platform';
+import { DEX, ISTIO, KNATIVE_SERVING } from '../lib/prerequisites';
+
+export interface KubeflowPlatformProps {
+  /** @default kubeflow */
+  readonly name?: string;
+  readonly images?: ImageSettings;
+  /** Tenants (Kubeflow profiles) to create, each owned by a user. @default one example tenant */
+  readonly tenants?: Array<{ readonly name: string; readonly owner: string }>;
+}
+
+/**
+ * A Kubeflow distribution: pipelines (with Argo Workflows), notebooks, tuning (Katib),
+ * training (Trainer with JobSet), serving (KServe with the inference extension), multi-user
+ * isolation (profiles, PodDefaults) and the central dashboard, with cert-manager included so
+ * that the whole applies in one pass; Istio, Knative Serving and Dex are on the cluster.
+ */
+export class KubeflowPlatform extends Platform {
+  public readonly profiles: ProfileController;
+
+  constructor(scope: Construct, id: string, props: KubeflowPlatformProps = {}) {
+    super(scope, id, {
+      name: props.name ?? 'kubeflow',
+      images: props.images,
+      prerequisites: [ISTIO, KNATIVE_SERVING, DEX],
+    });
+    new CertManager(this, 'cert-manager');
+    new ArgoWorkflows(this, 'argo-workflows');
+    new KubeflowPipelines(this, 'kubeflow-pipelines', { multiUser: true });
+    new NotebookController(this, 'notebook-controller');
+    this.profiles = new ProfileController(this, 'profile-controller');
+    new PodDefaultsWebhook(this, 'admission-webhook');
+    new JobSet(this, 'jobset');
+    new Trainer(this, 'trainer');
+    // Trials run as batch Jobs or Trainer TrainJobs (the training-operator's kinds need it in the platform).
+    new Katib(this, 'katib', { trialKinds: [KatibTrialKind.JOB, KatibTrialKind.TRAINJOB] });
+    new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
+    new KServe(this, 'kserve');
+    new CentralDashboard(this, 'central-dashboard');
+    for (const t of props.tenants ?? [{ name: 'kubeflow-user-example-com', owner: 'user@example.com' }]) this.profiles.addTenant(t);
+  }
+}
