@@ -1,0 +1,68 @@
+import { Construct } from 'constructs';
+import { Component } from '../../lib/component';
+import { DatabaseEngine, ExternalDatabase, SecretKeyRef } from '../../lib/database';
+import { Workload } from '../../lib/workload';
+
+/** Upstream's names for the included database (overlays/db): Service, PVC and Deployment. */
+export const MODEL_REGISTRY_DB_SERVICE = 'model-registry-db';
+export const MODEL_REGISTRY_DB_CLAIM = 'metadata-mysql';
+/** UNCONFIRMED: the database name upstream's params.env sets. */
+export const MODEL_REGISTRY_DB_NAME = 'model_registry';
+
+export interface ModelRegistryMySqlProps {
+  readonly image: string;
+  readonly rootPassword: SecretKeyRef;
+  readonly storage: string;
+  readonly storageClassName?: string;
+}
+
+/** The uid and gid of the mysql user in the official image. */
+const MYSQL_UID = 999;
+
+/**
+ * The MySQL server the registry includes by default (upstream's overlays/db): one replica,
+ * Recreate, data on the claim metadata-mysql, restricted security context, read-only root
+ * filesystem with emptyDirs for the socket and temporary files. The root password is only a
+ * Secret reference (upstream generates a Secret with a literal password; we emit none).
+ */
+export class ModelRegistryMySql extends Construct {
+  public readonly workload: Workload;
+  /** How the server reaches it. */
+  public readonly connection: ExternalDatabase;
+
+  constructor(scope: Component, id: string, props: ModelRegistryMySqlProps) {
+    super(scope, id);
+    this.workload = new Workload(scope, `${id}Workload`, {
+      name: 'model-registry-db',
+      containerName: 'db-container',
+      image: props.image,
+      // Upstream selects on `component: db`; in a namespace shared with Pipelines' and
+      // Katib's databases we use a selector that cannot match another component's pods.
+      selectorLabels: { component: 'model-registry-db' },
+      args: ['--datadir', '/var/lib/mysql/datadir', '--default-authentication-plugin=mysql_native_password'],
+      env: [
+        { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.rootPassword.name, key: props.rootPassword.key } } },
+        { name: 'MYSQL_DATABASE', value: MODEL_REGISTRY_DB_NAME },
+      ],
+      ports: [{ name: 'dbapi', containerPort: 3306 }],
+      service: { name: MODEL_REGISTRY_DB_SERVICE, ports: [{ name: 'dbapi', port: 3306, targetPort: 'dbapi' }] },
+      readinessProbe: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 5, periodSeconds: 2, timeoutSeconds: 1 },
+      livenessProbe: { tcpSocket: { port: 'dbapi' }, initialDelaySeconds: 30, periodSeconds: 10 },
+      runAsUser: MYSQL_UID,
+      runAsGroup: MYSQL_UID,
+      fsGroup: MYSQL_UID,
+      scratch: [{ name: 'run', mountPath: '/var/run/mysqld' }, { name: 'tmp', mountPath: '/tmp' }],
+      volumeClaims: [{ name: MODEL_REGISTRY_DB_CLAIM, size: props.storage, storageClassName: props.storageClassName, mountPath: '/var/lib/mysql' }],
+      resources: { requests: { cpu: '100m', memory: '512Mi' } },
+      podAnnotations: { 'sidecar.istio.io/inject': 'false' },
+    });
+    this.connection = {
+      engine: DatabaseEngine.MYSQL,
+      host: MODEL_REGISTRY_DB_SERVICE,
+      port: 3306,
+      database: MODEL_REGISTRY_DB_NAME,
+      user: 'root',
+      passwordSecret: props.rootPassword,
+    };
+  }
+}

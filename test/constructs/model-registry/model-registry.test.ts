@@ -1,0 +1,156 @@
+import { App } from 'cdk8s';
+import { KubeflowModelRegistry, KubeflowModelRegistryProps } from '../../../constructs/model-registry';
+import { DatabaseEngine } from '../../../lib/database';
+import { Platform } from '../../../lib/platform';
+import { buildPlatform } from '../../../lib/synth';
+import { pinnable, problemsOf } from '../../platforms/helpers';
+import { ISTIO } from '../kubeflow-prerequisites';
+import { objectsOf } from '../support/objects';
+
+function platform(props: KubeflowModelRegistryProps = {}, prerequisites = [ISTIO]) {
+  const p = new Platform(new App(), 'p', { name: 'model-registry-only', prerequisites });
+  const registry = new KubeflowModelRegistry(p, 'model-registry', props);
+  return { p, registry };
+}
+
+const built = buildPlatform(platform().p);
+const { ofKind, named, container, can } = objectsOf(built);
+
+describe('Kubeflow model registry', () => {
+  test('no CRDs, no webhooks; requires only the Istio VirtualService for the UI route', () => {
+    expect(ofKind('CustomResourceDefinition')).toEqual([]);
+    expect(ofKind('MutatingWebhookConfiguration')).toEqual([]);
+    expect(ofKind('ValidatingWebhookConfiguration')).toEqual([]);
+    expect(built.model.components[0].requires.map((r) => `${r.group}/${r.kind}`)).toEqual(['networking.istio.io/VirtualService']);
+  });
+
+  test('server: upstream names, embedmd flags, the DSN refers to the password only by variable', () => {
+    const d = named('Deployment', 'model-registry-deployment');
+    expect(d.spec.selector.matchLabels).toEqual({ component: 'model-registry-server' });
+    expect(d.spec.template.spec.serviceAccountName).toBe('model-registry-server');
+    expect(d.spec.template.spec.automountServiceAccountToken).toBe(false);
+    const c = container('model-registry-deployment');
+    expect(c.name).toBe('rest-container');
+    expect(c.image).toBe('ghcr.io/kubeflow/model-registry/server:v0.3.0');
+    expect(c.command).toEqual(['/model-registry', 'proxy']);
+    expect(c.args).toEqual([
+      '--hostname=0.0.0.0',
+      '--port=8080',
+      '--datastore-type=embedmd',
+      '--embedmd-database-type=mysql',
+      '--embedmd-database-dsn=$(MODEL_REGISTRY_DB_USER):$(MODEL_REGISTRY_DB_PASSWORD)@tcp(model-registry-db:3306)/model_registry?parseTime=true',
+    ]);
+    expect(c.env).toEqual([
+      { name: 'MODEL_REGISTRY_DB_USER', value: 'root' },
+      { name: 'MODEL_REGISTRY_DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' } } },
+    ]);
+    expect(c.ports).toEqual([{ name: 'http-api', containerPort: 8080, protocol: 'TCP' }]);
+    expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+    expect(named('ServiceAccount', 'model-registry-server')).toBeDefined();
+    const svc = named('Service', 'model-registry-service');
+    expect(svc.spec.selector).toEqual({ component: 'model-registry-server' });
+    expect(svc.spec.ports).toEqual([{ name: 'http-api', port: 8080, targetPort: 'http-api', protocol: 'TCP', appProtocol: 'http' }]);
+    expect(svc.metadata.labels.component).toBe('model-registry');
+  });
+
+  test('included MySQL: restricted, Recreate, claim metadata-mysql, root password by Secret reference, no Secret emitted', () => {
+    const d = named('Deployment', 'model-registry-db');
+    expect(d.spec.strategy).toEqual({ type: 'Recreate' });
+    expect(d.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, fsGroup: 999 });
+    const c = container('model-registry-db');
+    expect(c.image).toBe('mysql:8.0.39');
+    expect(c.securityContext).toMatchObject({ runAsUser: 999, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(c.env[0]).toEqual({ name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' } } });
+    expect(named('PersistentVolumeClaim', 'metadata-mysql').spec.resources.requests.storage).toBe('20Gi');
+    expect(named('Service', 'model-registry-db').spec.ports[0]).toMatchObject({ name: 'dbapi', port: 3306 });
+    expect(ofKind('Secret')).toEqual([]);
+  });
+
+  test('UI: Kubeflow mode, Service on 80, upstream\'s read-only ClusterRole, routed under /model-registry/', () => {
+    const c = container('model-registry-ui');
+    expect(c.image).toBe('ghcr.io/kubeflow/model-registry/ui:v0.3.0');
+    expect(c.args).toEqual(['--deployment-mode=kubeflow', '--port=8080']);
+    expect(named('Service', 'model-registry-ui-service').spec.ports[0]).toMatchObject({ port: 80, targetPort: 'http' });
+    expect(can('ClusterRole', 'model-registry-ui-role', '', 'services', 'list')).toBe(true);
+    expect(can('ClusterRole', 'model-registry-ui-role', '', 'services', 'update')).toBe(false);
+    expect(can('ClusterRole', 'model-registry-ui-role', 'rbac.authorization.k8s.io', 'clusterrolebindings', 'get')).toBe(true);
+    expect(can('ClusterRole', 'model-registry-ui-role', 'authorization.k8s.io', 'subjectaccessreviews', 'create')).toBe(true);
+    const vs = named('VirtualService', 'model-registry-ui');
+    expect(vs.spec.gateways).toEqual(['kubeflow/kubeflow-gateway']);
+    expect(vs.spec.http[0].match).toEqual([{ uri: { prefix: '/model-registry/' } }]);
+    expect(vs.spec.http[0].route[0].destination).toEqual({ host: 'model-registry-ui-service.kubeflow.svc.cluster.local', port: { number: 80 } });
+  });
+
+  test('declares its dashboard link', () => {
+    const { registry } = platform();
+    expect(registry.dashboardLinks[0].menu).toEqual([{ text: 'Models', icon: 'assignment', items: [{ text: 'Model Registry', link: '/model-registry/' }] }]);
+  });
+
+  test('without the UI: no UI objects, no link, no requirement', () => {
+    const { p, registry } = platform({ ui: false }, []);
+    const o = objectsOf(buildPlatform(p));
+    expect(o.ofKind('Deployment').map((d) => d.metadata.name)).toEqual(['model-registry-db', 'model-registry-deployment']);
+    expect(o.ofKind('VirtualService')).toEqual([]);
+    expect(registry.dashboardLinks).toEqual([]);
+  });
+
+  test('an external PostgreSQL: no MySQL objects, the PostgreSQL DSN with user and password from Secrets', () => {
+    const { p } = platform({
+      externalDatabase: { engine: DatabaseEngine.POSTGRES, host: 'pg.example.internal', database: 'registry', user: { name: 'registry-db', key: 'user' }, passwordSecret: { name: 'registry-db', key: 'password' } },
+    });
+    const o = objectsOf(buildPlatform(p));
+    expect(o.ofKind('PersistentVolumeClaim')).toEqual([]);
+    expect(o.ofKind('Deployment').map((d) => d.metadata.name)).toEqual(['model-registry-deployment', 'model-registry-ui']);
+    const c = o.container('model-registry-deployment');
+    expect(c.args.slice(3)).toEqual([
+      '--embedmd-database-type=postgres',
+      '--embedmd-database-dsn=host=pg.example.internal port=5432 user=$(MODEL_REGISTRY_DB_USER) password=$(MODEL_REGISTRY_DB_PASSWORD) dbname=registry',
+    ]);
+    expect(c.env).toEqual([
+      { name: 'MODEL_REGISTRY_DB_USER', valueFrom: { secretKeyRef: { name: 'registry-db', key: 'user' } } },
+      { name: 'MODEL_REGISTRY_DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'registry-db', key: 'password' } } },
+    ]);
+  });
+
+  test('fails when the Istio route is on but no VirtualService provider is present', () => {
+    const { p } = platform({}, []);
+    const problems = problemsOf(() => buildPlatform(p));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("component 'model-registry' (KubeflowModelRegistry) requires networking.istio.io/VirtualService (the model registry UI is routed through the Istio gateway (istioGateway: false turns this off))");
+  });
+
+  test('synthesizes alone (snapshot)', () => {
+    expect(built.model.objects.map((o) => pinnable(o.json))).toMatchSnapshot();
+  });
+});
+
+describe('Kubeflow model registry props', () => {
+  const fails = (props: KubeflowModelRegistryProps) => () => platform(props);
+  test('fails when both mysql and externalDatabase are set', () => {
+    expect(fails({ mysql: {}, externalDatabase: { engine: DatabaseEngine.MYSQL, host: 'db', database: 'r', user: 'u', passwordSecret: { name: 's', key: 'p' } } }))
+      .toThrow('p/model-registry: both mysql and externalDatabase are set; set mysql to configure the included MySQL, or externalDatabase to use your own server, not both');
+  });
+  test('fails when the external database is malformed', () => {
+    expect(fails({ externalDatabase: { engine: DatabaseEngine.MYSQL, host: 'mysql://db', database: '', user: 'u', passwordSecret: { name: 's', key: 'bad key' } } }))
+      .toThrow("p/model-registry: externalDatabase.host 'mysql://db' is not a host name; give the server's host name or address without scheme or path; externalDatabase.database is empty; name the database the component uses; externalDatabase.passwordSecret.key 'bad key' is not a valid Secret key (letters, digits, '-', '_', '.')");
+  });
+  test('fails when the MySQL password Secret name is invalid', () => {
+    expect(fails({ mysql: { rootPasswordSecret: { name: 'Bad_Name', key: 'password' } } }))
+      .toThrow("p/model-registry: mysql.rootPasswordSecret.name 'Bad_Name' is not a valid Secret name (lower-case DNS subdomain)");
+  });
+  test('fails when mysql.storage is not a quantity', () => {
+    expect(fails({ mysql: { storage: 'lots' } })).toThrow("p/model-registry: mysql.storage 'lots' is not a quantity; give a size such as 20Gi");
+  });
+  test('fails when replicas is not a whole number >= 1', () => {
+    expect(fails({ replicas: 0 })).toThrow('p/model-registry: replicas 0 is not allowed; set a whole number >= 1');
+  });
+  test('fails when istioGateway is not <namespace>/<name>', () => {
+    expect(fails({ istioGateway: 'kubeflow-gateway' })).toThrow("p/model-registry: istioGateway 'kubeflow-gateway' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway), or false for no route");
+  });
+  test('a custom password Secret, storage class and replicas reach the output', () => {
+    const o = objectsOf(buildPlatform(platform({ replicas: 2, mysql: { rootPasswordSecret: { name: 'mr-db', key: 'root' }, storage: '5Gi', storageClassName: 'fast' } }).p));
+    expect(o.named('Deployment', 'model-registry-deployment').spec.replicas).toBe(2);
+    expect(o.named('PersistentVolumeClaim', 'metadata-mysql').spec).toMatchObject({ storageClassName: 'fast', resources: { requests: { storage: '5Gi' } } });
+    expect(o.container('model-registry-deployment').env[1]).toEqual({ name: 'MODEL_REGISTRY_DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'mr-db', key: 'root' } } });
+  });
+});
