@@ -8,6 +8,7 @@ import { JobSet } from '../constructs/jobset';
 import { Katib, KatibTrialKind } from '../constructs/katib';
 import { KServe } from '../constructs/kserve';
 import { KubeflowPipelines } from '../constructs/kubeflow-pipelines';
+import { KubeflowModelRegistry } from '../constructs/model-registry';
 import { NotebookController } from '../constructs/notebook-controller';
 import { ProfileController } from '../constructs/profile-controller';
 import { Trainer } from '../constructs/trainer';
@@ -25,7 +26,7 @@ export interface KubeflowPlatformProps {
 
 /**
  * A Kubeflow distribution: pipelines (with Argo Workflows), notebooks, tuning (Katib),
- * training (Trainer with JobSet), serving (KServe with the inference extension), multi-user
+ * training (Trainer with JobSet), a model registry, serving (KServe with the inference extension), multi-user
  * isolation (profiles, PodDefaults) and the central dashboard, with cert-manager included so
  * that the whole applies in one pass; Istio, Knative Serving and Dex are on the cluster.
  */
@@ -48,6 +49,7 @@ export class KubeflowPlatform extends Platform {
     new Trainer(this, 'trainer');
     // Trials run as batch Jobs or Trainer TrainJobs (the training-operator's kinds need it in the platform).
     new Katib(this, 'katib', { trialKinds: [KatibTrialKind.JOB, KatibTrialKind.TRAINJOB] });
+    new KubeflowModelRegistry(this, 'model-registry');
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
     new KServe(this, 'kserve');
     new CentralDashboard(this, 'central-dashboard');

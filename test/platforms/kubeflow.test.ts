@@ -11,7 +11,7 @@ describe('kubeflow platform', () => {
   test('carries pipelines, notebooks, tuning, training, serving, multi-user isolation and the dashboard, with cert-manager included', () => {
     expect([...order].sort()).toEqual([
       'admission-webhook', 'argo-workflows', 'central-dashboard', 'cert-manager', 'gateway-api-inference-extension', 'jobset', 'katib',
-      'kserve', 'kubeflow-pipelines', 'notebook-controller', 'profile-controller', 'trainer',
+      'kserve', 'kubeflow-pipelines', 'model-registry', 'notebook-controller', 'profile-controller', 'trainer',
     ]);
   });
 
@@ -44,8 +44,9 @@ describe('kubeflow platform', () => {
     const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'dashboard-config')!;
     const links = JSON.parse(cm.data.links);
     const menu = links.menuLinks.map((l: any) => l.text);
-    expect(menu).toEqual(expect.arrayContaining(['Pipelines', 'Experiments (AutoML)']));
+    expect(menu).toEqual(expect.arrayContaining(['Pipelines', 'Experiments (AutoML)', 'Models']));
     expect(JSON.stringify(links.menuLinks)).toContain('/pipeline/#/runs');
+    expect(links.menuLinks.find((l: any) => l.text === 'Models').items).toEqual(expect.arrayContaining([expect.objectContaining({ text: 'Model Registry', link: '/model-registry/' })]));
   });
 
   test('every webhook resolves to a backend with a CA source', () => {
