@@ -4,7 +4,7 @@ import { ModelRegistryMySql } from './database';
 import { embedmdDatastore } from './embedmd';
 import { KUBEFLOW_MODEL_REGISTRY_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
+import { defaultPort, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
@@ -34,8 +34,10 @@ export interface KubeflowModelRegistryProps extends ComponentProps {
   /** The web UI (model-registry-ui, Kubeflow deployment mode) and its dashboard link. @default true */
   readonly ui?: boolean;
   /**
-   * The Istio Gateway (`<namespace>/<name>`) whose VirtualService routes /model-registry/ to
-   * the UI, as upstream's ui/overlays/istio. `false`: no VirtualService.
+   * The Istio Gateway (`<namespace>/<name>`) through which the registry is reached, as
+   * upstream's options/istio and ui/overlays/istio: VirtualServices routing /api/model_registry/
+   * to the server and /model-registry/ to the UI, and upstream's AuthorizationPolicy admitting
+   * requests to the server. `false`: none of them.
    * @default 'kubeflow/kubeflow-gateway'
    */
   readonly istioGateway?: string | false;
@@ -104,6 +106,8 @@ export class KubeflowModelRegistry extends Component {
       livenessProbe: { tcpSocket: { port: 'http-api' }, initialDelaySeconds: 30, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { tcpSocket: { port: 'http-api' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       resources: { requests: { cpu: '100m', memory: '256Mi' } },
+      // The database is outside the mesh (upstream's overlays/db excludes its port from the sidecar).
+      podAnnotations: { 'traffic.sidecar.istio.io/excludeOutboundPorts': String(database.port ?? defaultPort(database.engine)) },
     });
     new k8s.KubeService(this, 'ServerService', {
       metadata: {
@@ -145,16 +149,40 @@ export class KubeflowModelRegistry extends Component {
           Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
         ],
       });
-      if (gateway !== false) this.addRoute(gateway);
     }
+    if (gateway !== false) this.addIstio(gateway, serverSelector, ui);
   }
 
-  private addRoute(gateway: string): void {
-    this.require({ group: 'networking.istio.io', kind: 'VirtualService', reason: 'the model registry UI is routed through the Istio gateway (istioGateway: false turns this off)' });
+  private addIstio(gateway: string, serverSelector: Record<string, string>, ui: boolean): void {
+    const ns = this.namespaceName;
+    this.require({ group: 'networking.istio.io', kind: 'VirtualService', reason: 'the model registry is routed through the Istio gateway (istioGateway: false turns this off)' });
+    this.require({ group: 'security.istio.io', kind: 'AuthorizationPolicy', reason: 'the model registry server admits requests through an Istio AuthorizationPolicy (istioGateway: false turns this off)' });
+    new ApiObject(this, 'ServerVirtualService', {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: 'model-registry', namespace: ns, labels: serverSelector },
+      spec: {
+        gateways: [gateway],
+        hosts: ['*'],
+        http: [{
+          match: [{ uri: { prefix: '/api/model_registry/' } }],
+          route: [{ destination: { host: `model-registry-service.${ns}.svc.cluster.local`, port: { number: MODEL_REGISTRY_SERVER_PORT } } }],
+        }],
+      },
+    });
+    // Upstream's policy: every request may reach the server (the registry has no
+    // authorization of its own; Kubeflow's namespaces deny by default otherwise).
+    new ApiObject(this, 'ServerAuthorizationPolicy', {
+      apiVersion: 'security.istio.io/v1beta1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'model-registry-service', namespace: ns, labels: serverSelector },
+      spec: { action: 'ALLOW', selector: { matchLabels: serverSelector }, rules: [{}] },
+    });
+    if (!ui) return;
     new ApiObject(this, 'UiVirtualService', {
       apiVersion: 'networking.istio.io/v1',
       kind: 'VirtualService',
-      metadata: { name: 'model-registry-ui', namespace: this.namespaceName, labels: { app: 'model-registry-ui' } },
+      metadata: { name: 'model-registry-ui', namespace: ns, labels: { app: 'model-registry-ui' } },
       spec: {
         gateways: [gateway],
         hosts: ['*'],
@@ -162,7 +190,7 @@ export class KubeflowModelRegistry extends Component {
           headers: { request: { add: { 'x-forwarded-prefix': '/model-registry' } } },
           match: [{ uri: { prefix: '/model-registry/' } }],
           rewrite: { uri: '/' },
-          route: [{ destination: { host: `model-registry-ui-service.${this.namespaceName}.svc.cluster.local`, port: { number: 80 } } }],
+          route: [{ destination: { host: `model-registry-ui-service.${ns}.svc.cluster.local`, port: { number: 80 } } }],
         }],
       },
     });

@@ -17,11 +17,11 @@ const built = buildPlatform(platform().p);
 const { ofKind, named, container, can } = objectsOf(built);
 
 describe('Kubeflow model registry', () => {
-  test('no CRDs, no webhooks; requires only the Istio VirtualService for the UI route', () => {
+  test('no CRDs, no webhooks; requires only Istio\'s VirtualService and AuthorizationPolicy', () => {
     expect(ofKind('CustomResourceDefinition')).toEqual([]);
     expect(ofKind('MutatingWebhookConfiguration')).toEqual([]);
     expect(ofKind('ValidatingWebhookConfiguration')).toEqual([]);
-    expect(built.model.components[0].requires.map((r) => `${r.group}/${r.kind}`)).toEqual(['networking.istio.io/VirtualService']);
+    expect(built.model.components[0].requires.map((r) => `${r.group}/${r.kind}`)).toEqual(['networking.istio.io/VirtualService', 'security.istio.io/AuthorizationPolicy']);
   });
 
   test('server: upstream names, embedmd flags, the DSN refers to the password only by variable', () => {
@@ -81,17 +81,33 @@ describe('Kubeflow model registry', () => {
     expect(vs.spec.http[0].route[0].destination).toEqual({ host: 'model-registry-ui-service.kubeflow.svc.cluster.local', port: { number: 80 } });
   });
 
+  test('Istio: the API route, upstream\'s allow policy on the server, the database port outside the mesh', () => {
+    const vs = named('VirtualService', 'model-registry');
+    expect(vs.spec.http[0].match).toEqual([{ uri: { prefix: '/api/model_registry/' } }]);
+    expect(vs.spec.http[0].route[0].destination).toEqual({ host: 'model-registry-service.kubeflow.svc.cluster.local', port: { number: 8080 } });
+    expect(named('AuthorizationPolicy', 'model-registry-service').spec).toEqual({ action: 'ALLOW', selector: { matchLabels: { component: 'model-registry-server' } }, rules: [{}] });
+    expect(named('Deployment', 'model-registry-deployment').spec.template.metadata.annotations).toEqual({ 'traffic.sidecar.istio.io/excludeOutboundPorts': '3306' });
+  });
+
   test('declares its dashboard link', () => {
     const { registry } = platform();
     expect(registry.dashboardLinks[0].menu).toEqual([{ text: 'Models', icon: 'assignment', items: [{ text: 'Model Registry', link: '/model-registry/' }] }]);
   });
 
-  test('without the UI: no UI objects, no link, no requirement', () => {
-    const { p, registry } = platform({ ui: false }, []);
+  test('without the UI: no UI objects, no link; the API route stays', () => {
+    const { p, registry } = platform({ ui: false });
     const o = objectsOf(buildPlatform(p));
     expect(o.ofKind('Deployment').map((d) => d.metadata.name)).toEqual(['model-registry-db', 'model-registry-deployment']);
-    expect(o.ofKind('VirtualService')).toEqual([]);
+    expect(o.ofKind('VirtualService').map((v) => v.metadata.name)).toEqual(['model-registry']);
     expect(registry.dashboardLinks).toEqual([]);
+  });
+
+  test('with istioGateway false: no Istio objects and no requirement', () => {
+    const { p, registry } = platform({ istioGateway: false }, []);
+    const o = objectsOf(buildPlatform(p));
+    expect(o.ofKind('VirtualService')).toEqual([]);
+    expect(o.ofKind('AuthorizationPolicy')).toEqual([]);
+    expect(registry.requires).toEqual([]);
   });
 
   test('an external PostgreSQL: no MySQL objects, the PostgreSQL DSN with user and password from Secrets', () => {
@@ -112,11 +128,12 @@ describe('Kubeflow model registry', () => {
     ]);
   });
 
-  test('fails when the Istio route is on but no VirtualService provider is present', () => {
+  test('fails when the Istio objects are on but Istio is not present', () => {
     const { p } = platform({}, []);
     const problems = problemsOf(() => buildPlatform(p));
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain("component 'model-registry' (KubeflowModelRegistry) requires networking.istio.io/VirtualService (the model registry UI is routed through the Istio gateway (istioGateway: false turns this off))");
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toContain("component 'model-registry' (KubeflowModelRegistry) requires networking.istio.io/VirtualService (the model registry is routed through the Istio gateway (istioGateway: false turns this off))");
+    expect(problems[1]).toContain("component 'model-registry' (KubeflowModelRegistry) requires security.istio.io/AuthorizationPolicy");
   });
 
   test('synthesizes alone (snapshot)', () => {
