@@ -103,8 +103,10 @@ export class KubeflowModelRegistry extends Component {
       ports: [{ name: 'http-api', containerPort: MODEL_REGISTRY_SERVER_PORT }],
       // The Service carries upstream's labels and annotations (the UI finds registries by them), so it is emitted below.
       service: false,
-      livenessProbe: { tcpSocket: { port: 'http-api' }, initialDelaySeconds: 30, periodSeconds: 5, timeoutSeconds: 2 },
-      readinessProbe: { tcpSocket: { port: 'http-api' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
+      // The embedmd server's health endpoints: /readyz/isDirty fails while the schema
+      // migration is dirty (liveness), /readyz/health also until the API is served (readiness).
+      livenessProbe: { httpGet: { path: '/readyz/isDirty', port: 'http-api' }, initialDelaySeconds: 30, periodSeconds: 5, timeoutSeconds: 2 },
+      readinessProbe: { httpGet: { path: '/readyz/health', port: 'http-api' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       resources: { requests: { cpu: '100m', memory: '256Mi' } },
       // The database is outside the mesh (upstream's overlays/db excludes its port from the sidecar).
       podAnnotations: { 'traffic.sidecar.istio.io/excludeOutboundPorts': String(database.port ?? defaultPort(database.engine)) },

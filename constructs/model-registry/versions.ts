@@ -1,12 +1,14 @@
 import { ImageSpec } from '../../lib/images';
 
 /**
- * The Kubeflow model registry release these images are pinned to. UNCONFIRMED: upstream's
- * kustomize names the server and UI images with `latest` (manifests/kustomize/options/ui/base
- * and base/); the tag below is the release tag we pin instead (the embedmd datastore, which
- * this component configures, is in the v0.3.x line). Override through the platform's images.
+ * The Kubeflow model registry release these images are pinned to. Upstream's kustomize names
+ * the server and UI images with `latest` (base/, options/ui/base); we pin v0.3.7, the last
+ * release published under ghcr.io/kubeflow/model-registry/* before the move to
+ * ghcr.io/kubeflow/hub/* at v0.3.10 (seen for the UI in a community distribution's notes;
+ * UNCONFIRMED for the server image). Its server has the embedmd datastore this component
+ * configures. Override through the platform's images.
  */
-export const MODEL_REGISTRY_VERSION = 'v0.3.0';
+export const MODEL_REGISTRY_VERSION = 'v0.3.7';
 
 export type KubeflowModelRegistryImageKey = 'server' | 'ui' | 'mysql';
 

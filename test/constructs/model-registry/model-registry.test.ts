@@ -31,7 +31,7 @@ describe('Kubeflow model registry', () => {
     expect(d.spec.template.spec.automountServiceAccountToken).toBe(false);
     const c = container('model-registry-deployment');
     expect(c.name).toBe('rest-container');
-    expect(c.image).toBe('ghcr.io/kubeflow/model-registry/server:v0.3.0');
+    expect(c.image).toBe('ghcr.io/kubeflow/model-registry/server:v0.3.7');
     expect(c.command).toEqual(['/model-registry', 'proxy']);
     expect(c.args).toEqual([
       '--hostname=0.0.0.0',
@@ -45,6 +45,8 @@ describe('Kubeflow model registry', () => {
       { name: 'MODEL_REGISTRY_DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' } } },
     ]);
     expect(c.ports).toEqual([{ name: 'http-api', containerPort: 8080, protocol: 'TCP' }]);
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/readyz/isDirty', port: 'http-api' });
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz/health', port: 'http-api' });
     expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
     expect(named('ServiceAccount', 'model-registry-server')).toBeDefined();
     const svc = named('Service', 'model-registry-service');
@@ -68,7 +70,7 @@ describe('Kubeflow model registry', () => {
 
   test('UI: Kubeflow mode, Service on 80, upstream\'s read-only ClusterRole, routed under /model-registry/', () => {
     const c = container('model-registry-ui');
-    expect(c.image).toBe('ghcr.io/kubeflow/model-registry/ui:v0.3.0');
+    expect(c.image).toBe('ghcr.io/kubeflow/model-registry/ui:v0.3.7');
     expect(c.args).toEqual(['--deployment-mode=kubeflow', '--port=8080']);
     expect(named('Service', 'model-registry-ui-service').spec.ports[0]).toMatchObject({ port: 80, targetPort: 'http' });
     expect(can('ClusterRole', 'model-registry-ui-role', '', 'services', 'list')).toBe(true);
