@@ -6,7 +6,7 @@ import { javascript, typescript } from 'projen';
 // into build/ (gitignored) only the sources that changed and runs build/main.js, so that
 // TypeScript is not compiled at every synth. `tsc` only type-checks (noEmit), so projen's
 // default compile output folder (lib/, which is our framework folder) is never written.
-const sourceDirs = ['lib', 'constructs', 'platforms', 'imports', 'test', 'scripts'];
+const sourceDirs = ['lib', 'constructs', 'platforms', 'imports', 'cli', 'test', 'scripts'];
 
 const project = new typescript.TypeScriptProject({
   name: 'cdk8s-mlplatform',
@@ -30,12 +30,16 @@ const project = new typescript.TypeScriptProject({
     'ajv@8.20.0',
     'yaml@2.9.1',
     '@bufbuild/cel@0.6.1',
+    // Renders the report's dependency graph to SVG (Graphviz compiled to WebAssembly: no network, no binary).
+    '@viz-js/viz@3.31.0',
   ],
   devDeps: [
     // Only read by scripts/gen-core-types.mjs (plain node: the package is ESM-only).
     '@kubernetes/client-node@2.0.1',
     'cdk8s-cli@2.207.60',
     'ts-node@10.9.2',
+    // Property-based tests (random component graphs).
+    'fast-check@4.11.0',
   ],
   tsconfig: {
     include: sourceDirs.map((d) => `${d}/**/*.ts`).concat(['main.ts']),
@@ -75,7 +79,7 @@ const project = new typescript.TypeScriptProject({
   },
   eslint: true,
   eslintOptions: {
-    dirs: ['lib', 'constructs', 'platforms'],
+    dirs: ['lib', 'constructs', 'platforms', 'cli'],
     devdirs: ['test', 'scripts'],
     ignorePatterns: ['imports/**', 'build/**', 'dist/**', 'node_modules/**', '*.js', '*.mjs', '*.d.ts'],
   },

@@ -1,16 +1,10 @@
 import { PlatformError } from './lib/platform';
 import { PlatformApp } from './lib/synth';
-import { KubeflowPlatform } from './platforms/kubeflow';
-import { ModelServingPlatform } from './platforms/model-serving';
-import { ServingPlatform } from './platforms/serving';
-import { TrainingPlatform } from './platforms/training';
+import { DEFAULT_PLATFORMS } from './platforms';
 
 // The default platforms that `npx cdk8s synth` writes to dist/.
 const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
-new ServingPlatform(app, 'serving');
-new TrainingPlatform(app, 'training');
-new ModelServingPlatform(app, 'model-serving');
-new KubeflowPlatform(app, 'kubeflow');
+for (const p of DEFAULT_PLATFORMS) p.create(app);
 
 try {
   app.synth();
