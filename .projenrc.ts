@@ -32,6 +32,8 @@ const project = new typescript.TypeScriptProject({
     '@bufbuild/cel@0.6.1',
     // Renders the report's dependency graph to SVG (Graphviz compiled to WebAssembly: no network, no binary).
     '@viz-js/viz@3.31.0',
+    // RFC 6902 JSON patches, the customization escape hatch.
+    'fast-json-patch@3.1.1',
   ],
   devDeps: [
     // Only read by scripts/gen-core-types.mjs (plain node: the package is ESM-only).
