@@ -91,6 +91,15 @@ export interface WebhookServerProps {
    * @default - the controller reads a certificate the platform's provider issues
    */
   readonly selfManaged?: SelfManagedCertificate;
+  /**
+   * The backend's own Service already exposes the webhook port (Kubeflow Pipelines' API
+   * server serves its webhooks on the ml-pipeline Service, port 8443): no Service is
+   * created; the webhooks point at this one, and a provider that annotates Services
+   * (OpenShift service-ca) annotates it. Its name must be `serviceName`, and it must have
+   * a port `port` that targets the backend's webhook port.
+   * @default - the server creates its own Service
+   */
+  readonly sharedService?: ApiObject;
 }
 
 export interface SelfManagedCertificate {
@@ -166,17 +175,37 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
     const certDir = props.certDir ?? '/tmp/k8s-webhook-server/serving-certs';
     if (this.selfManaged && props.selfManaged?.writesCertDir) c.mountEmptyDir('webhook-cert', certDir);
     else c.mountSecret('webhook-cert', props.secretName, certDir);
-    this.service = new k8s.KubeService(this, 'Service', {
-      metadata: {
-        name: props.serviceName,
-        namespace: this.namespace,
-        annotations: Object.keys(serviceAnnotations).length ? serviceAnnotations : undefined,
-      },
-      spec: {
-        selector: c.selectorLabels,
-        ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString(c.webhookPortName), protocol: 'TCP' }],
-      },
-    });
+    if (props.sharedService) {
+      this.service = props.sharedService;
+      this.checkSharedService(props.sharedService);
+      for (const [k, v] of Object.entries(serviceAnnotations)) props.sharedService.metadata.addAnnotation(k, v);
+    } else {
+      this.service = new k8s.KubeService(this, 'Service', {
+        metadata: {
+          name: props.serviceName,
+          namespace: this.namespace,
+          annotations: Object.keys(serviceAnnotations).length ? serviceAnnotations : undefined,
+        },
+        spec: {
+          selector: c.selectorLabels,
+          ports: [{ name: 'https', port: this.port, targetPort: k8s.IntOrString.fromString(c.webhookPortName), protocol: 'TCP' }],
+        },
+      });
+    }
+  }
+
+  /** A shared Service must be the one the webhooks name, and route `port` to the webhook port. */
+  private checkSharedService(service: ApiObject): void {
+    const json = service.toJson();
+    const where = `${this.node.path}: sharedService`;
+    if (json.kind !== 'Service' || json.metadata?.name !== this.serviceName || json.metadata?.namespace !== this.namespace) {
+      throw new Error(`${where} is ${json.kind} ${json.metadata?.namespace}/${json.metadata?.name}, not Service ${this.namespace}/${this.serviceName}; pass the Service named by serviceName`);
+    }
+    const c = this.controller;
+    const port = (json.spec?.ports ?? []).find((p: any) => p.port === this.port);
+    if (!port || (port.targetPort !== c.webhookPortName && port.targetPort !== c.webhookPort)) {
+      throw new Error(`${where}: Service ${this.serviceName} has no port ${this.port} targeting the webhook port ${c.webhookPortName} (${c.webhookPort}) of ${c.name}; add it to the Service`);
+    }
   }
 
   /** Adds a validating webhook to the named ValidatingWebhookConfiguration. */

@@ -10,7 +10,21 @@ import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
 import { ArgoWorkflows } from '../argo-workflows/argo-workflows';
 
+/** Where the API server keeps pipelines and pipeline versions. */
+export enum PipelineStore {
+  /** In its database, as upstream's default (platform-agnostic) install. */
+  DATABASE = 'database',
+  /**
+   * As Pipeline and PipelineVersion custom resources (upstream's "Kubernetes-native" envs):
+   * the API server gets RBAC on them and serves the PipelineVersion validating and
+   * mutating webhooks on the ml-pipeline Service, port 8443.
+   */
+  KUBERNETES = 'kubernetes',
+}
+
 export interface KubeflowPipelinesProps extends ComponentProps {
+  /** Where pipelines are stored. @default PipelineStore.DATABASE (upstream's default install) */
+  readonly pipelineStore?: PipelineStore;
   /**
    * Multi-user mode (Kubeflow profiles): the controllers watch every namespace and get
    * ClusterRoles, the API server and UI authorize per user, and the metacontroller CRDs
@@ -99,6 +113,17 @@ const METADATA_WRITER_RULES: PolicyRule[] = [
 
 const ALL_VERBS = [...MANAGE_VERBS, 'deletecollection'];
 
+/** What the API server needs on top when it stores pipelines as custom resources (upstream's k8s-native role patch). */
+const KUBERNETES_STORE_RULES: PolicyRule[] = [
+  Rbac.manage(PIPELINES_GROUP, 'pipelines', 'pipelines/finalizers'),
+  Rbac.manage(PIPELINES_GROUP, 'pipelineversions', 'pipelineversions/status', 'pipelineversions/finalizers'),
+];
+
+/** The API server's webhook port (container and Service), upstream's k8s-native envs. */
+const API_WEBHOOK_PORT = 8443;
+/** The PipelineVersion webhook configurations' name, and their webhooks' (both upstream's). */
+export const PIPELINEVERSION_WEBHOOK = 'pipelineversions.pipelines.kubeflow.org';
+
 /**
  * Kubeflow Pipelines 2.17.0: the API server, persistence agent, scheduled-workflow and
  * viewer controllers, UI, visualization server, cache server with its pod webhook, ML
@@ -112,6 +137,9 @@ export class KubeflowPipelines extends Component {
   public readonly apiServer: Workload;
   public readonly storage: PipelinesStorage;
   public readonly cacheWebhookServer?: WebhookServer;
+  /** The API server's PipelineVersion webhooks (PipelineStore.KUBERNETES only). */
+  public readonly apiWebhookServer?: WebhookServer;
+  public readonly pipelineStore: PipelineStore;
   /** Secrets the user creates in the namespace before applying (names; never emitted). */
   public readonly userSecrets: string[];
 
@@ -130,6 +158,12 @@ export class KubeflowPipelines extends Component {
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`${this.node.path}: bucket '${bucket}' is not a valid S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)`);
     this.userSecrets = [dbSecret, s3Secret];
     const multiUser = props.multiUser ?? false;
+    const store = props.pipelineStore ?? PipelineStore.DATABASE;
+    if (!Object.values(PipelineStore).includes(store)) {
+      throw new Error(`${this.node.path}: pipelineStore '${store}' is not one of ${Object.values(PipelineStore).join(', ')}; use PipelineStore.DATABASE or PipelineStore.KUBERNETES`);
+    }
+    this.pipelineStore = store;
+    const k8sStore = store === PipelineStore.KUBERNETES;
 
     this.addNamespace();
     for (const def of CRDS) this.addCrd(def);
@@ -171,6 +205,14 @@ export class KubeflowPipelines extends Component {
       name: 'ml-pipeline',
       image: this.image('apiServer'),
       selectorLabels: { app: 'ml-pipeline' },
+      // The Kubernetes store is a flag of the API server, which then serves webhooks with the mounted key pair.
+      ...(k8sStore ? {
+        command: ['/bin/apiserver'],
+        args: ['--config=/config', '--sampleconfig=/config/sample_config.json', '-logtostderr=true',
+          '--webhookTLSCertPath=/etc/webhook/certs/tls.crt', '--webhookTLSKeyPath=/etc/webhook/certs/tls.key', '--pipelinesStoreKubernetes=true'],
+        webhookPort: API_WEBHOOK_PORT,
+        webhookPortName: 'webhook',
+      } : {}),
       replicas: props.apiServerReplicas,
       env: [
         podNamespace,
@@ -190,8 +232,24 @@ export class KubeflowPipelines extends Component {
       livenessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       resources: { requests: { cpu: '250m', memory: '500Mi' } },
-      ...rbac(API_SERVER_RULES),
+      ...rbac(k8sStore ? [...API_SERVER_RULES, ...KUBERNETES_STORE_RULES] : API_SERVER_RULES),
     });
+    if (k8sStore) {
+      // As upstream's k8s-native envs: the webhooks on the ml-pipeline Service's port 8443
+      // (Certificate and Secret kfp-api-webhook-cert), from the platform's certificate provider.
+      this.apiWebhookServer = new WebhookServer(this, 'ApiWebhook', {
+        controller: this.apiServer,
+        serviceName: 'ml-pipeline',
+        sharedService: this.apiServer.service,
+        port: API_WEBHOOK_PORT,
+        secretName: 'kfp-api-webhook-cert',
+        certificateName: 'kfp-api-webhook-cert',
+        certDir: '/etc/webhook/certs',
+      });
+      const pipelineVersions = [{ apiGroups: [PIPELINES_GROUP], apiVersions: ['v2beta1'], resources: ['pipelineversions'], operations: ['CREATE' as const, 'UPDATE' as const], scope: 'Namespaced' as const }];
+      this.apiWebhookServer.addValidatingWebhook(PIPELINEVERSION_WEBHOOK, { name: PIPELINEVERSION_WEBHOOK, path: '/webhooks/validate-pipelineversion', failurePolicy: 'Fail', rules: pipelineVersions });
+      this.apiWebhookServer.addMutatingWebhook(PIPELINEVERSION_WEBHOOK, { name: PIPELINEVERSION_WEBHOOK, path: '/webhooks/mutate-pipelineversion', failurePolicy: 'Fail', rules: pipelineVersions });
+    }
 
     kfpWorkload('PersistenceAgent', {
       name: 'ml-pipeline-persistenceagent',

@@ -4,6 +4,7 @@ import { CertificateProvider } from '../../lib/certificates';
 import { Controller } from '../../lib/controller';
 import { Platform } from '../../lib/platform';
 import { serviceServingCertificate, WebhookProps, WebhookServer } from '../../lib/webhook-server';
+import { Workload } from '../../lib/workload';
 
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
 
@@ -224,6 +225,50 @@ describe('WebhookServer', () => {
       );
     });
     expect(problemsOf(platform)).toEqual([]);
+  });
+
+  describe('sharedService: webhooks on the backend\'s own Service', () => {
+    const shared = (opts: { certificates?: CertificateProvider; servicePort?: number; targetPort?: string; serviceName?: string } = {}) => {
+      const platform = newPlatform(opts.certificates ? { certificates: opts.certificates, prerequisites: [] } : {});
+      const c = new TestComponent(platform, 'test', 'test-system', (self) => {
+        self.namespaceObject();
+        const api = new Workload(self, 'Api', {
+          name: 'api',
+          image: self.image('manager'),
+          selectorLabels: { app: 'api' },
+          ports: [{ name: 'http', containerPort: 8888 }],
+          webhookPort: 8443,
+          webhookPortName: 'webhook',
+          service: { ports: [{ name: 'http', port: 8888, targetPort: 'http' }, { name: 'webhook', port: opts.servicePort ?? 8443, targetPort: opts.targetPort ?? 'webhook' }] },
+        });
+        const server = new WebhookServer(self, 'Webhooks', { controller: api, serviceName: opts.serviceName ?? 'api', sharedService: api.service, port: 8443, secretName: 'api-tls' });
+        server.addValidatingWebhook('widget-validator', validating());
+      });
+      return { platform, c };
+    };
+
+    test('no Service of its own: the webhooks point at the shared one, and every check resolves it', () => {
+      const { platform, c } = shared();
+      expect(byKind(c, 'Service').map((x) => x.metadata.name)).toEqual(['api']);
+      expect(findObject(c, 'ValidatingWebhookConfiguration').webhooks[0].clientConfig.service).toEqual({ name: 'api', namespace: 'test-system', path: '/validate-widget', port: 8443 });
+      expect(findObject(c, 'Service', 'api').metadata.annotations).toBeUndefined();
+      expect(problemsOf(platform)).toEqual([]);
+    });
+
+    test('OpenShift service-ca annotates the shared Service', () => {
+      const { platform, c } = shared({ certificates: CertificateProvider.openShiftServiceCa() });
+      expect(findObject(c, 'Service', 'api').metadata.annotations).toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'api-tls' });
+      expect(problemsOf(platform)).toEqual([]);
+    });
+
+    test('fails when the shared Service is not the one serviceName names', () => {
+      expect(() => shared({ serviceName: 'other' })).toThrow('p/test/Webhooks: sharedService is Service test-system/api, not Service test-system/other; pass the Service named by serviceName');
+    });
+
+    test('fails when the shared Service has no port routing to the webhook port', () => {
+      expect(() => shared({ servicePort: 9443 })).toThrow('p/test/Webhooks: sharedService: Service api has no port 8443 targeting the webhook port webhook (8443) of api; add it to the Service');
+      expect(() => shared({ targetPort: 'http' })).toThrow('has no port 8443 targeting the webhook port webhook (8443) of api');
+    });
   });
 
   test('fails when the controller has no webhook port', () => {

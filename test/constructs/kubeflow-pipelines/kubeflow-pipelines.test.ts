@@ -1,15 +1,17 @@
 import { App } from 'cdk8s';
 import { ArgoWorkflows } from '../../../constructs/argo-workflows';
-import { KubeflowPipelines, KubeflowPipelinesProps } from '../../../constructs/kubeflow-pipelines';
+import { KubeflowPipelines, KubeflowPipelinesProps, PipelineStore } from '../../../constructs/kubeflow-pipelines';
 import { CertificateProvider } from '../../../lib/certificates';
+import { webhooksOf, caSourceOf } from '../../../lib/checks';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
+import { wiringTable } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
 import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
-function platform(props: KubeflowPipelinesProps = {}, withArgo = true) {
-  const p = new Platform(new App(), 'p', { name: 'kfp', certificates: CertificateProvider.certManager(), prerequisites: [CERT_MANAGER] });
+function platform(props: KubeflowPipelinesProps = {}, withArgo = true, certificates = CertificateProvider.certManager()) {
+  const p = new Platform(new App(), 'p', { name: 'kfp', certificates, prerequisites: [CERT_MANAGER] });
   if (withArgo) new ArgoWorkflows(p, 'argo-workflows');
   const kfp = new KubeflowPipelines(p, 'kubeflow-pipelines', props);
   return { p, kfp };
@@ -158,7 +160,76 @@ describe('Kubeflow Pipelines component', () => {
     expect(can('ClusterRole', 'aggregate-to-kubeflow-pipelines-view', 'pipelines.kubeflow.org', 'runs', 'readArtifact')).toBe(true);
   });
 
+  describe('Kubernetes-native pipeline store', () => {
+    const k8s = buildPlatform(platform({ pipelineStore: PipelineStore.KUBERNETES }).p);
+    const o = objectsOf(k8s, 'kubeflow-pipelines');
+    const api = o.container('ml-pipeline');
+
+    test('the database store is the default: no webhook port, no PipelineVersion webhooks, no write access to Pipelines', () => {
+      expect(container('ml-pipeline').args).toBeUndefined();
+      expect(named('Service', 'ml-pipeline').spec.ports.map((p: any) => p.port)).toEqual([8888, 8887]);
+      expect(ofKind('ValidatingWebhookConfiguration')).toEqual([]);
+      expect(can('Role', 'ml-pipeline-role', 'pipelines.kubeflow.org', 'pipelines', 'create')).toBe(false);
+      expect(can('Role', 'ml-pipeline-role', 'pipelines.kubeflow.org', 'pipelineversions', 'get')).toBe(false);
+    });
+
+    test('the API server runs with --pipelinesStoreKubernetes and the webhook key pair, on container and Service port 8443 (last)', () => {
+      expect(api.command).toEqual(['/bin/apiserver']);
+      expect(api.args).toContain('--pipelinesStoreKubernetes=true');
+      expect(api.args).toEqual(expect.arrayContaining(['--webhookTLSCertPath=/etc/webhook/certs/tls.crt', '--webhookTLSKeyPath=/etc/webhook/certs/tls.key']));
+      expect(api.ports).toContainEqual({ name: 'webhook', containerPort: 8443, protocol: 'TCP' });
+      expect(api.volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/etc/webhook/certs', readOnly: true }]);
+      expect(o.named('Deployment', 'ml-pipeline').spec.template.spec.volumes).toEqual([{ name: 'webhook-cert', secret: { secretName: 'kfp-api-webhook-cert', defaultMode: 420 } }]);
+      // One Service: the webhooks use ml-pipeline itself, as upstream.
+      expect(o.ofKind('Service').filter((x) => x.metadata.name === 'ml-pipeline')).toHaveLength(1);
+      expect(o.named('Service', 'ml-pipeline').spec.ports.map((p: any) => [p.name, p.port, p.targetPort])).toEqual([['http', 8888, 'http'], ['grpc', 8887, 'grpc'], ['webhook', 8443, 'webhook']]);
+    });
+
+    test('RBAC on Pipelines and PipelineVersions (status and finalizers included)', () => {
+      for (const r of ['pipelines', 'pipelines/finalizers', 'pipelineversions', 'pipelineversions/status', 'pipelineversions/finalizers']) {
+        for (const v of ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete']) expect(o.can('Role', 'ml-pipeline-role', 'pipelines.kubeflow.org', r, v)).toBe(true);
+      }
+      const mu = objectsOf(buildPlatform(platform({ pipelineStore: PipelineStore.KUBERNETES, multiUser: true }).p), 'kubeflow-pipelines');
+      expect(mu.can('ClusterRole', 'ml-pipeline-role', 'pipelines.kubeflow.org', 'pipelineversions/status', 'update')).toBe(true);
+    });
+
+    test("upstream's two PipelineVersion webhooks: names, paths, port 8443, Fail, v1, CREATE/UPDATE of namespaced v2beta1 pipelineversions", () => {
+      const rules = [{ apiGroups: ['pipelines.kubeflow.org'], apiVersions: ['v2beta1'], resources: ['pipelineversions'], operations: ['CREATE', 'UPDATE'], scope: 'Namespaced' }];
+      for (const [kind, path] of [['ValidatingWebhookConfiguration', '/webhooks/validate-pipelineversion'], ['MutatingWebhookConfiguration', '/webhooks/mutate-pipelineversion']]) {
+        const cfg = o.named(kind, 'pipelineversions.pipelines.kubeflow.org');
+        expect(cfg.metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'kubeflow/kfp-api-webhook-cert' });
+        expect(cfg.webhooks).toHaveLength(1);
+        expect(cfg.webhooks[0]).toMatchObject({
+          name: 'pipelineversions.pipelines.kubeflow.org',
+          failurePolicy: 'Fail',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          rules,
+          clientConfig: { service: { name: 'ml-pipeline', namespace: 'kubeflow', path, port: 8443 } },
+        });
+      }
+      expect(o.named('Certificate', 'kfp-api-webhook-cert').spec).toMatchObject({ secretName: 'kfp-api-webhook-cert', dnsNames: ['ml-pipeline.kubeflow.svc', 'ml-pipeline.kubeflow.svc.cluster.local'] });
+    });
+
+    test('the checks resolve both webhooks to the API server pods and their CA (MLP020, MLP021)', () => {
+      const hooks = webhooksOf(k8s.model).filter((w) => w.name === 'pipelineversions.pipelines.kubeflow.org');
+      expect(hooks.map((w) => w.type).sort()).toEqual(['mutating', 'validating']);
+      for (const w of hooks) expect(caSourceOf(k8s.model, w)).toBe('cert-manager kubeflow/kfp-api-webhook-cert');
+      expect(wiringTable(k8s.model).filter((l) => l.includes('pipelineversion'))).toEqual([
+        'validating pipelineversions.pipelines.kubeflow.org/pipelineversions.pipelines.kubeflow.org -> kubeflow/ml-pipeline:8443/webhooks/validate-pipelineversion -> Deployment/ml-pipeline:8443 -> cert-manager kubeflow/kfp-api-webhook-cert -> Fail',
+        'mutating pipelineversions.pipelines.kubeflow.org/pipelineversions.pipelines.kubeflow.org -> kubeflow/ml-pipeline:8443/webhooks/mutate-pipelineversion -> Deployment/ml-pipeline:8443 -> cert-manager kubeflow/kfp-api-webhook-cert -> Fail',
+      ]);
+    });
+
+    test('OpenShift service-ca annotates the shared ml-pipeline Service', () => {
+      const os = objectsOf(buildPlatform(platform({ pipelineStore: PipelineStore.KUBERNETES }, true, CertificateProvider.openShiftServiceCa()).p), 'kubeflow-pipelines');
+      expect(os.named('Service', 'ml-pipeline').metadata.annotations).toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'kfp-api-webhook-cert' });
+      expect(os.named('ValidatingWebhookConfiguration', 'pipelineversions.pipelines.kubeflow.org').metadata.annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
+    });
+  });
+
   test.each<[string, KubeflowPipelinesProps, string]>([
+    ['pipelineStore is unknown', { pipelineStore: 'etcd' as PipelineStore }, "p/kubeflow-pipelines: pipelineStore 'etcd' is not one of database, kubernetes; use PipelineStore.DATABASE or PipelineStore.KUBERNETES"],
     ['apiServerReplicas is 0', { apiServerReplicas: 0 }, 'p/kubeflow-pipelines: apiServerReplicas 0 is not allowed; set a whole number >= 1'],
     ['databaseSecret is not a Secret name', { databaseSecret: 'My_Secret' }, "p/kubeflow-pipelines: databaseSecret 'My_Secret' is not a valid Secret name (lower-case DNS subdomain)"],
     ['bucket is invalid', { bucket: 'ML' }, "p/kubeflow-pipelines: bucket 'ML' is not a valid S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)"],
