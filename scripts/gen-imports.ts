@@ -135,6 +135,12 @@ const MODULES: BindingModule[] = [
     header: 'Kubeflow Pipelines custom resources (pipelines.kubeflow.org, kubeflow.org ScheduledWorkflow and Viewer), from constructs/kubeflow-pipelines/crds.',
   },
   {
+    out: 'imports/metacontroller.k8s.io.ts',
+    from: '../constructs/kubeflow-pipelines/crds/metacontroller',
+    exportName: 'METACONTROLLER_CRDS',
+    header: 'metacontroller custom resources (metacontroller.k8s.io, shipped by Kubeflow Pipelines multi-user), from constructs/kubeflow-pipelines/crds/metacontroller.ts.',
+  },
+  {
     out: 'imports/datasciencepipelinesapplications.opendatahub.io.ts',
     from: '../constructs/data-science-pipelines-operator/crds',
     exportName: 'DSPA_CRDS',

@@ -1,5 +1,7 @@
 import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
 import { METACONTROLLER_CRDS } from './crds/metacontroller';
+import { Metacontroller } from './metacontroller';
+import { PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -27,10 +29,22 @@ export interface KubeflowPipelinesProps extends ComponentProps {
   readonly pipelineStore?: PipelineStore;
   /**
    * Multi-user mode (Kubeflow profiles): the controllers watch every namespace and get
-   * ClusterRoles, the API server and UI authorize per user, and the metacontroller CRDs
-   * (CompositeController, DecoratorController, ControllerRevision) are installed. @default false
+   * ClusterRoles, the API server and UI authorize per user, and metacontroller (its CRDs
+   * and StatefulSet) runs the profile hook that gives every namespace labelled
+   * pipelines.kubeflow.org/enabled=true its Pipelines objects. @default false
    */
   readonly multiUser?: boolean;
+  /**
+   * Multi-user only: run the per-namespace artifact server (ml-pipeline-ui-artifact) in each
+   * profile namespace, through which the UI reads artifacts. @default true
+   */
+  readonly artifactServer?: boolean;
+  /**
+   * Multi-user only: the default pipeline root of runs in profile namespaces (the profile
+   * hook writes it into a kfp-launcher ConfigMap in each), e.g. s3://mlpipeline/v2/artifacts.
+   * @default - none (the launcher's built-in default)
+   */
+  readonly defaultPipelineRoot?: string;
   /** @default { included: {} } (MySQL with a 20Gi claim) */
   readonly database?: PipelinesDatabase;
   /** @default { included: {} } (SeaweedFS with a 20Gi claim, behind minio-service:9000) */
@@ -140,6 +154,9 @@ export class KubeflowPipelines extends Component {
   /** The API server's PipelineVersion webhooks (PipelineStore.KUBERNETES only). */
   public readonly apiWebhookServer?: WebhookServer;
   public readonly pipelineStore: PipelineStore;
+  /** Multi-user only: metacontroller and the profile hook it calls. */
+  public readonly metacontroller?: Metacontroller;
+  public readonly profileHook?: PipelinesProfileHook;
   /** Secrets the user creates in the namespace before applying (names; never emitted). */
   public readonly userSecrets: string[];
 
@@ -168,8 +185,10 @@ export class KubeflowPipelines extends Component {
     this.addNamespace();
     for (const def of CRDS) this.addCrd(def);
     // Multi-user provisioning is a metacontroller DecoratorController: its CRDs ship with KFP.
-    // (The metacontroller StatefulSet and the profile hook are not modelled yet.)
     if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
+    for (const [prop, v] of [['artifactServer', props.artifactServer], ['defaultPipelineRoot', props.defaultPipelineRoot]] as const) {
+      if (!multiUser && v !== undefined) throw new Error(`${this.node.path}: ${prop} applies to multi-user mode only (the profile hook sets it up per namespace); set multiUser: true or remove it`);
+    }
     this.require({ group: 'argoproj.io', kind: 'Workflow', reason: 'every pipeline run is an Argo Workflow that the API server and scheduled-workflow controller create', providedBy: ArgoWorkflows });
     // The pages of the pipelines UI (served under /pipeline/) in the central dashboard.
     this.addDashboardLinks({
@@ -387,6 +406,16 @@ export class KubeflowPipelines extends Component {
         objectSelector: { matchLabels: { 'pipelines.kubeflow.org/cache_enabled': 'true' } },
         rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
       });
+    }
+
+    if (multiUser) {
+      this.profileHook = new PipelinesProfileHook(this, 'ProfileHookServer', {
+        runtimeImage: this.image('profileHookRuntime'),
+        frontendImage: props.artifactServer ?? true ? this.image('frontend') : undefined,
+        objectStoreSecret: s3Secret,
+        defaultPipelineRoot: props.defaultPipelineRoot,
+      });
+      this.metacontroller = new Metacontroller(this, 'Metacontroller', { image: this.image('metacontroller'), childRules: this.profileHook.childRules });
     }
 
     // Aggregation roles: users get pipelines rights through kubeflow-edit/kubeflow-view.

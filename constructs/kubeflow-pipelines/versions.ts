@@ -5,7 +5,8 @@ export const KFP_VERSION = '2.17.0';
 
 export type KubeflowPipelinesImageKey =
   | 'apiServer' | 'persistenceAgent' | 'scheduledWorkflow' | 'frontend' | 'viewerController' | 'visualizationServer'
-  | 'cacheServer' | 'metadataWriter' | 'metadataEnvoy' | 'metadataGrpc' | 'mysql' | 'seaweedfs';
+  | 'cacheServer' | 'metadataWriter' | 'metadataEnvoy' | 'metadataGrpc' | 'mysql' | 'seaweedfs'
+  | 'metacontroller' | 'profileHookRuntime';
 
 const kfp = (name: string): ImageSpec => ({ repository: `ghcr.io/kubeflow/${name}`, tag: KFP_VERSION });
 
@@ -26,4 +27,9 @@ export const KUBEFLOW_PIPELINES_IMAGES: Readonly<Record<KubeflowPipelinesImageKe
   mysql: { repository: 'mysql', tag: '8.4' },
   // UNCONFIRMED (not in the inventory): the SeaweedFS tag KFP 2.17.0 ships (3.67 appears in KFP's SeaweedFS manifests of 2025).
   seaweedfs: { repository: 'chrislusf/seaweedfs', tag: '3.67' },
+  // Multi-user: metacontroller as KFP 2.17.0's third-party manifests pin it (inventory).
+  metacontroller: { repository: 'ghcr.io/metacontroller/metacontroller', tag: 'v4.16.2' },
+  // Multi-user: the stock Node.js image that runs our profile hook script (upstream runs its
+  // Python script on a stock python image). Chosen here, not an upstream fact.
+  profileHookRuntime: { repository: 'node', tag: '22.12.0-alpine' },
 });

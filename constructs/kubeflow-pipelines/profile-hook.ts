@@ -1,0 +1,97 @@
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { PROFILE_HOOK_SCRIPT, PROFILE_HOOK_SCRIPT_PATH } from './profile-hook-script';
+import { DecoratorController } from '../../imports/metacontroller.k8s.io';
+import { Component } from '../../lib/component';
+import { PolicyRule, Rbac } from '../../lib/rbac';
+import { Workload } from '../../lib/workload';
+
+/** The label that opts a namespace into Pipelines (the profile controller sets it on profile namespaces). */
+export const PIPELINES_ENABLED_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'pipelines.kubeflow.org/enabled': 'true' });
+
+export interface PipelinesProfileHookProps {
+  /** The resolved image of the Node.js runtime that runs the hook script. */
+  readonly runtimeImage: string;
+  /** The resolved Pipelines UI image the per-namespace artifact server runs; undefined: no artifact server. */
+  readonly frontendImage?: string;
+  /** Secret (keys accesskey, secretkey) in the component's namespace whose credentials each namespace gets a copy of. */
+  readonly objectStoreSecret: string;
+  /** Default pipeline root for runs in profile namespaces (a kfp-launcher ConfigMap in each). @default - none */
+  readonly defaultPipelineRoot?: string;
+}
+
+const NAME = 'kubeflow-pipelines-profile-controller';
+const PORT = 8080;
+
+/**
+ * Upstream's kubeflow-pipelines-profile-controller: a metacontroller DecoratorController
+ * over namespaces labelled pipelines.kubeflow.org/enabled=true, whose sync hook returns each
+ * namespace's Pipelines objects: the metadata-grpc-configmap (where ML Metadata is), a copy
+ * of the object store credentials (Secret mlpipeline-minio-artifact), the
+ * ml-pipeline-ui-artifact Deployment and Service that serve artifacts to the UI, and a
+ * kfp-launcher ConfigMap when a default pipeline root is set. The hook is this project's
+ * own script (PROFILE_HOOK_SCRIPT) in a ConfigMap, run by a pinned stock Node.js image.
+ */
+export class PipelinesProfileHook extends Construct {
+  public readonly workload: Workload;
+  public readonly decorator: DecoratorController;
+  /** What metacontroller needs to manage the hook's children. */
+  public readonly childRules: PolicyRule[];
+
+  constructor(scope: Component, id: string, props: PipelinesProfileHookProps) {
+    super(scope, id);
+    const ns = scope.namespaceName;
+    if (props.defaultPipelineRoot !== undefined && !/^[a-z][a-z0-9+.-]*:\/\/\S+$/.test(props.defaultPipelineRoot)) {
+      throw new Error(`${scope.node.path}: defaultPipelineRoot '${props.defaultPipelineRoot}' is not a URI; give e.g. s3://mlpipeline/v2/artifacts or minio://mlpipeline/v2/artifacts`);
+    }
+    const labels = { app: NAME };
+    new k8s.KubeConfigMap(this, 'Code', {
+      metadata: { name: `${NAME}-code`, namespace: ns, labels },
+      data: { 'sync.js': PROFILE_HOOK_SCRIPT },
+    });
+    const secretEnv = (name: string, key: string) => ({ name, valueFrom: { secretKeyRef: { name: props.objectStoreSecret, key } } });
+    this.workload = new Workload(scope, 'ProfileHook', {
+      name: NAME,
+      containerName: 'profile-controller',
+      image: props.runtimeImage,
+      command: ['node', PROFILE_HOOK_SCRIPT_PATH],
+      env: [
+        { name: 'KFP_NAMESPACE', value: ns },
+        { name: 'FRONTEND_IMAGE', value: props.frontendImage ?? '' },
+        ...(props.defaultPipelineRoot ? [{ name: 'DEFAULT_PIPELINE_ROOT', value: props.defaultPipelineRoot }] : []),
+        secretEnv('OBJECT_STORE_ACCESS_KEY', 'accesskey'),
+        secretEnv('OBJECT_STORE_SECRET_KEY', 'secretkey'),
+        { name: 'PORT', value: String(PORT) },
+      ],
+      selectorLabels: labels,
+      ports: [{ name: 'http', containerPort: PORT }],
+      service: { ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+      livenessProbe: { httpGet: { path: '/healthz', port: 'http' } },
+      readinessProbe: { httpGet: { path: '/healthz', port: 'http' } },
+      // The stock image's node user.
+      runAsUser: 1000,
+      runAsGroup: 1000,
+      podAnnotations: { 'sidecar.istio.io/inject': 'false' },
+      volumes: [{ name: 'hooks', configMap: { name: `${NAME}-code` } }],
+      volumeMounts: [{ name: 'hooks', mountPath: '/hooks', readOnly: true }],
+    });
+
+    // What the hook returns, and so what metacontroller creates and updates for it.
+    const attachments = [
+      { apiVersion: 'v1', resource: 'secrets', updateStrategy: { method: 'OnDelete' as const } },
+      { apiVersion: 'v1', resource: 'configmaps', updateStrategy: { method: 'OnDelete' as const } },
+      { apiVersion: 'apps/v1', resource: 'deployments', updateStrategy: { method: 'InPlace' as const } },
+      { apiVersion: 'v1', resource: 'services', updateStrategy: { method: 'InPlace' as const } },
+    ];
+    this.childRules = [Rbac.manage('', 'configmaps', 'secrets', 'services'), Rbac.manage('apps', 'deployments')];
+    this.decorator = new DecoratorController(this, 'DecoratorController', {
+      metadata: { name: NAME, labels },
+      spec: {
+        resyncPeriodSeconds: 3600,
+        resources: [{ apiVersion: 'v1', resource: 'namespaces', labelSelector: { matchLabels: { ...PIPELINES_ENABLED_LABEL } } }],
+        attachments,
+        hooks: { sync: { webhook: { url: `http://${NAME}.${ns}/sync` } } },
+      },
+    });
+  }
+}
