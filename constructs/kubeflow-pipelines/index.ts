@@ -6,3 +6,4 @@ export { METACONTROLLER_CRDS, METACONTROLLER_GROUP } from './crds/metacontroller
 export * from './metacontroller';
 export * from './profile-hook';
 export * from './profile-hook-script';
+export { APPLICATION_GROUP, applicationCrd } from './crds/application';

@@ -1,10 +1,11 @@
 import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
+import { applicationCrd } from './crds/application';
 import { METACONTROLLER_CRDS } from './crds/metacontroller';
 import { Metacontroller } from './metacontroller';
 import { PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
-import { Component, ComponentProps } from '../../lib/component';
+import { Component, ComponentProps, CrdClaim } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
@@ -184,6 +185,9 @@ export class KubeflowPipelines extends Component {
 
     this.addNamespace();
     for (const def of CRDS) this.addCrd(def);
+    // Upstream's cluster-scoped install ships kubernetes-sigs' Application CRD as a third-party
+    // CRD (no Application object by default): another component may own it.
+    this.addCrd(applicationCrd, { claim: CrdClaim.USES });
     // Multi-user provisioning is a metacontroller DecoratorController: its CRDs ship with KFP.
     if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
     for (const [prop, v] of [['artifactServer', props.artifactServer], ['defaultPipelineRoot', props.defaultPipelineRoot]] as const) {

@@ -7,6 +7,7 @@ import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
 import { wiringTable } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
+import { validateCustomResources } from '../../../lib/validation';
 import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
@@ -39,15 +40,56 @@ describe('Kubeflow Pipelines component', () => {
     expect(problems.join('\n')).toContain('ArgoWorkflows');
   });
 
-  test('the four CRDs of KFP 2.17.0', () => {
+  test('the four CRDs of KFP 2.17.0, and the third-party Application CRD its install ships', () => {
     expect(ofKind('CustomResourceDefinition').map((c) => [c.metadata.name, c.spec.versions.map((v: any) => v.name).join(), c.spec.scope])).toEqual([
       ['scheduledworkflows.kubeflow.org', 'v1beta1', 'Namespaced'],
       ['viewers.kubeflow.org', 'v1beta1', 'Namespaced'],
       ['pipelines.pipelines.kubeflow.org', 'v2beta1', 'Namespaced'],
       ['pipelineversions.pipelines.kubeflow.org', 'v2beta1', 'Namespaced'],
+      ['applications.app.k8s.io', 'v1beta1', 'Namespaced'],
     ]);
     expect(named('CustomResourceDefinition', 'scheduledworkflows.kubeflow.org').spec.names.shortNames).toEqual(['swf']);
     expect(named('CustomResourceDefinition', 'pipelineversions.pipelines.kubeflow.org').spec.versions[0].subresources).toEqual({ status: {} });
+  });
+
+  describe('the Application CRD (app.k8s.io/v1beta1)', () => {
+    const crd = named('CustomResourceDefinition', 'applications.app.k8s.io');
+    const schema = crd.spec.versions[0].schema.openAPIV3Schema;
+    const app = (spec: any) => ({ apiVersion: 'app.k8s.io/v1beta1', kind: 'Application', metadata: { name: 'kubeflow-pipelines', namespace: 'kubeflow' }, spec });
+
+    test('names, printer columns, status subresource and annotations as upstream', () => {
+      expect(crd.spec.names).toEqual({ kind: 'Application', listKind: 'ApplicationList', plural: 'applications', singular: 'application', shortNames: ['app'], categories: ['all'] });
+      expect(crd.spec.versions[0].additionalPrinterColumns.map((c: any) => `${c.name}:${c.jsonPath}`)).toEqual([
+        'Type:.spec.descriptor.type', 'Version:.spec.descriptor.version', 'Owner:.spec.addOwnerRef', 'Ready:.status.componentsReady', 'Age:.metadata.creationTimestamp',
+      ]);
+      expect(crd.spec.versions[0].subresources).toEqual({ status: {} });
+      expect(crd.metadata.annotations['api-approved.kubernetes.io']).toBe('https://github.com/kubernetes-sigs/application/pull/2');
+    });
+
+    test('a full schema: every field of spec and status, nothing left open', () => {
+      expect(Object.keys(schema.properties.spec.properties).sort()).toEqual(['addOwnerRef', 'assemblyPhase', 'componentKinds', 'descriptor', 'info', 'selector']);
+      expect(Object.keys(schema.properties.spec.properties.descriptor.properties).sort()).toEqual(['description', 'icons', 'keywords', 'links', 'maintainers', 'notes', 'owners', 'type', 'version']);
+      expect(Object.keys(schema.properties.spec.properties.info.items.properties.valueFrom.properties).sort()).toEqual(['configMapKeyRef', 'ingressRef', 'secretKeyRef', 'serviceRef', 'type']);
+      expect(Object.keys(schema.properties.status.properties).sort()).toEqual(['components', 'componentsReady', 'conditions', 'observedGeneration']);
+      expect(JSON.stringify(schema)).not.toContain('x-kubernetes-preserve-unknown-fields');
+    });
+
+    test("upstream's kubeflow-pipelines Application validates; unknown or mistyped fields do not", () => {
+      const upstreamLike = app({
+        addOwnerRef: true,
+        selector: { matchLabels: { 'application-crd-id': 'kubeflow-pipelines' } },
+        descriptor: { version: 'unknown', type: 'Kubeflow Pipelines', description: 'ML workflows', maintainers: [{ name: 'Kubeflow Pipelines', url: 'https://github.com/kubeflow/pipelines' }], links: [{ description: 'Docs', url: 'https://www.kubeflow.org/docs/pipelines/' }], notes: 'x' },
+        info: [{ name: 'Console', value: 'https://example.com' }, { name: 'UI', valueFrom: { type: 'ServiceRef', serviceRef: { name: 'ml-pipeline-ui', port: 80 } } }],
+        componentKinds: [{ group: 'v1', kind: 'ServiceAccount' }, { group: 'apps/v1', kind: 'Deployment' }],
+      });
+      const [ok, unknown, mistyped, missing] = validateCustomResources([
+        upstreamLike, app({ addOwnerRefs: true }), app({ addOwnerRef: 'yes' }), app({ componentKinds: [{ kind: 'Deployment' }] }),
+      ], crd);
+      expect(ok).toEqual([]);
+      expect(unknown.map((i) => `${i.path}: ${i.message}`).join()).toMatch(/addOwnerRefs.*unknown field/);
+      expect(mistyped.length).toBeGreaterThan(0);
+      expect(missing.map((i) => `${i.path} ${i.message}`).join()).toMatch(/group/);
+    });
   });
 
   test('every workload from its 2.17.0 image, restricted, as user 1000', () => {
@@ -137,7 +179,7 @@ describe('Kubeflow Pipelines component', () => {
     const o = objectsOf(buildPlatform(platform({ multiUser: true }).p), 'kubeflow-pipelines');
     expect(o.can('ClusterRole', 'ml-pipeline-role', 'authentication.k8s.io', 'tokenreviews', 'create')).toBe(true);
     expect(o.named('Deployment', 'ml-pipeline-persistenceagent').spec.template.spec.containers[0].env[0]).toEqual({ name: 'NAMESPACE', value: '' });
-    expect(o.ofKind('CustomResourceDefinition').map((c) => [c.metadata.name, c.spec.scope]).slice(4)).toEqual([
+    expect(o.ofKind('CustomResourceDefinition').map((c) => [c.metadata.name, c.spec.scope]).slice(5)).toEqual([
       ['compositecontrollers.metacontroller.k8s.io', 'Cluster'],
       ['controllerrevisions.metacontroller.k8s.io', 'Namespaced'],
       ['decoratorcontrollers.metacontroller.k8s.io', 'Cluster'],
