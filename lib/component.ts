@@ -111,6 +111,19 @@ export const GATEWAY_API: Prerequisite = {
   ],
 };
 
+/**
+ * A label that namespaces must carry for a component to act on the workloads users run
+ * there, e.g. Katib injects its metrics collector only into pods of namespaces labelled
+ * katib.kubeflow.org/metrics-collector-injection=enabled. Tenancy components (the profile
+ * controller) check that every tenant namespace carries it.
+ */
+export interface TenantNamespaceLabel {
+  readonly key: string;
+  readonly value: string;
+  /** What depends on it (shown in errors). */
+  readonly reason: string;
+}
+
 export interface ComponentProps {
   /**
    * The namespace the component's controllers run in.
@@ -152,6 +165,8 @@ export abstract class Component extends Chart {
   private readonly claims = new Map<string, CrdClaim>();
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
   public readonly infrastructure: string[] = [];
+  /** Labels tenant namespaces must carry for this component to work in them. */
+  public readonly tenantNamespaceLabels: TenantNamespaceLabel[] = [];
   /** Webhook configurations its operator creates at run time (not in the output). */
   public readonly runtimeWebhooks: RuntimeWebhook[] = [];
   /**
@@ -233,6 +248,11 @@ export abstract class Component extends Chart {
   /** Declares that this component needs a kind another component provides. */
   protected require(req: Requirement): void {
     this.requires.push(req);
+  }
+
+  /** Declares a label that tenant namespaces must carry for this component to work in them. */
+  protected requireTenantNamespaceLabel(label: TenantNamespaceLabel): void {
+    this.tenantNamespaceLabels.push(label);
   }
 
   /** Declares a webhook configuration the component's operator creates at run time. */

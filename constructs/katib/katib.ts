@@ -177,6 +177,11 @@ export class Katib extends Component {
     const experiments = [{ apiGroups: [KATIB_GROUP], apiVersions: ['v1beta1'], resources: ['experiments'], operations: ['CREATE' as const, 'UPDATE' as const] }];
     this.webhookServer.addValidatingWebhook(KATIB_WEBHOOK_CONFIGURATION, { name: 'validator.experiment.katib.kubeflow.org', path: '/validate-experiment', rules: experiments });
     this.webhookServer.addMutatingWebhook(KATIB_WEBHOOK_CONFIGURATION, { name: 'defaulter.experiment.katib.kubeflow.org', path: '/mutate-experiment', rules: experiments });
+    this.requireTenantNamespaceLabel({
+      key: KATIB_METRICS_COLLECTOR_INJECTION_LABEL,
+      value: 'enabled',
+      reason: 'Katib injects the metrics collector into trial pods (webhook mutator.pod.katib.kubeflow.org) only in namespaces with it',
+    });
     this.webhookServer.addMutatingWebhook(KATIB_WEBHOOK_CONFIGURATION, {
       name: 'mutator.pod.katib.kubeflow.org',
       path: '/mutate-pod',

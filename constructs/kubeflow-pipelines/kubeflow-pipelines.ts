@@ -2,7 +2,7 @@ import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
 import { applicationCrd } from './crds/application';
 import { METACONTROLLER_CRDS } from './crds/metacontroller';
 import { Metacontroller } from './metacontroller';
-import { PipelinesProfileHook } from './profile-hook';
+import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
@@ -419,6 +419,9 @@ export class KubeflowPipelines extends Component {
         objectStoreSecret: s3Secret,
         defaultPipelineRoot: props.defaultPipelineRoot,
       });
+      for (const [key, value] of Object.entries(PIPELINES_ENABLED_LABEL)) {
+        this.requireTenantNamespaceLabel({ key, value, reason: 'the Pipelines profile hook gives only namespaces with it their Pipelines objects (artifact server, metadata and object store settings)' });
+      }
       this.metacontroller = new Metacontroller(this, 'Metacontroller', { image: this.image('metacontroller'), childRules: this.profileHook.childRules });
     }
 

@@ -242,12 +242,29 @@ export class ProfileController extends Component {
     return [...this.tenants.keys()];
   }
 
-  /** A tenant may not share its namespace with a component (checked once, at synth). */
+  /**
+   * Checked once, at synth: a tenant may not share its namespace with a component, and
+   * every tenant namespace carries the labels the platform's components need in tenant
+   * namespaces (e.g. Katib's metrics-collector injection label).
+   */
   private validateTenantNamespaces(): string[] {
     const out: string[] = [];
     for (const c of this.platform.components) {
       const t = this.tenants.get(c.namespaceName);
       if (t) out.push(`${t.node.path}: tenant '${t.name}' uses namespace ${c.namespaceName} of component '${c.componentName}'; the profile controller would refuse it (its owner annotation differs); choose another name`);
+      for (const l of c.tenantNamespaceLabels) {
+        const label = `${l.key}=${l.value}`;
+        if (this.namespaceLabels[l.key] !== l.value) {
+          out.push(`${this.node.path}: namespaceLabels: profile namespaces would not carry ${label}, which component '${c.componentName}' needs (${l.reason}); remove the override of ${l.key}`);
+          continue;
+        }
+        for (const tenant of this.tenants.values()) {
+          // Most tenants share the controller's labels (checked above): only overrides need a look.
+          if (tenant.labels !== this.namespaceLabels && tenant.labels[l.key] !== l.value) {
+            out.push(`${tenant.node.path}: labels: ${l.key}=${tenant.labels[l.key]} replaces ${label}, which component '${c.componentName}' needs (${l.reason}); remove it from the tenant's labels`);
+          }
+        }
+      }
     }
     return out;
   }

@@ -75,6 +75,8 @@ export function contributorBindingName(user: string, role: ContributorRole): str
  */
 export class Tenant extends Construct {
   public readonly name: string;
+  /** The labels of its namespace. */
+  public readonly labels: Readonly<Record<string, string>>;
   public readonly namespace: ApiObject;
   public readonly profile: Profile;
 
@@ -105,11 +107,12 @@ export class Tenant extends Construct {
     this.name = props.name;
     const ns = props.name;
 
+    this.labels = props.labels && Object.keys(props.labels).length ? { ...settings.namespaceLabels, ...props.labels } : settings.namespaceLabels;
     this.namespace = new k8s.KubeNamespace(this, 'Namespace', {
       metadata: {
         name: ns,
         annotations: { owner: props.owner },
-        labels: { ...settings.namespaceLabels, ...(props.labels ?? {}) },
+        labels: { ...this.labels },
       },
     });
     this.profile = new Profile(this, 'Profile', {

@@ -1,5 +1,5 @@
 import { build } from './helpers';
-import { interceptingWebhooks } from '../../lib/checks';
+import { interceptingWebhooks, selectorMatches } from '../../lib/checks';
 import { applyOrder, objectCounts, wiringTable } from '../../lib/report';
 import { KubeflowPlatform } from '../../platforms/kubeflow';
 
@@ -38,6 +38,16 @@ describe('kubeflow platform', () => {
     const names = (json: any) => interceptingWebhooks(b.model, json).map((w) => w.name);
     expect(names(pod(ns.metadata.name))).toContain('poddefaults-webhook-deployment.kubeflow.org');
     expect(names(pod('kube-system'))).not.toContain('poddefaults-webhook-deployment.kubeflow.org');
+  });
+
+  test("a tenant's pods get Katib's metrics collector and its namespace the Pipelines profile hook's objects", () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trial', namespace: 'kubeflow-user-example-com' } };
+    expect(interceptingWebhooks(b.model, pod).map((w) => w.name)).toContain('mutator.pod.katib.kubeflow.org');
+    expect(interceptingWebhooks(b.model, { ...pod, metadata: { ...pod.metadata, namespace: 'kube-system' } }).map((w) => w.name)).not.toContain('mutator.pod.katib.kubeflow.org');
+    const ns = objects.find((o) => o.kind === 'Namespace' && o.metadata.name === 'kubeflow-user-example-com')!;
+    const decorator = objects.find((o) => o.kind === 'DecoratorController' && o.metadata.name === 'kubeflow-pipelines-profile-controller')!;
+    expect(selectorMatches(decorator.spec.resources[0].labelSelector, ns.metadata.labels)).toBe(true);
+    expect(objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'metacontroller')).toBeDefined();
   });
 
   test('the dashboard links the components present', () => {

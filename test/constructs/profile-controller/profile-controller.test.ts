@@ -1,5 +1,9 @@
 import { App } from 'cdk8s';
+import { Katib, KatibTrialKind } from '../../../constructs/katib';
 import { ContributorRole, contributorBindingName, ProfileController, ProfileControllerProps, profileCrds } from '../../../constructs/profile-controller';
+import { CertificateProvider } from '../../../lib/certificates';
+import { interceptingWebhooks } from '../../../lib/checks';
+import { CERT_MANAGER } from '../../../lib/component';
 import { rootSchema } from '../../../lib/crd';
 import { Platform } from '../../../lib/platform';
 import { build, pinnable, problemsOf } from '../../platforms/helpers';
@@ -285,6 +289,39 @@ describe('tenants', () => {
 });
 
 describe('ProfileController props', () => {
+  describe('labels the platform\'s components need in tenant namespaces (Katib)', () => {
+    const withKatib = (props: ProfileControllerProps, labels?: Record<string, string>) => build((app) => {
+      const p = new Platform(app, 'p', { name: 'profiles', prerequisites: [ISTIO, CERT_MANAGER], certificates: CertificateProvider.certManager() });
+      new Katib(p, 'katib', { trialKinds: [KatibTrialKind.JOB] });
+      new ProfileController(p, 'profile-controller', props).addTenant({ name: 'team-a', owner: 'alice@example.com', labels });
+      return p;
+    });
+
+    test("Katib's pod webhook intercepts pods of a tenant namespace (the label resolves its namespaceSelector), not kube-system's", () => {
+      const b = withKatib({});
+      expect(b.model.components.find((c) => c.componentName === 'katib')!.tenantNamespaceLabels.map((l) => `${l.key}=${l.value}`)).toEqual(['katib.kubeflow.org/metrics-collector-injection=enabled']);
+      const pod = (namespace: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trial', namespace } });
+      expect(interceptingWebhooks(b.model, pod('team-a')).map((w) => w.name)).toEqual(['mutator.pod.katib.kubeflow.org']);
+      expect(interceptingWebhooks(b.model, pod('kube-system'))).toEqual([]);
+    });
+
+    test('fails when the controller-wide labels drop the label Katib needs', () => {
+      expect(problemsOf(() => withKatib({ namespaceLabels: { 'katib.kubeflow.org/metrics-collector-injection': '' } }))).toEqual([
+        "p/profile-controller: namespaceLabels: profile namespaces would not carry katib.kubeflow.org/metrics-collector-injection=enabled, which component 'katib' needs (Katib injects the metrics collector into trial pods (webhook mutator.pod.katib.kubeflow.org) only in namespaces with it); remove the override of katib.kubeflow.org/metrics-collector-injection",
+      ]);
+    });
+
+    test("fails when a tenant's labels replace it", () => {
+      expect(problemsOf(() => withKatib({}, { 'katib.kubeflow.org/metrics-collector-injection': 'disabled' }))).toEqual([
+        "p/profile-controller/Tenant-team-a: labels: katib.kubeflow.org/metrics-collector-injection=disabled replaces katib.kubeflow.org/metrics-collector-injection=enabled, which component 'katib' needs (Katib injects the metrics collector into trial pods (webhook mutator.pod.katib.kubeflow.org) only in namespaces with it); remove it from the tenant's labels",
+      ]);
+    });
+
+    test('without Katib, the label may be dropped', () => {
+      expect(problemsOf(() => platform({ namespaceLabels: { 'katib.kubeflow.org/metrics-collector-injection': '' } }, (pc) => pc.addTenant({ name: 'team-a', owner: 'alice@example.com' })))).toEqual([]);
+    });
+  });
+
   test('without access management: one container, no kfam Service', () => {
     const b = platform({ accessManagement: false });
     const json = b.model.objects.map((o) => o.json);
