@@ -1,4 +1,5 @@
 import { certManagerCrd, CERT_MANAGER_GROUP, READY, READY_MESSAGE } from './common';
+import { certificateRequestSpec, certificateRequestStatus } from './schemas';
 import { CrdScope } from '../../../lib/crd';
 
 /** cert-manager.io/v1 CertificateRequest: one signing request (a CSR) to an issuer. */
@@ -17,4 +18,6 @@ export const certificateRequestCrd = certManagerCrd({
     { name: 'Requester', type: 'string', jsonPath: '.spec.username' },
     READY_MESSAGE,
   ],
+  spec: certificateRequestSpec,
+  status: certificateRequestStatus,
 });

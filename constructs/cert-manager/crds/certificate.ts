@@ -1,4 +1,5 @@
 import { certManagerCrd, CERT_MANAGER_GROUP, READY, READY_MESSAGE } from './common';
+import { certificateSpec, certificateStatus } from './schemas';
 import { CrdScope } from '../../../lib/crd';
 
 /** cert-manager.io/v1 Certificate: a key pair and signed certificate kept up to date in a Secret. */
@@ -15,4 +16,6 @@ export const certificateCrd = certManagerCrd({
     { name: 'Issuer', type: 'string', jsonPath: '.spec.issuerRef.name', priority: 1 },
     READY_MESSAGE,
   ],
+  spec: certificateSpec,
+  status: certificateStatus,
 });

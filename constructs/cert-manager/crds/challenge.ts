@@ -1,4 +1,5 @@
 import { ACME_GROUP, certManagerCrd } from './common';
+import { challengeSpec, challengeStatus } from './schemas';
 import { CrdScope } from '../../../lib/crd';
 
 /** acme.cert-manager.io/v1 Challenge: one ACME HTTP-01 or DNS-01 challenge of an Order. */
@@ -13,4 +14,6 @@ export const challengeCrd = certManagerCrd({
     { name: 'Domain', type: 'string', jsonPath: '.spec.dnsName' },
     { name: 'Reason', type: 'string', jsonPath: '.status.reason', priority: 1 },
   ],
+  spec: challengeSpec,
+  status: challengeStatus,
 });

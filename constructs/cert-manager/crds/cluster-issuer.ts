@@ -1,4 +1,5 @@
 import { certManagerCrd, CERT_MANAGER_GROUP, READY, READY_MESSAGE } from './common';
+import { issuerSpec, issuerStatus } from './schemas';
 import { CrdScope } from '../../../lib/crd';
 
 /** cert-manager.io/v1 ClusterIssuer: an Issuer that Certificates of every namespace may use. */
@@ -9,4 +10,6 @@ export const clusterIssuerCrd = certManagerCrd({
   scope: CrdScope.CLUSTER,
   categories: ['cert-manager'],
   printerColumns: [READY, READY_MESSAGE],
+  spec: issuerSpec,
+  status: issuerStatus,
 });

@@ -1,5 +1,5 @@
 import { CrdDefinition, CrdScope, PrinterColumn, PrinterColumns } from '../../../lib/crd';
-import { s } from '../../../lib/schema/dsl';
+import { ObjectSchema, s } from '../../../lib/schema/dsl';
 
 export const CERT_MANAGER_GROUP = 'cert-manager.io';
 export const ACME_GROUP = 'acme.cert-manager.io';
@@ -7,14 +7,17 @@ export const ACME_GROUP = 'acme.cert-manager.io';
 export const READY: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type == "Ready")].status' };
 export const READY_MESSAGE: PrinterColumn = { name: 'Status', type: 'string', jsonPath: '.status.conditions[?(@.type == "Ready")].message', priority: 1 };
 
-/**
- * A cert-manager v1 CRD. The field schemas of spec and status are not modelled: we could
- * not confirm every field of v1.19.2's generated schemas in the time available, so both
- * keep whatever they are given (x-kubernetes-preserve-unknown-fields). Nothing is pruned;
- * cert-manager's own validating webhook checks the fields.
- */
+/** A cert-manager v1 CRD with the schemas of its spec and status (see schemas.ts). */
 export function certManagerCrd(o: {
-  group: string; kind: string; plural: string; scope: CrdScope; shortNames?: string[]; categories: string[]; printerColumns: PrinterColumn[];
+  group: string;
+  kind: string;
+  plural: string;
+  scope: CrdScope;
+  shortNames?: string[];
+  categories: string[];
+  printerColumns: PrinterColumn[];
+  spec: ObjectSchema;
+  status: ObjectSchema;
 }): CrdDefinition {
   return {
     group: o.group,
@@ -27,8 +30,8 @@ export function certManagerCrd(o: {
       name: 'v1',
       storage: true,
       schema: s.object({
-        spec: s.openObject().describe('The desired state (fields not modelled: see the component README).'),
-        status: s.openObject(),
+        spec: o.spec.required(),
+        status: o.status,
       }),
       subresources: { status: true },
       printerColumns: [...o.printerColumns, PrinterColumns.age()],

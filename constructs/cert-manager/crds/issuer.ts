@@ -1,4 +1,5 @@
 import { certManagerCrd, CERT_MANAGER_GROUP, READY, READY_MESSAGE } from './common';
+import { issuerSpec, issuerStatus } from './schemas';
 import { CrdScope } from '../../../lib/crd';
 
 /** cert-manager.io/v1 Issuer: a certificate authority (self-signed, CA, ACME, Vault...) for one namespace. */
@@ -9,4 +10,6 @@ export const issuerCrd = certManagerCrd({
   scope: CrdScope.NAMESPACED,
   categories: ['cert-manager'],
   printerColumns: [READY, READY_MESSAGE],
+  spec: issuerSpec,
+  status: issuerStatus,
 });

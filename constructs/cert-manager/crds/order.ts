@@ -1,4 +1,5 @@
 import { ACME_GROUP, certManagerCrd } from './common';
+import { orderSpec, orderStatus } from './schemas';
 import { CrdScope } from '../../../lib/crd';
 
 /** acme.cert-manager.io/v1 Order: an ACME order for one CertificateRequest. */
@@ -13,4 +14,6 @@ export const orderCrd = certManagerCrd({
     { name: 'Issuer', type: 'string', jsonPath: '.spec.issuerRef.name', priority: 1 },
     { name: 'Reason', type: 'string', jsonPath: '.status.reason', priority: 1 },
   ],
+  spec: orderSpec,
+  status: orderStatus,
 });

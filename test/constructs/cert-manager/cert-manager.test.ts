@@ -5,6 +5,7 @@ import { CertificateProvider } from '../../../lib/certificates';
 import { Phase } from '../../../lib/phases';
 import { Platform } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
+import { validateCustomResources } from '../../../lib/validation';
 import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
@@ -29,11 +30,50 @@ describe('cert-manager CRDs', () => {
     ]);
     for (const c of ofKind('CustomResourceDefinition')) {
       expect(c.spec.versions.map((v: any) => [v.name, v.served, v.storage])).toEqual([['v1', true, true]]);
-      expect(c.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-preserve-unknown-fields']).toBe(true);
+      const root = c.spec.versions[0].schema.openAPIV3Schema;
+      expect(root.required).toEqual(['spec']);
+      expect(root.properties.spec['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
+      expect(root.properties.status.type).toBe('object');
     }
     expect(named('CustomResourceDefinition', 'certificates.cert-manager.io').spec.versions[0].additionalPrinterColumns.map((x: any) => x.name))
       .toEqual(['Ready', 'Secret', 'Issuer', 'Status', 'Age']);
     expect(CRDS).toHaveLength(6);
+  });
+});
+
+describe('cert-manager CRD schemas', () => {
+  const schemaOf = (crd: string) => named('CustomResourceDefinition', crd).spec.versions[0].schema.openAPIV3Schema;
+  const fields = (crd: string, path: string[]) => Object.keys(path.reduce((n: any, k) => (k === '[]' ? n.items : n.properties[k]), schemaOf(crd)).properties).sort();
+  const check = (crd: string, objs: any[]) => validateCustomResources(objs, named('CustomResourceDefinition', crd)).map((issues) => issues.map((i) => `${i.path}: ${i.message}`));
+
+  test('every field of spec and status at the top levels', () => {
+    expect(fields('certificates.cert-manager.io', ['spec'])).toEqual([
+      'additionalOutputFormats', 'commonName', 'dnsNames', 'duration', 'emailAddresses', 'encodeUsagesInRequest', 'ipAddresses', 'isCA', 'issuerRef', 'keystores', 'literalSubject',
+      'nameConstraints', 'otherNames', 'privateKey', 'renewBefore', 'renewBeforePercentage', 'revisionHistoryLimit', 'secretName', 'secretTemplate', 'signatureAlgorithm', 'subject', 'uris', 'usages',
+    ]);
+    expect(fields('certificates.cert-manager.io', ['status'])).toEqual(['conditions', 'failedIssuanceAttempts', 'lastFailureTime', 'nextPrivateKeySecretName', 'notAfter', 'notBefore', 'renewalTime', 'revision']);
+    for (const crd of ['issuers.cert-manager.io', 'clusterissuers.cert-manager.io']) {
+      expect(fields(crd, ['spec'])).toEqual(['acme', 'ca', 'selfSigned', 'vault', 'venafi']);
+      expect(fields(crd, ['spec', 'acme'])).toEqual(['caBundle', 'disableAccountKeyGeneration', 'email', 'enableDurationFeature', 'externalAccountBinding', 'preferredChain', 'privateKeySecretRef', 'profile', 'server', 'skipTLSVerify', 'solvers']);
+      expect(fields(crd, ['status'])).toEqual(['acme', 'conditions']);
+    }
+    expect(fields('certificaterequests.cert-manager.io', ['spec'])).toEqual(['duration', 'extra', 'groups', 'isCA', 'issuerRef', 'request', 'uid', 'usages', 'username']);
+    expect(fields('orders.acme.cert-manager.io', ['status'])).toEqual(['authorizations', 'certificate', 'failureTime', 'finalizeURL', 'reason', 'state', 'url']);
+    expect(fields('challenges.acme.cert-manager.io', ['spec'])).toEqual(['authorizationURL', 'dnsName', 'issuerRef', 'key', 'solver', 'token', 'type', 'url', 'wildcard']);
+    expect(schemaOf('certificates.cert-manager.io').properties.status.properties.conditions['x-kubernetes-list-map-keys']).toEqual(['type']);
+  });
+
+  test('the Certificates and Issuers platforms emit validate; mistakes are caught, not pruned', () => {
+    const cert = (spec: any) => ({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'c', namespace: 'n' }, spec });
+    const good = { commonName: 'svc.ns.svc', dnsNames: ['svc.ns.svc'], issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' }, secretName: 'tls', privateKey: { algorithm: 'ECDSA', size: 256 } };
+    expect(check('certificates.cert-manager.io', [
+      cert(good), cert({ ...good, dnsName: ['x'] }), cert({ ...good, issuerRef: { kind: 'Issuer' } }), cert({ ...good, privateKey: { algorithm: 'DSA' } }), cert({ dnsNames: ['x'], issuerRef: { name: 'i' } }),
+    ]).map((x) => x.length > 0)).toEqual([false, true, true, true, true]);
+    const issuer = (spec: any) => ({ apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'i', namespace: 'n' }, spec });
+    expect(check('issuers.cert-manager.io', [
+      issuer({ selfSigned: {} }), issuer({ ca: { secretName: 'ca' } }), issuer({ acme: { server: 'https://acme', privateKeySecretRef: { name: 'k' }, solvers: [{ http01: { ingress: {} } }] } }),
+      issuer({ ca: {} }), issuer({ selfsigned: {} }),
+    ]).map((x) => x.length > 0)).toEqual([false, false, false, true, true]);
   });
 });
 
