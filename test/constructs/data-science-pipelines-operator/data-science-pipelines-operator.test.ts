@@ -101,7 +101,9 @@ describe('Data Science Pipelines Operator component', () => {
     expect(b.model.crdOwners.get('workflows.argoproj.io')).toBe(argo);
     const crds = b.model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.json.metadata.name);
     expect(crds.length).toBe(new Set(crds).size);
-    expect(crds).toHaveLength(13);
+    // 8 Argo, 4 KFP, DSPA, and the app.k8s.io Application CRD KFP's install ships.
+    expect(crds).toHaveLength(14);
+    expect(crds).toContain('applications.app.k8s.io');
   });
 
   test.each<[string, DataSciencePipelinesOperatorProps, string]>([

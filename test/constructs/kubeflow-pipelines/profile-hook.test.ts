@@ -87,7 +87,7 @@ describe('the profile hook script', () => {
     await new Promise((r) => server.once('listening', r));
     const port = (server.address() as any).port;
     const call = (method: string, path: string, body?: unknown) => new Promise<{ code: number; json: any }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'content-type': 'application/json' } }, (res) => {
+      const req = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => resolve({ code: res.statusCode!, json: JSON.parse(Buffer.concat(chunks).toString()) }));
@@ -103,7 +103,8 @@ describe('the profile hook script', () => {
       expect((await call('GET', '/sync')).code).toBe(404);
       expect((await call('POST', '/sync', '{not json')).code).toBe(400);
     } finally {
-      server.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     }
   });
 });
