@@ -2,59 +2,35 @@
 // that grow by one knob, built from the same framework as the real platforms, so that the
 // time and memory per object can be read off as they grow.
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { ContributorRole, ProfileController } from '../constructs/profile-controller';
 import { Component } from '../lib/component';
 import { Controller } from '../lib/controller';
 import { CrdDefinition, CrdScope } from '../lib/crd';
 import { ImageSpec } from '../lib/images';
 import { Platform } from '../lib/platform';
+import { ISTIO } from '../lib/prerequisites';
 import { core } from '../lib/schema/core';
 import { s } from '../lib/schema/dsl';
 
-/** Objects per synthetic tenant: Namespace, Role, RoleBinding, ResourceQuota, NetworkPolicy. */
-export const OBJECTS_PER_TENANT = 5;
-
-/** `count` tenants, each a namespace with its RBAC, quota and network policy. */
-class Tenants extends Component {
-  public readonly images: Readonly<Record<string, ImageSpec>> = {};
-
-  constructor(scope: Platform, id: string, count: number) {
-    super(scope, id, 'tenants-system');
-    for (let i = 0; i < count; i++) {
-      const ns = `tenant-${String(i).padStart(5, '0')}`;
-      const labels = { 'app.kubernetes.io/part-of': 'tenants', 'example.com/tenant': ns };
-      const t = new Construct(this, ns);
-      new k8s.KubeNamespace(t, 'Namespace', { metadata: { name: ns, labels } });
-      new k8s.KubeRole(t, 'Role', {
-        metadata: { name: 'tenant-edit', namespace: ns, labels },
-        rules: [
-          { apiGroups: [''], resources: ['configmaps', 'pods', 'secrets', 'services'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
-          { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
-        ],
-      });
-      new k8s.KubeRoleBinding(t, 'RoleBinding', {
-        metadata: { name: 'tenant-edit', namespace: ns, labels },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'tenant-edit' },
-        subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: `${ns}-members` }],
-      });
-      new k8s.KubeResourceQuota(t, 'ResourceQuota', {
-        metadata: { name: 'tenant-quota', namespace: ns, labels },
-        spec: { hard: { 'requests.cpu': k8s.Quantity.fromString('8'), 'requests.memory': k8s.Quantity.fromString('32Gi'), 'pods': k8s.Quantity.fromNumber(50) } },
-      });
-      new k8s.KubeNetworkPolicy(t, 'NetworkPolicy', {
-        metadata: { name: 'same-namespace-only', namespace: ns, labels },
-        spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] },
-      });
-    }
-  }
-}
-
-/** A platform of `count` synthetic tenants. */
+/**
+ * A Kubeflow profile controller with `count` typed tenants (`addTenant`): each a Profile
+ * with its namespace, owner and contributor bindings, resource quota, network policy and
+ * Istio authorization policy, as a multi-tenant platform declares them.
+ */
 export class TenantsPlatform extends Platform {
   constructor(scope: Construct, id: string, count: number) {
-    super(scope, id, { name: 'tenants' });
-    new Tenants(this, 'tenants', count);
+    super(scope, id, { name: 'tenants', prerequisites: [ISTIO] });
+    const profiles = new ProfileController(this, 'profile-controller');
+    for (let i = 0; i < count; i++) {
+      const name = `tenant-${String(i).padStart(5, '0')}`;
+      profiles.addTenant({
+        name,
+        owner: `owner-${i}@example.com`,
+        quota: { 'cpu': '8', 'memory': '32Gi', 'requests.nvidia.com/gpu': 1 },
+        contributors: [{ user: `member-${i}@example.com`, role: ContributorRole.EDIT }],
+      });
+    }
   }
 }
 

@@ -195,7 +195,7 @@ function main(): void {
     say('Scaling sweep: synthetic platforms, every check, one process per size (node build/scripts/bench-synth.js).');
     say('whole s: the process; synth ms: construct + build + write inside it; marginal: the difference to the previous size per added object.');
     tenants = sweep('tenants', TENANTS);
-    printSweep(`Tenants (${5} objects each: Namespace, Role, RoleBinding, ResourceQuota, NetworkPolicy):`, tenants);
+    printSweep(`Tenants (typed: ProfileController.addTenant, ~${tenants.length ? Math.round(tenants[tenants.length - 1].objects / tenants[tenants.length - 1].count) : 0} objects each: Profile, Namespace, RoleBindings, ResourceQuota, NetworkPolicy, AuthorizationPolicy):`, tenants);
     printSweep('Components (a CRD embedding a pod template, a controller owning it, one custom resource each):', sweep('components', COMPONENTS));
   }
 
