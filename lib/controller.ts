@@ -3,7 +3,8 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject } from './rbac';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
 /** How a controller's metrics endpoint is protected. */
 export enum MetricsProtection {
@@ -173,6 +174,12 @@ export interface ControllerProps {
    * their ports, probes and a restricted security context; they share the ServiceAccount.
    */
   readonly sidecars?: Array<Record<string, unknown>>;
+  /**
+   * Safety rules this pod (Pod Security "restricted", MLP050) or its roles ('*' in RBAC,
+   * MLP051) are excused from, each with upstream's reason; listed in REPORT.md.
+   * @default - none: the pod passes "restricted" and the rules have no wildcards
+   */
+  readonly securityExceptions?: SecurityException[];
 }
 
 /** The kube-rbac-proxy sidecar: HTTPS with authn/authz in front of the manager's plain metrics on localhost. */
@@ -256,7 +263,9 @@ export class Controller extends Construct {
       ]
       : [];
     this.namespacedRules = normalizeRules([...leaseRules, ...(props.namespacedRules ?? [])]);
-    checkRules(this.node.path, [...this.clusterRules, ...this.namespacedRules]);
+    onlyChecks(this.node.path, props.securityExceptions, [...POD_SECURITY_CHECKS, 'wildcardRbac']);
+    const wildcards = wildcardReason(props.securityExceptions);
+    checkRules(this.node.path, [...this.clusterRules, ...this.namespacedRules], wildcards);
 
     const labels = { ...props.selectorLabels, ...(props.labels ?? {}) };
     this.serviceAccount = new ServiceAccount(this, 'ServiceAccount', {
@@ -266,11 +275,11 @@ export class Controller extends Construct {
 
     const self = [{ name: sa, namespace: ns }];
     if (this.clusterRules.length) {
-      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules });
+      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules, securityExceptions: exceptionsFor(props.securityExceptions, ['wildcardRbac']) });
       bindingObject(this, 'ClusterRoleBinding', { name: `${props.name}-rolebinding`, labels, roleRef: { kind: 'ClusterRole', name: `${props.name}-role` }, serviceAccounts: self });
     }
     if (this.namespacedRules.length) {
-      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules });
+      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules, securityExceptions: exceptionsFor(props.securityExceptions, ['wildcardRbac']) });
       bindingObject(this, 'RoleBinding', { name: `${props.name}-rolebinding`, namespace: ns, labels, roleRef: { kind: 'Role', name: `${props.name}-role` }, serviceAccounts: self });
     }
     if (props.metrics?.authenticated) {
@@ -345,6 +354,7 @@ export class Controller extends Construct {
         },
       },
     });
+    declareSecurityExceptions(this.deployment, exceptionsFor(props.securityExceptions, POD_SECURITY_CHECKS));
 
     if (m && m.protection !== MetricsProtection.LOCALHOST) {
       const annotations = m.options.serviceAnnotations;
