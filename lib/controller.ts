@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
+import { checkPorts, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
 /** How a controller's metrics endpoint is protected. */
@@ -294,6 +295,7 @@ export class Controller extends Construct {
     if (m && m.protection !== MetricsProtection.LOCALHOST && m.protection !== MetricsProtection.RBAC_PROXY) {
       ports.push({ name: m.portName, containerPort: m.port, protocol: 'TCP' });
     }
+    if (props.ports?.webhook !== undefined) checkPorts(this.node.path, [{ name: this.webhookPortName, containerPort: props.ports.webhook }]);
     if (props.ports?.webhook) ports.push({ name: this.webhookPortName, containerPort: props.ports.webhook, protocol: 'TCP' });
     for (const e of props.ports?.extra ?? []) ports.push({ name: e.name, containerPort: e.containerPort, protocol: 'TCP' });
     for (const p of ports) {
@@ -302,7 +304,10 @@ export class Controller extends Construct {
     if (new Set(ports.map((p) => p.containerPort)).size !== ports.length) {
       throw new Error(`${this.node.path}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number; give each endpoint its own port`);
     }
+    checkPorts(this.node.path, ports as Array<{ name: unknown; containerPort: number }>);
     const resources = props.resources ?? DEFAULT_RESOURCES;
+    const resourceIssues = resourceProblems(resources);
+    if (resourceIssues.length) throw new Error(`${this.node.path}: ${resourceIssues.join('; ')}`);
     const env = [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, ...(props.env ?? [])];
     this.extraVolumes.push(...(props.volumes ?? []));
     this.extraMounts.push(...(props.volumeMounts ?? []));

@@ -280,6 +280,13 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
     if (dupCondition) throw new Error(`${this.node.path}: webhook '${webhook.name}': matchConditions name '${dupCondition}' is used twice; give each condition its own name`);
     if (!webhook.path.startsWith('/')) throw new Error(`${this.node.path}: webhook '${webhook.name}': path '${webhook.path}' must start with '/'`);
     onlyChecks(`${this.node.path}: webhook '${webhook.name}'`, webhook.securityExceptions, ['webhookNamespaces']);
+    // The API server's own rules for a webhook: a fully qualified name, a timeout from 1 to 30 s.
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$/.test(webhook.name) || webhook.name.length > 253) {
+      throw new Error(`${this.node.path}: webhook name '${webhook.name}' must be fully qualified (a lower-case DNS name of at least three segments, e.g. vwidget.example.com)`);
+    }
+    if (webhook.timeoutSeconds !== undefined && (!Number.isInteger(webhook.timeoutSeconds) || webhook.timeoutSeconds < 1 || webhook.timeoutSeconds > 30)) {
+      throw new Error(`${this.node.path}: webhook '${webhook.name}': timeoutSeconds ${webhook.timeoutSeconds} must be a whole number from 1 to 30`);
+    }
     const existing = this.configs.get(`${type}/${configurationName}`);
     if (existing) {
       if (existing.webhooks.some((w) => w.name === webhook.name)) {

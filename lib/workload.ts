@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject, wildcardReason } from './rbac';
+import { checkPorts, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
 /** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
@@ -149,6 +150,7 @@ export class Workload extends Construct {
     if (props.runAsUser === 0) throw new Error(`${where}: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id`);
     this.webhookPort = props.webhookPort;
     this.webhookPortName = props.webhookPortName ?? 'webhook-server';
+    if (props.webhookPort !== undefined) checkPorts(where, [{ name: this.webhookPortName, containerPort: props.webhookPort }]);
     const ports = [...(props.ports ?? []), ...(props.webhookPort ? [{ name: this.webhookPortName, containerPort: props.webhookPort }] : [])];
     for (const p of ports) {
       if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(p.name)) throw new Error(`${where}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
@@ -156,6 +158,9 @@ export class Workload extends Construct {
     if (new Set(ports.map((p) => p.containerPort)).size !== ports.length) {
       throw new Error(`${where}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number`);
     }
+    checkPorts(where, ports);
+    const resourceIssues = resourceProblems(props.resources ?? {});
+    if (resourceIssues.length) throw new Error(`${where}: ${resourceIssues.join('; ')}`);
     const claims = props.volumeClaims ?? [];
     if (claims.length && (props.replicas ?? 1) > 1) {
       throw new Error(`${where}: replicas ${props.replicas} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
