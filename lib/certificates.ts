@@ -33,6 +33,10 @@ export interface CertManagerOptions {
 export class CertificateProvider {
   /** cert-manager (a prerequisite that must be present on the cluster or in the platform). */
   public static certManager(options: CertManagerOptions = {}): CertificateProvider {
+    const issuer = options.clusterIssuer;
+    if (issuer !== undefined && (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(issuer) || issuer.length > 253)) {
+      throw new Error(`CertificateProvider.certManager: clusterIssuer '${issuer}' is not a ClusterIssuer name (a lower-case DNS subdomain); name an existing ClusterIssuer, or leave clusterIssuer out for a self-signed Issuer per namespace`);
+    }
     return new CertificateProvider(CertificateProviderKind.CERT_MANAGER, options.clusterIssuer);
   }
 

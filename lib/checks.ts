@@ -3,14 +3,20 @@ import { CrdDefinition, gvkKey } from './crd';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, PolicyRule } from './rbac';
-import { compileCelRules, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue } from './validation';
+import { SecurityCheck, securityException } from './security';
+import { compileCelRules, isBuiltinGroup, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue } from './validation';
 import { LabelSelector } from './webhook-server';
+
+/** How bad a finding is: errors fail synth; warnings are listed in REPORT.md. */
+export type Severity = 'error' | 'warning';
 
 /** One finding: the rule it breaks, where, and what to do. */
 export interface Finding {
   readonly rule: string;
   readonly path: string;
   readonly message: string;
+  /** @default 'error' */
+  readonly severity?: Severity;
 }
 
 export interface CheckRule {
@@ -33,10 +39,22 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP023', title: 'objects that an infrastructure component\'s webhooks intercept are applied after those webhooks are configured', check: checkInfrastructureWebhooksFirst },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
   { id: 'MLP040', title: 'no Secret carries literal credentials (passwords, secret or access keys): reference a Secret the user provides', check: checkLiteralCredentials },
+  { id: 'MLP050', title: 'every pod template passes Pod Security "restricted", or declares an exception with a reason', check: checkPodSecurity },
+  { id: 'MLP051', title: 'no \'*\' in RBAC verbs, resources or API groups, unless the role declares an exception with a reason', check: checkRbacWildcards },
+  { id: 'MLP052', title: 'every image is pinned: a release tag (not latest) or a sha256 digest, in pod templates, custom resources and ConfigMaps', check: checkImagesPinned },
+  { id: 'MLP053', title: 'fail-closed webhooks on built-in namespaced resources exclude kube-system and their backend\'s namespace', check: checkWebhookNamespaces },
+  { id: 'MLP054', title: 'every container of a Deployment, StatefulSet or DaemonSet requests cpu and memory', check: checkResourceRequests },
+  { id: 'MLP055', title: 'CRDs over 256 KiB are flagged for server-side apply (warning)', check: checkLargeCrds },
+  { id: 'MLP056', title: 'no object exceeds what the API server stores: 1.5 MiB per object, 1 MiB of ConfigMap or Secret data', check: checkObjectSizes },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
   return CHECKS.flatMap((c) => c.check(m));
+}
+
+/** Whether a finding fails synth (every finding but a warning does). */
+export function isError(f: Finding): boolean {
+  return (f.severity ?? 'error') === 'error';
 }
 
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
@@ -619,6 +637,260 @@ function checkLiteralCredentials(m: PlatformModel): Finding[] {
           message: `Secret ${o.json.metadata?.namespace ? o.json.metadata.namespace + '/' : ''}${o.json.metadata?.name} carries literal credentials in ${field} (${keys.sort().join(', ')}); never ship a password in output: reference a Secret the user creates (secretKeyRef) instead`,
         });
       }
+    }
+  }
+  return out;
+}
+
+/** A pod template of an emitted object: its spec and how messages name it. */
+interface PodTemplate {
+  readonly obj: PlatformObject;
+  readonly spec: any;
+}
+
+/** The pod template of a built-in workload kind (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, Pod). */
+function podTemplateOf(o: PlatformObject): PodTemplate | undefined {
+  const j = o.json;
+  if (!isBuiltinKind(j.apiVersion, j.kind)) return undefined;
+  if (['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'].includes(j.kind)) return j.spec?.template?.spec ? { obj: o, spec: j.spec.template.spec } : undefined;
+  if (j.kind === 'CronJob') return j.spec?.jobTemplate?.spec?.template?.spec ? { obj: o, spec: j.spec.jobTemplate.spec.template.spec } : undefined;
+  if (j.kind === 'Pod') return j.spec ? { obj: o, spec: j.spec } : undefined;
+  return undefined;
+}
+
+const allContainers = (spec: any): any[] => [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
+
+/** Volume types Pod Security "restricted" admits. */
+const RESTRICTED_VOLUME_TYPES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
+
+/** What Pod Security "restricted" finds wrong with a pod spec, by control (each a list of reasons). */
+export function podSecurityViolations(spec: any): Map<SecurityCheck, string[]> {
+  const out = new Map<SecurityCheck, string[]>();
+  const add = (check: SecurityCheck, what: string) => out.set(check, [...(out.get(check) ?? []), what]);
+  const psc = spec.securityContext ?? {};
+  for (const f of ['hostNetwork', 'hostPID', 'hostIPC'] as const) if (spec[f] === true) add(f, `${f}: true`);
+  for (const v of spec.volumes ?? []) {
+    if (v.hostPath) {add('hostPath', `hostPath volume '${v.name}' (${v.hostPath.path})`);} else {
+      const type = Object.keys(v).find((k) => k !== 'name');
+      if (type && !RESTRICTED_VOLUME_TYPES.includes(type)) add('volumeTypes', `${type} volume '${v.name}'`);
+    }
+  }
+  const podSeccomp = psc.seccompProfile?.type;
+  if (podSeccomp && !['RuntimeDefault', 'Localhost'].includes(podSeccomp)) add('seccompProfile', `pod seccompProfile ${podSeccomp}`);
+  if (psc.runAsUser === 0) add('runAsNonRoot', 'pod runAsUser 0');
+  for (const c of allContainers(spec)) {
+    const sc = c.securityContext ?? {};
+    const name = `container '${c.name}'`;
+    if (sc.privileged === true) add('privileged', `${name} is privileged`);
+    if (sc.allowPrivilegeEscalation !== false) add('allowPrivilegeEscalation', `${name} does not set allowPrivilegeEscalation: false`);
+    if (!(sc.capabilities?.drop ?? []).includes('ALL')) add('capabilities', `${name} does not drop ALL capabilities`);
+    const added = (sc.capabilities?.add ?? []).filter((x: string) => x !== 'NET_BIND_SERVICE');
+    if (added.length) add('capabilities', `${name} adds ${added.join(', ')}`);
+    if (sc.runAsNonRoot === false || (sc.runAsNonRoot !== true && psc.runAsNonRoot !== true)) add('runAsNonRoot', `${name} may run as root (runAsNonRoot not true)`);
+    if (sc.runAsUser === 0) add('runAsNonRoot', `${name} sets runAsUser 0`);
+    const seccomp = sc.seccompProfile?.type ?? podSeccomp;
+    if (!seccomp) add('seccompProfile', `${name} has no seccompProfile (pod or container)`);
+    else if (sc.seccompProfile?.type && !['RuntimeDefault', 'Localhost'].includes(sc.seccompProfile.type)) add('seccompProfile', `${name} seccompProfile ${sc.seccompProfile.type}`);
+    for (const p of c.ports ?? []) if (p.hostPort) add('hostPorts', `${name} uses hostPort ${p.hostPort}`);
+  }
+  return out;
+}
+
+/** The construct that carries an object's exceptions: the ApiObject itself. */
+const exceptionOf = (o: PlatformObject, check: SecurityCheck, subject?: string) => securityException(o.apiObject, check, subject);
+
+function checkPodSecurity(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    const t = podTemplateOf(o);
+    if (!t) continue;
+    for (const [check, what] of podSecurityViolations(t.spec)) {
+      if (exceptionOf(o, check)) continue;
+      out.push({
+        rule: 'MLP050',
+        path: o.path,
+        message: `${o.json.kind} ${o.json.metadata.namespace}/${o.json.metadata.name} fails Pod Security "restricted" (${check}): ${what.join('; ')}; ` +
+          `fix the pod spec, or declare securityExceptions: [{ check: '${check}', reason: '...' }] on the Controller/Workload (declareSecurityExceptions for other objects)`,
+      });
+    }
+  }
+  return out;
+}
+
+function checkRbacWildcards(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    if (o.json.kind !== 'Role' && o.json.kind !== 'ClusterRole') continue;
+    if (exceptionOf(o, 'wildcardRbac')) continue;
+    for (const r of o.json.rules ?? []) {
+      const fields = (['verbs', 'resources', 'apiGroups'] as const).filter((f) => (r[f] ?? []).includes('*'));
+      if (!fields.length) continue;
+      out.push({
+        rule: 'MLP051',
+        path: o.path,
+        message: `${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name} grants '*' in ${fields.join(', ')} (${JSON.stringify(r)}); ` +
+          'list what the role needs, or declare securityExceptions: [{ check: \'wildcardRbac\', reason: \'...\' }] with upstream\'s reason',
+      });
+    }
+  }
+  return out;
+}
+
+/** Why an image reference is not pinned, or undefined when it is: a sha256 digest, or a tag other than latest. */
+export function unpinnedImage(ref: string): string | undefined {
+  const at = ref.indexOf('@');
+  if (at >= 0) return /^sha256:[a-f0-9]{64}$/.test(ref.slice(at + 1)) ? undefined : `digest '${ref.slice(at + 1)}' is not sha256:<64 hex characters>`;
+  const last = ref.slice(ref.lastIndexOf('/') + 1);
+  const colon = last.indexOf(':');
+  if (colon < 0) return 'it has no tag or digest';
+  const tag = last.slice(colon + 1);
+  if (tag === 'latest') return 'its tag is latest';
+  if (!/^[\w][\w.-]{0,127}$/.test(tag)) return `tag '${tag}' is malformed`;
+  return undefined;
+}
+
+/**
+ * Image references in an object: `image` strings of containers anywhere in it (pod
+ * templates, custom resources such as ClusterServingRuntimes), and in ConfigMap values
+ * that hold JSON (KServe's inferenceservice-config), with where each was found.
+ */
+function imagesIn(json: any): Array<{ where: string; ref: string }> {
+  const out: Array<{ where: string; ref: string }> = [];
+  const walk = (v: any, where: string): void => {
+    if (Array.isArray(v)) {v.forEach((x, i) => walk(x, `${where}[${i}]`));} else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k !== 'image' || typeof x !== 'string') walk(x, `${where}.${k}`);
+        // KServe's configuration keeps the repository in image and the tag in defaultImageVersion.
+        else if (typeof v.defaultImageVersion === 'string' && !x.includes('@') && !x.slice(x.lastIndexOf('/') + 1).includes(':')) out.push({ where: `${where}.${k}`, ref: `${x}:${v.defaultImageVersion}` });
+        else out.push({ where: `${where}.${k}`, ref: x });
+      }
+    }
+  };
+  if (json.apiVersion === 'v1' && json.kind === 'ConfigMap') {
+    for (const [k, v] of Object.entries(json.data ?? {})) {
+      if (typeof v !== 'string' || !/^\s*[[{]/.test(v)) continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(v);
+      } catch {
+        continue; // not JSON: nothing we can read images from
+      }
+      walk(parsed, `data.${k}`);
+    }
+    return out;
+  }
+  walk(json.spec, 'spec');
+  return out;
+}
+
+function checkImagesPinned(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    for (const { where, ref } of imagesIn(o.json)) {
+      const why = unpinnedImage(ref);
+      if (!why) continue;
+      out.push({
+        rule: 'MLP052',
+        path: o.path,
+        message: `${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}: image '${ref}' at ${where} is not pinned (${why}); pin a release tag or a sha256 digest in the component's versions table`,
+      });
+    }
+  }
+  return out;
+}
+
+function checkWebhookNamespaces(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  const namespaces = namespaceObjects(m);
+  const labelsOf = (ns: string) => ({ 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) });
+  const customGroups = new Set([...[...m.kinds.values()].map((d) => d.group), ...[...m.externalKinds].map((k) => k.split('/')[0])]);
+  // Built-in namespaced resources (or '*'): what kube-system's own machinery creates. Kinds
+  // served by CRDs are the component's own business: excluding its namespace there would
+  // only skip validating its own custom resources.
+  const builtinGroup = (g: string) => g === '*' || (isBuiltinGroup(g ? `${g}/v1` : 'v1') && !customGroups.has(g));
+  for (const w of webhooksOf(m)) {
+    if (w.type === 'conversion' || w.failurePolicy !== 'Fail' || exceptionOf(w.owner, 'webhookNamespaces', w.name)) continue;
+    const builtin = w.rules.filter((r) => (r.scope ?? '*') !== 'Cluster' && (r.resources ?? []).length && (r.apiGroups ?? []).some(builtinGroup));
+    if (!builtin.length) continue;
+    const backend = resolveBackend(m, w).workload;
+    const backendNs: string | undefined = w.clientConfig?.service?.namespace;
+    // Its own backend's pods are MLP022's finding: not repeated here.
+    const ownPods = backend && intercepts(m, w, { apiVersion: 'v1', kind: 'Pod', metadata: { ...backend.json.spec.template.metadata, namespace: backend.json.metadata.namespace } }, namespaces);
+    const candidates = ['kube-system', ...(backendNs && backendNs !== 'kube-system' && !ownPods ? [backendNs] : [])];
+    const reached = candidates.filter((ns) => selectorMatches(w.namespaceSelector, labelsOf(ns)));
+    if (!reached.length) continue;
+    const exclude = ['kube-system', ...(backendNs && backendNs !== 'kube-system' ? [backendNs] : [])];
+    out.push({
+      rule: 'MLP053',
+      path: w.owner.path,
+      message: `fail-closed ${webhookLabel(w)} intercepts ${[...new Set(builtin.flatMap((r) => r.resources))].join(', ')} in ${reached.map((n) => `namespace ${n}`).join(' and ')}: while its backend is down nothing matching can be created there; ` +
+        `exclude them with namespaceSelector: excludingNamespaces([${exclude.map((n) => `'${n}'`).join(', ')}]) (lib/webhook-server.ts), ` +
+        'or declare securityExceptions: [{ check: \'webhookNamespaces\', reason: \'...\' }] on the webhook',
+    });
+  }
+  return out;
+}
+
+function checkResourceRequests(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    if (!WORKLOAD_KINDS.includes(o.json.kind)) continue;
+    const t = podTemplateOf(o);
+    if (!t) continue;
+    for (const c of [...(t.spec.initContainers ?? []), ...(t.spec.containers ?? [])]) {
+      const missing = ['cpu', 'memory'].filter((r) => c.resources?.requests?.[r] === undefined);
+      if (!missing.length) continue;
+      out.push({
+        rule: 'MLP054',
+        path: o.path,
+        message: `${o.json.kind} ${o.json.metadata.namespace}/${o.json.metadata.name}: container '${c.name}' has no ${missing.join(' or ')} request; the scheduler cannot place it by need: set resources.requests (${missing.join(', ')})`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
+export const SERVER_SIDE_APPLY_BYTES = 256 * 1024;
+
+/** CRDs over SERVER_SIDE_APPLY_BYTES of JSON, in apply order. */
+export function largeCrds(m: PlatformModel): PlatformObject[] {
+  return m.objects.filter((o) => o.json.kind === 'CustomResourceDefinition' && JSON.stringify(o.json).length > SERVER_SIDE_APPLY_BYTES);
+}
+
+function checkLargeCrds(m: PlatformModel): Finding[] {
+  return largeCrds(m).map((o) => ({
+    rule: 'MLP055',
+    severity: 'warning' as const,
+    path: o.path,
+    message: `CRD ${o.json.metadata.name} is ${JSON.stringify(o.json).length} bytes, over the ${SERVER_SIDE_APPLY_BYTES} of kubectl's last-applied annotation: apply it with kubectl apply --server-side (Argo CD: ServerSideApply=true)`,
+  }));
+}
+
+/** etcd's default request limit (--max-request-bytes): no object larger than this is stored. */
+export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
+/** The API server's limit on the data of a ConfigMap or a Secret. */
+export const MAX_DATA_BYTES = 1024 * 1024;
+
+function dataBytes(json: any): number {
+  const text = (v: unknown) => Buffer.byteLength(String(v ?? ''), 'utf8');
+  const b64 = (v: unknown) => Buffer.from(String(v ?? ''), 'base64').length;
+  const sum = (o: Record<string, unknown> | undefined, f: (v: unknown) => number) => Object.entries(o ?? {}).reduce((n, [k, v]) => n + Buffer.byteLength(k) + f(v), 0);
+  if (json.kind === 'ConfigMap') return sum(json.data, text) + sum(json.binaryData, b64);
+  return sum(json.data, b64) + sum(json.stringData, text);
+}
+
+function checkObjectSizes(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const o of m.objects) {
+    const j = o.json;
+    const name = `${j.kind} ${j.metadata?.namespace ? `${j.metadata.namespace}/` : ''}${j.metadata?.name}`;
+    const size = Buffer.byteLength(JSON.stringify(j), 'utf8');
+    if (size > MAX_OBJECT_BYTES) {
+      out.push({ rule: 'MLP056', path: o.path, message: `${name} is ${size} bytes, over the ${MAX_OBJECT_BYTES} etcd stores per object; split it (e.g. several ConfigMaps) or mount the content from an image or a volume` });
+    } else if (j.apiVersion === 'v1' && (j.kind === 'ConfigMap' || j.kind === 'Secret')) {
+      const data = dataBytes(j);
+      if (data > MAX_DATA_BYTES) out.push({ rule: 'MLP056', path: o.path, message: `${name} holds ${data} bytes of data, over the API server's ${MAX_DATA_BYTES}; split it into several ${j.kind}s` });
     }
   }
   return out;

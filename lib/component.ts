@@ -184,6 +184,9 @@ export abstract class Component extends Chart {
   public readonly dashboardLinks: DashboardLinks[] = [];
 
   constructor(scope: Platform, id: string, namespace: string) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id) || id.length > 63) {
+      throw new Error(`${scope.node.path}/${id}: component id '${id}' must be a lower-case DNS label of at most 63 characters (it names the component's files in dist/ and crdOwners refer to it)`);
+    }
     super(scope, id, { disableResourceNameHashes: true });
     this.componentName = id;
     this.namespaceName = namespace;

@@ -3,7 +3,9 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject } from './rbac';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
+import { checkPorts, resourceProblems } from './resources';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
 /** How a controller's metrics endpoint is protected. */
 export enum MetricsProtection {
@@ -173,6 +175,12 @@ export interface ControllerProps {
    * their ports, probes and a restricted security context; they share the ServiceAccount.
    */
   readonly sidecars?: Array<Record<string, unknown>>;
+  /**
+   * Safety rules this pod (Pod Security "restricted", MLP050) or its roles ('*' in RBAC,
+   * MLP051) are excused from, each with upstream's reason; listed in REPORT.md.
+   * @default - none: the pod passes "restricted" and the rules have no wildcards
+   */
+  readonly securityExceptions?: SecurityException[];
 }
 
 /** The kube-rbac-proxy sidecar: HTTPS with authn/authz in front of the manager's plain metrics on localhost. */
@@ -256,7 +264,9 @@ export class Controller extends Construct {
       ]
       : [];
     this.namespacedRules = normalizeRules([...leaseRules, ...(props.namespacedRules ?? [])]);
-    checkRules(this.node.path, [...this.clusterRules, ...this.namespacedRules]);
+    onlyChecks(this.node.path, props.securityExceptions, [...POD_SECURITY_CHECKS, 'wildcardRbac']);
+    const wildcards = wildcardReason(props.securityExceptions);
+    checkRules(this.node.path, [...this.clusterRules, ...this.namespacedRules], wildcards);
 
     const labels = { ...props.selectorLabels, ...(props.labels ?? {}) };
     this.serviceAccount = new ServiceAccount(this, 'ServiceAccount', {
@@ -266,11 +276,11 @@ export class Controller extends Construct {
 
     const self = [{ name: sa, namespace: ns }];
     if (this.clusterRules.length) {
-      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules });
+      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules, securityExceptions: exceptionsFor(props.securityExceptions, ['wildcardRbac']) });
       bindingObject(this, 'ClusterRoleBinding', { name: `${props.name}-rolebinding`, labels, roleRef: { kind: 'ClusterRole', name: `${props.name}-role` }, serviceAccounts: self });
     }
     if (this.namespacedRules.length) {
-      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules });
+      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules, securityExceptions: exceptionsFor(props.securityExceptions, ['wildcardRbac']) });
       bindingObject(this, 'RoleBinding', { name: `${props.name}-rolebinding`, namespace: ns, labels, roleRef: { kind: 'Role', name: `${props.name}-role` }, serviceAccounts: self });
     }
     if (props.metrics?.authenticated) {
@@ -285,6 +295,7 @@ export class Controller extends Construct {
     if (m && m.protection !== MetricsProtection.LOCALHOST && m.protection !== MetricsProtection.RBAC_PROXY) {
       ports.push({ name: m.portName, containerPort: m.port, protocol: 'TCP' });
     }
+    if (props.ports?.webhook !== undefined) checkPorts(this.node.path, [{ name: this.webhookPortName, containerPort: props.ports.webhook }]);
     if (props.ports?.webhook) ports.push({ name: this.webhookPortName, containerPort: props.ports.webhook, protocol: 'TCP' });
     for (const e of props.ports?.extra ?? []) ports.push({ name: e.name, containerPort: e.containerPort, protocol: 'TCP' });
     for (const p of ports) {
@@ -293,7 +304,10 @@ export class Controller extends Construct {
     if (new Set(ports.map((p) => p.containerPort)).size !== ports.length) {
       throw new Error(`${this.node.path}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number; give each endpoint its own port`);
     }
+    checkPorts(this.node.path, ports as Array<{ name: unknown; containerPort: number }>);
     const resources = props.resources ?? DEFAULT_RESOURCES;
+    const resourceIssues = resourceProblems(resources);
+    if (resourceIssues.length) throw new Error(`${this.node.path}: ${resourceIssues.join('; ')}`);
     const env = [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, ...(props.env ?? [])];
     this.extraVolumes.push(...(props.volumes ?? []));
     this.extraMounts.push(...(props.volumeMounts ?? []));
@@ -345,6 +359,7 @@ export class Controller extends Construct {
         },
       },
     });
+    declareSecurityExceptions(this.deployment, exceptionsFor(props.securityExceptions, POD_SECURITY_CHECKS));
 
     if (m && m.protection !== MetricsProtection.LOCALHOST) {
       const annotations = m.options.serviceAnnotations;

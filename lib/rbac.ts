@@ -1,5 +1,6 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
+import { declareSecurityExceptions, onlyChecks, SecurityException } from './security';
 
 /** One RBAC rule, as rbac.authorization.k8s.io/v1 PolicyRule. */
 export interface PolicyRule {
@@ -60,12 +61,15 @@ export const Rbac = {
   ],
 };
 
-/** Rejects wildcards: least privilege is a promise of this project. */
-export function checkRules(where: string, rules: readonly PolicyRule[]): void {
+/**
+ * Rejects wildcards: least privilege is a promise of this project. `wildcardsBecause`, the
+ * reason of a declared `wildcardRbac` exception, lets them through (MLP051 lists it).
+ */
+export function checkRules(where: string, rules: readonly PolicyRule[], wildcardsBecause?: string): void {
   for (const r of rules) {
     for (const [field, values] of [['verbs', r.verbs], ['resources', r.resources ?? []], ['apiGroups', r.apiGroups ?? []]] as const) {
-      if (values.includes('*')) {
-        throw new Error(`${where}: RBAC rule ${JSON.stringify(r)} uses '*' in ${field}; list the ${field} the controller needs`);
+      if (values.includes('*') && !wildcardsBecause) {
+        throw new Error(`${where}: RBAC rule ${JSON.stringify(r)} uses '*' in ${field}; list the ${field} the controller needs, or declare securityExceptions: [{ check: 'wildcardRbac', reason: '...' }] with upstream's reason`);
       }
     }
     if (!r.verbs.length) throw new Error(`${where}: RBAC rule ${JSON.stringify(r)} has no verbs`);
@@ -139,26 +143,36 @@ export interface RoleObjectProps {
   readonly rules: readonly PolicyRule[] | (() => readonly PolicyRule[]);
   /** ClusterRole only: aggregate the rules of ClusterRoles with these labels. */
   readonly aggregateFrom?: Array<Record<string, string>>;
+  /** Only `wildcardRbac`: '*' in verbs, resources or API groups, with upstream's reason (listed in REPORT.md). */
+  readonly securityExceptions?: SecurityException[];
+}
+
+/** The reason of a wildcardRbac exception among `exceptions`, if any. */
+export function wildcardReason(exceptions: readonly SecurityException[] | undefined): string | undefined {
+  return exceptions?.find((e) => e.check === 'wildcardRbac')?.reason;
 }
 
 /** A Role (namespace set) or ClusterRole, its rules normalized and checked for wildcards. */
 export function roleObject(scope: Construct, id: string, props: RoleObjectProps): ApiObject {
   const kind = props.namespace ? 'Role' : 'ClusterRole';
+  onlyChecks(`${scope.node.path}/${id}`, props.securityExceptions, ['wildcardRbac']);
   const rules = () => {
     const rs = normalizeRules(typeof props.rules === 'function' ? props.rules() : props.rules);
-    checkRules(`${scope.node.path}/${id}`, rs);
+    checkRules(`${scope.node.path}/${id}`, rs, wildcardReason(props.securityExceptions));
     return rs.map(renderPolicyRule);
   };
   if (typeof props.rules !== 'function') rules(); // fail in the constructor when we can
   if (props.aggregateFrom && props.namespace) throw new Error(`${scope.node.path}/${id}: aggregateFrom applies to ClusterRoles only; drop the namespace or the aggregation`);
   const labels = props.labels && Object.keys(props.labels).length ? props.labels : undefined;
-  return new ApiObject(scope, id, {
+  const role = new ApiObject(scope, id, {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind,
     metadata: { name: props.name, namespace: props.namespace, labels },
     ...(props.aggregateFrom ? { aggregationRule: { clusterRoleSelectors: props.aggregateFrom.map((matchLabels) => ({ matchLabels })) } } : {}),
     rules: typeof props.rules === 'function' ? Lazy.any({ produce: rules }) : rules(),
   });
+  declareSecurityExceptions(role, props.securityExceptions);
+  return role;
 }
 
 export interface BindingObjectProps {

@@ -1,15 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
-import { Finding, runChecks } from './checks';
+import { Finding, isError, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
 import { platformReport } from './report';
 import { toYamlDocuments } from './yaml-writer';
 
-/** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
-export const SERVER_SIDE_APPLY_BYTES = 256 * 1024;
+export { SERVER_SIDE_APPLY_BYTES };
 
 export interface PlatformBuild {
   readonly model: PlatformModel;
@@ -17,6 +16,8 @@ export interface PlatformBuild {
   readonly files: Map<string, string>;
   /** CRDs too large for client-side apply. */
   readonly largeCrds: string[];
+  /** Findings of severity warning (e.g. MLP055): they do not fail synth and are listed in REPORT.md. */
+  readonly warnings: Finding[];
 }
 
 /** The steps of a build, in order, as reported to `BuildOptions.onStep`. */
@@ -43,7 +44,9 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   const model = platform.resolve();
   step('check', model.objects.length);
   const findings: Finding[] = runChecks(model);
-  if (findings.length) throw new PlatformError(findings.map((f) => `[${f.rule}] ${f.path}: ${f.message}`));
+  const errors = findings.filter(isError);
+  if (errors.length) throw new PlatformError(errors.map((f) => `[${f.rule}] ${f.path}: ${f.message}`));
+  const warnings = findings.filter((f) => !isError(f));
 
   step('render', model.objects.length);
   const files = new Map<string, string>();
@@ -77,10 +80,10 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
       files.set(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, toYaml(objs.map((o) => o.json)));
     }
   }
-  files.set('REPORT.md', platformReport(model, largeCrds));
+  files.set('REPORT.md', platformReport(model, largeCrds, warnings));
   files.set('kustomization.yaml', toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...files.keys()].filter((f) => f.endsWith('.yaml')) }]));
   step('done', model.objects.length);
-  return { model, files, largeCrds };
+  return { model, files, largeCrds, warnings };
 }
 
 function toYaml(docs: unknown[]): string {

@@ -11,6 +11,7 @@ import { Component } from './component';
 import { ConversionWebhookTarget, CustomResourceDefinition } from './crd';
 import { bindingObject, PolicyRule, roleObject } from './rbac';
 import { IRuntimeChanges, RuntimeChange } from './runtime-changes';
+import { declareSecurityExceptions, onlyChecks, SecurityException } from './security';
 
 export type WebhookOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -52,6 +53,24 @@ export interface WebhookProps {
    * @default - none
    */
   readonly matchConditions?: Array<{ readonly name: string; readonly expression: string }>;
+  /**
+   * Only `webhookNamespaces`: a fail-closed webhook on built-in namespaced resources that
+   * must see kube-system or its backend's namespace (MLP053), with upstream's reason.
+   * @default - none
+   */
+  readonly securityExceptions?: SecurityException[];
+}
+
+/**
+ * `selector` plus an expression that leaves out `namespaces` by their immutable
+ * kubernetes.io/metadata.name label: what a fail-closed webhook on pods (or other built-in
+ * kinds) needs so that kube-system and its own namespace keep working while it is down.
+ */
+export function excludingNamespaces(namespaces: string[], selector: LabelSelector = {}): LabelSelector {
+  return {
+    ...selector,
+    matchExpressions: [...(selector.matchExpressions ?? []), { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [...new Set(namespaces)].sort() }],
+  };
 }
 
 /**
@@ -289,12 +308,21 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
     const dupCondition = conditionNames.find((n, i) => conditionNames.indexOf(n) !== i);
     if (dupCondition) throw new Error(`${this.node.path}: webhook '${webhook.name}': matchConditions name '${dupCondition}' is used twice; give each condition its own name`);
     if (!webhook.path.startsWith('/')) throw new Error(`${this.node.path}: webhook '${webhook.name}': path '${webhook.path}' must start with '/'`);
+    onlyChecks(`${this.node.path}: webhook '${webhook.name}'`, webhook.securityExceptions, ['webhookNamespaces']);
+    // The API server's own rules for a webhook: a fully qualified name, a timeout from 1 to 30 s.
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$/.test(webhook.name) || webhook.name.length > 253) {
+      throw new Error(`${this.node.path}: webhook name '${webhook.name}' must be fully qualified (a lower-case DNS name of at least three segments, e.g. vwidget.example.com)`);
+    }
+    if (webhook.timeoutSeconds !== undefined && (!Number.isInteger(webhook.timeoutSeconds) || webhook.timeoutSeconds < 1 || webhook.timeoutSeconds > 30)) {
+      throw new Error(`${this.node.path}: webhook '${webhook.name}': timeoutSeconds ${webhook.timeoutSeconds} must be a whole number from 1 to 30`);
+    }
     const existing = this.configs.get(`${type}/${configurationName}`);
     if (existing) {
       if (existing.webhooks.some((w) => w.name === webhook.name)) {
         throw new Error(`${this.node.path}: webhook '${webhook.name}' is already in ${configurationName}; webhook names must be unique in a configuration`);
       }
       existing.webhooks.push(webhook);
+      declareSecurityExceptions(existing.object, webhook.securityExceptions, webhook.name);
       return;
     }
     const webhooks = [webhook];
@@ -306,6 +334,7 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
       webhooks: Lazy.any({ produce: () => webhooks.map((w) => this.render(type, w)) }),
     } as any);
     this.configs.set(`${type}/${configurationName}`, { type, webhooks, object });
+    declareSecurityExceptions(object, webhook.securityExceptions, webhook.name);
   }
 
   private render(type: 'validating' | 'mutating', w: WebhookProps): Record<string, unknown> {

@@ -2,7 +2,9 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject } from './rbac';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject, wildcardReason } from './rbac';
+import { checkPorts, resourceProblems } from './resources';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
 /** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
 export interface WorkloadProbe {
@@ -84,6 +86,12 @@ export interface WorkloadProps {
   readonly volumes?: Array<Record<string, unknown>>;
   readonly volumeMounts?: Array<Record<string, unknown>>;
   readonly podAnnotations?: Record<string, string>;
+  /**
+   * Safety rules this pod (Pod Security "restricted", MLP050) or its roles ('*' in RBAC,
+   * MLP051) are excused from, each with upstream's reason; listed in REPORT.md.
+   * @default - none: the pod passes "restricted" and the rules have no wildcards
+   */
+  readonly securityExceptions?: SecurityException[];
 }
 
 function renderProbe(p: WorkloadProbe | undefined): Record<string, unknown> | undefined {
@@ -142,6 +150,7 @@ export class Workload extends Construct {
     if (props.runAsUser === 0) throw new Error(`${where}: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id`);
     this.webhookPort = props.webhookPort;
     this.webhookPortName = props.webhookPortName ?? 'webhook-server';
+    if (props.webhookPort !== undefined) checkPorts(where, [{ name: this.webhookPortName, containerPort: props.webhookPort }]);
     const ports = [...(props.ports ?? []), ...(props.webhookPort ? [{ name: this.webhookPortName, containerPort: props.webhookPort }] : [])];
     for (const p of ports) {
       if (!/^[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/.test(p.name)) throw new Error(`${where}: port name '${p.name}' must be a lower-case IANA service name of at most 15 characters`);
@@ -149,6 +158,9 @@ export class Workload extends Construct {
     if (new Set(ports.map((p) => p.containerPort)).size !== ports.length) {
       throw new Error(`${where}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number`);
     }
+    checkPorts(where, ports);
+    const resourceIssues = resourceProblems(props.resources ?? {});
+    if (resourceIssues.length) throw new Error(`${where}: ${resourceIssues.join('; ')}`);
     const claims = props.volumeClaims ?? [];
     if (claims.length && (props.replicas ?? 1) > 1) {
       throw new Error(`${where}: replicas ${props.replicas} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
@@ -156,7 +168,9 @@ export class Workload extends Construct {
 
     this.clusterRules = normalizeRules(props.rules ?? []);
     this.namespacedRules = normalizeRules(props.namespacedRules ?? []);
-    checkRules(where, [...this.clusterRules, ...this.namespacedRules]);
+    onlyChecks(where, props.securityExceptions, [...POD_SECURITY_CHECKS, 'wildcardRbac']);
+    const wildcards = wildcardReason(props.securityExceptions);
+    checkRules(where, [...this.clusterRules, ...this.namespacedRules], wildcards);
     const labels = { ...props.selectorLabels, ...(props.labels ?? {}) };
     const hasRbac = this.clusterRules.length + this.namespacedRules.length > 0;
     const automount = props.automountToken ?? hasRbac;
@@ -167,11 +181,11 @@ export class Workload extends Construct {
     });
     const self = [{ name: this.serviceAccountName, namespace: ns }];
     if (this.clusterRules.length) {
-      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules });
+      roleObject(this, 'ClusterRole', { name: `${props.name}-role`, labels, rules: this.clusterRules, securityExceptions: exceptionsFor(props.securityExceptions, ['wildcardRbac']) });
       bindingObject(this, 'ClusterRoleBinding', { name: `${props.name}-rolebinding`, labels, roleRef: { kind: 'ClusterRole', name: `${props.name}-role` }, serviceAccounts: self });
     }
     if (this.namespacedRules.length) {
-      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules });
+      roleObject(this, 'Role', { name: `${props.name}-role`, namespace: ns, labels, rules: this.namespacedRules, securityExceptions: exceptionsFor(props.securityExceptions, ['wildcardRbac']) });
       bindingObject(this, 'RoleBinding', { name: `${props.name}-rolebinding`, namespace: ns, labels, roleRef: { kind: 'Role', name: `${props.name}-role` }, serviceAccounts: self });
     }
 
@@ -249,6 +263,7 @@ export class Workload extends Construct {
         },
       },
     });
+    declareSecurityExceptions(this.deployment, exceptionsFor(props.securityExceptions, POD_SECURITY_CHECKS));
 
     if (props.service !== false) {
       const servicePorts = props.service?.ports ?? ports.map((p) => ({ name: p.name, port: p.containerPort, targetPort: p.name }));

@@ -1,3 +1,4 @@
+import { ApiObject } from 'cdk8s';
 import { CRDS } from './crds';
 import { EndpointPicker, EndpointPickerImplementation, EndpointPickerPluginConfig } from './endpoint-picker';
 import { CRDS_BY_VERSION, EPP_IMAGES, GatewayApiInferenceExtensionVersion } from './versions';
@@ -62,6 +63,28 @@ export class GatewayApiInferenceExtension extends Component {
       if (!names.includes(`${def.plural}.${def.group}`)) continue;
       this.addCrd({ ...def, annotations: { ...(def.annotations ?? {}), 'inference.networking.k8s.io/bundle-version': version } });
     }
+    this.node.addValidation({ validate: () => this.checkPickerReferences() });
+  }
+
+  /**
+   * Every InferencePool of the platform (either group) must name an endpoint picker Service
+   * the platform emits in its namespace: a pool whose picker is missing routes nothing.
+   */
+  private checkPickerReferences(): string[] {
+    const all = this.platform.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
+    const services = new Set(all.filter((o) => o.apiVersion === 'v1' && o.kind === 'Service').map((o) => `${o.metadata.namespace}/${o.metadata.name}`));
+    const out: string[] = [];
+    for (const o of all) {
+      if (o.kind !== 'InferencePool' || !/^inference\.networking\.(x-)?k8s\.io\//.test(o.apiVersion)) continue;
+      const spec = (o.toJson() as any).spec ?? {};
+      const ref = spec.endpointPickerRef ?? spec.extensionRef;
+      if (!ref?.name || (ref.kind && ref.kind !== 'Service')) continue;
+      const ns = o.metadata.namespace;
+      if (!services.has(`${ns}/${ref.name}`)) {
+        out.push(`${o.node.path}: InferencePool '${ns}/${o.metadata.name}' names endpoint picker Service '${ref.name}', which is not in the platform in namespace ${ns}; create the pool with addInferencePool (which adds its picker) or fix the name`);
+      }
+    }
+    return out;
   }
 
   /** The extension's reference endpoint picker (EPP) of this release line. */
@@ -80,6 +103,9 @@ export class GatewayApiInferenceExtension extends Component {
 
   /** An InferencePool (inference.networking.k8s.io/v1) with its endpoint picker. */
   public addInferencePool(id: string, props: InferencePoolProps): { pool: InferencePool; picker: EndpointPicker } {
+    if (!Object.keys(props.selector).length) {
+      throw new Error(`${this.node.path}/${id}: selector is empty, which would route to every pod in namespace ${props.namespace}; give the model server pods' labels (e.g. { app: '${props.name}' })`);
+    }
     const picker = new EndpointPicker(this, `${id}Picker`, {
       namespace: props.namespace,
       poolName: props.name,

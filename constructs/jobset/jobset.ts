@@ -8,7 +8,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
-import { WebhookServer } from '../../lib/webhook-server';
+import { excludingNamespaces, WebhookServer } from '../../lib/webhook-server';
 
 export interface JobSetProps extends ComponentProps {
   /** Replicas of the controller manager (leader election keeps one active). @default 1 */
@@ -115,13 +115,16 @@ export class JobSet extends Component {
       path: '/mutate-jobset-x-k8s-io-v1alpha2-jobset',
       rules: jobsets.map((r) => ({ ...r, operations: ['CREATE'] })),
     });
-    w.addMutatingWebhook('jobset-mutating-webhook-configuration', { name: 'mpod.kb.io', path: '/mutate--v1-pod', rules: pods, objectSelector: jobSetPods });
+    // Upstream selects JobSet pods in every namespace; we leave out kube-system and our own,
+    // so that a down webhook never blocks pods there (MLP053).
+    const podNamespaces = excludingNamespaces(['kube-system', this.namespaceName]);
+    w.addMutatingWebhook('jobset-mutating-webhook-configuration', { name: 'mpod.kb.io', path: '/mutate--v1-pod', rules: pods, namespaceSelector: podNamespaces, objectSelector: jobSetPods });
     w.addValidatingWebhook('jobset-validating-webhook-configuration', {
       name: 'vjobset.kb.io',
       path: '/validate-jobset-x-k8s-io-v1alpha2-jobset',
       rules: jobsets.map((r) => ({ ...r, operations: ['CREATE', 'UPDATE'] })),
     });
-    w.addValidatingWebhook('jobset-validating-webhook-configuration', { name: 'vpod.kb.io', path: '/validate--v1-pod', rules: pods, objectSelector: jobSetPods });
+    w.addValidatingWebhook('jobset-validating-webhook-configuration', { name: 'vpod.kb.io', path: '/validate--v1-pod', rules: pods, namespaceSelector: podNamespaces, objectSelector: jobSetPods });
     w.serveConversion(crd);
 
     if (props.userRoles ?? true) {

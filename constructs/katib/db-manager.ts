@@ -56,6 +56,8 @@ export class KatibDbManager extends Construct {
               ports: [{ name: 'api', containerPort: KATIB_DB_MANAGER_PORT, protocol: 'TCP' }],
               // gRPC health service; upstream probes it every minute after 10 s (unconfirmed timings).
               livenessProbe: { grpc: { port: KATIB_DB_MANAGER_PORT }, initialDelaySeconds: 10, periodSeconds: 60, failureThreshold: 5 },
+              // Upstream sets no resources: requests only (MLP054), no limits that could throttle or kill it.
+              resources: { requests: { cpu: '10m', memory: '64Mi' } },
               securityContext: restrictedContainer({ runAsUser: 1000 }),
             }],
           },

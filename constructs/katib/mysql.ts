@@ -64,6 +64,8 @@ export class KatibMySql extends Construct {
               ports: [{ name: 'dbapi', containerPort: 3306, protocol: 'TCP' }],
               readinessProbe: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 1 },
               livenessProbe: { exec: { command: ['/bin/bash', '-c', 'mysqladmin ping -u root -p${MYSQL_ROOT_PASSWORD}'] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 5 },
+              // Upstream sets no resources: requests only (MLP054), no limits that could kill the database.
+              resources: { requests: { cpu: '100m', memory: '256Mi' } },
               securityContext: restrictedContainer({ runAsUser: MYSQL_UID }),
               volumeMounts: [
                 { name: 'katib-mysql', mountPath: '/var/lib/mysql' },

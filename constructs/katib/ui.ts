@@ -58,6 +58,8 @@ export class KatibUi extends Construct {
               args: ['--port=8080'],
               env: [{ name: 'KATIB_CORE_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
               ports: [{ name: 'ui', containerPort: 8080, protocol: 'TCP' }],
+              // Upstream sets no resources: requests only (MLP054), no limits that could throttle or kill it.
+              resources: { requests: { cpu: '10m', memory: '64Mi' } },
               securityContext: restrictedContainer({ runAsUser: 1000 }),
             }],
           },

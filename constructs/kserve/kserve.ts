@@ -13,7 +13,8 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
-import { WebhookRule, WebhookServer } from '../../lib/webhook-server';
+import { declareSecurityExceptions } from '../../lib/security';
+import { excludingNamespaces, WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
 export interface KServeProps extends ComponentProps {
@@ -140,7 +141,9 @@ export class KServe extends Component {
       path: '/mutate-pods',
       rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
       admissionReviewVersions: v1beta1,
-      namespaceSelector: { matchExpressions: [{ key: 'control-plane', operator: 'DoesNotExist' }] },
+      // Upstream skips namespaces labelled control-plane (ours is); we also skip kube-system, so
+      // that a down webhook never blocks system pods there (MLP053).
+      namespaceSelector: excludingNamespaces(['kube-system'], { matchExpressions: [{ key: 'control-plane', operator: 'DoesNotExist' }] }),
       objectSelector: { matchExpressions: [{ key: 'serving.kserve.io/inferenceservice', operator: 'Exists' }] },
       reinvocationPolicy: 'IfNeeded',
     });
@@ -334,7 +337,7 @@ export class KServe extends Component {
       roleRef: { kind: 'ClusterRole', name: `${name}-role` },
       serviceAccounts: [{ name, namespace: this.namespaceName }],
     });
-    new ApiObject(this, 'NodeAgent', {
+    const agent = new ApiObject(this, 'NodeAgent', {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
       metadata: { name, namespace: this.namespaceName, labels: selector },
@@ -367,5 +370,9 @@ export class KServe extends Component {
         },
       },
     });
+    declareSecurityExceptions(agent, [{
+      check: 'hostPath',
+      reason: 'the LocalModel node agent keeps the model cache on each node\'s disk (/models), which upstream\'s DaemonSet mounts as hostPath; turn localModel off where the namespace must enforce "restricted"',
+    }]);
   }
 }

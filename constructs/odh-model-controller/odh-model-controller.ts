@@ -7,7 +7,7 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
-import { WebhookRule, WebhookServer } from '../../lib/webhook-server';
+import { excludingNamespaces, WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { KServe } from '../kserve/kserve';
 
 /** Whether an integration of the controller is on (the *_STATE environment of upstream). */
@@ -123,6 +123,9 @@ export class OdhModelController extends Component {
       name: `mutating.pod${suffix}`,
       path: '/mutate--v1-pod',
       rules: rule('', 'v1', ['pods'], ['CREATE']),
+      // Not upstream's: kube-system and our own namespace are left out, so that a down
+      // webhook never blocks pods there (MLP053).
+      namespaceSelector: excludingNamespaces(['kube-system', this.namespaceName]),
       objectSelector: {
         matchExpressions: [
           { key: 'serving.kserve.io/inferenceservice', operator: 'Exists' },

@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
-import { build, newPlatform, problemsOf, TestComponent, widgetDef } from './support';
+import { SAFETY_CASES } from './safety-cases';
+import { build, newPlatform, problemsOf, RESTRICTED_CONTAINER, RESTRICTED_POD, TestComponent, widgetDef } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { CHECKS } from '../../lib/checks';
 import { CERT_MANAGER } from '../../lib/component';
@@ -11,7 +12,7 @@ import { Rbac } from '../../lib/rbac';
 import { platformReport } from '../../lib/report';
 import { RuntimeWebhook } from '../../lib/runtime-webhooks';
 import { s } from '../../lib/schema/dsl';
-import { WebhookProps, WebhookServer } from '../../lib/webhook-server';
+import { excludingNamespaces, WebhookProps, WebhookServer } from '../../lib/webhook-server';
 
 const NS = 'test-system';
 const RUNTIME_WEBHOOK: RuntimeWebhook = {
@@ -92,6 +93,10 @@ interface Case {
 }
 
 const POD_RULE = [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE' as const] }];
+/** What MLP053 asks of a fail-closed webhook on built-in kinds (the cases of other rules pass it). */
+const NO_KUBE_SYSTEM = { namespaceSelector: excludingNamespaces(['kube-system']) };
+/** For cases about other rules that need a webhook on built-in kinds in its own namespace. */
+const OWN_NAMESPACE_ON_PURPOSE = { ...NO_KUBE_SYSTEM, securityExceptions: [{ check: 'webhookNamespaces' as const, reason: 'the case is about another rule' }] };
 const CM_RULE = [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE' as const] }];
 const backendService = (c: TestComponent) => rawService(c, 'widget-webhook', { selector: SELECTOR, ports: [{ port: 443, targetPort: 'webhook-server' }] });
 
@@ -107,7 +112,7 @@ const CASES: Case[] = [
         metadata: { name: 'bad', namespace: NS },
         spec: {
           selector: { matchLabels: { app: 'bad' } },
-          template: { metadata: { labels: { app: 'bad' } }, spec: { containers: [{ name: 'c', image: 'example/c:v1', bogus: true }] } },
+          template: { metadata: { labels: { app: 'bad' } }, spec: { securityContext: RESTRICTED_POD, containers: [{ name: 'c', image: 'example/c:v1', bogus: true, ...RESTRICTED_CONTAINER }] } },
         },
       });
     },
@@ -346,7 +351,7 @@ const CASES: Case[] = [
     rule: 'MLP022',
     what: 'a fail-closed webhook intercepting the pods of its own backend',
     body: (c) => {
-      server(c).addMutatingWebhook('pod-defaulter', webhook('pods.example.com', POD_RULE));
+      server(c).addMutatingWebhook('pod-defaulter', webhook('pods.example.com', POD_RULE, NO_KUBE_SYSTEM));
     },
     expected: [
       '[MLP022] p/test/Webhooks/Mutating-pod-defaulter: fail-closed webhook pods.example.com of MutatingWebhookConfiguration pod-defaulter intercepts the pods of its own backend Deployment widget-controller: ' +
@@ -358,7 +363,7 @@ const CASES: Case[] = [
     what: 'an object in 10-controllers intercepted by a webhook whose configuration is moved to an earlier phase',
     body: (c) => {
       const srv = server(c);
-      srv.addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE));
+      srv.addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE, OWN_NAMESPACE_ON_PURPOSE));
       setPhase(srv.node.findAll().find((x): x is ApiObject => x instanceof ApiObject && x.kind === 'ValidatingWebhookConfiguration')!, Phase.FOUNDATION);
       new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
     },
@@ -407,7 +412,7 @@ const CASES: Case[] = [
     what: "an infrastructure component's own object applied before its webhook configuration that intercepts it",
     body: (c) => {
       c.providesInfrastructure.push('widget-infrastructure');
-      server(c).addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE));
+      server(c).addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE, OWN_NAMESPACE_ON_PURPOSE));
       new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
     },
     expected: [
@@ -467,7 +472,8 @@ describe('checks', () => {
   });
 
   test('every rule in CHECKS is fired by a test, and no test names an unknown rule', () => {
-    const fired = [...new Set(CASES.map((c) => c.rule))].sort();
+    // The safety rules (MLP050-MLP055) fire in test/lib/safety-checks.test.ts.
+    const fired = [...new Set([...CASES, ...SAFETY_CASES].map((c) => c.rule))].sort();
     expect(fired).toEqual(CHECKS.map((c) => c.id).sort());
   });
 
@@ -532,7 +538,7 @@ describe('no false positives', () => {
       problems((c) => {
         server(c).addMutatingWebhook('pod-defaulter', {
           ...webhook('pods.example.com', POD_RULE),
-          namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [NS] }] },
+          namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [NS, 'kube-system'] }] },
         });
       }),
     ).toEqual([]);
@@ -542,7 +548,7 @@ describe('no false positives', () => {
     expect(
       problems((c) => {
         server(c).addMutatingWebhook('pod-defaulter', {
-          ...webhook('pods.example.com', POD_RULE),
+          ...webhook('pods.example.com', POD_RULE, OWN_NAMESPACE_ON_PURPOSE),
           objectSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'NotIn', values: ['widget-controller'] }] },
         });
       }),
@@ -556,7 +562,7 @@ describe('no false positives', () => {
   test('a webhook configuration in its default phase does not intercept objects of earlier phases', () => {
     expect(
       problems((c) => {
-        server(c).addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE));
+        server(c).addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE, { namespaceSelector: excludingNamespaces(['kube-system', NS]) }));
         new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
       }),
     ).toEqual([]);

@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { build, newPlatform, TestComponent } from './support';
 import { interceptingWebhooks } from '../../lib/checks';
 import { Controller } from '../../lib/controller';
-import { WebhookServer } from '../../lib/webhook-server';
+import { excludingNamespaces, WebhookServer } from '../../lib/webhook-server';
 
 /** A pod mutator scoped to namespaces labelled team=true, and a validator of every pod create. */
 function model() {
@@ -15,7 +15,7 @@ function model() {
     const srv = new WebhookServer(c, 'Webhooks', { controller: ctl, serviceName: 'pod-mutator', secretName: 'pod-mutator-tls' });
     const pods = [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE' as const] }];
     srv.addMutatingWebhook('pod-mutator', { name: 'tenants.example.com', path: '/mutate', rules: pods, namespaceSelector: { matchLabels: { team: 'true' } } });
-    srv.addMutatingWebhook('pod-mutator', { name: 'labelled.example.com', path: '/mutate-labelled', rules: pods, objectSelector: { matchExpressions: [{ key: 'inject', operator: 'Exists' }] } });
+    srv.addMutatingWebhook('pod-mutator', { name: 'labelled.example.com', path: '/mutate-labelled', rules: pods, namespaceSelector: excludingNamespaces(['kube-system', 'test-system']), objectSelector: { matchExpressions: [{ key: 'inject', operator: 'Exists' }] } });
   });
   return build(p).model;
 }

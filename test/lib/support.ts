@@ -96,3 +96,12 @@ export function problemsOf(platform: Platform): string[] {
 export function build(platform: Platform): PlatformBuild {
   return buildPlatform(platform);
 }
+
+/** A pod security context that passes Pod Security "restricted". */
+export const RESTRICTED_POD = { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } };
+
+/** Container fields that pass Pod Security "restricted" and MLP054 (cpu and memory requests). */
+export const RESTRICTED_CONTAINER = {
+  securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true },
+  resources: { requests: { cpu: '10m', memory: '32Mi' } },
+};

@@ -56,6 +56,8 @@ describe('JobSet component', () => {
     // The pod webhooks see only pods of JobSets.
     for (const w of [m.webhooks[1], v.webhooks[1]]) {
       expect(w.objectSelector).toEqual({ matchExpressions: [{ key: 'jobset.sigs.k8s.io/jobset-name', operator: 'Exists' }] });
+      // Not upstream's: kube-system and jobset-system are left out (MLP053).
+      expect(w.namespaceSelector).toEqual({ matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['jobset-system', 'kube-system'] }] });
     }
   });
 

@@ -6,6 +6,7 @@ import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, RBAC_LEFT_OUT } from '../.
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform } from '../../../lib/platform';
 import { allows } from '../../../lib/rbac';
+import { securityExceptionsOf } from '../../../lib/security';
 
 function kserve(props: KServeProps = {}): { objects: any[]; k: KServe } {
   const platform = new Platform(new App(), 'p', { name: 'p', prerequisites: [CERT_MANAGER] });
@@ -169,5 +170,26 @@ describe('KServe default resources of v0.20.0', () => {
     expect(() => kserve({ llmInferenceService: false, workloadVariantAutoscaler: true })).toThrow(
       'p/kserve: workloadVariantAutoscaler needs llmInferenceService: true (WVA scales LLMInferenceService workloads); remove one of them',
     );
+  });
+});
+
+describe('KServe and the platform safety rules', () => {
+  test('the pod mutator skips kube-system as well as namespaces labelled control-plane (ours), MLP053', () => {
+    const m = find('MutatingWebhookConfiguration', 'inferenceservice.serving.kserve.io');
+    const podMutator = m.webhooks.find((w: any) => w.name === 'inferenceservice.kserve-webhook-server.pod-mutator');
+    expect(podMutator.namespaceSelector).toEqual({
+      matchExpressions: [
+        { key: 'control-plane', operator: 'DoesNotExist' },
+        { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
+      ],
+    });
+  });
+
+  test('the LocalModel node agent declares its hostPath with the reason; without localModel there is no exception', () => {
+    const agent = defaults.k.node.findChild('NodeAgent');
+    expect(securityExceptionsOf(agent)).toEqual([{ check: 'hostPath', reason: expect.stringContaining('model cache on each node\'s disk (/models)'), subject: undefined }]);
+    const off = kserve({ localModel: false });
+    expect(off.k.node.tryFindChild('NodeAgent')).toBeUndefined();
+    expect(off.objects.some((o) => o.kind === 'DaemonSet')).toBe(false);
   });
 });

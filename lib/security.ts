@@ -1,0 +1,103 @@
+import { IConstruct } from 'constructs';
+
+/**
+ * The Pod Security "restricted" controls (and the platform's other safety rules) that an
+ * object may be excused from, each only with a declared reason.
+ */
+export type SecurityCheck =
+  /** a hostPath volume (baseline and restricted forbid it) */
+  | 'hostPath'
+  /** hostNetwork: true */
+  | 'hostNetwork'
+  /** hostPID: true */
+  | 'hostPID'
+  /** hostIPC: true */
+  | 'hostIPC'
+  /** hostPort on a container port */
+  | 'hostPorts'
+  /** a privileged container */
+  | 'privileged'
+  /** runAsNonRoot not true (pod or every container), or runAsUser 0 */
+  | 'runAsNonRoot'
+  /** allowPrivilegeEscalation not false on a container */
+  | 'allowPrivilegeEscalation'
+  /** capabilities not dropping ALL, or adding more than NET_BIND_SERVICE */
+  | 'capabilities'
+  /** seccompProfile not RuntimeDefault or Localhost */
+  | 'seccompProfile'
+  /** a volume type outside restricted's list (configMap, csi, downwardAPI, emptyDir, ephemeral, persistentVolumeClaim, projected, secret) */
+  | 'volumeTypes'
+  /** '*' in an RBAC rule's verbs, resources or apiGroups */
+  | 'wildcardRbac'
+  /** a fail-closed webhook whose namespaceSelector does not exclude kube-system and its backend's namespace */
+  | 'webhookNamespaces';
+
+/** Every check an exception may name, for validation. */
+export const SECURITY_CHECKS: readonly SecurityCheck[] = [
+  'hostPath', 'hostNetwork', 'hostPID', 'hostIPC', 'hostPorts', 'privileged', 'runAsNonRoot', 'allowPrivilegeEscalation',
+  'capabilities', 'seccompProfile', 'volumeTypes', 'wildcardRbac', 'webhookNamespaces',
+];
+
+/** An exception to a safety rule, with the reason (shown in REPORT.md). */
+export interface SecurityException {
+  readonly check: SecurityCheck;
+  /** Why upstream needs it, e.g. 'the node agent caches models on the node's disk'. */
+  readonly reason: string;
+}
+
+/** A declared exception and what it covers within its object (e.g. one webhook of a configuration). */
+export interface DeclaredSecurityException extends SecurityException {
+  /** e.g. the webhook's name; undefined: the whole object. */
+  readonly subject?: string;
+}
+
+const declared = new WeakMap<IConstruct, DeclaredSecurityException[]>();
+
+/**
+ * Declares exceptions for one emitted object (a Deployment, DaemonSet, ClusterRole,
+ * webhook configuration...). Throws on an unknown check or an empty reason.
+ */
+export function declareSecurityExceptions(obj: IConstruct, exceptions: readonly SecurityException[] | undefined, subject?: string): void {
+  if (!exceptions?.length) return;
+  const list = declared.get(obj) ?? [];
+  for (const e of exceptions) {
+    if (!SECURITY_CHECKS.includes(e.check)) {
+      throw new Error(`${obj.node.path}: securityExceptions: unknown check '${e.check}'; use one of ${SECURITY_CHECKS.join(', ')}`);
+    }
+    if (!e.reason || !e.reason.trim()) {
+      throw new Error(`${obj.node.path}: securityExceptions: the exception for '${e.check}' has no reason; say why upstream needs it`);
+    }
+    if (!list.some((x) => x.check === e.check && x.subject === subject)) list.push({ check: e.check, reason: e.reason.trim(), subject });
+  }
+  declared.set(obj, list);
+}
+
+/** The exceptions declared for an object. */
+export function securityExceptionsOf(obj: IConstruct): readonly DeclaredSecurityException[] {
+  return declared.get(obj) ?? [];
+}
+
+/** The exception for `check` declared on `obj` (for `subject`, or the whole object), if any. */
+export function securityException(obj: IConstruct, check: SecurityCheck, subject?: string): DeclaredSecurityException | undefined {
+  return securityExceptionsOf(obj).find((e) => e.check === check && (e.subject === undefined || e.subject === subject));
+}
+
+/**
+ * Throws when exceptions name a check outside `allowed` (e.g. a role excused from hostPath)
+ * or give no reason.
+ */
+export function onlyChecks(where: string, exceptions: readonly SecurityException[] | undefined, allowed: readonly SecurityCheck[]): void {
+  for (const e of exceptions ?? []) {
+    if (!allowed.includes(e.check)) throw new Error(`${where}: securityExceptions: '${e.check}' does not apply here; use one of ${allowed.join(', ')}`);
+    if (!e.reason || !e.reason.trim()) throw new Error(`${where}: securityExceptions: the exception for '${e.check}' has no reason; say why upstream needs it`);
+  }
+}
+
+/** The exceptions among `exceptions` for the given checks (undefined when none). */
+export function exceptionsFor(exceptions: readonly SecurityException[] | undefined, checks: readonly SecurityCheck[]): SecurityException[] | undefined {
+  const out = (exceptions ?? []).filter((e) => checks.includes(e.check));
+  return out.length ? out : undefined;
+}
+
+/** The Pod Security "restricted" controls a pod exception may name. */
+export const POD_SECURITY_CHECKS: readonly SecurityCheck[] = SECURITY_CHECKS.filter((c) => c !== 'wildcardRbac' && c !== 'webhookNamespaces');

@@ -1,0 +1,174 @@
+/**
+ * Cases that make each safety rule (MLP050-MLP055) fire, as data: run by
+ * safety-checks.test.ts and counted by checks.test.ts's "every rule is fired" test.
+ */
+import { ApiObject } from 'cdk8s';
+import { RESTRICTED_CONTAINER, RESTRICTED_POD, TestComponent, widgetDef } from './support';
+import { Controller, ControllerProps } from '../../lib/controller';
+import { CrdDefinition } from '../../lib/crd';
+import { s } from '../../lib/schema/dsl';
+import { WebhookServer } from '../../lib/webhook-server';
+
+export const NS = 'test-system';
+export const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
+export const POD_RULE = [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE' as const] }];
+/** A webhook on pods that leaves its own backend's pods alone (so MLP022 does not fire). */
+export const NOT_OWN_PODS = { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'NotIn' as const, values: ['widget-controller'] }] };
+
+export interface SafetyCase {
+  readonly rule: string;
+  readonly what: string;
+  readonly body: (c: TestComponent) => void;
+  /** The exact problems buildPlatform reports (errors). */
+  readonly expected: string[];
+  /** The exact warnings of a build that succeeds. */
+  readonly warnings?: string[];
+}
+
+export function manager(c: TestComponent, props: Partial<ControllerProps> = {}): Controller {
+  return new Controller(c, 'Manager', { name: 'widget-controller', image: c.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 }, ...props });
+}
+
+export function server(c: TestComponent, ctl: Controller = manager(c)): WebhookServer {
+  return new WebhookServer(c, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls' });
+}
+
+/** A Deployment written by hand, its pod spec as given. */
+export function rawDeployment(c: TestComponent, name: string, podSpec: Record<string, unknown>): ApiObject {
+  return new ApiObject(c, `Deploy-${name}`, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: NS },
+    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec } },
+  });
+}
+
+/** A restricted container with an image. */
+export const container = (name: string, image: string, extra: Record<string, unknown> = {}) => ({ name, image, ...RESTRICTED_CONTAINER, ...extra });
+
+/** A Widget CRD whose schema is over 256 KiB: 600 fields with long descriptions. */
+export function largeWidgetDef(): CrdDefinition {
+  const base = widgetDef();
+  const fields: Record<string, any> = {};
+  for (let i = 0; i < 600; i++) fields[`field${String(i).padStart(3, '0')}`] = s.string().describe(`Field number ${i}. ${'A long description that pads the schema. '.repeat(12)}`);
+  return { ...base, versions: [{ ...base.versions[0], schema: s.object({ spec: s.object(fields) }) }] };
+}
+
+const FIX_050 = (check: string) => `fix the pod spec, or declare securityExceptions: [{ check: '${check}', reason: '...' }] on the Controller/Workload (declareSecurityExceptions for other objects)`;
+
+export const SAFETY_CASES: SafetyCase[] = [
+  {
+    rule: 'MLP050',
+    what: 'a controller that mounts a hostPath volume without a declared exception',
+    body: (c) => {
+      manager(c, { ports: {}, volumes: [{ name: 'host', hostPath: { path: '/var/lib/widgets' } }], volumeMounts: [{ name: 'host', mountPath: '/data' }] });
+    },
+    expected: [`[MLP050] p/test/Manager/Deployment: Deployment test-system/widget-controller fails Pod Security "restricted" (hostPath): hostPath volume 'host' (/var/lib/widgets); ${FIX_050('hostPath')}`],
+  },
+  {
+    rule: 'MLP050',
+    what: 'a hand-written Deployment on the host network with a privileged root container and an init container without seccomp',
+    body: (c) => {
+      rawDeployment(c, 'agent', {
+        hostNetwork: true,
+        initContainers: [{ name: 'init', image: 'example/init:v1', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true }, resources: RESTRICTED_CONTAINER.resources }],
+        containers: [{ name: 'agent', image: 'example/agent:v1', securityContext: { privileged: true, runAsUser: 0, capabilities: { add: ['NET_ADMIN'] } }, resources: RESTRICTED_CONTAINER.resources, ports: [{ containerPort: 80, hostPort: 80 }] }],
+        volumes: [{ name: 'nfs', nfs: { server: 'nfs.example.com', path: '/x' } }],
+      });
+    },
+    expected: [
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (hostNetwork): hostNetwork: true; ${FIX_050('hostNetwork')}`,
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (volumeTypes): nfs volume 'nfs'; ${FIX_050('volumeTypes')}`,
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (seccompProfile): container 'init' has no seccompProfile (pod or container); container 'agent' has no seccompProfile (pod or container); ${FIX_050('seccompProfile')}`,
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (privileged): container 'agent' is privileged; ${FIX_050('privileged')}`,
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (allowPrivilegeEscalation): container 'agent' does not set allowPrivilegeEscalation: false; ${FIX_050('allowPrivilegeEscalation')}`,
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (capabilities): container 'agent' does not drop ALL capabilities; container 'agent' adds NET_ADMIN; ${FIX_050('capabilities')}`,
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (runAsNonRoot): container 'agent' may run as root (runAsNonRoot not true); container 'agent' sets runAsUser 0; ${FIX_050('runAsNonRoot')}`,
+      `[MLP050] p/test/Deploy-agent: Deployment test-system/agent fails Pod Security "restricted" (hostPorts): container 'agent' uses hostPort 80; ${FIX_050('hostPorts')}`,
+    ],
+  },
+  {
+    rule: 'MLP051',
+    what: "a hand-written ClusterRole with '*' verbs and resources",
+    body: (c) => {
+      new ApiObject(c, 'Admin', {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'widget-admin' },
+        rules: [{ apiGroups: ['example.com'], resources: ['*'], verbs: ['*'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+      });
+    },
+    expected: [
+      '[MLP051] p/test/Admin: ClusterRole widget-admin grants \'*\' in verbs, resources ({"apiGroups":["example.com"],"resources":["*"],"verbs":["*"]}); ' +
+        'list what the role needs, or declare securityExceptions: [{ check: \'wildcardRbac\', reason: \'...\' }] with upstream\'s reason',
+    ],
+  },
+  {
+    rule: 'MLP052',
+    what: 'images with latest, no tag or a malformed digest in a Deployment, a custom resource and a ConfigMap',
+    body: (c) => {
+      c.crd(widgetDef({ versions: [{ ...widgetDef().versions[0], schema: s.object({ spec: s.object({ containers: s.array(s.object({ name: s.string(), image: s.string() })) }) }) }] }));
+      rawDeployment(c, 'app', {
+        securityContext: RESTRICTED_POD,
+        initContainers: [container('init', 'example/init')],
+        containers: [container('app', 'registry.example.com:5000/app:latest'), container('ok', 'example/ok@sha256:' + 'a'.repeat(64))],
+      });
+      new ApiObject(c, 'Runtime', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'runtime', namespace: NS }, spec: { containers: [{ name: 'server', image: 'example/server@sha256:abc' }] } });
+      new ApiObject(c, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'widget-config', namespace: NS }, data: { agent: '{"image": "example/agent:latest"}', pinned: '{"image": "example/x", "defaultImageVersion": "v1"}', text: 'image: example/y' } });
+    },
+    expected: [
+      "[MLP052] p/test/Config: ConfigMap test-system/widget-config: image 'example/agent:latest' at data.agent.image is not pinned (its tag is latest); pin a release tag or a sha256 digest in the component's versions table",
+      "[MLP052] p/test/Deploy-app: Deployment test-system/app: image 'registry.example.com:5000/app:latest' at spec.template.spec.containers[0].image is not pinned (its tag is latest); pin a release tag or a sha256 digest in the component's versions table",
+      "[MLP052] p/test/Deploy-app: Deployment test-system/app: image 'example/init' at spec.template.spec.initContainers[0].image is not pinned (it has no tag or digest); pin a release tag or a sha256 digest in the component's versions table",
+      "[MLP052] p/test/Runtime: Widget test-system/runtime: image 'example/server@sha256:abc' at spec.containers[0].image is not pinned (digest 'sha256:abc' is not sha256:<64 hex characters>); pin a release tag or a sha256 digest in the component's versions table",
+    ],
+  },
+  {
+    rule: 'MLP053',
+    what: 'a fail-closed pod webhook that reaches kube-system and its own namespace',
+    body: (c) => {
+      server(c).addMutatingWebhook('pod-defaulter', { name: 'pods.example.com', path: '/mutate', rules: POD_RULE, objectSelector: NOT_OWN_PODS });
+    },
+    expected: [
+      '[MLP053] p/test/Webhooks/Mutating-pod-defaulter: fail-closed webhook pods.example.com of MutatingWebhookConfiguration pod-defaulter intercepts pods in namespace kube-system and namespace test-system: ' +
+        "while its backend is down nothing matching can be created there; exclude them with namespaceSelector: excludingNamespaces(['kube-system', 'test-system']) (lib/webhook-server.ts), " +
+        "or declare securityExceptions: [{ check: 'webhookNamespaces', reason: '...' }] on the webhook",
+    ],
+  },
+  {
+    rule: 'MLP054',
+    what: 'a controller with limits but no requests, and a hand-written Deployment without resources',
+    body: (c) => {
+      manager(c, { ports: {}, resources: { limits: { cpu: '1', memory: '1Gi' } } });
+      rawDeployment(c, 'app', { securityContext: RESTRICTED_POD, containers: [{ ...container('app', 'example/app:v1'), resources: { requests: { memory: '64Mi' } } }] });
+    },
+    expected: [
+      "[MLP054] p/test/Manager/Deployment: Deployment test-system/widget-controller: container 'manager' has no cpu or memory request; the scheduler cannot place it by need: set resources.requests (cpu, memory)",
+      "[MLP054] p/test/Deploy-app: Deployment test-system/app: container 'app' has no cpu request; the scheduler cannot place it by need: set resources.requests (cpu)",
+    ],
+  },
+  {
+    rule: 'MLP056',
+    what: 'a ConfigMap with more than 1 MiB of data and a Secret over 1.5 MiB',
+    body: (c) => {
+      new ApiObject(c, 'Big', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: NS }, data: { model: 'a'.repeat(1100000) } });
+      new ApiObject(c, 'Huge', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'huge', namespace: NS }, stringData: { blob: 'b'.repeat(1600000) } });
+      new ApiObject(c, 'Fits', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fits', namespace: NS }, data: { model: 'a'.repeat(1000000) } });
+    },
+    expected: [
+      "[MLP056] p/test/Big: ConfigMap test-system/big holds 1100005 bytes of data, over the API server's 1048576; split it into several ConfigMaps",
+      '[MLP056] p/test/Huge: Secret test-system/huge is 1600113 bytes, over the 1572864 etcd stores per object; split it (e.g. several ConfigMaps) or mount the content from an image or a volume',
+    ],
+  },
+  {
+    rule: 'MLP055',
+    what: 'a CRD over 256 KiB (a warning: synth succeeds)',
+    body: (c) => {
+      c.crd(largeWidgetDef());
+    },
+    expected: [],
+    warnings: [
+      /* filled in by the test from the CRD's size */
+    ],
+  },
+];
