@@ -460,7 +460,7 @@ export function architectureMermaid(a: Architecture): string {
 }
 
 function dotString(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
 /** The dependency graph in Graphviz DOT (arrows point at what a component depends on). */
