@@ -64,7 +64,8 @@ function writeOut(io: CliIo, out: string | undefined, text: string): void {
   const file = path.resolve(io.cwd, out);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
-  io.stderr.write(`wrote ${path.relative(io.cwd, file) || file}\n`);
+  const shown = path.relative(io.cwd, file);
+  io.stderr.write(`wrote ${shown.startsWith('..') ? file : shown}\n`);
 }
 
 const SYNTH_OPTIONS: Record<string, OptionSpec> = { platform: { multiple: true }, out: {} };
