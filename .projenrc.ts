@@ -22,6 +22,12 @@ const project = new typescript.TypeScriptProject({
   libdir: 'build',
   testdir: 'test',
   sampleCode: false,
+  // The package: compiled JavaScript with declarations in pkg/ (tsconfig.package.json), the
+  // mlplatform command a shim that runs it (bin/mlplatform.js; in a clone it builds first).
+  entrypoint: 'pkg/index.js',
+  entrypointTypes: 'pkg/index.d.ts',
+  bin: { mlplatform: 'bin/mlplatform.js' },
+  autoDetectBin: false,
   typescriptVersion: '5.9.3',
   deps: [
     'cdk8s@2.70.106',
@@ -44,7 +50,7 @@ const project = new typescript.TypeScriptProject({
     'fast-check@4.11.0',
   ],
   tsconfig: {
-    include: sourceDirs.map((d) => `${d}/**/*.ts`).concat(['main.ts']),
+    include: sourceDirs.map((d) => `${d}/**/*.ts`).concat(['main.ts', 'index.ts']),
     exclude: ['node_modules', 'build', 'dist'],
     compilerOptions: {
       rootDir: '.',
@@ -86,7 +92,36 @@ const project = new typescript.TypeScriptProject({
     ignorePatterns: ['imports/**', 'build/**', 'dist/**', 'node_modules/**', '*.js', '*.mjs', '*.d.ts'],
   },
   // node_modules without a slash also ignores a node_modules symlink (git worktrees share one).
-  gitignore: ['/dist/', '/build/', '/.bench/', '/test/.readme-example.ts', '/node_modules'],
+  gitignore: ['/dist/', '/build/', '/pkg/', '/.bench/', '/test/.readme-example.ts', '/node_modules'],
+});
+
+// What the package ships: the compiled library and CLI with their declarations and the data
+// they read at run time (imports/k8s/core-types.json), and the command's shim.
+project.package.addField('files', ['bin/mlplatform.js', 'pkg/**/*.js', 'pkg/**/*.d.ts', 'pkg/**/*.json', 'README.md', 'LICENSE']);
+new javascript.TypescriptConfig(project, {
+  fileName: 'tsconfig.package.json',
+  include: ['index.ts', 'cli/**/*.ts', 'lib/**/*.ts', 'constructs/**/*.ts', 'platforms/**/*.ts', 'imports/**/*.ts'],
+  exclude: ['node_modules', 'build', 'dist', 'pkg', 'test'],
+  compilerOptions: {
+    rootDir: '.',
+    outDir: 'pkg',
+    declaration: true,
+    noEmit: false,
+    sourceMap: false,
+    resolveJsonModule: true,
+    esModuleInterop: true,
+    isolatedModules: true,
+    lib: ['es2022'],
+    target: 'ES2022',
+    module: 'CommonJS',
+    moduleResolution: javascript.TypeScriptModuleResolution.NODE,
+    skipLibCheck: true,
+    strict: true,
+    // What the package's code may assume at run time: Node, not the test runner.
+    types: ['node'],
+    noEmitOnError: true,
+    experimentalDecorators: false,
+  },
 });
 
 // Schema definitions and exact error messages make long lines; keep them readable as one.
@@ -113,6 +148,12 @@ project.addTask('gen:imports', {
   description: 'Regenerate the typed custom-resource bindings in imports/ from our own CRD schemas',
   exec: 'ts-node --transpile-only scripts/gen-imports.ts',
 });
+// The package task: compile pkg/ afresh, then pack the tarball into dist/js/.
+project.packageTask.reset('rm -rf pkg');
+project.packageTask.exec('tsc -p tsconfig.package.json');
+project.packageTask.exec('mkdir -p dist/js');
+project.packageTask.exec('npm pack --pack-destination dist/js');
+
 project.addTask('synth', {
   description: 'Synthesize the default platforms into dist/',
   // The CLI's upgrade check asks the npm registry at every run (and prints an error offline).

@@ -19,3 +19,4 @@ export * from './report';
 export * from './synth';
 export * from './workload';
 export * from './runtime-webhooks';
+export * from './architecture';

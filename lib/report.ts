@@ -1,3 +1,4 @@
+import { architectureOf, architectureSections } from './architecture';
 import { caSourceOf, Finding, resolveBackend, webhooksOf } from './checks';
 import type { Component } from './component';
 import { Controller } from './controller';
@@ -141,5 +142,8 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
   for (const w of warnings) lines.push(`- [${w.rule}] ${w.path}: ${w.message}`);
   lines.push('', '## Object counts', '');
   for (const [k, v] of Object.entries(objectCounts(m))) lines.push(`- ${k}: ${v}`);
+  // The architecture page's sections that the ones above do not already show
+  // (`mlplatform report` gives the whole page, as Markdown, JSON or SVG).
+  lines.push('', ...architectureSections(architectureOf(m, largeCrds), 2, ['dependencies', 'webhooks', 'cold-apply', 'images']));
   return lines.join('\n') + '\n';
 }

@@ -1,0 +1,184 @@
+import { execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { run } from '../../cli/main';
+import { validateCommand } from '../../cli/validate';
+import { KServe } from '../../constructs/kserve';
+import { Platform } from '../../lib/platform';
+import { buildPlatform } from '../../lib/synth';
+import { DEFAULT_PLATFORMS, DefaultPlatform, ServingPlatform } from '../../platforms';
+
+// Commands build real platforms (seconds each on a shared CPU).
+jest.setTimeout(120_000);
+
+const ROOT = path.join(__dirname, '..', '..');
+const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+
+/** Runs `mlplatform <argv>` in-process; returns exit code and what it printed. */
+async function cli(argv: string[], cwd = os.tmpdir()) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd });
+  return { code, stdout, stderr };
+}
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-cli-'));
+}
+
+describe('mlplatform', () => {
+  test('--version prints the package version', async () => {
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+  });
+
+  test('--help and help list every command; no command is a usage error', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const c of ['synth', 'report', 'graph', 'list', 'validate', 'help']) expect(help.stdout).toMatch(new RegExp(`^  ${c} +\\S`, 'm'));
+    expect((await cli(['help'])).stdout).toBe(help.stdout);
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(help.stdout);
+  });
+
+  test('each command has --help (and help COMMAND) with its usage', async () => {
+    for (const c of ['synth', 'report', 'graph', 'list']) {
+      const r = await cli([c, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: mlplatform ${c}`));
+      expect((await cli(['help', c])).stdout).toBe(r.stdout);
+    }
+  });
+
+  test('fails with exit 2 and one line naming the command for an unknown command, option or value', async () => {
+    const unknown = await cli(['deploy']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, list, validate, help; see mlplatform --help)\n");
+    const option = await cli(['synth', '--outdir', 'x']);
+    expect(option.code).toBe(2);
+    expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --out, --help)');
+    const format = await cli(['report', '--platform', 'serving', '--format', 'pdf']);
+    expect(format.code).toBe(2);
+    expect(format.stderr.split('\n')[0]).toBe("mlplatform report: --format 'pdf' is not one of md, json, svg");
+    const missing = await cli(['report']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split('\n')[0]).toBe('mlplatform report: --platform NAME is required (platforms: serving, training, model-serving, kubeflow)');
+    const platform = await cli(['graph', '--platform=nope']);
+    expect(platform.code).toBe(2);
+    expect(platform.stderr.split('\n')[0]).toBe("mlplatform graph: no platform named 'nope' (platforms: serving, training, model-serving, kubeflow)");
+    const noValue = await cli(['synth', '--out']);
+    expect(noValue.stderr.split('\n')[0]).toBe('mlplatform synth: --out needs a value');
+    const list = await cli(['list', 'images']);
+    expect(list.code).toBe(2);
+    expect(list.stderr.split('\n')[0]).toBe("mlplatform list: 'images' is not one of platforms, components, versions");
+  });
+
+  test('list platforms shows every default platform with its description', async () => {
+    const r = await cli(['list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => l.split(/ +/)[0])).toEqual(DEFAULT_PLATFORMS.map((p) => p.name));
+    expect((await cli(['list', 'platforms'])).stdout).toBe(r.stdout);
+  });
+
+  test('list components and versions show each component with its version and images', async () => {
+    const components = await cli(['list', 'components']);
+    expect(components.code).toBe(0);
+    expect(components.stdout).toMatch(/^kserve \(KServe\) v0\.20\.0 {2}namespace kserve {2}platforms: serving, model-serving, kubeflow$/m);
+    expect(components.stdout).toMatch(/^ {2}controller: kserve\/kserve-controller:v0\.20\.0$/m);
+    const versions = await cli(['list', 'versions']);
+    expect(versions.stdout).toContain('kserve\tcontroller\tkserve/kserve-controller:v0.20.0\n');
+    expect(versions.stdout).toMatch(/^kueue\t\w+\t.*kueue.*:v0\.\d+\.\d+$/m);
+  });
+
+  test('synth writes the platforms it names, byte for byte what buildPlatform renders', async () => {
+    const dir = tmp();
+    const r = await cli(['synth', '--platform', 'serving', '--out', 'out'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^serving: \d+ objects, \d+ files -> out\/serving\n$/);
+    expect(fs.readdirSync(path.join(dir, 'out'))).toEqual(['serving']);
+    const expected = buildPlatform(new ServingPlatform(new App(), 'serving'));
+    for (const [file, text] of expected.files) expect(fs.readFileSync(path.join(dir, 'out', 'serving', file), 'utf8')).toBe(text);
+  });
+
+  test('synth fails with exit 1 listing the problems, without a stack trace, and writes nothing', async () => {
+    const broken: DefaultPlatform = {
+      name: 'broken',
+      description: 'KServe without the inference extension',
+      create: (s) => {
+        const p = new Platform(s, 'broken', { name: 'broken' });
+        new KServe(p, 'kserve');
+        return p;
+      },
+    };
+    const list = DEFAULT_PLATFORMS as DefaultPlatform[];
+    list.push(broken);
+    const dir = tmp();
+    try {
+      const r = await cli(['synth', '--platform', 'serving', '--platform', 'broken', '--out', 'out'], dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^synth failed:\nplatform broken: \d+ problems?:\n {2}- broken\/kserve: component 'kserve' \(KServe\) requires inference\.networking\.k8s\.io\/InferencePool/);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+      expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
+    } finally {
+      list.splice(list.indexOf(broken), 1);
+    }
+  });
+
+  test('report: Markdown by default, JSON with the same content, SVG with a node per component', async () => {
+    const md = await cli(['report', '--platform', 'serving']);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toMatch(/^# Architecture of platform serving\n/);
+    for (const h of ['Components and versions', 'CRD ownership map', 'Cross-component dependencies', 'Webhooks per component', 'Cold apply', 'Server-side apply', 'Object counts by kind', 'Images to mirror', 'Dependency graph']) {
+      expect(md.stdout).toContain(`\n## ${h}\n`);
+    }
+    const json = JSON.parse((await cli(['report', '--platform', 'serving', '--format', 'json'])).stdout);
+    expect(json.platform).toBe('serving');
+    expect(json.components.map((c: any) => c.name)).toEqual(['gateway-api-inference-extension', 'kserve']);
+    expect(json.dependencies).toContainEqual(expect.objectContaining({ from: 'kserve', to: 'gateway-api-inference-extension' }));
+    for (const image of json.images) expect(md.stdout).toContain(`\n${image}\n`);
+    expect(json.graph.mermaid).toMatch(/^graph LR\n/);
+    expect(json.graph.dot).toMatch(/^digraph "serving" \{/);
+
+    const dir = tmp();
+    const svg = await cli(['report', '--platform', 'serving', '--format', 'svg', '--out', 'arch/serving.svg'], dir);
+    expect(svg).toEqual({ code: 0, stdout: '', stderr: 'wrote arch/serving.svg\n' });
+    const text = fs.readFileSync(path.join(dir, 'arch', 'serving.svg'), 'utf8');
+    expect(text).toContain('<svg');
+    const nodes = [...text.matchAll(/class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).sort();
+    // The components, and cert-manager, a prerequisite of the serving platform.
+    expect(nodes).toEqual(['n_cert_manager', 'n_gateway_api_inference_extension', 'n_kserve']);
+  });
+
+  test('graph prints Mermaid by default, DOT and SVG on request', async () => {
+    const mermaid = await cli(['graph', '--platform', 'training']);
+    expect(mermaid.code).toBe(0);
+    expect(mermaid.stdout).toMatch(/^graph LR\n/);
+    expect(mermaid.stdout).toContain('n_trainer ==>|creates: JobSet| n_jobset');
+    const dot = await cli(['graph', '--platform', 'training', '--format', 'dot']);
+    expect(dot.stdout).toContain('n_trainer -> n_jobset [label="creates: JobSet"');
+    const svg = await cli(['graph', '--platform', 'training', '--format', 'svg']);
+    expect(svg.stdout).toMatch(/<svg[\s\S]*<title>n_jobset<\/title>[\s\S]*<\/svg>/);
+  });
+
+  test('validate is dispatched to validateCommand with its arguments', async () => {
+    for (const args of [['--help'], ['some-dir']]) {
+      let stdout = '';
+      let stderr = '';
+      const code = await validateCommand([...args], { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: os.tmpdir() });
+      expect(await cli(['validate', ...args])).toEqual({ code, stdout, stderr });
+    }
+  });
+});
+
+describe('bin/mlplatform.js', () => {
+  test('runs the CLI from a clone, building first: exit codes and output of a real process', () => {
+    const bin = path.join(ROOT, 'bin', 'mlplatform.js');
+    expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' })).toBe(`${VERSION}\n`);
+    const usage = spawnSync(process.execPath, [bin, 'list', 'things'], { encoding: 'utf8' });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr.split('\n')[0]).toBe("mlplatform list: 'things' is not one of platforms, components, versions");
+    expect(fs.existsSync(path.join(ROOT, 'build', 'cli', 'main.js'))).toBe(true);
+  }, 120_000);
+});

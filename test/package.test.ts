@@ -1,0 +1,108 @@
+import { execFileSync, spawnSync } from 'child_process';
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+// The package as a user gets it: `npx projen package` compiles pkg/ and packs the tarball; a
+// fresh project installs it with only its runtime dependencies, offline, composes a platform
+// from the package's constructs in TypeScript, and runs the installed `mlplatform` command.
+//
+// Offline: `npm ci` fills the npm cache with the tarballs the lock file pins, not with the
+// registry's metadata (packuments), and `npm install --offline` without a lock file needs
+// that metadata to pick versions (ENOTCACHED). So the fresh project gets a lock file naming
+// exactly the versions (tarball URL and integrity) our own lock file pins for the runtime
+// dependencies, and `npm install --offline` installs them from the cache: no request leaves
+// the machine (--offline makes npm fail rather than fetch).
+
+const ROOT = path.join(__dirname, '..');
+const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const LOCK = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** The runtime part of our lock file, with tarball URLs, as the fresh project's lock file. */
+function lockFor(tarball: string, deps: Record<string, string>): unknown {
+  const packages: Record<string, any> = { '': { name: 'app', version: '1.0.0', dependencies: deps } };
+  for (const [key, entry] of Object.entries<any>(LOCK.packages)) {
+    if (!key || entry.dev || entry.link) continue;
+    const name = key.split('node_modules/').pop()!;
+    packages[key] = { resolved: `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`, ...entry };
+  }
+  packages['node_modules/cdk8s-mlplatform'] = {
+    version: PKG.version,
+    resolved: `file:${path.basename(tarball)}`,
+    integrity: `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`,
+    license: PKG.license,
+    dependencies: PKG.dependencies,
+    bin: PKG.bin,
+    engines: PKG.engines,
+  };
+  return { name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
+}
+
+const APP = `
+import { App } from 'cdk8s';
+import { architectureOf, buildPlatform, CERT_MANAGER, GatewayApiInferenceExtension, KServe, Kueue, Platform, writePlatform } from 'cdk8s-mlplatform';
+
+declare const console: { log(s: string): void };
+
+const app = new App();
+const platform = new Platform(app, 'mine', { name: 'mine', prerequisites: [CERT_MANAGER], images: { registryMirror: 'mirror.example.com/ml' } });
+new Kueue(platform, 'kueue');
+new GatewayApiInferenceExtension(platform, 'gateway-api-inference-extension');
+new KServe(platform, 'kserve', { localModel: false });
+const build = buildPlatform(platform);
+writePlatform(build, 'out');
+const arch = architectureOf(build.model, build.largeCrds);
+console.log(JSON.stringify({ components: arch.components.map((c) => c.name), images: arch.images, files: [...build.files.keys()] }));
+`;
+
+test('the packed package installs offline without devDependencies, composes a platform, and runs mlplatform', () => {
+  const started = Date.now();
+  execFileSync('npx', ['projen', 'package'], { cwd: ROOT, stdio: 'pipe' });
+  const tarball = path.join(ROOT, 'dist', 'js', `${PKG.name}-${PKG.version}.tgz`);
+  const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+  expect(listing).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/mlplatform.js', 'package/pkg/index.js', 'package/pkg/index.d.ts', 'package/pkg/cli/main.js', 'package/pkg/imports/k8s/core-types.json']));
+  // Only the compiled package: no sources, tests or build tooling.
+  expect(listing.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+  expect(listing.filter((f) => /^package\/(test|scripts|build|node_modules)\//.test(f))).toEqual([]);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-package-'));
+  fs.copyFileSync(tarball, path.join(dir, path.basename(tarball)));
+  const deps = { 'cdk8s-mlplatform': `file:${path.basename(tarball)}`, 'cdk8s': PKG.dependencies.cdk8s, 'constructs': PKG.dependencies.constructs };
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: deps }, null, 2));
+  fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(lockFor(tarball, deps), null, 2));
+  const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
+  expect({ status: install.status, stderr: install.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
+
+  // No devDependency came along.
+  for (const dev of Object.keys(PKG.devDependencies)) expect(fs.existsSync(path.join(dir, 'node_modules', dev))).toBe(PKG.dependencies[dev] !== undefined);
+
+  // The app type-checks against the package's declarations (with our compiler: the fresh project has none) and runs.
+  fs.writeFileSync(path.join(dir, 'app.ts'), APP);
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'ES2022', lib: ['es2022'], types: [], skipLibCheck: true, esModuleInterop: true }, files: ['app.ts'] }));
+  execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, stdio: 'pipe' });
+  const result = JSON.parse(execFileSync(process.execPath, ['app.js'], { cwd: dir, encoding: 'utf8' }));
+  expect(result.components).toEqual(['kueue', 'gateway-api-inference-extension', 'kserve']);
+  expect(result.images.length).toBeGreaterThan(3);
+  for (const image of result.images) expect(image).toMatch(/^mirror\.example\.com\/ml\//);
+  expect(result.files).toEqual(expect.arrayContaining(['REPORT.md', 'kustomization.yaml']));
+  const controllers = fs.readdirSync(path.join(dir, 'out', 'mine', '10-controllers'));
+  expect(controllers).toEqual(expect.arrayContaining([expect.stringMatching(/-kueue\.yaml$/), expect.stringMatching(/-kserve\.yaml$/)]));
+  const kueue = fs.readFileSync(path.join(dir, 'out', 'mine', '10-controllers', controllers.find((f) => f.endsWith('-kueue.yaml'))!), 'utf8');
+  expect(kueue).toMatch(/kind: Deployment\n[\s\S]*name: kueue-controller-manager/);
+
+  // The installed command runs the compiled CLI (no TypeScript at run time), SVG rendering included.
+  const bin = path.join(dir, 'node_modules', '.bin', 'mlplatform');
+  expect(execFileSync(bin, ['--version'], { cwd: dir, encoding: 'utf8' })).toBe(`${PKG.version}\n`);
+  expect(execFileSync(bin, ['list'], { cwd: dir, encoding: 'utf8' })).toMatch(/^serving +KServe/);
+  expect(execFileSync(bin, ['graph', '--platform', 'serving', '--format', 'svg'], { cwd: dir, encoding: 'utf8' })).toMatch(/<title>n_kserve<\/title>/);
+  const synth = spawnSync(bin, ['synth', '--platform', 'serving', '--out', 'dist'], { cwd: dir, encoding: 'utf8' });
+  expect(synth.status).toBe(0);
+  expect(fs.existsSync(path.join(dir, 'dist', 'serving', 'REPORT.md'))).toBe(true);
+  expect(fs.existsSync(path.join(dir, 'node_modules', 'cdk8s-mlplatform', 'pkg', 'cli', 'main.js'))).toBe(true);
+
+  fs.rmSync(dir, { recursive: true, force: true });
+  // Visible in the test output: the package test is the slow one.
+  process.stderr.write(`package test: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}, 300_000);
