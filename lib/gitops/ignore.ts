@@ -81,7 +81,8 @@ export function splitPointers(pointers: string[]): { jsonPointers: string[]; jqP
       jsonPointers.push(p);
       continue;
     }
-    jqPathExpressions.push(parts.map((s) => (s === '*' ? '[]?' : /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `.${s}` : `.[${JSON.stringify(s)}]`)).join(''));
+    const jq = parts.map((s, i) => (s === '*' ? `${i ? '' : '.'}[]?` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `.${s}` : `${i ? '' : '.'}[${JSON.stringify(s)}]`)).join('');
+    jqPathExpressions.push(jq);
   }
   return { jsonPointers, jqPathExpressions };
 }
