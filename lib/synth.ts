@@ -7,6 +7,7 @@ import { EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsF
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
 import { platformReport } from './report';
+import { versionDrift, versionDriftReport, VersionsTable } from './versions';
 import { toYamlDocuments } from './yaml-writer';
 
 /** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
@@ -78,7 +79,8 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
       files.set(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, toYaml(objs.map((o) => o.json)));
     }
   }
-  files.set('REPORT.md', platformReport(model, largeCrds));
+  const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
+  files.set('REPORT.md', platformReport(model, largeCrds) + versionDriftReport(drift));
   // sortOptions fifo (kustomize v5): render in the listed order, not kustomize's kind order,
   // which would move Namespaces ahead of every CRD and webhooks ahead of their backends.
   files.set('kustomization.yaml', toYaml([{

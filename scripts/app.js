@@ -19,8 +19,8 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'build');
 const MANIFEST = path.join(OUT, '.manifest.json');
-/** What synth loads (main.ts and the folders it imports from), and the synth of the bench's scaling sweep. */
-const SOURCES = ['main.ts', 'lib', 'constructs', 'platforms', 'imports', 'scripts/bench-platforms.ts', 'scripts/bench-synth.ts'];
+/** What synth loads (main.ts, the folders it imports from, versions.json), and the synth of the bench's scaling sweep. */
+const SOURCES = ['main.ts', 'lib', 'constructs', 'platforms', 'imports', 'versions.json', 'scripts/bench-platforms.ts', 'scripts/bench-synth.ts'];
 
 function walk(rel, out) {
   const abs = path.join(ROOT, rel);
