@@ -19,3 +19,5 @@ export * from './report';
 export * from './synth';
 export * from './workload';
 export * from './runtime-webhooks';
+export * from './versions';
+export * from './gitops';

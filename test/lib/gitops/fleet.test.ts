@@ -9,6 +9,7 @@ import { CertificateProvider } from '../../../lib/certificates';
 import { ClusterSettings, Fleet, FleetProps } from '../../../lib/gitops';
 import { Platform } from '../../../lib/platform';
 import { buildPlatform, PlatformApp } from '../../../lib/synth';
+import { ServingPlatform } from '../../../platforms';
 
 const factory = (scope: Construct, _cluster: string, s: ClusterSettings) =>
   gitopsPlatform(scope, 'batch', { registryMirror: s.registryMirror, certificates: s.certificates, replicas: s.replicas });
@@ -101,5 +102,31 @@ describe('Fleet', () => {
 
   test('fails at construction on bad GitOps settings', () => {
     expect(() => fleet(undefined, { gitops: { repoURL: 'not a url' } })).toThrow('fleet: GitOps settings: repoURL "not a url" must be the URL');
+  });
+});
+
+describe('README fleet example', () => {
+  test('constructs two clusters of the serving platform with their settings', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const code = /```ts\n(new Fleet\([\s\S]*?)```/.exec(readme)![1];
+    const file = path.join(__dirname, '.readme-fleet.ts');
+    fs.writeFileSync(file, [
+      "import { App } from 'cdk8s';",
+      "import { CertificateProvider } from '../../../lib/certificates';",
+      "import { Fleet } from '../../../lib/gitops';",
+      "import { ServingPlatform } from '../../../platforms';",
+      "export const app = new App({ outdir: '/nonexistent' });",
+      code.replace(/^new Fleet\(app,/, 'export const fleet = new Fleet(app,'),
+    ].join('\n'));
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { fleet } = require('./.readme-fleet') as { fleet: Fleet };
+      expect([...fleet.platforms.keys()]).toEqual(['east', 'west']);
+      const east = fleet.platforms.get('east') as ServingPlatform;
+      expect(east.kserve.image('controller')).toMatch(/^mirror\.east\.example\.com\/ml\//);
+      expect(fleet.platforms.get('west')!.certificates).toEqual(CertificateProvider.openShiftServiceCa());
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 });
