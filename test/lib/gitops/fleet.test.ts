@@ -120,11 +120,11 @@ describe('README fleet example', () => {
     ].join('\n'));
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { fleet } = require('./.readme-fleet') as { fleet: Fleet };
-      expect([...fleet.platforms.keys()]).toEqual(['east', 'west']);
-      const east = fleet.platforms.get('east') as ServingPlatform;
+      const example = (require('./.readme-fleet') as { fleet: Fleet }).fleet;
+      expect([...example.platforms.keys()]).toEqual(['east', 'west']);
+      const east = example.platforms.get('east') as ServingPlatform;
       expect(east.kserve.image('controller')).toMatch(/^mirror\.east\.example\.com\/ml\//);
-      expect(fleet.platforms.get('west')!.certificates).toEqual(CertificateProvider.openShiftServiceCa());
+      expect(example.platforms.get('west')!.certificates).toEqual(CertificateProvider.openShiftServiceCa());
     } finally {
       fs.rmSync(file, { force: true });
     }
