@@ -133,6 +133,8 @@ project.eslint?.addRules({
 project.testTask.prependExec('tsc --noEmit -p tsconfig.json');
 // The committed bindings in imports/ must match our CRD definitions.
 project.testTask.prependExec('ts-node --transpile-only scripts/gen-imports.ts --check');
+// versions.json must have one entry per component image (tags bumped by Renovate are kept).
+project.testTask.prependExec('ts-node --transpile-only scripts/gen-versions.ts --check');
 project.testTask.prependExec('node scripts/gen-core-types.mjs --check');
 project.compileTask.reset('tsc --noEmit -p tsconfig.json');
 
@@ -147,6 +149,10 @@ project.addTask('gen:core-types', {
 project.addTask('gen:imports', {
   description: 'Regenerate the typed custom-resource bindings in imports/ from our own CRD schemas',
   exec: 'ts-node --transpile-only scripts/gen-imports.ts',
+});
+project.addTask('gen:versions', {
+  description: 'Regenerate versions.json (the image versions table as data) from the components\' TypeScript image tables',
+  exec: 'ts-node --transpile-only scripts/gen-versions.ts',
 });
 // The package task: compile pkg/ afresh, then pack the tarball into dist/js/.
 project.packageTask.reset('rm -rf pkg');

@@ -6,6 +6,7 @@ import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
 import type { Platform } from './platform';
 import { RuntimeWebhook, validateRuntimeWebhook } from './runtime-webhooks';
+import { VersionsTable } from './versions';
 
 /** A kind a component watches or creates but does not own. */
 export interface Requirement {
@@ -211,7 +212,9 @@ export abstract class Component extends Chart {
     if (!spec) {
       throw new Error(`${this.node.path}: no image '${key}' in the versions table (has ${Object.keys(this.images).sort().join(', ')})`);
     }
-    return this.platform.resolveImage(`${this.componentName}/${key}`, spec);
+    // versions.json (tags Renovate bumps) over the TypeScript table; the platform's overrides last.
+    const versions = this.platform.imageSettings.versions ?? VersionsTable.DEFAULT;
+    return this.platform.resolveImage(`${this.componentName}/${key}`, versions.resolve(this, key, spec).spec);
   }
 
   /** Declares a CRD of this component. */

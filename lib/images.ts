@@ -1,3 +1,5 @@
+import type { VersionsTable } from './versions';
+
 /** A container image as the versions table of a component records it. */
 export interface ImageSpec {
   /** e.g. kserve/kserve-controller or quay.io/brancz/kube-rbac-proxy */
@@ -22,6 +24,12 @@ export interface ImageSettings {
    * repository, tag or digest.
    */
   readonly overrides?: Record<string, Partial<ImageSpec>>;
+  /**
+   * The versions data whose tags and digests apply over the components' TypeScript tables
+   * (before `overrides`).
+   * @default VersionsTable.DEFAULT (the repository's versions.json)
+   */
+  readonly versions?: VersionsTable;
 }
 
 /** Splits `quay.io/org/name` into registry and path; Docker Hub when there is no host. */

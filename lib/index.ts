@@ -20,3 +20,5 @@ export * from './synth';
 export * from './workload';
 export * from './runtime-webhooks';
 export * from './architecture';
+export * from './versions';
+export * from './gitops';

@@ -74,7 +74,8 @@ export class Platform extends Construct {
   public readonly certificates: CertificateProvider;
   public readonly prerequisites: Prerequisite[];
   public readonly existingNamespaces: string[];
-  private readonly imageSettings: ImageSettings;
+  /** Registry mirror, overrides and versions data for every component's images. */
+  public readonly imageSettings: ImageSettings;
   /** CRD name -> id of the owning component */
   private readonly explicitOwners: Map<string, string>;
 

@@ -3,9 +3,11 @@ import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { Finding, isError, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
+import { EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
 import { platformReport } from './report';
+import { versionDrift, versionDriftReport, VersionsTable } from './versions';
 import { toYamlDocuments } from './yaml-writer';
 
 export { SERVER_SIDE_APPLY_BYTES };
@@ -80,8 +82,13 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
       files.set(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, toYaml(objs.map((o) => o.json)));
     }
   }
-  files.set('REPORT.md', platformReport(model, largeCrds, warnings));
-  files.set('kustomization.yaml', toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...files.keys()].filter((f) => f.endsWith('.yaml')) }]));
+  const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
+  files.set('REPORT.md', platformReport(model, largeCrds, warnings) + versionDriftReport(drift));
+  // sortOptions fifo (kustomize v5): render in the listed order, not kustomize's kind order,
+  // which would move Namespaces ahead of every CRD and webhooks ahead of their backends.
+  files.set('kustomization.yaml', toYaml([{
+    apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', sortOptions: { order: 'fifo' }, resources: [...files.keys()].filter((f) => f.endsWith('.yaml')),
+  }]));
   step('done', model.objects.length);
   return { model, files, largeCrds, warnings };
 }
@@ -100,6 +107,14 @@ export function writePlatform(build: PlatformBuild, outdir: string): void {
   }
 }
 
+/** Writes files (relative path -> text) under dir. */
+export function writeFiles(dir: string, files: Map<string, string>): void {
+  for (const [file, text] of files) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+}
+
 export interface PlatformAppProps extends AppProps {
   /**
    * Names of the platforms to synthesize (the others are built but not checked or
@@ -107,6 +122,12 @@ export interface PlatformAppProps extends AppProps {
    * @default - every platform; the MLP_PLATFORMS environment variable (comma-separated) if set
    */
   readonly platforms?: string[];
+  /**
+   * Where the output lives in git, for the GitOps files written next to each platform
+   * (argocd/, flux/, helm/, phase kustomizations; see lib/gitops); false writes none.
+   * @default EXAMPLE_GITOPS_SETTINGS (a placeholder repository: set yours before syncing)
+   */
+  readonly gitops?: GitOpsSettings | false;
 }
 
 /**
@@ -116,9 +137,11 @@ export interface PlatformAppProps extends AppProps {
  */
 export class PlatformApp extends App {
   private readonly only?: string[];
+  private readonly gitops?: GitOpsSettings;
 
   constructor(props: PlatformAppProps = {}) {
     super(props);
+    this.gitops = props.gitops === false ? undefined : props.gitops ?? EXAMPLE_GITOPS_SETTINGS;
     this.only = props.platforms ?? process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((n) => n);
   }
 
@@ -133,7 +156,22 @@ export class PlatformApp extends App {
     try {
       const builds = platforms.map((p) => buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n) }));
       progress.show('', 'write');
-      for (const b of builds) writePlatform(b, this.outdir);
+      const gitops = this.gitops && resolveGitOpsSettings('PlatformApp', this.gitops);
+      for (const b of builds) {
+        // A fleet's platforms go to dist/fleet/<fleet>/<cluster>/<platform>/.
+        const placement = fleetPlacement(b);
+        const dir = placement ? path.join(this.outdir, placement.folder) : this.outdir;
+        writePlatform(b, dir);
+        if (!gitops) continue;
+        const files = placement
+          ? gitopsFiles(b, placement.settings, { base: `${placement.settings.path}/${placement.folder}`, namePrefix: `${placement.cluster}-` })
+          : gitopsFiles(b, gitops);
+        writeFiles(path.join(dir, b.model.platform.name), files);
+      }
+      const built = new Set(builds.map((b) => b.model.platform));
+      for (const fleet of this.node.findAll().filter((c): c is Fleet => c instanceof Fleet)) {
+        if ([...fleet.platforms.values()].every((p) => built.has(p))) writeFiles(this.outdir, fleet.files());
+      }
     } finally {
       progress.clear();
     }

@@ -19,8 +19,8 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'build');
 const MANIFEST = path.join(OUT, '.manifest.json');
-/** What synth and the mlplatform CLI load (main.ts, cli/ and the folders they import from), and the synth of the bench's scaling sweep. */
-const SOURCES = ['main.ts', 'cli', 'lib', 'constructs', 'platforms', 'imports', 'scripts/bench-platforms.ts', 'scripts/bench-synth.ts'];
+/** What synth and the mlplatform CLI load (main.ts, cli/, the folders they import from, versions.json), and the synth of the bench's scaling sweep. */
+const SOURCES = ['main.ts', 'cli', 'lib', 'constructs', 'platforms', 'imports', 'versions.json', 'scripts/bench-platforms.ts', 'scripts/bench-synth.ts'];
 
 function walk(rel, out) {
   const abs = path.join(ROOT, rel);

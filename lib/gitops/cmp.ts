@@ -1,0 +1,80 @@
+import type { PlatformBuild } from '../synth';
+import { toYamlDocument, toYamlDocuments } from '../yaml-writer';
+import { SYNC_WAVE, toIgnoreDifference } from './argocd';
+import { ignoredFields } from './ignore';
+import { phasePlan } from './plan';
+import { ResolvedGitOpsSettings } from './settings';
+
+/** The plugin's name (what an Application's `source.plugin.name` says). */
+export const CMP_NAME = 'cdk8s-mlplatform';
+
+/**
+ * The command the plugin runs to generate manifests, in the repository checkout:
+ * synthesizes one platform (ARGOCD_ENV_PLATFORM, from the Application's plugin env
+ * PLATFORM) and prints its objects (see `cmpStream`).
+ */
+export const CMP_GENERATE = 'npx --no-install ts-node --transpile-only scripts/cmp-generate.ts "$ARGOCD_ENV_PLATFORM"';
+
+/**
+ * A ConfigMap holding the ConfigManagementPlugin definition for Argo CD's repo-server
+ * sidecar (mount it at /home/argocd/cmp-server/config/plugin.yaml of a sidecar running
+ * argocd-cmp-server in a Node.js 20 image). With it Argo CD runs the synth itself, so no
+ * synthesized YAML needs to be committed. `init` installs the repository's locked
+ * dependencies (that needs the npm registry or a mirror from the sidecar).
+ */
+export function configManagementPlugin(namespace: string = 'argocd'): any {
+  const plugin = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ConfigManagementPlugin',
+    metadata: { name: CMP_NAME },
+    spec: {
+      init: { command: ['sh', '-c', 'npm ci --ignore-scripts --no-audit --no-fund >&2'] },
+      generate: { command: ['sh', '-c', CMP_GENERATE] },
+      discover: { fileName: './cdk8s.yaml' },
+    },
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'cmp-cdk8s-mlplatform', namespace },
+    data: { 'plugin.yaml': toYamlDocument(plugin) },
+  };
+}
+
+/**
+ * What the plugin prints: every object of the platform in apply order, each annotated with
+ * its phase's sync wave (one Application holds them all, so waves carry the phase order)
+ * and, for CRDs too large for client-side apply, `ServerSideApply=true`.
+ */
+export function cmpStream(build: PlatformBuild): string {
+  const large = new Set(build.largeCrds);
+  const docs: unknown[] = [];
+  for (const step of phasePlan(build)) {
+    for (const o of step.objects) {
+      const annotations: Record<string, string> = { ...(o.json.metadata?.annotations ?? {}), [SYNC_WAVE]: String(step.wave) };
+      if (o.json.kind === 'CustomResourceDefinition' && large.has(o.json.metadata.name)) annotations['argocd.argoproj.io/sync-options'] = 'ServerSideApply=true';
+      docs.push({ ...o.json, metadata: { ...o.json.metadata, annotations } });
+    }
+  }
+  return toYamlDocuments(docs);
+}
+
+/**
+ * An Application that deploys the platform through the plugin: one Application, phase
+ * order by sync waves, and the platform's run-time fields ignored.
+ */
+export function cmpApplication(build: PlatformBuild, settings: ResolvedGitOpsSettings): any {
+  const platform = build.model.platform.name;
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: platform, namespace: settings.argocd.namespace },
+    spec: {
+      project: settings.argocd.project,
+      source: { repoURL: settings.repoURL, targetRevision: settings.targetRevision, path: '.', plugin: { name: CMP_NAME, env: [{ name: 'PLATFORM', value: platform }] } },
+      destination: { server: settings.argocd.server },
+      syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['RespectIgnoreDifferences=true'] },
+      ignoreDifferences: ignoredFields(build.model).map(toIgnoreDifference),
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { gitopsBuild } from './fixture';
+import { findKubectl, idOf, parseDocs, writeToTemp } from './support';
+import { Phase, PHASES } from '../../../lib/phases';
+import { PlatformBuild } from '../../../lib/synth';
+
+const kubectl = findKubectl();
+let build: PlatformBuild;
+let dir: string;
+/** What we synthesized, in the order the platform's kustomization.yaml lists it. */
+let expected: any[];
+
+beforeAll(() => {
+  build = gitopsBuild();
+  dir = writeToTemp(build);
+  const resources: string[] = parseDocs(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8'))[0].resources;
+  expected = resources.flatMap((f) => parseDocs(fs.readFileSync(path.join(dir, f), 'utf8')));
+  if (!kubectl) {
+    process.stderr.write('kubectl not found (PATH or $KUBECTL): the test that renders with `kubectl kustomize` is SKIPPED; only the kustomization file lists are checked\n');
+  }
+});
+
+afterAll(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
+
+describe('kustomize output', () => {
+  test('the platform kustomization lists exactly the phase files on disk, in apply order', () => {
+    const resources: string[] = parseDocs(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8'))[0].resources;
+    const onDisk = PHASES.filter((p) => fs.existsSync(path.join(dir, p)))
+      .flatMap((p) => fs.readdirSync(path.join(dir, p)).filter((f) => f !== 'kustomization.yaml').map((f) => `${p}/${f}`));
+    expect(resources).toEqual(onDisk); // phase folders and NN- prefixes sort in apply order
+    // Nothing of argocd/, flux/ or helm/ reaches the platform's own rendering.
+    expect(resources.filter((r) => !/^\d\d-[a-z-]+\/\d\d-[a-z0-9-]+\.yaml$/.test(r))).toEqual([]);
+    expect(expected.map(idOf)).toEqual(PHASES.flatMap((p) => phaseObjects(p).map(idOf)));
+  });
+
+  test('each phase kustomization lists the phase files, in apply order', () => {
+    for (const phase of PHASES.filter((p) => fs.existsSync(path.join(dir, p)))) {
+      const k = parseDocs(fs.readFileSync(path.join(dir, phase, 'kustomization.yaml'), 'utf8'))[0];
+      const files = fs.readdirSync(path.join(dir, phase)).filter((f) => f !== 'kustomization.yaml');
+      expect([phase, k.resources]).toEqual([phase, files]);
+    }
+  });
+
+  (kubectl ? test : test.skip)(`kubectl kustomize renders every object in apply order${kubectl ? '' : ' (SKIPPED: kubectl not found)'}`, () => {
+    const rendered = parseDocs(execFileSync(kubectl!, ['kustomize', dir], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 }));
+    expect(rendered.map(idOf)).toEqual(expected.map(idOf));
+    expect(rendered).toEqual(expected);
+  });
+
+  (kubectl ? test : test.skip)(`kubectl kustomize renders each phase folder (what Argo CD and Flux sync) as the phase's objects${kubectl ? '' : ' (SKIPPED: kubectl not found)'}`, () => {
+    const phases = PHASES.filter((p) => fs.existsSync(path.join(dir, p)));
+    expect(phases.length).toBeGreaterThanOrEqual(5);
+    const all: any[] = [];
+    for (const phase of phases) {
+      const rendered = parseDocs(execFileSync(kubectl!, ['kustomize', path.join(dir, phase)], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 }));
+      const mine = phaseObjects(phase);
+      expect([phase, rendered.map(idOf)]).toEqual([phase, mine.map(idOf)]);
+      all.push(...rendered);
+    }
+    expect(all).toEqual(expected);
+  });
+});
+
+/** A phase's objects in apply order: its Namespaces (one per name) first, then the rest in platform order. */
+function phaseObjects(phase: Phase): any[] {
+  const objs = build.model.objects.filter((o) => o.phase === phase).map((o) => o.json);
+  const seen = new Set<string>();
+  const namespaces = objs.filter((o) => o.kind === 'Namespace' && !seen.has(o.metadata.name) && !!seen.add(o.metadata.name));
+  return [...namespaces, ...objs.filter((o) => o.kind !== 'Namespace')];
+}
