@@ -151,8 +151,8 @@ describe('REPORT.md', () => {
   test('keeps its sections and adds the architecture\'s dependencies, webhooks, cold apply and images to mirror', () => {
     const headings = report.split('\n').filter((l) => l.startsWith('## '));
     expect(headings).toEqual([
-      '## Components in apply order', '## Dependency graph', '## CRD ownership', '## Webhooks', '## Controller metrics', '## Changed at run time',
-      '## Images', '## Server-side apply', '## Object counts',
+      '## Components in apply order', '## Dependency graph', '## CRD ownership', '## Webhooks', '## Controller metrics', '## Safety exceptions', '## Changed at run time',
+      '## Images', '## Server-side apply', '## Warnings', '## Object counts',
       '## Cross-component dependencies', '## Webhooks per component', '## Cold apply', '## Images to mirror',
     ]);
     expect(report).toContain('| kueue | training-operator | watches | kubeflow.org/PyTorchJob | yes |');
