@@ -3,6 +3,7 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
+import { mergeResources, resourceProblems } from './customization';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject } from './rbac';
 
 /** How a controller's metrics endpoint is protected. */
@@ -239,8 +240,14 @@ export class Controller extends Construct {
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 0`);
     }
-    if ((props.replicas ?? 1) > 1 && !props.leaderElectionId && !props.stateless) {
-      throw new Error(`${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
+    // The platform's customization (controllers['<component>/<name>']) wins over the component's props.
+    const target = `${scope.componentName}/${props.name}`;
+    const custom = scope.platform.customization.controller(scope.componentName, props.name);
+    const replicas = custom?.replicas ?? props.replicas;
+    if ((replicas ?? 1) > 1 && !props.leaderElectionId && !props.stateless) {
+      throw new Error(custom?.replicas !== undefined
+        ? `${this.node.path}: customization controllers['${target}'].replicas ${replicas}: the controller has no leader election, so several managers would reconcile at once; use replicas: 1 (or 0)`
+        : `${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
     }
 
     this.metrics = props.metrics;
@@ -293,7 +300,11 @@ export class Controller extends Construct {
     if (new Set(ports.map((p) => p.containerPort)).size !== ports.length) {
       throw new Error(`${this.node.path}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number; give each endpoint its own port`);
     }
-    const resources = props.resources ?? DEFAULT_RESOURCES;
+    const resources = mergeResources(props.resources ?? DEFAULT_RESOURCES, custom?.resources)!;
+    if (custom?.resources) {
+      const problems = resourceProblems(`customization controllers['${target}'].resources merged over the component's`, resources);
+      if (problems.length) throw new Error(`${this.node.path}: ${problems.join('; ')}`);
+    }
     const env = [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, ...(props.env ?? [])];
     this.extraVolumes.push(...(props.volumes ?? []));
     this.extraMounts.push(...(props.volumeMounts ?? []));
@@ -306,7 +317,7 @@ export class Controller extends Construct {
       kind: 'Deployment',
       metadata: { name: props.name, namespace: ns, labels },
       spec: {
-        replicas: props.replicas ?? 1,
+        replicas: replicas ?? 1,
         selector: { matchLabels: props.selectorLabels },
         template: {
           metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
