@@ -109,7 +109,7 @@ describe('customization: construction-time validation of the props alone', () =>
     })).toBe(
       "p: invalid customization of platform 'p':\n" +
         'p: patches[0]: target needs kind and name (and optionally namespace, component)\n' +
-        "p: patches[1] (Deployment widget-controller): ops[0] {\"op\":\"replace\",\"path\":\"/spec/replicas\"} is not a valid RFC 6902 operation: Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)\n" +
+        'p: patches[1] (Deployment widget-controller): ops[0] {"op":"replace","path":"/spec/replicas"} is not a valid RFC 6902 operation: Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)\n' +
         'p: patches[2]: ops must be a non-empty array of RFC 6902 operations',
     );
   });
@@ -279,11 +279,14 @@ describe('customization: JSON patches', () => {
   test('applies RFC 6902 operations to the emitted JSON, by kind, namespace, name and component', () => {
     const objs = objects(platform({
       patches: [
-        { target: { kind: 'Deployment', name: 'widget-controller', namespace: 'widgets-system', component: 'widgets' }, ops: [
-          { op: 'test', path: '/spec/replicas', value: 1 },
-          { op: 'add', path: '/spec/template/spec/priorityClassName', value: 'system-cluster-critical' },
-          { op: 'add', path: '/metadata/labels/tier', value: 'control' },
-        ] },
+        {
+          target: { kind: 'Deployment', name: 'widget-controller', namespace: 'widgets-system', component: 'widgets' },
+          ops: [
+            { op: 'test', path: '/spec/replicas', value: 1 },
+            { op: 'add', path: '/spec/template/spec/priorityClassName', value: 'system-cluster-critical' },
+            { op: 'add', path: '/metadata/labels/tier', value: 'control' },
+          ],
+        },
         { target: { kind: 'Deployment', name: 'gadget-controller' }, ops: [{ op: 'remove', path: '/spec/template/spec/terminationGracePeriodSeconds' }] },
       ],
     }));
