@@ -265,7 +265,7 @@ export class Customization {
     }
     for (const target of Object.keys(this.settings.controllers ?? {})) {
       if (!this.knownControllers.has(target)) {
-        problems.push(`${this.path}: controllers['${target}']: no controller '${target}' in the platform (components that are off have none); valid targets: ${validChoices(target, this.knownControllers)}`);
+        problems.push(`${this.path}: controllers['${target}']: no controller '${target}' in the platform; valid targets: ${validChoices(target, this.knownControllers)}`);
       }
     }
     for (const target of Object.keys(this.settings.webhooks ?? {})) {

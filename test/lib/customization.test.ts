@@ -181,7 +181,7 @@ describe('customization: controllers', () => {
 
   test('fails when a target names no controller, naming the valid targets', () => {
     expect(problemsOf(platform({ controllers: { 'widgets/widget-manager': { replicas: 2 } } }))).toEqual([
-      "p: controllers['widgets/widget-manager']: no controller 'widgets/widget-manager' in the platform (components that are off have none); " +
+      "p: controllers['widgets/widget-manager']: no controller 'widgets/widget-manager' in the platform; " +
         "valid targets: 'gadgets/gadget-controller', 'widgets/widget-controller', 'widgets/widget-ui'",
     ]);
   });
