@@ -251,13 +251,16 @@ export abstract class Component extends Chart {
   }
 
   /**
-   * A Namespace object for the component's namespace (the platform dedupes). Components that
-   * share a namespace (e.g. an applications namespace set by customization) emit the same
-   * object: the union of their labels; two values for one label are an error.
+   * A Namespace object for the component's namespace (the platform dedupes). In a namespace
+   * the platform's customization places components in (e.g. an applications namespace),
+   * every component emits the same object: the customization's labels, then the union of
+   * the components'; two values for one label are an error.
    */
   protected addNamespace(labels: Record<string, string> = {}): ApiObject {
-    // A component that is off adds nothing to a namespace it would share.
-    if (!this.enabled) {
+    // Labels are pooled only in namespaces the customization places components in (the
+    // applications namespace, per-component ones, ones it labels): there, components that
+    // were not written to share a namespace meet. A component that is off adds nothing.
+    if (!this.enabled || !this.platform.customization.isPlacedNamespace(this.namespaceName)) {
       return new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: this.namespaceName, labels: Object.keys(labels).length ? labels : undefined } });
     }
     const shared = this.platform.namespaceLabels(this.namespaceName);

@@ -227,6 +227,12 @@ export class Customization {
     return this.settings.namespaces?.components?.[id] ?? this.settings.namespaces?.applications ?? own;
   }
 
+  /** Whether the customization places components in this namespace (or labels it). */
+  public isPlacedNamespace(namespace: string): boolean {
+    const ns = this.settings.namespaces;
+    return ns?.applications === namespace || Object.values(ns?.components ?? {}).includes(namespace) || namespace in (ns?.labels ?? {});
+  }
+
   /** The Namespace labels the customization sets for a namespace. */
   public namespaceLabelsOf(namespace: string): Record<string, string> {
     return this.settings.namespaces?.labels?.[namespace] ?? {};
