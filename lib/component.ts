@@ -190,15 +190,24 @@ export abstract class Component extends Chart {
     }
     super(scope, id, { disableResourceNameHashes: true });
     this.componentName = id;
-    this.namespaceName = namespace;
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63) {
-      throw new Error(`${this.node.path}: namespace '${namespace}' is not a valid namespace name (lower-case DNS label, at most 63 characters)`);
+    // The platform's customization places components (namespaces) and may turn them off.
+    this.namespaceName = scope.customization.namespaceOf(id, namespace);
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(this.namespaceName) || this.namespaceName.length > 63) {
+      throw new Error(`${this.node.path}: namespace '${this.namespaceName}' is not a valid namespace name (lower-case DNS label, at most 63 characters)`);
     }
+    // Off: the component is still built (its props are still checked, its ids stay known to
+    // the customization) but out of the construct tree, so it emits nothing.
+    if (!scope.isComponentEnabled(id)) scope._disableComponent(this);
   }
 
-  /** The platform this component belongs to. */
+  /** The platform this component belongs to (also while customization has it off). */
   public get platform(): Platform {
     return this.node.scope as Platform;
+  }
+
+  /** Whether the platform's customization leaves this component on. */
+  public get enabled(): boolean {
+    return this.platform.isComponentEnabled(this.componentName);
   }
 
   /** The CRDs this component owns in its platform (shared CRDs resolved to one owner). */
@@ -267,10 +276,38 @@ export abstract class Component extends Chart {
     this.runtimeWebhooks.push(w);
   }
 
-  /** A Namespace object for the component's namespace (the platform dedupes). */
+  /**
+   * A Namespace object for the component's namespace (the platform dedupes). In a namespace
+   * the platform's customization places components in (e.g. an applications namespace),
+   * every component emits the same object: the customization's labels, then the union of
+   * the components'; two values for one label are an error.
+   */
   protected addNamespace(labels: Record<string, string> = {}): ApiObject {
-    return new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: this.namespaceName, labels: Object.keys(labels).length ? labels : undefined } });
+    // Labels are pooled only in namespaces the customization places components in (the
+    // applications namespace, per-component ones, ones it labels): there, components that
+    // were not written to share a namespace meet. A component that is off adds nothing.
+    if (!this.enabled || !this.platform.customization.isPlacedNamespace(this.namespaceName)) {
+      return new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: this.namespaceName, labels: Object.keys(labels).length ? labels : undefined } });
+    }
+    const shared = this.platform.namespaceLabels(this.namespaceName);
+    for (const [k, v] of Object.entries(labels)) {
+      const had = shared.labels.get(k);
+      if (had && had.component === undefined) continue; // set by the platform's customization: it wins
+      if (had && had.value !== v) {
+        throw new Error(
+          `${this.node.path}: namespace '${this.namespaceName}' needs label ${k}=${v}, but component '${had.component}' in the same namespace needs ${k}=${had.value}; ` +
+            `choose the value with customization namespaces.labels: { '${this.namespaceName}': { '${k}': '...' } }, or put the two components in different namespaces (namespaces.components)`,
+        );
+      }
+      shared.labels.set(k, { value: v, component: this.componentName });
+    }
+    const ns = new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: this.namespaceName } });
+    shared.objects.push(ns);
+    // Every Namespace object of the namespace carries the union so far (they stay identical).
+    for (const o of shared.objects) for (const [k, { value }] of shared.labels) o.metadata.addLabel(k, value);
+    return ns;
   }
+
 
   /** Whether an object of this component is emitted (a CRD owned by another component is not). */
   public emits(obj: IConstruct): boolean {

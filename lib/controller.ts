@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
-import { checkPorts, resourceProblems } from './resources';
+import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
 /** How a controller's metrics endpoint is protected. */
@@ -247,8 +247,14 @@ export class Controller extends Construct {
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 0`);
     }
-    if ((props.replicas ?? 1) > 1 && !props.leaderElectionId && !props.stateless) {
-      throw new Error(`${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
+    // The platform's customization (controllers['<component>/<name>']) wins over the component's props.
+    const target = `${scope.componentName}/${props.name}`;
+    const custom = scope.platform.customization.controller(scope.componentName, props.name);
+    const replicas = custom?.replicas ?? props.replicas;
+    if ((replicas ?? 1) > 1 && !props.leaderElectionId && !props.stateless) {
+      throw new Error(custom?.replicas !== undefined
+        ? `${this.node.path}: customization controllers['${target}'].replicas ${replicas}: the controller has no leader election, so several managers would reconcile at once; use replicas: 1 (or 0)`
+        : `${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
     }
 
     this.metrics = props.metrics;
@@ -305,8 +311,8 @@ export class Controller extends Construct {
       throw new Error(`${this.node.path}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number; give each endpoint its own port`);
     }
     checkPorts(this.node.path, ports as Array<{ name: unknown; containerPort: number }>);
-    const resources = props.resources ?? DEFAULT_RESOURCES;
-    const resourceIssues = resourceProblems(resources);
+    const resources = mergeResources(props.resources ?? DEFAULT_RESOURCES, custom?.resources)!;
+    const resourceIssues = resourceProblems(resources, custom?.resources ? `customization controllers['${target}'].resources merged over the component's` : 'resources');
     if (resourceIssues.length) throw new Error(`${this.node.path}: ${resourceIssues.join('; ')}`);
     const env = [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, ...(props.env ?? [])];
     this.extraVolumes.push(...(props.volumes ?? []));
@@ -320,7 +326,7 @@ export class Controller extends Construct {
       kind: 'Deployment',
       metadata: { name: props.name, namespace: ns, labels },
       spec: {
-        replicas: props.replicas ?? 1,
+        replicas: replicas ?? 1,
         selector: { matchLabels: props.selectorLabels },
         template: {
           metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },

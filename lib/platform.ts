@@ -3,20 +3,19 @@ import { Construct, IConstruct } from 'constructs';
 import { CertificateProvider } from './certificates';
 import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
+import { Customization, PlatformCustomization } from './customization';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
-export interface PlatformProps {
+/**
+ * A platform's props: its name and what the cluster has, plus the typed customization
+ * (components, images, controllers, namespaces, certificates, webhooks, patches) that every
+ * platform passes through from its own props.
+ */
+export interface PlatformProps extends PlatformCustomization {
   /** Folder name under dist/ (a DNS label). */
   readonly name: string;
-  /**
-   * Where webhook certificates come from, for every component.
-   * @default CertificateProvider.certManager()
-   */
-  readonly certificates?: CertificateProvider;
-  /** Registry mirror and image overrides for every component. */
-  readonly images?: ImageSettings;
   /**
    * Infrastructure already present on the cluster (e.g. CERT_MANAGER): its kinds count as
    * provided, and components that need it are satisfied.
@@ -31,6 +30,13 @@ export interface PlatformProps {
   readonly crdOwners?: Record<string, string>;
   /** Namespaces that exist on the cluster already (objects may live there without a Namespace object). @default ['default', 'kube-system'] */
   readonly existingNamespaces?: string[];
+}
+
+/** The Namespace objects components emit for one namespace, and the labels they carry. */
+export interface SharedNamespace {
+  /** label -> value and the component that asked for it (none: the platform's customization). */
+  readonly labels: Map<string, { value: string; component?: string }>;
+  readonly objects: ApiObject[];
 }
 
 /** One emitted object with everything checks and writers need. */
@@ -74,10 +80,15 @@ export class Platform extends Construct {
   public readonly certificates: CertificateProvider;
   public readonly prerequisites: Prerequisite[];
   public readonly existingNamespaces: string[];
+  /** The validated customization; components and lib constructs read it as they are built. */
+  public readonly customization: Customization;
   /** Registry mirror, overrides and versions data for every component's images. */
   public readonly imageSettings: ImageSettings;
   /** CRD name -> id of the owning component */
   private readonly explicitOwners: Map<string, string>;
+  /** Components created but switched off by customization (out of the construct tree). */
+  private readonly disabledComponents: Component[] = [];
+  private readonly sharedNamespaces = new Map<string, SharedNamespace>();
 
   constructor(scope: Construct, id: string, props: PlatformProps) {
     super(scope, id);
@@ -85,6 +96,11 @@ export class Platform extends Construct {
       throw new Error(`${this.node.path}: name '${props.name}' must be a lower-case DNS label (it names the folder under dist/)`);
     }
     this.name = props.name;
+    try {
+      this.customization = new Customization(this.node.path, props);
+    } catch (e) {
+      throw new Error(`${this.node.path}: invalid customization of platform '${props.name}':\n${(e as Error).message}`);
+    }
     this.certificates = props.certificates ?? CertificateProvider.certManager();
     this.imageSettings = props.images ?? {};
     this.prerequisites = props.prerequisites ?? [];
@@ -95,6 +111,35 @@ export class Platform extends Construct {
   /** The components, in declaration order. */
   public get components(): Component[] {
     return this.node.children.filter((c): c is Component => c instanceof Component);
+  }
+
+  /**
+   * Whether customization leaves the component with this id on (`components: { id: false }`
+   * turns it off). Platforms may ask before creating a component; a component created while
+   * off is taken out of the platform (see `Component`).
+   */
+  public isComponentEnabled(id: string): boolean {
+    return this.customization.isComponentEnabled(id);
+  }
+
+  /**
+   * The labels components ask for on a namespace's Namespace object, by key (shared by every
+   * component in that namespace; see `Component.addNamespace`).
+   */
+  public namespaceLabels(namespace: string): SharedNamespace {
+    let shared = this.sharedNamespaces.get(namespace);
+    if (!shared) {
+      // Labels the customization sets come first and win (no component).
+      const set = this.customization.namespaceLabelsOf(namespace);
+      this.sharedNamespaces.set(namespace, shared = { labels: new Map(Object.entries(set).map(([k, value]) => [k, { value }])), objects: [] });
+    }
+    return shared;
+  }
+
+  /** Takes a component that customization turns off out of the platform. @internal */
+  public _disableComponent(c: Component): void {
+    this.node.tryRemoveChild(c.node.id);
+    this.disabledComponents.push(c);
   }
 
   /** Assigns a CRD that several components declare to one of them. */
@@ -129,6 +174,9 @@ export class Platform extends Construct {
     const components = this.components;
     const errors: string[] = [];
     if (!components.length) errors.push(`${this.node.path}: platform '${this.name}' has no components`);
+    errors.push(...this.customization.unresolvedProblems(
+      [...components, ...this.disabledComponents].flatMap((c) => Object.keys(c.images).map((k) => `${c.componentName}/${k}`)),
+      components.map((c) => c.namespaceName)));
 
     // 1. CRD ownership: one owner per CRD.
     const crdOwners = new Map<string, Component>();
@@ -201,7 +249,7 @@ export class Platform extends Construct {
           const versions = this.prerequisites.flatMap((p) => p.provides.filter((g) => gvkKey(g) === key && g.version).map((g) => g.version!));
           if (r.version && versions.length && !versions.includes(r.version)) errors.push(wrongVersion(this, c, r, 'the prerequisites', versions));
         } else {
-          errors.push(missingProvider(this, c, r));
+          errors.push(missingProvider(this, c, r, this.disabledComponents));
         }
       }
       for (const infra of c.infrastructure) {
@@ -235,9 +283,9 @@ export class Platform extends Construct {
     }
     if (errors.length) throw new PlatformError(errors);
 
-    // 5. Objects in apply order.
+    // 5. Objects in apply order, after the customization's JSON patches.
     const rank = new Map(ordered.map((c, i) => [c, i]));
-    const raw: Array<Omit<PlatformObject, 'order'> & { seq: number }> = [];
+    const raw: Array<Omit<PlatformObject, 'order' | 'json'> & { json: any; seq: number }> = [];
     let seq = 0;
     for (const c of ordered) {
       for (const obj of c.node.findAll().filter((x): x is ApiObject => x instanceof ApiObject)) {
@@ -250,6 +298,10 @@ export class Platform extends Construct {
         raw.push({ json, apiObject: obj, component: c, path: obj.node.path, phase, seq: seq++ });
       }
     }
+    const patchable = raw.map((r) => ({ json: r.json, component: r.component.componentName }));
+    const patchProblems = this.customization.applyPatches(patchable);
+    if (patchProblems.length) throw new PlatformError(patchProblems);
+    patchable.forEach((p, i) => { raw[i].json = p.json; });
     const phaseIndex = (p: Phase) => PHASES.indexOf(p);
     raw.sort((a, b) =>
       phaseIndex(a.phase) - phaseIndex(b.phase) || rank.get(a.component)! - rank.get(b.component)! || kindRank(a.json.kind) - kindRank(b.json.kind) || a.seq - b.seq);
@@ -272,8 +324,11 @@ function implicitOwner(declaring: Component[], crd: string): Component | undefin
   return owning.length === 1 ? owning[0] : undefined;
 }
 
-function missingProvider(platform: Platform, c: Component, r: Requirement): string {
-  const hint = r.providedBy ? `add the ${r.providedBy.name} component to the platform` : 'add a component that provides it';
+function missingProvider(platform: Platform, c: Component, r: Requirement, disabled: Component[]): string {
+  const off = disabled.find((d) => d.crds.some((x) => x.definition.group === r.group && x.definition.kind === r.kind));
+  const hint = off
+    ? `component '${off.componentName}' provides it but customization turns it off (components: { '${off.componentName}': false }); turn it on, or turn '${c.componentName}' off too`
+    : r.providedBy ? `add the ${r.providedBy.name} component to the platform` : 'add a component that provides it';
   return (
     `${c.node.path}: component '${c.componentName}' (${c.constructor.name}) requires ${r.group}/${r.kind} (${r.reason}), ` +
     `but no component of platform '${platform.name}' provides it and no prerequisite declares it; ${hint}, ` +

@@ -38,17 +38,21 @@ export interface ContainerResources {
   readonly limits?: Record<string, string>;
 }
 
+const RESOURCE_NAME = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
 /**
- * What is wrong with a container's resources: a value that is not a quantity, a negative
- * one, or a request above its limit (the API server rejects each).
+ * What is wrong with a container's resources: a name that is not a resource name, a value
+ * that is not a quantity, a negative one, or a request above its limit (the API server
+ * rejects each). `where` names the prop in the messages.
  */
-export function resourceProblems(r: ContainerResources): string[] {
+export function resourceProblems(r: ContainerResources, where = 'resources'): string[] {
   const out: string[] = [];
   for (const field of ['requests', 'limits'] as const) {
     for (const [name, value] of Object.entries(r[field] ?? {})) {
-      const v = parseQuantity(value);
-      if (v === undefined) out.push(`resources.${field}.${name} '${value}' is not a quantity; write it like 500m, 2Gi or 1.5`);
-      else if (v < 0) out.push(`resources.${field}.${name} '${value}' is negative; give a quantity >= 0`);
+      if (!RESOURCE_NAME.test(name)) out.push(`${where}.${field}: '${name}' is not a resource name; use cpu, memory, ephemeral-storage or a <domain>/<name> extended resource`);
+      const v = typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
+      if (v === undefined) out.push(`${where}.${field}.${name} '${value}' is not a quantity; write it like 500m, 2Gi or 1.5`);
+      else if (v < 0) out.push(`${where}.${field}.${name} '${value}' is negative; give a quantity >= 0`);
     }
   }
   for (const [name, req] of Object.entries(r.requests ?? {})) {
@@ -56,9 +60,16 @@ export function resourceProblems(r: ContainerResources): string[] {
     if (lim === undefined) continue;
     const rv = parseQuantity(req);
     const lv = parseQuantity(lim);
-    if (rv !== undefined && lv !== undefined && rv > lv) out.push(`resources.requests.${name} '${req}' is above resources.limits.${name} '${lim}'; raise the limit or lower the request`);
+    if (rv !== undefined && lv !== undefined && rv > lv) out.push(`${where}: requests.${name} '${req}' is above limits.${name} '${lim}'; raise the limit or lower the request`);
   }
   return out;
+}
+
+/** `over` merged key by key over `base` (a customization over a component's resources). */
+export function mergeResources(base: ContainerResources | undefined, over: ContainerResources | undefined): ContainerResources | undefined {
+  if (!over) return base;
+  const merge = (a?: Record<string, string>, b?: Record<string, string>) => (a || b ? { ...(a ?? {}), ...(b ?? {}) } : undefined);
+  return { requests: merge(base?.requests, over.requests), limits: merge(base?.limits, over.limits) };
 }
 
 /** Throws, naming `where`, when a container port is not a whole number from 1 to 65535. */

@@ -37,6 +37,13 @@ export interface WebhookProps {
   readonly rules: WebhookRule[];
   /** @default Fail */
   readonly failurePolicy?: 'Fail' | 'Ignore';
+  /**
+   * Upstream supports either failure policy for this webhook, so a platform's customization
+   * may set it (`webhooks['<component>/<configuration>/<webhook>']`). Leave it off where the
+   * controller relies on the webhook (defaulting, validation it does not repeat).
+   * @default false
+   */
+  readonly failurePolicyOverridable?: boolean;
   /** @default None */
   readonly sideEffects?: 'None' | 'NoneOnDryRun';
   /** @default ['v1'] */
@@ -300,7 +307,10 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
     bindingObject(this, 'RotatorClusterRoleBinding', { name, roleRef: { kind: 'ClusterRole', name }, serviceAccounts: sa });
   }
 
-  private add(type: 'validating' | 'mutating', configurationName: string, webhook: WebhookProps): void {
+  private add(type: 'validating' | 'mutating', configurationName: string, props: WebhookProps): void {
+    const component = this.node.scope as Component;
+    const policy = component.platform.customization.webhookFailurePolicy(component.componentName, configurationName, props.name, !!props.failurePolicyOverridable);
+    const webhook = policy ? { ...props, failurePolicy: policy } : props;
     if (type === 'validating' && webhook.reinvocationPolicy) {
       throw new Error(`${this.node.path}: webhook '${webhook.name}': reinvocationPolicy applies to mutating webhooks only; remove it`);
     }

@@ -3,7 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject, wildcardReason } from './rbac';
-import { checkPorts, resourceProblems } from './resources';
+import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
 /** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
@@ -147,6 +147,11 @@ export class Workload extends Construct {
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
       throw new Error(`${where}: replicas ${props.replicas} must be a whole number >= 0`);
     }
+    // The platform's customization (controllers['<component>/<name>']) wins over the component's props.
+    const target = `${scope.componentName}/${props.name}`;
+    const custom = scope.platform.customization.controller(scope.componentName, props.name);
+    const replicas = custom?.replicas ?? props.replicas;
+    const resources = mergeResources(props.resources ?? { requests: { cpu: '10m', memory: '64Mi' } }, custom?.resources)!;
     if (props.runAsUser === 0) throw new Error(`${where}: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id`);
     this.webhookPort = props.webhookPort;
     this.webhookPortName = props.webhookPortName ?? 'webhook-server';
@@ -159,11 +164,11 @@ export class Workload extends Construct {
       throw new Error(`${where}: container ports ${ports.map((p) => `${p.name}=${p.containerPort}`).join(', ')} reuse a port number`);
     }
     checkPorts(where, ports);
-    const resourceIssues = resourceProblems(props.resources ?? {});
+    const resourceIssues = resourceProblems(resources, custom?.resources ? `customization controllers['${target}'].resources merged over the component's` : 'resources');
     if (resourceIssues.length) throw new Error(`${where}: ${resourceIssues.join('; ')}`);
     const claims = props.volumeClaims ?? [];
-    if (claims.length && (props.replicas ?? 1) > 1) {
-      throw new Error(`${where}: replicas ${props.replicas} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
+    if (claims.length && (replicas ?? 1) > 1) {
+      throw new Error(`${where}: replicas ${replicas}${custom?.replicas !== undefined ? ` (customization controllers['${target}'].replicas)` : ''} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
     }
 
     this.clusterRules = normalizeRules(props.rules ?? []);
@@ -224,7 +229,7 @@ export class Workload extends Construct {
       kind: 'Deployment',
       metadata: { name: props.name, namespace: ns, labels },
       spec: {
-        replicas: props.replicas ?? 1,
+        replicas: replicas ?? 1,
         selector: { matchLabels: props.selectorLabels },
         strategy: claims.length ? { type: 'Recreate' } : undefined,
         template: {
@@ -245,7 +250,7 @@ export class Workload extends Construct {
                 ports: ports.length ? ports.map((p) => ({ name: p.name, containerPort: p.containerPort, protocol: 'TCP' })) : undefined,
                 livenessProbe: liveness,
                 readinessProbe: readiness,
-                resources: props.resources ?? { requests: { cpu: '10m', memory: '64Mi' } },
+                resources,
                 securityContext: {
                   allowPrivilegeEscalation: false,
                   capabilities: { drop: ['ALL'] },

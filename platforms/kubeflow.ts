@@ -12,14 +12,13 @@ import { KubeflowModelRegistry } from '../constructs/model-registry';
 import { NotebookController } from '../constructs/notebook-controller';
 import { ProfileController } from '../constructs/profile-controller';
 import { Trainer } from '../constructs/trainer';
-import { ImageSettings } from '../lib/images';
+import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 import { DEX, ISTIO, KNATIVE_SERVING } from '../lib/prerequisites';
 
-export interface KubeflowPlatformProps {
+export interface KubeflowPlatformProps extends PlatformCustomization {
   /** @default kubeflow */
   readonly name?: string;
-  readonly images?: ImageSettings;
   /** Tenants (Kubeflow profiles) to create, each owned by a user. @default one example tenant */
   readonly tenants?: Array<{ readonly name: string; readonly owner: string }>;
 }
@@ -34,9 +33,10 @@ export class KubeflowPlatform extends Platform {
   public readonly profiles: ProfileController;
 
   constructor(scope: Construct, id: string, props: KubeflowPlatformProps = {}) {
+    const { name, tenants, ...customization } = props;
     super(scope, id, {
-      name: props.name ?? 'kubeflow',
-      images: props.images,
+      ...customization,
+      name: name ?? 'kubeflow',
       prerequisites: [ISTIO, KNATIVE_SERVING, DEX],
     });
     new CertManager(this, 'cert-manager');
@@ -53,6 +53,6 @@ export class KubeflowPlatform extends Platform {
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
     new KServe(this, 'kserve');
     new CentralDashboard(this, 'central-dashboard');
-    for (const t of props.tenants ?? [{ name: 'kubeflow-user-example-com', owner: 'user@example.com' }]) this.profiles.addTenant(t);
+    for (const t of tenants ?? [{ name: 'kubeflow-user-example-com', owner: 'user@example.com' }]) this.profiles.addTenant(t);
   }
 }

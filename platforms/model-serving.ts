@@ -10,17 +10,13 @@ import { MODELMESH_ETCD, ModelMeshServing } from '../constructs/modelmesh-servin
 import { ModelsAsAService } from '../constructs/models-as-a-service';
 import { OdhModelController } from '../constructs/odh-model-controller';
 import { WorkloadVariantAutoscaler } from '../constructs/workload-variant-autoscaler';
-import { CertificateProvider } from '../lib/certificates';
 import { CERT_MANAGER, GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
-import { ImageSettings } from '../lib/images';
+import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 
-export interface ModelServingPlatformProps {
+export interface ModelServingPlatformProps extends PlatformCustomization {
   /** @default model-serving */
   readonly name?: string;
-  /** @default cert-manager (declared present on the cluster) */
-  readonly certificates?: CertificateProvider;
-  readonly images?: ImageSettings;
   /** Where the Workload Variant Autoscaler reads model-server metrics. @default the in-cluster Prometheus of the prometheus-operator */
   readonly prometheusUrl?: string;
 }
@@ -40,10 +36,10 @@ export class ModelServingPlatform extends Platform {
   public readonly autoscaler: WorkloadVariantAutoscaler;
 
   constructor(scope: Construct, id: string, props: ModelServingPlatformProps = {}) {
+    const { name, prometheusUrl, ...customization } = props;
     super(scope, id, {
-      name: props.name ?? 'model-serving',
-      certificates: props.certificates,
-      images: props.images,
+      ...customization,
+      name: name ?? 'model-serving',
       prerequisites: [CERT_MANAGER, PROMETHEUS_OPERATOR, GATEWAY_API, MODELMESH_ETCD],
     });
     this.inferenceExtension = new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
@@ -51,7 +47,7 @@ export class ModelServingPlatform extends Platform {
     this.modelMesh = new ModelMeshServing(this, 'modelmesh-serving');
     this.llmDRouter = new LlmDRouter(this, 'llm-d-router');
     this.autoscaler = new WorkloadVariantAutoscaler(this, 'workload-variant-autoscaler', {
-      prometheusUrl: props.prometheusUrl ?? 'https://prometheus-operated.monitoring.svc:9090',
+      prometheusUrl: prometheusUrl ?? 'https://prometheus-operated.monitoring.svc:9090',
     });
     new AiGatewayPayloadProcessing(this, 'ai-gateway-payload-processing', { createNamespace: true });
     new ModelsAsAService(this, 'models-as-a-service');

@@ -1,19 +1,15 @@
 import { Construct } from 'constructs';
 import { GatewayApiInferenceExtension, GatewayApiInferenceExtensionProps } from '../constructs/gateway-api-inference-extension';
 import { KServe, KServeProps } from '../constructs/kserve';
-import { CertificateProvider } from '../lib/certificates';
 import { CERT_MANAGER } from '../lib/component';
-import { ImageSettings } from '../lib/images';
+import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 
-export interface ServingPlatformProps {
+export interface ServingPlatformProps extends PlatformCustomization {
   /** @default serving */
   readonly name?: string;
   readonly kserve?: KServeProps;
   readonly inferenceExtension?: GatewayApiInferenceExtensionProps;
-  /** @default cert-manager (declared present on the cluster) */
-  readonly certificates?: CertificateProvider;
-  readonly images?: ImageSettings;
 }
 
 /**
@@ -25,13 +21,13 @@ export class ServingPlatform extends Platform {
   public readonly kserve: KServe;
 
   constructor(scope: Construct, id: string, props: ServingPlatformProps = {}) {
+    const { name, kserve, inferenceExtension, ...customization } = props;
     super(scope, id, {
-      name: props.name ?? 'serving',
-      certificates: props.certificates,
-      images: props.images,
+      ...customization,
+      name: name ?? 'serving',
       prerequisites: [CERT_MANAGER],
     });
-    this.inferenceExtension = new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension', props.inferenceExtension);
-    this.kserve = new KServe(this, 'kserve', props.kserve);
+    this.inferenceExtension = new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension', inferenceExtension);
+    this.kserve = new KServe(this, 'kserve', kserve);
   }
 }

@@ -5,7 +5,7 @@ import { SparkOperator, SparkOperatorProps } from '../constructs/spark-operator'
 import { TrainingOperator, TrainingOperatorProps } from '../constructs/training-operator';
 import { CertificateProvider } from '../lib/certificates';
 import { Prerequisite } from '../lib/component';
-import { ImageSettings } from '../lib/images';
+import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 
 /** Open Data Hub's DSCInitialization, which CodeFlare reads: present where the ODH operator runs. */
@@ -14,7 +14,7 @@ export const ODH_DSC_INITIALIZATION: Prerequisite = {
   provides: [{ group: 'dscinitialization.opendatahub.io', version: 'v1', kind: 'DSCInitialization' }],
 };
 
-export interface TrainingPlatformProps {
+export interface TrainingPlatformProps extends PlatformCustomization {
   /** @default training */
   readonly name?: string;
   /**
@@ -22,7 +22,6 @@ export interface TrainingPlatformProps {
    * @default CertificateProvider.selfManaged()
    */
   readonly certificates?: CertificateProvider;
-  readonly images?: ImageSettings;
   readonly trainingOperator?: TrainingOperatorProps;
   readonly sparkOperator?: SparkOperatorProps;
   /**
@@ -46,15 +45,16 @@ export class TrainingPlatform extends Platform {
   public readonly sparkOperator: SparkOperator;
 
   constructor(scope: Construct, id: string, props: TrainingPlatformProps = {}) {
-    const codeFlare = props.codeFlare === false ? false : props.codeFlare ?? { ingressDomain: 'apps.example.com' };
+    const { name, trainingOperator, sparkOperator, codeFlare: codeFlareProps, queueNamespaces, ...customization } = props;
+    const codeFlare = codeFlareProps === false ? false : codeFlareProps ?? { ingressDomain: 'apps.example.com' };
     super(scope, id, {
-      name: props.name ?? 'training',
-      certificates: props.certificates ?? CertificateProvider.selfManaged(),
-      images: props.images,
+      ...customization,
+      name: name ?? 'training',
+      certificates: customization.certificates ?? CertificateProvider.selfManaged(),
       prerequisites: codeFlare ? [ODH_DSC_INITIALIZATION] : [],
     });
-    this.trainingOperator = new TrainingOperator(this, 'training-operator', props.trainingOperator);
-    this.sparkOperator = new SparkOperator(this, 'spark-operator', props.sparkOperator);
+    this.trainingOperator = new TrainingOperator(this, 'training-operator', trainingOperator);
+    this.sparkOperator = new SparkOperator(this, 'spark-operator', sparkOperator);
     this.workloads = DistributedWorkloads.addTo(this, {
       codeFlare,
       kueue: {
@@ -75,6 +75,6 @@ export class TrainingPlatform extends Platform {
         }],
       },
     });
-    for (const ns of props.queueNamespaces ?? ['default']) kueue.addLocalQueue(`user-queue-${ns}`, { namespace: ns, name: 'user-queue', clusterQueue: cq });
+    for (const ns of queueNamespaces ?? ['default']) kueue.addLocalQueue(`user-queue-${ns}`, { namespace: ns, name: 'user-queue', clusterQueue: cq });
   }
 }

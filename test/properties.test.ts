@@ -140,7 +140,7 @@ describe('resource quantities (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 4000 }), fc.integer({ min: 0, max: 4000 }), (req, lim) => {
         const problems = resourceProblems({ requests: { cpu: `${req}m` }, limits: { cpu: `${lim}m` } });
-        expect(problems).toEqual(req > lim ? [`resources.requests.cpu '${req}m' is above resources.limits.cpu '${lim}m'; raise the limit or lower the request`] : []);
+        expect(problems).toEqual(req > lim ? [`resources: requests.cpu '${req}m' is above limits.cpu '${lim}m'; raise the limit or lower the request`] : []);
       }),
       { numRuns: 100 },
     );

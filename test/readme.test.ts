@@ -4,10 +4,10 @@ import * as path from 'path';
 // The README's "Compose your own platform" example is code we run, not prose that rots.
 const README = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
 
-function exampleSource(): string {
-  const section = README.split('## Compose your own platform')[1];
+function exampleSource(heading = 'Compose your own platform'): string {
+  const section = README.split(`## ${heading}`)[1]?.split('\n## ')[0];
   const match = /```ts\n([\s\S]*?)```/.exec(section ?? '');
-  if (!match) throw new Error('README.md has no ts example under "Compose your own platform"');
+  if (!match) throw new Error(`README.md has no ts example under "${heading}"`);
   // The example imports from the repository root; this file runs from test/.
   return match[1].replace(/from '\.\//g, "from '../");
 }
@@ -38,6 +38,37 @@ describe('README', () => {
       expect(objs.find((o: any) => o.kind === 'InferencePool').metadata.namespace).toBe('model-serving');
     } finally {
       fs.rmSync(file, { force: true });
+    }
+  });
+
+  test('the customize-a-distribution example synthesizes, passes every check and shows each customization', () => {
+    const source = exampleSource('Customize a distribution');
+    expect(source.trim().split('\n').length).toBeLessThan(30);
+    // Its own file (jest keeps a file's first contents for the whole test file), in a
+    // git-ignored folder one level down.
+    const dir = path.join(__dirname, '.cache');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'readme-customize.ts');
+    fs.writeFileSync(file, source.replace(/from '\.\.\//g, "from '../../"));
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { result } = require('./.cache/readme-customize');
+      const objs = result.model.objects.map((o: any) => o.json);
+      const deployment = (name: string) => objs.find((o: any) => o.kind === 'Deployment' && o.metadata.name === name);
+      const ids = result.model.components.map((c: any) => c.componentName);
+      expect(ids).toContain('kserve');
+      expect(ids).not.toContain('modelmesh-serving');
+      expect(ids).not.toContain('llama-stack-k8s-operator');
+      const kserve = deployment('kserve-controller-manager');
+      expect(kserve.metadata.namespace).toBe('odh-apps');
+      expect(kserve.spec.replicas).toBe(2);
+      expect(kserve.spec.template.spec.containers[0].resources.limits.memory).toBe('2Gi');
+      expect(kserve.spec.template.spec.containers[0].image).toBe('registry.internal.example.com/mirror/kserve/kserve-controller:v0.20.0');
+      expect(deployment('odh-model-controller').spec.template.spec.priorityClassName).toBe('system-cluster-critical');
+      const images = objs.filter((o: any) => o.kind === 'Deployment').flatMap((d: any) => d.spec.template.spec.containers.map((c: any) => c.image));
+      expect(images.filter((i: string) => !i.startsWith('registry.internal.example.com/mirror/'))).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -44,13 +44,17 @@ export class DistributedWorkloads {
   public readonly codeFlare?: CodeFlareOperator;
 
   private constructor(platform: Platform, props: DistributedWorkloadsProps) {
+    // Members the platform's customization turns off are left out, with their Kueue integrations.
+    const on = (id: string) => platform.isComponentEnabled(id);
     this.kubeRay = new KubeRay(platform, 'kuberay', props.kubeRay);
-    if (props.trainer !== false) {
+    if (props.trainer !== false && on('trainer')) {
       this.jobSet = new JobSet(platform, 'jobset', props.jobSet);
       this.trainer = new Trainer(platform, 'trainer', props.trainer);
+    } else if (on('jobset')) {
+      this.jobSet = new JobSet(platform, 'jobset', props.jobSet);
     }
-    if (props.appWrapper !== false) this.appWrapper = new AppWrapperOperator(platform, 'appwrapper', props.appWrapper ?? {});
-    if (props.codeFlare) {
+    if (props.appWrapper !== false && on('appwrapper')) this.appWrapper = new AppWrapperOperator(platform, 'appwrapper', props.appWrapper ?? {});
+    if (props.codeFlare && on('codeflare')) {
       if (props.codeFlare.appWrapper && this.appWrapper) {
         throw new Error(`${platform.node.path}: distributed workloads: codeFlare.appWrapper runs a second AppWrapper controller next to the standalone one; leave codeFlare.appWrapper off or set appWrapper: false`);
       }
@@ -58,8 +62,7 @@ export class DistributedWorkloads {
     }
     const integrations: KueueIntegration[] = [
       'batch/job',
-      'ray.io/rayjob',
-      'ray.io/raycluster',
+      ...(on('kuberay') ? ['ray.io/rayjob' as const, 'ray.io/raycluster' as const] : []),
       ...(this.jobSet ? ['jobset.x-k8s.io/jobset' as const] : []),
       ...(this.trainer ? ['trainer.kubeflow.org/trainjob' as const] : []),
       ...(this.appWrapper ? ['workload.codeflare.dev/appwrapper' as const] : []),

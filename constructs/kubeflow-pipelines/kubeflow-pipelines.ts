@@ -404,6 +404,9 @@ export class KubeflowPipelines extends Component {
         name: `cache-server.${ns}.svc`,
         path: '/mutate',
         failurePolicy: 'Ignore',
+        // Caching is an optimization: pods run uncached when the server is down (upstream's
+        // Ignore), and a platform that wants every pod to pass the cache may choose Fail.
+        failurePolicyOverridable: true,
         sideEffects: 'None',
         admissionReviewVersions: ['v1beta1'],
         timeoutSeconds: 5,

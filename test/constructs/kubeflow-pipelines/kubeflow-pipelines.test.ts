@@ -164,6 +164,18 @@ describe('Kubeflow Pipelines component', () => {
     expect(named('Service', 'cache-server').spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'webhook-api', protocol: 'TCP' }]);
   });
 
+  test('the cache webhook\'s failure policy is a platform choice (caching is an optimization): Fail passes every check', () => {
+    const p = new Platform(new App(), 'p', {
+      name: 'kfp',
+      prerequisites: [CERT_MANAGER],
+      webhooks: { 'kubeflow-pipelines/cache-webhook-kubeflow/cache-server.kubeflow.svc': { failurePolicy: 'Fail' } },
+    });
+    new ArgoWorkflows(p, 'argo-workflows');
+    new KubeflowPipelines(p, 'kubeflow-pipelines');
+    const o = objectsOf(buildPlatform(p), 'kubeflow-pipelines');
+    expect(o.named('MutatingWebhookConfiguration', 'cache-webhook-kubeflow').webhooks[0].failurePolicy).toBe('Fail');
+  });
+
   test('cache: false drops the cache server and its webhook', () => {
     const o = objectsOf(buildPlatform(platform({ cache: false }).p), 'kubeflow-pipelines');
     expect(o.ofKind('MutatingWebhookConfiguration')).toEqual([]);
