@@ -64,10 +64,10 @@ describe('mlplatform', () => {
     expect(format.stderr.split('\n')[0]).toBe("mlplatform report: --format 'pdf' is not one of md, json, svg");
     const missing = await cli(['report']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.split('\n')[0]).toBe('mlplatform report: --platform NAME is required (platforms: serving, training, model-serving, kubeflow)');
+    expect(missing.stderr.split('\n')[0]).toBe('mlplatform report: --platform NAME is required (platforms: serving, training, model-serving, kubeflow, opendatahub)');
     const platform = await cli(['graph', '--platform=nope']);
     expect(platform.code).toBe(2);
-    expect(platform.stderr.split('\n')[0]).toBe("mlplatform graph: no platform named 'nope' (platforms: serving, training, model-serving, kubeflow)");
+    expect(platform.stderr.split('\n')[0]).toBe("mlplatform graph: no platform named 'nope' (platforms: serving, training, model-serving, kubeflow, opendatahub)");
     const noValue = await cli(['synth', '--out']);
     expect(noValue.stderr.split('\n')[0]).toBe('mlplatform synth: --out needs a value');
     const list = await cli(['list', 'images']);
