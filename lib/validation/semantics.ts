@@ -1,3 +1,4 @@
+import { crdIssues } from './crd';
 import { joinPath, show, ValidationIssue } from './issues';
 import { checkDnsLabel, checkDnsSubdomain } from './names';
 
@@ -23,6 +24,7 @@ const str = (v: unknown): v is string => typeof v === 'string';
 export function semanticIssues(obj: Obj): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const push: Push = (rule, path, message) => out.push({ rule, path, message });
+  if (obj.apiVersion === 'apiextensions.k8s.io/v1' && obj.kind === 'CustomResourceDefinition') return crdIssues(obj);
   const check = BY_KIND[`${obj.apiVersion}/${obj.kind}`];
   if (check) check(obj, push);
   return out;
