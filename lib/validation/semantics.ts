@@ -89,7 +89,9 @@ function workload(o: Obj, push: Push, selectorRequired: boolean): void {
       }
     }
   }
-  template(spec.template, 'spec.template', push, o.kind);
+  // A StatefulSet's volumeClaimTemplates are volumes of its pods.
+  const claims = list(spec.volumeClaimTemplates).map((c) => c?.metadata?.name).filter(str);
+  template(spec.template, 'spec.template', push, o.kind, claims);
 }
 
 function replicationController(o: Obj, push: Push): void {
@@ -174,12 +176,12 @@ function selectorSyntax(sel: unknown, at: string, push: Push): void {
 
 // ---------------------------------------------------------------- pods
 
-function template(t: any, at: string, push: Push, kind: string | undefined): void {
+function template(t: any, at: string, push: Push, kind: string | undefined, claims: string[] = []): void {
   if (!isObj(t)) return;
-  podSpec(t.spec, joinPath(at, 'spec'), push, { kind });
+  podSpec(t.spec, joinPath(at, 'spec'), push, { kind, claims });
 }
 
-interface PodContext { readonly isPod?: boolean; readonly kind?: string }
+interface PodContext { readonly isPod?: boolean; readonly kind?: string; readonly claims?: string[] }
 
 const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
@@ -197,7 +199,7 @@ function podSpec(spec: any, at: string, push: Push, ctx: PodContext): void {
     push('K8S-POD', joinPath(at, 'dnsConfig'), 'dnsPolicy None needs a dnsConfig with at least one nameserver');
   }
   // Volumes: names are DNS labels, unique.
-  const volumes = new Set<string>();
+  const volumes = new Set<string>(ctx.claims);
   list(spec.volumes).forEach((v, i) => {
     if (!str(v?.name)) return;
     const p = joinPath(joinPath(at, 'volumes'), i);
