@@ -33,15 +33,11 @@ function parseArgs(args: string[]): Args {
       if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
       return v;
     };
-    if (flag === '--crds') crds.push(value());
-    else if (flag === '--format') {
+    if (flag === '--crds') {crds.push(value());} else if (flag === '--format') {
       const v = value();
       if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be text or json, not '${v}'`);
       format = v;
-    } else if (flag === '-h' || flag === '--help') help = true;
-    else if (flag === '--') paths.push(...args.slice(i + 1)), i = args.length;
-    else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown option ${flag}`);
-    else paths.push(a);
+    } else if (flag === '-h' || flag === '--help') {help = true;} else if (flag === '--') {paths.push(...args.slice(i + 1)), i = args.length;} else if (flag.startsWith('-') && flag !== '-') {throw new UsageError(`unknown option ${flag}`);} else {paths.push(a);}
   }
   if (!help && !paths.length) throw new UsageError('give at least one file or folder to validate');
   return { paths, crds, format, help };

@@ -1,3 +1,4 @@
+/* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { CelFunc, celFunc, celMethod, CelScalar, isCelMap, listType, mapType } from '@bufbuild/cel';
 import { parseCidr, parseIp, parseQuantity } from './semantics';
 
@@ -15,8 +16,8 @@ const VALUE = '\u0000value';
 
 type Opaque = 'Quantity' | 'URL' | 'IP' | 'CIDR';
 
-function wrap(kind: Opaque, text: string): any {
-  return new Map<string, string>([[KIND, kind], [VALUE, text]]);
+function wrap(kind: Opaque, source: string): any {
+  return new Map<string, string>([[KIND, kind], [VALUE, source]]);
 }
 
 function text(kind: Opaque, v: unknown): string {

@@ -163,9 +163,7 @@ function listTypeRules(s: Props, listType: unknown, at: (...more: Array<string |
   if (listType === 'map') {
     const keys = s['x-kubernetes-list-map-keys'];
     const item = s.items ?? {};
-    if (!Array.isArray(keys) || !keys.length) push('K8S-CRD', at('x-kubernetes-list-map-keys'), 'a map list needs x-kubernetes-list-map-keys');
-    else if (item.type !== 'object') push('K8S-CRD', at('items'), 'the items of a map list must be objects');
-    else {
+    if (!Array.isArray(keys) || !keys.length) {push('K8S-CRD', at('x-kubernetes-list-map-keys'), 'a map list needs x-kubernetes-list-map-keys');} else if (item.type !== 'object') {push('K8S-CRD', at('items'), 'the items of a map list must be objects');} else {
       for (const k of keys) {
         const prop = item.properties?.[k];
         if (!prop) push('K8S-CRD', at('x-kubernetes-list-map-keys'), `key ${show(k)} is not a property of the items`);

@@ -1,3 +1,4 @@
+/* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { crdIssues } from './crd';
 import { joinPath, show, ValidationIssue } from './issues';
 import { checkDnsLabel, checkDnsSubdomain } from './names';
@@ -31,8 +32,13 @@ export function semanticIssues(obj: Obj): ValidationIssue[] {
 }
 
 const WORKLOAD_RESTART: Record<string, string[]> = {
-  Deployment: ['Always'], StatefulSet: ['Always'], DaemonSet: ['Always'], ReplicaSet: ['Always'], ReplicationController: ['Always'],
-  Job: ['OnFailure', 'Never'], CronJob: ['OnFailure', 'Never'],
+  Deployment: ['Always'],
+  StatefulSet: ['Always'],
+  DaemonSet: ['Always'],
+  ReplicaSet: ['Always'],
+  ReplicationController: ['Always'],
+  Job: ['OnFailure', 'Never'],
+  CronJob: ['OnFailure', 'Never'],
 };
 
 const BY_KIND: Record<string, (o: Obj, push: Push) => void> = {
@@ -329,8 +335,21 @@ function env(c: Obj, at: string, push: Push): void {
 
 const QUANTITY = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))?$/;
 const SUFFIX: Record<string, number> = {
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-  n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
 };
 
 /** The value of a resource.Quantity (`500m`, `2Gi`, `1e3`, a number), or undefined if it is not one. */
@@ -555,8 +574,7 @@ export function parseIp(text: string): number[] | undefined {
         const v4 = parseIp(g);
         if (!v4 || v4.length !== 4) return undefined;
         out.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-      } else if (/^[0-9a-fA-F]{1,4}$/.test(g)) out.push(parseInt(g, 16));
-      else return undefined;
+      } else if (/^[0-9a-fA-F]{1,4}$/.test(g)) {out.push(parseInt(g, 16));} else {return undefined;}
     }
     return out;
   };

@@ -72,12 +72,19 @@ describe('mlplatform validate', () => {
   });
 
   test('--format json prints exactly one JSON array of findings, files relative to the folder given', async () => {
-    const root = repo({ 'apps/w.yaml': `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ml}\nspec: {size: 0}\n`, 'crds/widget.yaml': CRD });
+    const root = repo({ 'apps/w.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ml}\nspec: {size: 0}\n', 'crds/widget.yaml': CRD });
     const r = await run(['apps', '--crds', 'crds', '--format', 'json'], root);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual([{
-      file: 'w.yaml', index: 0, apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'ml', name: 'w',
-      rule: 'K8S-RANGE', severity: 'error', message: 'spec.size: expected a number at least 1, got 0',
+      file: 'w.yaml',
+      index: 0,
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      namespace: 'ml',
+      name: 'w',
+      rule: 'K8S-RANGE',
+      severity: 'error',
+      message: 'spec.size: expected a number at least 1, got 0',
     }]);
   });
 

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 import { App } from 'cdk8s';
-import { ManifestFinding, readPath, validateDocuments } from '../../lib/validation';
 import { buildPlatform, PlatformBuild } from '../../lib/synth';
+import { ManifestFinding, readPath, validateDocuments } from '../../lib/validation';
 import { DEFAULT_PLATFORMS } from '../../platforms';
 
 /**
