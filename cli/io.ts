@@ -5,7 +5,7 @@
  */
 export interface CliIo {
   readonly stdout: { write(s: string): unknown };
-  readonly stderr: { write(s: string): unknown; isTTY?: boolean };
+  readonly stderr: { isTTY?: boolean; write(s: string): unknown };
   /** Working directory that relative paths are resolved against. */
   readonly cwd: string;
 }

@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
-import { Platform } from '../lib/platform';
 import { KubeflowPlatform } from './kubeflow';
 import { ModelServingPlatform } from './model-serving';
 import { ServingPlatform } from './serving';
 import { TrainingPlatform } from './training';
+import { Platform } from '../lib/platform';
 
 export * from './serving';
 export * from './training';
