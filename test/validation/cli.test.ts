@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { UsageError } from '../../cli/io';
@@ -42,9 +42,13 @@ spec:
   ports: [{name: http, port: 80}]
 `;
 
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
 /** A GitOps repository: apps/ with objects, crds/ with the CRD (outside the validated path). */
 function repo(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'mlp-validate-'));
+  roots.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 import { App } from 'cdk8s';
@@ -44,6 +44,7 @@ test('the serving platform as written by synth (files, YAML) passes validate', (
     writeFileSync(join(dir, file), text);
   }
   const docs = readPath(dir, '/');
+  rmSync(dir, { recursive: true, force: true });
   expectAccepted(build, validateDocuments(docs));
   // Every object of the model was read back from the files.
   const read = new Set(docs.map((d: any) => `${d.object.kind}/${d.object.metadata?.namespace ?? ''}/${d.object.metadata?.name}`));
