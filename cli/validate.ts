@@ -1,7 +1,74 @@
-import { CliIo } from './io';
+import { CliIo, UsageError } from './io';
+import { describeObject, ManifestFinding, ManifestInputError, validateManifests } from '../lib/validation/manifests';
 
-// Placeholder until `mlplatform validate` lands (issue 10); replaced wholesale by that work.
-export async function validateCommand(_args: string[], io: CliIo): Promise<number> {
-  io.stderr.write('mlplatform validate: not built yet\n');
-  return 2;
+export const VALIDATE_USAGE = `Usage: mlplatform validate PATH... [--crds DIR]... [--format text|json]
+
+Validates every Kubernetes object in the .yaml, .yml and .json files under each PATH
+(folders are walked; kustomization.yaml files are skipped) as a Kubernetes v1.32 API
+server with strict field validation would: built-in kinds against the API schema and the
+API server's own rules, custom resources against their CustomResourceDefinition (found in
+the input or under --crds), CEL rules included.
+
+Exit codes: 0 no errors (warnings may be printed), 1 errors found, 2 usage error or
+input that cannot be read or parsed.
+`;
+
+interface Args {
+  readonly paths: string[];
+  readonly crds: string[];
+  readonly format: 'text' | 'json';
+  readonly help: boolean;
+}
+
+function parseArgs(args: string[]): Args {
+  const paths: string[] = [];
+  const crds: string[] = [];
+  let format: 'text' | 'json' = 'text';
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--crds') {crds.push(value());} else if (flag === '--format') {
+      const v = value();
+      if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be text or json, not '${v}'`);
+      format = v;
+    } else if (flag === '-h' || flag === '--help') {help = true;} else if (flag === '--') {paths.push(...args.slice(i + 1)), i = args.length;} else if (flag.startsWith('-') && flag !== '-') {throw new UsageError(`unknown option ${flag}`);} else {paths.push(a);}
+  }
+  if (!help && !paths.length) throw new UsageError('give at least one file or folder to validate');
+  return { paths, crds, format, help };
+}
+
+/** `mlplatform validate PATH... [--crds DIR] [--format text|json]`. */
+export async function validateCommand(args: string[], io: CliIo): Promise<number> {
+  const opts = parseArgs(args);
+  if (opts.help) {
+    io.stdout.write(VALIDATE_USAGE);
+    return 0;
+  }
+  let findings: ManifestFinding[];
+  try {
+    findings = validateManifests(opts.paths, { crds: opts.crds, cwd: io.cwd });
+  } catch (e) {
+    if (e instanceof ManifestInputError) {
+      io.stderr.write(`mlplatform validate: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.length - errors;
+  if (opts.format === 'json') {
+    io.stdout.write(`${JSON.stringify(findings.map((f) => ({
+      file: f.file, index: f.index, apiVersion: f.apiVersion, kind: f.kind, namespace: f.namespace, name: f.name, rule: f.rule, severity: f.severity, message: f.message,
+    })), null, 2)}\n`);
+  } else {
+    for (const f of findings) io.stdout.write(`${describeObject(f)}: ${f.severity === 'warning' ? 'warning ' : ''}[${f.rule}] ${f.message}\n`);
+    io.stdout.write(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  }
+  return errors ? 1 : 0;
 }

@@ -65,11 +65,14 @@ function isCr(o: PlatformObject): boolean {
   return !isBuiltinKind(o.json.apiVersion, o.json.kind);
 }
 
+/** Warnings (a CEL rule the validator cannot evaluate) are shown by `mlplatform validate`, not synth failures. */
+const isError = (i: ValidationIssue): boolean => i.severity !== 'warning';
+
 function checkBuiltins(m: PlatformModel): Finding[] {
   // Validated together: objects of one kind share one validator.
   const builtins = m.objects.filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind));
   const results = validateBuiltins(builtins.map((o) => o.json));
-  return builtins.flatMap((o, k) => results[k].map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+  return builtins.flatMap((o, k) => results[k].filter(isError).map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
 function crdObjects(m: PlatformModel): Map<string, PlatformObject> {
@@ -99,7 +102,7 @@ function checkCustomResources(m: PlatformModel): Finding[] {
   }
   const out: Finding[] = [];
   for (const o of m.objects) {
-    for (const i of issues.get(o) ?? []) {
+    for (const i of (issues.get(o) ?? []).filter(isError)) {
       out.push({ rule: 'MLP002', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` });
     }
   }

@@ -21,6 +21,9 @@ export const FORMATS: Record<string, { pattern: RegExp; expect: string }> = {
 /** Private schema keys (ignored by ajv) that say what a node expects, for messages. */
 export const EXPECT = 'x-expect';
 
+/** Private schema key: the rule id of a failure at this node (overrides the keyword's). */
+export const RULE = 'x-rule';
+
 /** A list whose items are unique by some keys (x-kubernetes-list-type: map). */
 export const LIST_MAP = 'x-list-map';
 export interface ListMapSpec { readonly keys: readonly string[]; readonly defaults?: Record<string, unknown> }
@@ -44,7 +47,7 @@ type KeywordFn = ((schema: any, data: any, parent: any, cxt: any) => boolean) & 
 
 function issuesToErrors(issues: ValidationIssue[], keyword: string): Partial<ErrorObject>[] {
   // The issue path is carried in params so that the formatter keeps it as is.
-  return issues.map((i) => ({ keyword, message: i.message, params: { path: i.path } }));
+  return issues.map((i) => ({ keyword, message: i.message, params: { path: i.path, rule: i.rule } }));
 }
 
 const PATH_PLACEHOLDER = '\u0000';
@@ -57,7 +60,7 @@ function mapKeyword(check: (map: unknown, path: string) => ValidationIssue[]): K
       const base = pointerToPath(cxt?.instancePath ?? '');
       issues = issues.map((i) => {
         const rest = i.path.slice(PATH_PLACEHOLDER.length);
-        return { ...i, path: base ? base + rest : rest.replace(/^\./, '') };
+        return { ...i, rule: 'K8S-NAME', path: base ? base + rest : rest.replace(/^\./, '') };
       });
     }
     fn.errors = issuesToErrors(issues, 'x-k8s');
@@ -76,7 +79,7 @@ const listMapKeyword: KeywordFn = (spec: ListMapSpec, data: unknown[], _parent, 
     const key = parts.join(', ');
     const first = seen.get(key);
     if (first === undefined) seen.set(key, index);
-    else issues.push({ path: joinPath(base, index), message: `duplicate entry with ${key} (same as item ${first}); entries must be unique by ${spec.keys.join(', ')}` });
+    else issues.push({ rule: 'K8S-UNIQUE', path: joinPath(base, index), message: `duplicate entry with ${key} (same as item ${first}); entries must be unique by ${spec.keys.join(', ')}` });
   });
   listMapKeyword.errors = issuesToErrors(issues, 'x-k8s');
   return issues.length === 0;
@@ -87,7 +90,23 @@ export function toIssues(errors: ErrorObject[] | null | undefined): ValidationIs
   return dedupe((errors ?? []).flatMap(toIssue));
 }
 
+/** The rule id of an ajv keyword. */
+const KEYWORD_RULES: Record<string, string> = {
+  additionalProperties: 'K8S-UNKNOWN-FIELD',
+  enum: 'K8S-ENUM',
+  minimum: 'K8S-RANGE',
+  maximum: 'K8S-RANGE',
+  exclusiveMinimum: 'K8S-RANGE',
+  exclusiveMaximum: 'K8S-RANGE',
+  uniqueItems: 'K8S-UNIQUE',
+};
+
 function toIssue(e: ErrorObject): ValidationIssue[] {
+  const rule = e.keyword === 'x-k8s' ? (e.params as any).rule : (e.parentSchema as any)?.[RULE] ?? KEYWORD_RULES[e.keyword];
+  return toIssueText(e).map((i) => (rule ? { ...i, rule } : i));
+}
+
+function toIssueText(e: ErrorObject): ValidationIssue[] {
   const path = pointerToPath(e.instancePath);
   const p = e.params as any;
   const parent = (e.parentSchema ?? {}) as any;

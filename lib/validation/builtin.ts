@@ -1,8 +1,9 @@
 import Ajv, { ValidateFunction } from 'ajv';
-import { ANNOTATIONS, EXPECT, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues, valuesByKey } from './ajv-support';
+import { ANNOTATIONS, EXPECT, RULE, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
 import { rbacIssues } from './rbac';
+import { semanticIssues } from './semantics';
 import { coreTypeEntry } from '../schema/core';
 
 /**
@@ -42,6 +43,29 @@ const KINDS: Record<string, { model: string; name?: NameRule }> = {
   'coordination.k8s.io/v1/Lease': { model: 'V1Lease' },
   'scheduling.k8s.io/v1/PriorityClass': { model: 'V1PriorityClass' },
   'apiregistration.k8s.io/v1/APIService': { model: 'V1APIService' },
+  // The other kinds Kubernetes v1.32 serves at GA versions (a GitOps repository may hold any of them).
+  'v1/Endpoints': { model: 'V1Endpoints' },
+  'v1/PersistentVolume': { model: 'V1PersistentVolume' },
+  'v1/PodTemplate': { model: 'V1PodTemplate' },
+  'v1/ReplicationController': { model: 'V1ReplicationController' },
+  'v1/Event': { model: 'CoreV1Event' },
+  'apps/v1/ReplicaSet': { model: 'V1ReplicaSet' },
+  'apps/v1/ControllerRevision': { model: 'V1ControllerRevision' },
+  'autoscaling/v1/HorizontalPodAutoscaler': { model: 'V1HorizontalPodAutoscaler' },
+  'networking.k8s.io/v1/IngressClass': { model: 'V1IngressClass' },
+  'storage.k8s.io/v1/StorageClass': { model: 'V1StorageClass' },
+  'storage.k8s.io/v1/CSIDriver': { model: 'V1CSIDriver' },
+  'storage.k8s.io/v1/CSINode': { model: 'V1CSINode' },
+  'storage.k8s.io/v1/VolumeAttachment': { model: 'V1VolumeAttachment' },
+  'storage.k8s.io/v1/CSIStorageCapacity': { model: 'V1CSIStorageCapacity' },
+  'node.k8s.io/v1/RuntimeClass': { model: 'V1RuntimeClass' },
+  'discovery.k8s.io/v1/EndpointSlice': { model: 'V1EndpointSlice' },
+  'events.k8s.io/v1/Event': { model: 'EventsV1Event' },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': { model: 'V1ValidatingAdmissionPolicy' },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': { model: 'V1ValidatingAdmissionPolicyBinding' },
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': { model: 'V1FlowSchema', name: 'path-segment' },
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': { model: 'V1PriorityLevelConfiguration', name: 'path-segment' },
+  'certificates.k8s.io/v1/CertificateSigningRequest': { model: 'V1CertificateSigningRequest' },
 };
 
 /** The id of the shared schema whose definitions are the core types. */
@@ -60,6 +84,160 @@ const OVERRIDES: Record<string, object> = {
   'V1JSONSchemaProps.additionalProperties': schemaOr('boolean', {}),
   'V1JSONSchemaProps.additionalItems': schemaOr('boolean', {}),
   'V1JSONSchemaProps.dependencies': { type: 'object', additionalProperties: schemaOr('array', { items: { type: 'string' } }) },
+};
+
+/**
+ * Enums and ranges the API server enforces (in its validation code; the OpenAPI types
+ * them as plain strings and integers): `Type.field` -> keywords merged into the field's
+ * schema. Facts of Kubernetes v1.32; `x-rule` names the rule id of a failure.
+ */
+const enumOf = (...values: string[]) => ({ enum: values });
+const setOf = (...values: string[]) => ({ items: { type: 'string', enum: values } });
+const atLeast = (min: number) => ({ minimum: min, [EXPECT]: `a number at least ${min}` });
+const between = (min: number, max: number) => ({ minimum: min, maximum: max, [EXPECT]: `a number from ${min} to ${max}` });
+const PORT = between(1, 65535);
+/** A port number (1-65535, or from `min`) or an IANA service name (a named container port). */
+const portOrName = (min = 1) => ({
+  type: ['integer', 'string'],
+  if: { type: 'integer' },
+  then: { ...between(min, 65535), [RULE]: 'K8S-RANGE' },
+  else: { maxLength: 15, pattern: '^(?=.*[a-z])(?!.*--)[a-z0-9]([-a-z0-9]*[a-z0-9])?$', [EXPECT]: 'a port name (at most 15 characters: lowercase letters, digits and single \'-\', with at least one letter)', [RULE]: 'K8S-NAME' },
+});
+/** A count or a percentage (maxSurge, maxUnavailable, minAvailable). */
+const COUNT_OR_PERCENT = {
+  type: ['integer', 'string'],
+  if: { type: 'integer' },
+  then: { ...atLeast(0), [RULE]: 'K8S-RANGE' },
+  else: { pattern: '^[0-9]+%$', [EXPECT]: 'a count or a percentage such as 25%' },
+};
+const PROTOCOL = enumOf('TCP', 'UDP', 'SCTP');
+const PULL = enumOf('Always', 'IfNotPresent', 'Never');
+const OPERATOR = enumOf('In', 'NotIn', 'Exists', 'DoesNotExist');
+const QUOTA_SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'];
+const FILE_MODE = { ...between(0, 0o777), [EXPECT]: 'a file mode from 0 to 0777 (511)' };
+const WEBHOOK = {
+  sideEffects: enumOf('None', 'NoneOnDryRun'),
+  failurePolicy: enumOf('Ignore', 'Fail'),
+  matchPolicy: enumOf('Exact', 'Equivalent'),
+  timeoutSeconds: between(1, 30),
+};
+const CONSTRAINTS: Record<string, Record<string, object>> = {
+  V1ServiceSpec: {
+    type: enumOf('ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'),
+    sessionAffinity: enumOf('ClientIP', 'None'),
+    externalTrafficPolicy: enumOf('Cluster', 'Local'),
+    internalTrafficPolicy: enumOf('Cluster', 'Local'),
+    ipFamilyPolicy: enumOf('SingleStack', 'PreferDualStack', 'RequireDualStack'),
+    ipFamilies: setOf('IPv4', 'IPv6'),
+    trafficDistribution: enumOf('PreferClose'),
+    healthCheckNodePort: between(0, 65535),
+  },
+  // targetPort 0 is defaulted to port.
+  V1ServicePort: { protocol: PROTOCOL, port: PORT, nodePort: between(0, 65535), targetPort: portOrName(0) },
+  V1ContainerPort: { protocol: PROTOCOL, containerPort: PORT, hostPort: between(0, 65535) },
+  V1NetworkPolicyPort: { protocol: PROTOCOL, port: portOrName(), endPort: PORT },
+  V1HTTPGetAction: { port: portOrName(), scheme: enumOf('HTTP', 'HTTPS') },
+  V1TCPSocketAction: { port: portOrName() },
+  V1GRPCAction: { port: PORT },
+  V1ServiceBackendPort: { number: PORT },
+  AdmissionregistrationV1ServiceReference: { port: PORT },
+  ApiregistrationV1ServiceReference: { port: PORT },
+  V1Container: { imagePullPolicy: PULL, terminationMessagePolicy: enumOf('File', 'FallbackToLogsOnError'), restartPolicy: enumOf('Always') },
+  V1EphemeralContainer: { imagePullPolicy: PULL, terminationMessagePolicy: enumOf('File', 'FallbackToLogsOnError') },
+  V1PodSpec: {
+    restartPolicy: enumOf('Always', 'OnFailure', 'Never'),
+    dnsPolicy: enumOf('ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'),
+    preemptionPolicy: enumOf('PreemptLowerPriority', 'Never'),
+    terminationGracePeriodSeconds: atLeast(0),
+    activeDeadlineSeconds: atLeast(1),
+  },
+  V1PodOS: { name: enumOf('linux', 'windows') },
+  V1PodSecurityContext: {
+    runAsUser: atLeast(0),
+    runAsGroup: atLeast(0),
+    fsGroup: atLeast(0),
+    supplementalGroups: { items: { type: 'integer', ...atLeast(0) } },
+    fsGroupChangePolicy: enumOf('OnRootMismatch', 'Always'),
+    supplementalGroupsPolicy: enumOf('Merge', 'Strict'),
+  },
+  V1SecurityContext: { runAsUser: atLeast(0), runAsGroup: atLeast(0), procMount: enumOf('Default', 'Unmasked') },
+  V1SeccompProfile: { type: enumOf('RuntimeDefault', 'Unconfined', 'Localhost') },
+  V1AppArmorProfile: { type: enumOf('RuntimeDefault', 'Unconfined', 'Localhost') },
+  V1Probe: {
+    initialDelaySeconds: atLeast(0),
+    timeoutSeconds: atLeast(0),
+    periodSeconds: atLeast(0),
+    successThreshold: atLeast(0),
+    failureThreshold: atLeast(0),
+    terminationGracePeriodSeconds: atLeast(1),
+  },
+  V1Toleration: { operator: enumOf('Exists', 'Equal'), effect: enumOf('NoSchedule', 'PreferNoSchedule', 'NoExecute') },
+  V1LabelSelectorRequirement: { operator: OPERATOR },
+  V1NodeSelectorRequirement: { operator: enumOf('In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt') },
+  V1TopologySpreadConstraint: {
+    whenUnsatisfiable: enumOf('DoNotSchedule', 'ScheduleAnyway'),
+    nodeAffinityPolicy: enumOf('Honor', 'Ignore'),
+    nodeTaintsPolicy: enumOf('Honor', 'Ignore'),
+    maxSkew: atLeast(1),
+  },
+  V1VolumeMount: { mountPropagation: enumOf('None', 'HostToContainer', 'Bidirectional'), recursiveReadOnly: enumOf('Disabled', 'IfPossible', 'Enabled') },
+  V1SecretVolumeSource: { defaultMode: FILE_MODE },
+  V1ConfigMapVolumeSource: { defaultMode: FILE_MODE },
+  V1ProjectedVolumeSource: { defaultMode: FILE_MODE },
+  V1DownwardAPIVolumeSource: { defaultMode: FILE_MODE },
+  V1KeyToPath: { mode: FILE_MODE },
+  V1PersistentVolumeClaimSpec: {
+    accessModes: setOf('ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'),
+    volumeMode: enumOf('Filesystem', 'Block'),
+  },
+  V1PersistentVolumeSpec: {
+    accessModes: setOf('ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'),
+    volumeMode: enumOf('Filesystem', 'Block'),
+    persistentVolumeReclaimPolicy: enumOf('Recycle', 'Delete', 'Retain'),
+  },
+  V1StorageClass: { reclaimPolicy: enumOf('Delete', 'Retain'), volumeBindingMode: enumOf('Immediate', 'WaitForFirstConsumer') },
+  V1DeploymentSpec: { replicas: atLeast(0), minReadySeconds: atLeast(0), revisionHistoryLimit: atLeast(0), progressDeadlineSeconds: atLeast(0) },
+  V1DeploymentStrategy: { type: enumOf('Recreate', 'RollingUpdate') },
+  V1RollingUpdateDeployment: { maxSurge: COUNT_OR_PERCENT, maxUnavailable: COUNT_OR_PERCENT },
+  V1StatefulSetSpec: { replicas: atLeast(0), minReadySeconds: atLeast(0), revisionHistoryLimit: atLeast(0), podManagementPolicy: enumOf('OrderedReady', 'Parallel') },
+  V1StatefulSetUpdateStrategy: { type: enumOf('RollingUpdate', 'OnDelete') },
+  V1RollingUpdateStatefulSetStrategy: { partition: atLeast(0), maxUnavailable: COUNT_OR_PERCENT },
+  V1DaemonSetSpec: { minReadySeconds: atLeast(0), revisionHistoryLimit: atLeast(0) },
+  V1DaemonSetUpdateStrategy: { type: enumOf('RollingUpdate', 'OnDelete') },
+  V1RollingUpdateDaemonSet: { maxSurge: COUNT_OR_PERCENT, maxUnavailable: COUNT_OR_PERCENT },
+  V1ReplicaSetSpec: { replicas: atLeast(0), minReadySeconds: atLeast(0) },
+  V1ReplicationControllerSpec: { replicas: atLeast(0), minReadySeconds: atLeast(0) },
+  V1JobSpec: {
+    parallelism: atLeast(0),
+    completions: atLeast(0),
+    backoffLimit: atLeast(0),
+    activeDeadlineSeconds: atLeast(1),
+    ttlSecondsAfterFinished: atLeast(0),
+    backoffLimitPerIndex: atLeast(0),
+    maxFailedIndexes: atLeast(0),
+    completionMode: enumOf('NonIndexed', 'Indexed'),
+    podReplacementPolicy: enumOf('TerminatingOrFailed', 'Failed'),
+  },
+  V1CronJobSpec: { concurrencyPolicy: enumOf('Allow', 'Forbid', 'Replace'), startingDeadlineSeconds: atLeast(0), successfulJobsHistoryLimit: atLeast(0), failedJobsHistoryLimit: atLeast(0) },
+  V1PodDisruptionBudgetSpec: { minAvailable: COUNT_OR_PERCENT, maxUnavailable: COUNT_OR_PERCENT, unhealthyPodEvictionPolicy: enumOf('IfHealthyBudget', 'AlwaysAllow') },
+  V1ValidatingWebhook: WEBHOOK,
+  V1MutatingWebhook: { ...WEBHOOK, reinvocationPolicy: enumOf('Never', 'IfNeeded') },
+  V1RuleWithOperations: { operations: setOf('*', 'CREATE', 'UPDATE', 'DELETE', 'CONNECT'), scope: enumOf('*', 'Cluster', 'Namespaced') },
+  V1ValidatingAdmissionPolicySpec: { failurePolicy: enumOf('Ignore', 'Fail') },
+  V1HTTPIngressPath: { pathType: enumOf('Exact', 'Prefix', 'ImplementationSpecific') },
+  V1NetworkPolicySpec: { policyTypes: setOf('Ingress', 'Egress') },
+  V1CustomResourceDefinitionSpec: { scope: enumOf('Cluster', 'Namespaced') },
+  V1CustomResourceConversion: { strategy: enumOf('None', 'Webhook') },
+  V1ScopedResourceSelectorRequirement: { scopeName: enumOf(...QUOTA_SCOPES), operator: OPERATOR },
+  V1ResourceQuotaSpec: { scopes: setOf(...QUOTA_SCOPES) },
+  V1LimitRangeItem: { type: enumOf('Pod', 'Container', 'PersistentVolumeClaim') },
+  V1PriorityClass: { preemptionPolicy: enumOf('PreemptLowerPriority', 'Never') },
+  V2HorizontalPodAutoscalerSpec: { minReplicas: atLeast(1), maxReplicas: atLeast(1) },
+  V1HorizontalPodAutoscalerSpec: { minReplicas: atLeast(1), maxReplicas: atLeast(1), targetCPUUtilizationPercentage: atLeast(1) },
+  V2MetricSpec: { type: enumOf('ContainerResource', 'External', 'Object', 'Pods', 'Resource') },
+  V2MetricTarget: { type: enumOf('Utilization', 'Value', 'AverageValue') },
+  V2HPAScalingRules: { selectPolicy: enumOf('Max', 'Min', 'Disabled'), stabilizationWindowSeconds: between(0, 3600) },
+  V2HPAScalingPolicy: { type: enumOf('Pods', 'Percent'), value: atLeast(1), periodSeconds: between(1, 1800) },
 };
 
 const INT32 = { type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 - 1, [EXPECT]: 'an int32 (from -2147483648 to 2147483647)' };
@@ -95,6 +273,8 @@ function modelSchema(model: string): object {
   const properties: Record<string, object> = {};
   for (const [field, type] of Object.entries(entry.properties)) {
     let node = OVERRIDES[`${model}.${field}`] ?? typeSchema(type);
+    const extra = CONSTRAINTS[model]?.[field];
+    if (extra) node = { ...node, ...extra };
     const keys = entry.listMapKeys?.[field];
     if (keys) {
       const item = type.slice(2);
@@ -236,18 +416,18 @@ export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
   const groups = new Map<string, { indexes: number[]; values: unknown[] }>();
   objs.forEach((obj, index) => {
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-      results[index] = [{ path: '', message: 'expected a Kubernetes object' }];
+      results[index] = [{ rule: 'K8S-PARSE', path: '', message: 'expected a Kubernetes object' }];
       return;
     }
     const { apiVersion, kind } = obj;
     if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
-      results[index] = [{ path: typeof apiVersion !== 'string' ? 'apiVersion' : 'kind', message: 'required field is missing' }];
+      results[index] = [{ rule: 'K8S-PARSE', path: typeof apiVersion !== 'string' ? 'apiVersion' : 'kind', message: 'required field is missing' }];
       return;
     }
     const known = KINDS[`${apiVersion}/${kind}`];
     if (!known) {
       const why = isBuiltinGroup(apiVersion) ? 'not among the built-in kinds this validator knows' : 'not a built-in kind (validate it against its CustomResourceDefinition)';
-      results[index] = [{ path: '', message: `no schema for ${kind} in ${apiVersion}: ${why}` }];
+      results[index] = [{ rule: 'K8S-UNKNOWN-KIND', path: '', message: `no schema for ${kind} in ${apiVersion}: ${why}` }];
       return;
     }
     let g = groups.get(known.model);
@@ -261,7 +441,7 @@ export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
       const obj = objs[index];
       validate(g.values[k]);
       // The API server's validation beyond the schema, for the kinds where we model it.
-      results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj)]);
+      results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj), ...semanticIssues(g.values[k] as any)]);
     });
   }
   return results;

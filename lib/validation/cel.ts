@@ -1,14 +1,15 @@
 import { celEnv, CelInput, CelResult, isCelError, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { KUBERNETES_CEL_FUNCS } from './cel-kubernetes';
 
 /**
  * CEL rules of x-kubernetes-validations, compiled with @bufbuild/cel (standard library
- * and string extensions). Functions of the Kubernetes CEL libraries that @bufbuild/cel
- * lacks (quantity, url, ip, lists, ...) are known: rules using them compile, but are not
- * evaluated.
+ * and string extensions) and the Kubernetes libraries of cel-kubernetes.ts (lists, regex,
+ * quantity, URL, IP and CIDR). The other Kubernetes library functions (format, semver)
+ * are known: rules using them compile, but are not evaluated (a warning, not a pass).
  */
 
-const env = celEnv({ funcs: strings });
+const env = celEnv({ funcs: [...strings, ...KUBERNETES_CEL_FUNCS] });
 
 const KUBERNETES_LIBRARY = [
   // lists, regex, sets
@@ -19,9 +20,11 @@ const KUBERNETES_LIBRARY = [
   'quantity', 'isQuantity', 'sign', 'isInteger', 'asInteger', 'asApproximateFloat', 'add', 'sub', 'compareTo', 'isLessThan', 'isGreaterThan',
   // ip and cidr
   'ip', 'isIP', 'cidr', 'isCIDR', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast',
-  'ip.isCanonical', 'containsIP', 'containsCIDR', 'prefixLength', 'masked',
+  'isCanonical', 'containsIP', 'containsCIDR', 'prefixLength', 'masked',
   // format, semver, authz-free others
-  'format.dns1123Label', 'format.dns1123Subdomain', 'format.named', 'validate', 'semver', 'isSemver', 'major', 'minor', 'patch',
+  'named', 'validate', 'dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix',
+  'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime', 'hasValue', 'value', 'orValue', 'of', 'none',
+  'semver', 'isSemver', 'major', 'minor', 'patch',
 ];
 const UNSUPPORTED = new Set(KUBERNETES_LIBRARY.filter((name) => !env.funcs.find(name)));
 

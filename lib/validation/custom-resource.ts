@@ -1,9 +1,10 @@
 import { CelInput, isCelError } from '@bufbuild/cel';
 import { ValidateFunction } from 'ajv';
-import { EXPECT, FORMATS, LIST_MAP, newAjv, toIssues, valuesByKey } from './ajv-support';
+import { EXPECT, FORMATS, LIST_MAP, newAjv, suggest, toIssues, valuesByKey } from './ajv-support';
 import { compileCel } from './cel';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
 import { metadataIssues } from './names';
+import { coreTypeEntry } from '../schema/core';
 
 /**
  * Validation of a custom resource against the CustomResourceDefinition we emit: the
@@ -51,14 +52,14 @@ export function validateCustomResources(objs: readonly any[], crd: any): Validat
     const validate = compileShaped(schema, g.values);
     g.indexes.forEach((index, k) => {
       if (typeof validate === 'string') {
-        results[index] = [{ path: '', message: `the schema of version ${v.name} cannot be used: ${validate}` }];
+        results[index] = [{ rule: 'K8S-CRD', path: '', message: `the schema of version ${v.name} cannot be used: ${validate}` }];
         return;
       }
       const obj = objs[index];
       const value = g.values[k];
       validate(value);
       const schemaIssues = toIssues(validate.errors);
-      const issues = [...metadataIssues(obj.metadata, 'metadata'), ...schemaIssues];
+      const issues = [...metadataIssues(obj.metadata, 'metadata'), ...metadataFieldIssues(value.metadata, 'metadata'), ...schemaIssues];
       evaluateRules(value, schema, '', schemaIssues.map((i) => i.path), issues);
       results[index] = dedupe(issues);
     });
@@ -68,13 +69,13 @@ export function validateCustomResources(objs: readonly any[], crd: any): Validat
 
 /** The version an object uses, or the issues that stop its validation. */
 function precheck(obj: any, crd: any, spec: Props, versions: Props[]): Props | ValidationIssue[] {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [{ path: '', message: 'expected a Kubernetes object' }];
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [{ rule: 'K8S-PARSE', path: '', message: 'expected a Kubernetes object' }];
   const [group, version] = splitApiVersion(String(obj.apiVersion ?? ''));
-  if (group !== spec.group) return [{ path: 'apiVersion', message: `expected group ${show(spec.group)} of CRD ${crd?.metadata?.name}, got ${show(obj.apiVersion)}` }];
-  if (obj.kind !== spec.names?.kind) return [{ path: 'kind', message: `expected ${show(spec.names?.kind)}, got ${show(obj.kind)}` }];
+  if (group !== spec.group) return [{ rule: 'K8S-NO-CRD', path: 'apiVersion', message: `expected group ${show(spec.group)} of CRD ${crd?.metadata?.name}, got ${show(obj.apiVersion)}` }];
+  if (obj.kind !== spec.names?.kind) return [{ rule: 'K8S-NO-CRD', path: 'kind', message: `expected ${show(spec.names?.kind)}, got ${show(obj.kind)}` }];
   const v = versions.find((x) => x.name === version);
-  if (!v) return [{ path: 'apiVersion', message: `version ${show(version)} is not defined by CRD ${crd?.metadata?.name} (it has ${versions.map((x) => x.name).join(', ')})` }];
-  if (!v.served) return [{ path: 'apiVersion', message: `version ${show(version)} of CRD ${crd?.metadata?.name} is not served` }];
+  if (!v) return [{ rule: 'K8S-VERSION', path: 'apiVersion', message: `version ${show(version)} is not defined by CRD ${crd?.metadata?.name} (it has ${versions.map((x) => x.name).join(', ')})` }];
+  if (!v.served) return [{ rule: 'K8S-VERSION', path: 'apiVersion', message: `version ${show(version)} of CRD ${crd?.metadata?.name} is not served` }];
   return v;
 }
 
@@ -208,7 +209,11 @@ function toJsonSchema(s: Props, junctor: boolean): Props {
   return out;
 }
 
-/** A copy of the value with nulls removed where the schema is not nullable, as the API server prunes them. */
+/**
+ * The object as the API server validates it: nulls removed where the schema is not
+ * nullable, then the schema's defaults applied to fields that are missing (defaulting
+ * runs before validation, and a defaulted object is defaulted inside too).
+ */
 function prune(value: any, s: Props | undefined): any {
   if (Array.isArray(value)) return value.map((v) => prune(v, s?.items));
   if (value === null || typeof value !== 'object') return value;
@@ -218,7 +223,27 @@ function prune(value: any, s: Props | undefined): any {
     if (v === null && !child?.nullable) continue;
     out[k] = prune(v, child);
   }
+  if (s?.properties) {
+    for (const [k, child] of Object.entries(s.properties as Props)) {
+      if (out[k] === undefined && child && child.default !== undefined) out[k] = prune(structuredClone(child.default), child);
+    }
+  }
   return out;
+}
+
+const OBJECT_META_FIELDS = new Set(Object.keys(coreTypeEntry('V1ObjectMeta').properties));
+
+/** Unknown fields of an ObjectMeta (which a CRD schema never describes; the API server checks it as ObjectMeta). */
+function metadataFieldIssues(meta: unknown, path: string): ValidationIssue[] {
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  return Object.keys(meta).filter((k) => !OBJECT_META_FIELDS.has(k)).map((k) => ({
+    rule: 'K8S-UNKNOWN-FIELD', path: joinPath(path, k), message: `unknown field${suggestMeta(k)}`,
+  }));
+}
+
+function suggestMeta(k: string): string {
+  const near = suggest(k, [...OBJECT_META_FIELDS]);
+  return near ? ` (did you mean ${near}?)` : '';
 }
 
 function childSchema(s: Props | undefined, key: string): Props | undefined {
@@ -247,13 +272,19 @@ function evaluateRules(value: any, s: Props | undefined, path: string, errorPath
 function evaluateRule(rule: Props, self: CelInput, path: string): ValidationIssue | undefined {
   const at = typeof rule.fieldPath === 'string' ? path + (rule.fieldPath.startsWith('[') ? '' : '.') + rule.fieldPath.replace(/^\./, '') : path;
   const compiledRule = compileCel(String(rule.rule));
-  if (typeof compiledRule === 'string') return { path: at, message: `rule ${show(rule.rule, 60)} does not compile: ${compiledRule}` };
-  if (compiledRule.usesOldSelf || compiledRule.unsupported.length) return undefined;
+  if (typeof compiledRule === 'string') return { rule: 'K8S-CRD', path: at, message: `rule ${show(rule.rule, 60)} does not compile: ${compiledRule}` };
+  const unevaluated = (why: string): ValidationIssue => ({ rule: 'K8S-CEL-UNEVALUATED', severity: 'warning', path: at, message: `rule ${show(rule.rule, 60)} was not evaluated: ${why}` });
+  if (compiledRule.usesOldSelf) {
+    // A transition rule: the API server skips it on create and enforces it on update, against the stored object.
+    return unevaluated('a transition rule (oldSelf) is checked on update against the stored object, which a validator of files does not have');
+  }
+  if (compiledRule.unsupported.length) return unevaluated(`it calls ${compiledRule.unsupported.join(', ')}, which this validator does not implement`);
   const result = compiledRule.run(self);
-  if (isCelError(result)) return { path: at, message: `rule ${show(rule.rule, 60)} could not be evaluated: ${result.message}` };
-  if (typeof result !== 'boolean') return { path: at, message: `rule ${show(rule.rule, 60)} gave ${show(result)}, not a boolean` };
+  // The API server rejects an object whose rule fails to evaluate (a missing field, a type error).
+  if (isCelError(result)) return { rule: 'K8S-CEL', path: at, message: `rule ${show(rule.rule, 60)} could not be evaluated: ${result.message}` };
+  if (typeof result !== 'boolean') return { rule: 'K8S-CEL', path: at, message: `rule ${show(rule.rule, 60)} gave ${show(result)}, not a boolean` };
   if (result) return undefined;
-  return { path: at, message: ruleMessage(rule, self) };
+  return { rule: 'K8S-CEL', path: at, message: ruleMessage(rule, self) };
 }
 
 /** The message of a failed rule: its messageExpression, else its message, else the API server's default. */

@@ -5,3 +5,7 @@ export * from './rbac';
 export * from './custom-resource';
 export { compileCel } from './cel';
 export type { CompiledRule } from './cel';
+export * from './rules';
+export * from './semantics';
+export * from './crd';
+export * from './manifests';

@@ -3,6 +3,10 @@ export interface ValidationIssue {
   /** Field path such as `spec.template.spec.containers[0].image` (empty for the object itself). */
   readonly path: string;
   readonly message: string;
+  /** The rule id (see RULES in lib/validation/rules.ts); K8S-SCHEMA when not set. */
+  readonly rule?: string;
+  /** `warning`: the validator could not decide (e.g. a CEL rule it cannot evaluate); errors otherwise. */
+  readonly severity?: 'error' | 'warning';
 }
 
 /** `path: message`, the way issues are printed. */

@@ -60,9 +60,9 @@ export function labelIssues(labels: unknown, path: string): ValidationIssue[] {
   for (const [key, value] of Object.entries(labels)) {
     const at = joinPath(path, key);
     const badKey = checkQualifiedName(key);
-    if (badKey) issues.push({ path: at, message: `label key ${show(key)} is not valid: expected ${badKey}` });
+    if (badKey) issues.push({ rule: 'K8S-NAME', path: at, message: `label key ${show(key)} is not valid: expected ${badKey}` });
     const badValue = typeof value === 'string' ? checkLabelValue(value) : undefined;
-    if (badValue) issues.push({ path: at, message: `label value ${show(value)} is not valid: expected ${badValue}` });
+    if (badValue) issues.push({ rule: 'K8S-NAME', path: at, message: `label value ${show(value)} is not valid: expected ${badValue}` });
   }
   return issues;
 }
@@ -75,9 +75,9 @@ export function annotationIssues(annotations: unknown, path: string): Validation
   for (const [key, value] of Object.entries(annotations)) {
     size += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
     const badKey = checkQualifiedName(key);
-    if (badKey) issues.push({ path: joinPath(path, key), message: `annotation key ${show(key)} is not valid: expected ${badKey}` });
+    if (badKey) issues.push({ rule: 'K8S-NAME', path: joinPath(path, key), message: `annotation key ${show(key)} is not valid: expected ${badKey}` });
   }
-  if (size > ANNOTATIONS_MAX_BYTES) issues.push({ path, message: `annotations take ${size} bytes, more than the 262144 allowed` });
+  if (size > ANNOTATIONS_MAX_BYTES) issues.push({ rule: 'K8S-NAME', path, message: `annotations take ${size} bytes, more than the 262144 allowed` });
   return issues;
 }
 
@@ -88,13 +88,13 @@ export function nameIssues(meta: unknown, path: string, nameRule: NameRule = 'dn
   const issues: ValidationIssue[] = [];
   if (typeof m.name === 'string') {
     const bad = checkName(m.name, nameRule);
-    if (bad) issues.push({ path: joinPath(path, 'name'), message: `${show(m.name)} is not a valid name: expected ${bad}` });
+    if (bad) issues.push({ rule: 'K8S-NAME', path: joinPath(path, 'name'), message: `${show(m.name)} is not a valid name: expected ${bad}` });
   } else if (m.name === undefined && typeof m.generateName !== 'string') {
-    issues.push({ path: joinPath(path, 'name'), message: 'required field is missing' });
+    issues.push({ rule: 'K8S-NAME', path: joinPath(path, 'name'), message: 'required field is missing' });
   }
   if (typeof m.namespace === 'string') {
     const bad = checkDnsLabel(m.namespace);
-    if (bad) issues.push({ path: joinPath(path, 'namespace'), message: `${show(m.namespace)} is not a valid namespace: expected ${bad}` });
+    if (bad) issues.push({ rule: 'K8S-NAME', path: joinPath(path, 'namespace'), message: `${show(m.namespace)} is not a valid namespace: expected ${bad}` });
   }
   return issues;
 }

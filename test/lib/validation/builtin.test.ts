@@ -116,7 +116,7 @@ describe('validateBuiltin', () => {
   test('fails when a Deployment has an unknown field', () => {
     const d = deployment();
     d.spec.template.spec.containers[0].imagePullPolicyy = 'Always';
-    expect(validateBuiltin(d)).toEqual([
+    expect(validateBuiltin(d)).toMatchObject([
       { path: 'spec.template.spec.containers[0].imagePullPolicyy', message: 'unknown field (did you mean imagePullPolicy?)' },
     ]);
   });
@@ -124,25 +124,25 @@ describe('validateBuiltin', () => {
   test('fails when a field has the wrong type', () => {
     const d = deployment();
     d.spec.replicas = '3';
-    expect(validateBuiltin(d)).toEqual([{ path: 'spec.replicas', message: 'expected integer, got "3"' }]);
+    expect(validateBuiltin(d)).toMatchObject([{ path: 'spec.replicas', message: 'expected integer, got "3"' }]);
   });
 
   test('fails when a required field is missing (container without name)', () => {
     const d = deployment();
     delete d.spec.template.spec.containers[0].name;
-    expect(validateBuiltin(d)).toEqual([{ path: 'spec.template.spec.containers[0].name', message: 'required field is missing' }]);
+    expect(validateBuiltin(d)).toMatchObject([{ path: 'spec.template.spec.containers[0].name', message: 'required field is missing' }]);
   });
 
   test('fails when metadata.name is missing', () => {
     const d = deployment();
     delete d.metadata.name;
-    expect(validateBuiltin(d)).toEqual([{ path: 'metadata.name', message: 'required field is missing' }]);
+    expect(validateBuiltin(d)).toMatchObject([{ path: 'metadata.name', message: 'required field is missing' }]);
   });
 
   test('fails when a label value is bad', () => {
     const d = deployment();
     d.spec.template.metadata.labels.tier = 'front end';
-    expect(validateBuiltin(d)).toEqual([{
+    expect(validateBuiltin(d)).toMatchObject([{
       path: 'spec.template.metadata.labels.tier',
       message: 'label value "front end" is not valid: expected a label value (empty, or at most 63 characters: letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit)',
     }]);
@@ -151,7 +151,7 @@ describe('validateBuiltin', () => {
   test('fails when a label key is bad', () => {
     const d = deployment();
     d.metadata.labels['Example.com/name'] = 'x';
-    expect(validateBuiltin(d)).toEqual([{
+    expect(validateBuiltin(d)).toMatchObject([{
       path: 'metadata.labels["Example.com/name"]',
       message: 'label key "Example.com/name" is not valid: expected a key of an optional DNS subdomain prefix and \'/\', then a name of at most 63 characters (letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit)',
     }]);
@@ -160,7 +160,7 @@ describe('validateBuiltin', () => {
   test('fails when a name is not a DNS subdomain', () => {
     const d = deployment();
     d.metadata.name = 'Web_App';
-    expect(validateBuiltin(d)).toEqual([{
+    expect(validateBuiltin(d)).toMatchObject([{
       path: 'metadata.name',
       message: '"Web_App" is not a valid name: expected a DNS subdomain (at most 253 characters: lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit)',
     }]);
@@ -168,7 +168,7 @@ describe('validateBuiltin', () => {
 
   test('fails when a Service name is not a DNS label', () => {
     const issues = validateBuiltin({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web.api' }, spec: { ports: [{ port: 80 }] } });
-    expect(issues).toEqual([{
+    expect(issues).toMatchObject([{
       path: 'metadata.name',
       message: '"web.api" is not a valid name: expected a DNS label (at most 63 characters: lowercase letters, digits and \'-\', starting and ending with a letter or digit)',
     }]);
@@ -176,17 +176,23 @@ describe('validateBuiltin', () => {
 
   test('fails when an int32 overflows', () => {
     const d = deployment();
-    d.spec.template.spec.containers[0].ports[0].containerPort = 2147483648;
-    expect(validateBuiltin(d)).toEqual([{
-      path: 'spec.template.spec.containers[0].ports[0].containerPort',
-      message: 'expected an int32 (from -2147483648 to 2147483647), got 2147483648',
+    d.spec.template.spec.containers[0].readinessProbe.httpGet.port = 2147483648;
+    d.spec.template.spec.containers[0].readinessProbe.failureThreshold = 2147483648;
+    expect(validateBuiltin(d)).toMatchObject([{
+      path: 'spec.template.spec.containers[0].readinessProbe.failureThreshold',
+      message: 'expected a number at least 0, got 2147483648',
+      rule: 'K8S-RANGE',
+    }, {
+      path: 'spec.template.spec.containers[0].readinessProbe.httpGet.port',
+      message: 'expected a number from 1 to 65535, got 2147483648',
+      rule: 'K8S-RANGE',
     }]);
   });
 
   test('fails when a quantity does not match the pattern', () => {
     const d = deployment();
     d.spec.template.spec.containers[0].resources.limits.memory = '1 GB';
-    expect(validateBuiltin(d)).toEqual([{
+    expect(validateBuiltin(d)).toMatchObject([{
       path: 'spec.template.spec.containers[0].resources.limits.memory',
       message: 'expected a quantity such as 500m, 2Gi or 1.5, got "1 GB"',
     }]);
@@ -195,7 +201,7 @@ describe('validateBuiltin', () => {
   test('fails when an int-or-string is neither', () => {
     const d = deployment();
     d.spec.template.spec.containers[0].readinessProbe.httpGet.port = true;
-    expect(validateBuiltin(d)).toEqual([{
+    expect(validateBuiltin(d)).toMatchObject([{
       path: 'spec.template.spec.containers[0].readinessProbe.httpGet.port',
       message: 'expected integer or string, got true',
     }]);
@@ -204,7 +210,7 @@ describe('validateBuiltin', () => {
   test('fails when list-map keys repeat', () => {
     const d = deployment();
     d.spec.template.spec.containers[0].ports.push({ containerPort: 80, protocol: 'TCP' });
-    expect(validateBuiltin(d)).toEqual([{
+    expect(validateBuiltin(d)).toMatchObject([{
       path: 'spec.template.spec.containers[0].ports[1]',
       message: 'duplicate entry with containerPort=80, protocol="TCP" (same as item 0); entries must be unique by containerPort, protocol',
     }]);
@@ -222,18 +228,19 @@ describe('validateBuiltin', () => {
         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { 'type': 'object', 'x-kubernetes-preserve-unknown-field': true } } } } }],
       },
     });
-    expect(issues).toEqual([{
+    expect(issues).toMatchObject([{
       path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-preserve-unknown-field',
       message: 'unknown field (did you mean x-kubernetes-preserve-unknown-fields?)',
     }]);
   });
 
   test('fails when the kind is unknown', () => {
-    expect(validateBuiltin({ apiVersion: 'v1', kind: 'Endpointz', metadata: { name: 'x' } })).toEqual([
+    expect(validateBuiltin({ apiVersion: 'v1', kind: 'Endpointz', metadata: { name: 'x' } })).toMatchObject([
       { path: '', message: 'no schema for Endpointz in v1: not among the built-in kinds this validator knows' },
     ]);
-    expect(validateBuiltin({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'x' } })).toEqual([
-      { path: '', message: 'no schema for StorageClass in storage.k8s.io/v1: not among the built-in kinds this validator knows' },
+    // VolumeAttributesClass is beta in v1.32 (GA in v1.34).
+    expect(validateBuiltin({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass', metadata: { name: 'x' } })).toMatchObject([
+      { path: '', message: 'no schema for VolumeAttributesClass in storage.k8s.io/v1: not among the built-in kinds this validator knows', rule: 'K8S-UNKNOWN-KIND' },
     ]);
   });
 

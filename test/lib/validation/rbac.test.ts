@@ -29,44 +29,44 @@ describe('API server RBAC validation', () => {
   });
 
   test('fails when a rule has only verbs (the shape that once shipped: nonResourceURLs dropped)', () => {
-    expect(validateBuiltin(role('ClusterRole', [{ verbs: ['get'] }]))).toEqual([
+    expect(validateBuiltin(role('ClusterRole', [{ verbs: ['get'] }]))).toMatchObject([
       { path: 'rules[0].apiGroups', message: 'a resource rule needs at least one API group ("" for the core group); for non-resource URLs set nonResourceURLs' },
       { path: 'rules[0].resources', message: 'a resource rule needs at least one resource' },
     ]);
   });
 
   test('fails when a rule has no verbs', () => {
-    expect(rbacIssues(role('ClusterRole', [{ apiGroups: [''], resources: ['pods'], verbs: [] }]))).toEqual([
+    expect(rbacIssues(role('ClusterRole', [{ apiGroups: [''], resources: ['pods'], verbs: [] }]))).toMatchObject([
       { path: 'rules[0].verbs', message: 'a rule needs at least one verb' },
     ]);
   });
 
   test('fails when a namespaced Role grants non-resource URLs', () => {
-    expect(rbacIssues(role('Role', [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]))).toEqual([
+    expect(rbacIssues(role('Role', [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]))).toMatchObject([
       { path: 'rules[0].nonResourceURLs', message: 'a namespaced Role cannot grant non-resource URLs; move the rule to a ClusterRole' },
     ]);
   });
 
   test('fails when a rule mixes resources and non-resource URLs', () => {
-    expect(rbacIssues(role('ClusterRole', [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/metrics'], verbs: ['get'] }]))).toEqual([
+    expect(rbacIssues(role('ClusterRole', [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/metrics'], verbs: ['get'] }]))).toMatchObject([
       { path: 'rules[0]', message: 'a rule cannot grant both resources and non-resource URLs; split it into two rules' },
     ]);
   });
 
   test('fails when an aggregation rule has no selectors', () => {
-    expect(rbacIssues(role('ClusterRole', [], { aggregationRule: { clusterRoleSelectors: [] } }))).toEqual([
+    expect(rbacIssues(role('ClusterRole', [], { aggregationRule: { clusterRoleSelectors: [] } }))).toMatchObject([
       { path: 'aggregationRule.clusterRoleSelectors', message: 'an aggregation rule needs at least one ClusterRole selector' },
     ]);
   });
 
   test('fails when a ClusterRoleBinding references a Role', () => {
-    expect(rbacIssues(binding('ClusterRoleBinding', { ...REF, kind: 'Role' }, [{ kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }]))).toEqual([
+    expect(rbacIssues(binding('ClusterRoleBinding', { ...REF, kind: 'Role' }, [{ kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }]))).toMatchObject([
       { path: 'roleRef.kind', message: 'a ClusterRoleBinding can reference ClusterRole (got "Role")' },
     ]);
   });
 
   test('fails when roleRef has the wrong API group, an unknown kind or no name', () => {
-    expect(rbacIssues(binding('RoleBinding', { apiGroup: 'rbac.k8s.io', kind: 'Roles' }, []))).toEqual([
+    expect(rbacIssues(binding('RoleBinding', { apiGroup: 'rbac.k8s.io', kind: 'Roles' }, []))).toMatchObject([
       { path: 'roleRef.apiGroup', message: 'must be rbac.authorization.k8s.io (got "rbac.k8s.io")' },
       { path: 'roleRef.kind', message: 'a RoleBinding can reference Role or ClusterRole (got "Roles")' },
       { path: 'roleRef.name', message: 'the referenced role needs a name' },
@@ -80,7 +80,7 @@ describe('API server RBAC validation', () => {
       { kind: 'User', name: 'u' },
       { kind: 'Robot', name: 'r' },
       { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io' },
-    ]))).toEqual([
+    ]))).toMatchObject([
       { path: 'subjects[0].namespace', message: 'a ServiceAccount subject of a ClusterRoleBinding needs its namespace' },
       { path: 'subjects[1].apiGroup', message: 'a ServiceAccount subject has apiGroup "" (leave it out)' },
       { path: 'subjects[2].apiGroup', message: 'a User subject has apiGroup rbac.authorization.k8s.io' },

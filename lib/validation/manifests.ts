@@ -1,0 +1,212 @@
+import { readdirSync, readFileSync, statSync } from 'fs';
+import { join, relative, resolve, sep } from 'path';
+import { parseAllDocuments } from 'yaml';
+import { builtinKinds, isBuiltinKind, validateBuiltins } from './builtin';
+import { compileCelRules, validateCustomResources } from './custom-resource';
+import { ValidationIssue } from './issues';
+import { ruleOf, WARNING_RULES } from './rules';
+
+/**
+ * Validation of manifest files (a GitOps repository, our own dist/): every Kubernetes
+ * object in the YAML and JSON files under the given paths, built-in kinds against the
+ * Kubernetes v1.32 API as the API server checks them with strict field validation, custom
+ * resources against the CRDs found in the input and in the CRD folders. The library
+ * behind `mlplatform validate`.
+ */
+
+/** One problem in one object of one file. */
+export interface ManifestFinding {
+  /** The file, relative to the folder given (or as given, for a file). */
+  readonly file: string;
+  /** The document's index in the file, from 0 (every `---` document counts, empty ones too). */
+  readonly index: number;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** A rule id of RULES (lib/validation/rules.ts). */
+  readonly rule: string;
+  readonly severity: 'error' | 'warning';
+  /** `field.path: what is wrong`. */
+  readonly message: string;
+}
+
+/** Input that cannot be read or parsed: the command exits 2. */
+export class ManifestInputError extends Error {}
+
+export interface ManifestOptions {
+  /** Folders (or files) whose CustomResourceDefinitions serve the custom resources of the input. */
+  readonly crds?: readonly string[];
+  /** What relative paths are resolved against (default: the process's working directory). */
+  readonly cwd?: string;
+}
+
+/** A document of a file. */
+export interface ManifestDocument {
+  readonly file: string;
+  readonly index: number;
+  /** For an item of a `kind: List` document: `items[3]`. */
+  readonly prefix: string;
+  readonly object: unknown;
+}
+
+const EXTENSIONS = /\.(ya?ml|json)$/i;
+const SKIPPED = /^kustomization\.ya?ml$|^Kustomization$/;
+
+/** The manifest files under a path (itself, if a file), in a deterministic order: sorted by path, folders walked depth first. */
+export function manifestFiles(path: string): string[] {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    throw new ManifestInputError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
+  }
+  if (st.isFile()) return [path];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      throw new ManifestInputError(`cannot read folder ${dir}: ${(e as Error).message}`);
+    }
+    for (const entry of entries.map((x) => x.name).sort()) {
+      if (entry.startsWith('.')) continue; // .git, .github, editor files
+      const full = join(dir, entry);
+      const s = statSync(full);
+      if (s.isDirectory()) walk(full);
+      else if (EXTENSIONS.test(entry) && !SKIPPED.test(entry)) out.push(full);
+    }
+  };
+  walk(path);
+  return out;
+}
+
+/** The documents of a manifest file; a `kind: List` document gives its items. YAML 1.1, as kubectl reads it. */
+export function readManifest(abs: string, display: string): ManifestDocument[] {
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (e) {
+    throw new ManifestInputError(`cannot read ${display}: ${(e as Error).message}`);
+  }
+  const docs = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, prettyErrors: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const out: ManifestDocument[] = [];
+  list.forEach((doc, index) => {
+    const error = doc.errors[0];
+    if (error) throw new ManifestInputError(`${display}: document ${index}: ${error.message.split('\n')[0]}`);
+    const object = doc.toJS({ maxAliasCount: 100 });
+    if (object === null || object === undefined) return; // an empty document
+    if (isList(object)) {
+      (object.items as unknown[]).forEach((item, i) => out.push({ file: display, index, prefix: `items[${i}]`, object: item }));
+    } else {
+      out.push({ file: display, index, prefix: '', object });
+    }
+  });
+  return out;
+}
+
+const isList = (o: any): boolean => o !== null && typeof o === 'object' && typeof o.kind === 'string' && o.kind.endsWith('List') && o.apiVersion === 'v1' && Array.isArray(o.items);
+
+/** The documents under a path given on the command line, each file named relative to it. */
+export function readPath(path: string, cwd: string): ManifestDocument[] {
+  const abs = resolve(cwd, path);
+  const files = manifestFiles(abs);
+  const isDir = statSync(abs).isDirectory();
+  return files.flatMap((f) => readManifest(f, isDir ? relative(abs, f).split(sep).join('/') : path));
+}
+
+const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '');
+
+/** Groups Kubernetes itself serves: a kind of these groups without a schema here is not served by v1.32. */
+const BUILTIN_GROUPS = new Set([
+  ...builtinKinds().map((k) => groupOf(k.slice(0, k.lastIndexOf('/')))),
+  'extensions', 'authentication.k8s.io', 'authorization.k8s.io', 'resource.k8s.io', 'storagemigration.k8s.io', 'internal.apiserver.k8s.io',
+]);
+
+const isCrd = (o: any): boolean => o?.apiVersion === 'apiextensions.k8s.io/v1' && o?.kind === 'CustomResourceDefinition';
+
+/** Validates the documents; `crds` are further CRDs (from --crds) that serve custom resources. */
+export function validateDocuments(docs: readonly ManifestDocument[], crds: readonly unknown[] = []): ManifestFinding[] {
+  const byGk = new Map<string, any>();
+  // CRDs of the input first: they are what gets applied.
+  for (const o of [...docs.map((d) => d.object), ...crds] as any[]) {
+    if (isCrd(o) && typeof o.spec?.group === 'string' && typeof o.spec?.names?.kind === 'string') {
+      const key = `${o.spec.group}/${o.spec.names.kind}`;
+      if (!byGk.has(key)) byGk.set(key, o);
+    }
+  }
+  const issues: ValidationIssue[][] = docs.map(() => []);
+  const builtins: number[] = [];
+  const byCrd = new Map<any, number[]>();
+  docs.forEach((d, i) => {
+    const o = d.object as any;
+    if (o === null || typeof o !== 'object' || Array.isArray(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') {
+      issues[i] = [{ rule: 'K8S-PARSE', path: '', message: 'not a Kubernetes object: expected a mapping with apiVersion and kind' }];
+      return;
+    }
+    if (isBuiltinKind(o.apiVersion, o.kind)) {
+      builtins.push(i);
+      return;
+    }
+    const crd = byGk.get(`${groupOf(o.apiVersion)}/${o.kind}`);
+    if (crd) {
+      let list = byCrd.get(crd);
+      if (!list) byCrd.set(crd, list = []);
+      list.push(i);
+    } else if (BUILTIN_GROUPS.has(groupOf(o.apiVersion))) {
+      issues[i] = [{ rule: 'K8S-UNKNOWN-KIND', path: 'apiVersion', message: `Kubernetes v1.32 does not serve ${o.kind} in ${o.apiVersion}${servedAs(o.kind)}` }];
+    } else {
+      issues[i] = [{ rule: 'K8S-NO-CRD', path: 'apiVersion', message: `no CustomResourceDefinition for ${o.kind} in group ${groupOf(o.apiVersion) || '(core)'} in the input or in --crds; add the CRD (or its folder with --crds)` }];
+    }
+  });
+  const builtinResults = validateBuiltins(builtins.map((i) => docs[i].object));
+  builtins.forEach((i, k) => {
+    issues[i] = builtinResults[k];
+    const o = docs[i].object as any;
+    if (isCrd(o)) issues[i] = [...issues[i], ...compileCelRules(o).map((x) => ({ ...x, rule: 'K8S-CRD' }))];
+  });
+  for (const [crd, indexes] of byCrd) {
+    const results = validateCustomResources(indexes.map((i) => docs[i].object), crd);
+    indexes.forEach((i, k) => { issues[i] = results[k]; });
+  }
+  return docs.flatMap((d, i) => issues[i].map((issue) => toFinding(d, issue)));
+}
+
+function servedAs(kind: string): string {
+  const where = builtinKinds().filter((k) => k.endsWith(`/${kind}`)).map((k) => k.slice(0, -kind.length - 1));
+  return where.length ? ` (it serves ${kind} as ${where.join(', ')})` : '';
+}
+
+function toFinding(d: ManifestDocument, issue: ValidationIssue): ManifestFinding {
+  const o = (d.object ?? {}) as any;
+  const meta = o.metadata !== null && typeof o.metadata === 'object' ? o.metadata : {};
+  const rule = ruleOf(issue);
+  const path = [d.prefix, issue.path].filter(Boolean).join('.');
+  return {
+    file: d.file,
+    index: d.index,
+    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '',
+    kind: typeof o.kind === 'string' ? o.kind : '',
+    namespace: typeof meta.namespace === 'string' ? meta.namespace : '',
+    name: typeof meta.name === 'string' ? meta.name : typeof meta.generateName === 'string' ? meta.generateName : '',
+    rule,
+    severity: issue.severity ?? (WARNING_RULES.has(rule) ? 'warning' : 'error'),
+    message: path ? `${path}: ${issue.message}` : issue.message,
+  };
+}
+
+/** Validates every manifest under the paths. Throws ManifestInputError for input that cannot be read or parsed. */
+export function validateManifests(paths: readonly string[], options: ManifestOptions = {}): ManifestFinding[] {
+  const cwd = options.cwd ?? process.cwd();
+  const docs = paths.flatMap((p) => readPath(p, cwd));
+  const crds = (options.crds ?? []).flatMap((p) => readPath(p, cwd)).map((d) => d.object).filter(isCrd);
+  return validateDocuments(docs, crds);
+}
+
+/** `file#index Kind namespace/name`, as the text output names an object. */
+export function describeObject(f: ManifestFinding): string {
+  const id = f.namespace ? `${f.namespace}/${f.name}` : f.name || '(no name)';
+  return `${f.file}#${f.index} ${f.kind || '(no kind)'} ${id}`;
+}

@@ -1,0 +1,145 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { UsageError } from '../../cli/io';
+import { validateCommand } from '../../cli/validate';
+
+function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: { write: (s: string) => { stdout += s; } }, stderr: { write: (s: string) => { stderr += s; } }, cwd };
+  return validateCommand(args, io).then((code) => ({ code, stdout, stderr }));
+}
+
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: {type: integer, minimum: 1}
+                owner:
+                  type: string
+                  x-kubernetes-validations: [{rule: "self == oldSelf"}]
+`;
+
+const SERVICE = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: ml}
+spec:
+  ports: [{name: http, port: 80}]
+`;
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+/** A GitOps repository: apps/ with objects, crds/ with the CRD (outside the validated path). */
+function repo(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'mlp-validate-'));
+  roots.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+describe('mlplatform validate', () => {
+  test('a clean folder exits 0 and says so', async () => {
+    const root = repo({ 'apps/web.yaml': SERVICE, 'apps/kustomization.yaml': 'resources: [web.yaml]\n' });
+    const r = await run(['apps'], root);
+    expect(r).toEqual({ code: 0, stdout: '0 errors, 0 warnings\n', stderr: '' });
+  });
+
+  test('findings: exit 1, text names file, document, kind, namespace/name, rule and message', async () => {
+    const root = repo({ 'apps/b.yaml': `${SERVICE}---\n${SERVICE.replace('port: 80', 'port: 0')}`, 'apps/a/x.yml': SERVICE.replace('Service', 'Servic') });
+    const r = await run(['apps'], root);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')).toEqual([
+      'a/x.yml#0 Servic ml/web: [K8S-UNKNOWN-KIND] apiVersion: Kubernetes v1.32 does not serve Servic in v1',
+      'b.yaml#1 Service ml/web: [K8S-RANGE] spec.ports[0].port: expected a number from 1 to 65535, got 0',
+      '2 errors, 0 warnings',
+      '',
+    ]);
+  });
+
+  test('--format json prints exactly one JSON array of findings, files relative to the folder given', async () => {
+    const root = repo({ 'apps/w.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ml}\nspec: {size: 0}\n', 'crds/widget.yaml': CRD });
+    const r = await run(['apps', '--crds', 'crds', '--format', 'json'], root);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([{
+      file: 'w.yaml',
+      index: 0,
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      namespace: 'ml',
+      name: 'w',
+      rule: 'K8S-RANGE',
+      severity: 'error',
+      message: 'spec.size: expected a number at least 1, got 0',
+    }]);
+  });
+
+  test('a custom resource without its CRD is a finding; --crds=DIR supplies it', async () => {
+    const root = repo({ 'apps/w.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 2}\n', 'crds/widget.yaml': CRD });
+    const without = await run(['apps', '--format=json'], root);
+    expect(without.code).toBe(1);
+    expect(JSON.parse(without.stdout).map((f: any) => f.rule)).toEqual(['K8S-NO-CRD']);
+    expect((await run(['apps', '--crds=crds'], root)).code).toBe(0);
+  });
+
+  test('warnings alone exit 0 and are printed', async () => {
+    const root = repo({ 'all.yaml': `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
+    const r = await run(['all.yaml'], root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('all.yaml#1 Widget w: warning [K8S-CEL-UNEVALUATED] spec.owner: rule "self == oldSelf" was not evaluated');
+    expect(r.stdout).toMatch(/0 errors, 1 warning\n$/);
+  });
+
+  test('YAML that does not parse exits 2 with the file and document on stderr, nothing on stdout', async () => {
+    const root = repo({ 'bad.yaml': `${SERVICE}---\nkind: [unclosed\n` });
+    const r = await run(['bad.yaml', '--format', 'json'], root);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^mlplatform validate: bad\.yaml: document 1: /);
+  });
+
+  test('a path that does not exist exits 2', async () => {
+    const r = await run(['nowhere'], repo({}));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot read');
+  });
+
+  test('usage errors throw UsageError (the dispatcher prints help, exit 2)', async () => {
+    const root = repo({});
+    await expect(run([], root)).rejects.toThrow(UsageError);
+    await expect(run(['x', '--format', 'yaml'], root)).rejects.toThrow('--format must be text or json');
+    await expect(run(['x', '--strict'], root)).rejects.toThrow('unknown option --strict');
+    await expect(run(['x', '--crds'], root)).rejects.toThrow('--crds needs a value');
+  });
+
+  test('--help prints the usage and exits 0', async () => {
+    const r = await run(['--help'], repo({}));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: mlplatform validate PATH...');
+  });
+
+  test('output is deterministic: files in sorted order, walked depth first', async () => {
+    const root = repo({ 'r/b.yaml': SERVICE.replace('port: 80', 'port: 0'), 'r/a/z.json': JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'A' } }), 'r/c.yml': SERVICE.replace('name: web', 'name: Web') });
+    const first = await run(['r', '--format', 'json'], root);
+    expect(JSON.parse(first.stdout).map((f: any) => f.file)).toEqual(['a/z.json', 'b.yaml', 'c.yml']);
+    expect((await run(['r', '--format', 'json'], root)).stdout).toBe(first.stdout);
+  });
+});
