@@ -52,9 +52,12 @@ export function runChecks(m: PlatformModel): Finding[] {
   return CHECKS.flatMap((c) => c.check(m));
 }
 
-/** Whether a finding fails synth (every finding but a warning does). */
-export function isError(f: Finding): boolean {
-  return (f.severity ?? 'error') === 'error';
+/**
+ * Whether a finding or a validation issue fails synth: every one but a warning does (a
+ * large CRD; a CEL rule the validator cannot evaluate, which `mlplatform validate` shows).
+ */
+export function isError(f: { readonly severity?: string }): boolean {
+  return f.severity !== 'warning';
 }
 
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
@@ -64,9 +67,6 @@ const phaseIdx = (o: PlatformObject): number => PHASES.indexOf(o.phase);
 function isCr(o: PlatformObject): boolean {
   return !isBuiltinKind(o.json.apiVersion, o.json.kind);
 }
-
-/** Warnings (a CEL rule the validator cannot evaluate) are shown by `mlplatform validate`, not synth failures. */
-const isError = (i: ValidationIssue): boolean => i.severity !== 'warning';
 
 function checkBuiltins(m: PlatformModel): Finding[] {
   // Validated together: objects of one kind share one validator.
