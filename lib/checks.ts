@@ -45,7 +45,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP053', title: 'fail-closed webhooks on built-in namespaced resources exclude kube-system and their backend\'s namespace', check: checkWebhookNamespaces },
   { id: 'MLP054', title: 'every container of a Deployment, StatefulSet or DaemonSet requests cpu and memory', check: checkResourceRequests },
   { id: 'MLP055', title: 'CRDs over 256 KiB are flagged for server-side apply (warning)', check: checkLargeCrds },
-  { id: 'MLP056', title: 'no object exceeds what the API server stores: 1.5 MiB per object, 1 MiB of ConfigMap or Secret data', check: checkObjectSizes },
+  { id: 'MLP056', title: 'no object exceeds the 1.5 MiB etcd stores per object (1 MiB of ConfigMap or Secret data is MLP001, as the API server checks it)', check: checkObjectSizes },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
@@ -802,6 +802,11 @@ function checkImagesPinned(m: PlatformModel): Finding[] {
   return out;
 }
 
+/** Whether a selector matches only objects carrying a label: no unlabelled object matches it. */
+function optIn(sel: LabelSelector | undefined): boolean {
+  return !selectorMatches(sel, {});
+}
+
 function checkWebhookNamespaces(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
@@ -813,6 +818,9 @@ function checkWebhookNamespaces(m: PlatformModel): Finding[] {
   const builtinGroup = (g: string) => g === '*' || (isBuiltinGroup(g ? `${g}/v1` : 'v1') && !customGroups.has(g));
   for (const w of webhooksOf(m)) {
     if (w.type === 'conversion' || w.failurePolicy !== 'Fail' || exceptionOf(w.owner, 'webhookNamespaces', w.name)) continue;
+    // An opt-in webhook (its objectSelector requires a label, e.g. KFP's cache webhook on
+    // pipelines.kubeflow.org/cache_enabled=true) intercepts only objects that ask for it.
+    if (optIn(w.objectSelector)) continue;
     const builtin = w.rules.filter((r) => (r.scope ?? '*') !== 'Cluster' && (r.resources ?? []).length && (r.apiGroups ?? []).some(builtinGroup));
     if (!builtin.length) continue;
     const backend = resolveBackend(m, w).workload;
@@ -872,16 +880,6 @@ function checkLargeCrds(m: PlatformModel): Finding[] {
 
 /** etcd's default request limit (--max-request-bytes): no object larger than this is stored. */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
-/** The API server's limit on the data of a ConfigMap or a Secret. */
-export const MAX_DATA_BYTES = 1024 * 1024;
-
-function dataBytes(json: any): number {
-  const text = (v: unknown) => Buffer.byteLength(String(v ?? ''), 'utf8');
-  const b64 = (v: unknown) => Buffer.from(String(v ?? ''), 'base64').length;
-  const sum = (o: Record<string, unknown> | undefined, f: (v: unknown) => number) => Object.entries(o ?? {}).reduce((n, [k, v]) => n + Buffer.byteLength(k) + f(v), 0);
-  if (json.kind === 'ConfigMap') return sum(json.data, text) + sum(json.binaryData, b64);
-  return sum(json.data, b64) + sum(json.stringData, text);
-}
 
 function checkObjectSizes(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
@@ -891,9 +889,6 @@ function checkObjectSizes(m: PlatformModel): Finding[] {
     const size = Buffer.byteLength(JSON.stringify(j), 'utf8');
     if (size > MAX_OBJECT_BYTES) {
       out.push({ rule: 'MLP056', path: o.path, message: `${name} is ${size} bytes, over the ${MAX_OBJECT_BYTES} etcd stores per object; split it (e.g. several ConfigMaps) or mount the content from an image or a volume` });
-    } else if (j.apiVersion === 'v1' && (j.kind === 'ConfigMap' || j.kind === 'Secret')) {
-      const data = dataBytes(j);
-      if (data > MAX_DATA_BYTES) out.push({ rule: 'MLP056', path: o.path, message: `${name} holds ${data} bytes of data, over the API server's ${MAX_DATA_BYTES}; split it into several ${j.kind}s` });
     }
   }
   return out;

@@ -205,7 +205,7 @@ const CASES: BadInput[] = [
   {
     what: 'a ConfigMap with more than 1 MiB of data',
     run: withComponent((c) => new ApiObject(c, 'Big', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: NS }, data: { x: 'a'.repeat(1100000) } })),
-    messages: ["[MLP056] p/test/Big: ConfigMap test-system/big holds 1100001 bytes of data, over the API server's 1048576; split it into several ConfigMaps"],
+    messages: ['[MLP001] p/test/Big: ConfigMap big: data: the data takes about 1100000 bytes, more than the 1 MiB allowed; split it into several objects or mount the content from an image or a volume'],
   },
 
   // --- conflicting options -------------------------------------------------------------------------------

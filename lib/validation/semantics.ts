@@ -471,7 +471,7 @@ function dataKeys(o: Obj, fields: string[], push: Push, base64: Record<string, b
       if (str(v)) size += base64[field] ? Math.floor(v.length * 3 / 4) : Buffer.byteLength(v);
     }
   }
-  if (size > MAX_DATA_BYTES) push('K8S-DATA-KEY', fields[0], `the data takes about ${size} bytes, more than the 1 MiB allowed`);
+  if (size > MAX_DATA_BYTES) push('K8S-DATA-KEY', fields[0], `the data takes about ${size} bytes, more than the 1 MiB allowed; split it into several objects or mount the content from an image or a volume`);
   return keys;
 }
 

@@ -122,6 +122,15 @@ describe('safety rules pass', () => {
     })).toEqual([]);
   });
 
+  test('MLP053: an opt-in webhook (its objectSelector requires a label) passes; one that only excludes labels does not', () => {
+    expect(problems((c) => {
+      server(c).addMutatingWebhook('pod-defaulter', { name: 'pods.example.com', path: '/mutate', rules: POD_RULE, objectSelector: { matchLabels: { 'example.com/inject': 'true' } } });
+    })).toEqual([]);
+    expect(problems((c) => {
+      server(c).addMutatingWebhook('pod-defaulter', { name: 'pods.example.com', path: '/mutate', rules: POD_RULE, objectSelector: { matchExpressions: [{ key: 'example.com/skip', operator: 'DoesNotExist' }] } });
+    }).map((p) => p.split(':')[0])).toContain('[MLP053] p/test/Webhooks/Mutating-pod-defaulter');
+  });
+
   test('MLP053: a declared exception on the webhook passes and is listed with the webhook name', () => {
     const b = build(platformWith((c) => {
       server(c).addMutatingWebhook('pod-defaulter', {
