@@ -4,8 +4,8 @@ import { CertificateProvider } from '../../lib/certificates';
 import { CERT_MANAGER } from '../../lib/component';
 import { Controller } from '../../lib/controller';
 import { PlatformCustomization, validChoices } from '../../lib/customization';
-import { mergeResources, parseQuantity, resourceProblems } from '../../lib/resources';
 import { Platform } from '../../lib/platform';
+import { mergeResources, parseQuantity, resourceProblems } from '../../lib/resources';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload } from '../../lib/workload';
 
