@@ -1,13 +1,16 @@
 import { CliIo, UsageError } from './io';
 import { describeObject, ManifestFinding, ManifestInputError, validateManifests } from '../lib/validation/manifests';
 
-export const VALIDATE_USAGE = `Usage: mlplatform validate PATH... [--crds DIR]... [--format text|json]
+export const VALIDATE_USAGE = `Usage: mlplatform validate PATH... [--crds DIR]... [--ignore-missing-crds] [--format text|json]
 
 Validates every Kubernetes object in the .yaml, .yml and .json files under each PATH
-(folders are walked; kustomization.yaml files are skipped) as a Kubernetes v1.32 API
+(folders are walked; kustomization.yaml files and Helm charts, whose templates are not
+manifests until rendered, are skipped) as a Kubernetes v1.32 API
 server with strict field validation would: built-in kinds against the API schema and the
 API server's own rules, custom resources against their CustomResourceDefinition (found in
-the input or under --crds), CEL rules included.
+the input or under --crds), CEL rules included. --ignore-missing-crds makes a custom
+resource without its CRD a warning instead of an error (for CRDs another repository
+installs, such as Argo CD's or Flux's).
 
 Exit codes: 0 no errors (warnings may be printed), 1 errors found, 2 usage error or
 input that cannot be read or parsed.
@@ -18,6 +21,7 @@ interface Args {
   readonly crds: string[];
   readonly format: 'text' | 'json';
   readonly help: boolean;
+  readonly ignoreMissingCrds: boolean;
 }
 
 function parseArgs(args: string[]): Args {
@@ -25,6 +29,7 @@ function parseArgs(args: string[]): Args {
   const crds: string[] = [];
   let format: 'text' | 'json' = 'text';
   let help = false;
+  let ignoreMissingCrds = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -37,10 +42,10 @@ function parseArgs(args: string[]): Args {
       const v = value();
       if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be text or json, not '${v}'`);
       format = v;
-    } else if (flag === '-h' || flag === '--help') {help = true;} else if (flag === '--') {paths.push(...args.slice(i + 1)), i = args.length;} else if (flag.startsWith('-') && flag !== '-') {throw new UsageError(`unknown option ${flag}`);} else {paths.push(a);}
+    } else if (flag === '--ignore-missing-crds' && inline === undefined) {ignoreMissingCrds = true;} else if (flag === '-h' || flag === '--help') {help = true;} else if (flag === '--') {paths.push(...args.slice(i + 1)), i = args.length;} else if (flag.startsWith('-') && flag !== '-') {throw new UsageError(`unknown option ${flag}`);} else {paths.push(a);}
   }
   if (!help && !paths.length) throw new UsageError('give at least one file or folder to validate');
-  return { paths, crds, format, help };
+  return { paths, crds, format, help, ignoreMissingCrds };
 }
 
 /** `mlplatform validate PATH... [--crds DIR] [--format text|json]`. */
@@ -51,8 +56,9 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     return 0;
   }
   let findings: ManifestFinding[];
+  const skippedCharts: string[] = [];
   try {
-    findings = validateManifests(opts.paths, { crds: opts.crds, cwd: io.cwd });
+    findings = validateManifests(opts.paths, { crds: opts.crds, cwd: io.cwd, skippedCharts, missingCrds: opts.ignoreMissingCrds ? 'warning' : 'error' });
   } catch (e) {
     if (e instanceof ManifestInputError) {
       io.stderr.write(`mlplatform validate: ${e.message}\n`);
@@ -60,6 +66,7 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     }
     throw e;
   }
+  for (const c of skippedCharts) io.stderr.write(`mlplatform validate: skipped the Helm chart in ${c} (render it with helm template, then validate the output)\n`);
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
   if (opts.format === 'json') {

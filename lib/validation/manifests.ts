@@ -39,6 +39,15 @@ export interface ManifestOptions {
   readonly crds?: readonly string[];
   /** What relative paths are resolved against (default: the process's working directory). */
   readonly cwd?: string;
+  /** Filled with the Helm chart folders that were not read (templates are not manifests until rendered). */
+  readonly skippedCharts?: string[];
+  /**
+   * A custom resource whose CRD is neither in the input nor under `crds` is an error
+   * (K8S-NO-CRD), or only a warning with `'warning'` (CRDs installed by another repository,
+   * e.g. Argo CD's or Flux's own).
+   * @default 'error'
+   */
+  readonly missingCrds?: 'error' | 'warning';
 }
 
 /** A document of a file. */
@@ -53,8 +62,12 @@ export interface ManifestDocument {
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 const SKIPPED = /^kustomization\.ya?ml$|^Kustomization$/;
 
-/** The manifest files under a path (itself, if a file), in a deterministic order: sorted by path, folders walked depth first. */
-export function manifestFiles(path: string): string[] {
+/**
+ * The manifest files under a path (itself, if a file), in a deterministic order: sorted by
+ * path, folders walked depth first. A folder holding a Chart.yaml is a Helm chart, whose
+ * templates are not manifests until rendered: it is left out and added to `skipped`.
+ */
+export function manifestFiles(path: string, skipped: string[] = []): string[] {
   let st;
   try {
     st = statSync(path);
@@ -69,6 +82,10 @@ export function manifestFiles(path: string): string[] {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (e) {
       throw new ManifestInputError(`cannot read folder ${dir}: ${(e as Error).message}`);
+    }
+    if (entries.some((x) => x.name === 'Chart.yaml' && x.isFile())) {
+      skipped.push(dir);
+      return;
     }
     for (const entry of entries.map((x) => x.name).sort()) {
       if (entry.startsWith('.')) continue; // .git, .github, editor files
@@ -109,11 +126,17 @@ export function readManifest(abs: string, display: string): ManifestDocument[] {
 
 const isList = (o: any): boolean => o !== null && typeof o === 'object' && typeof o.kind === 'string' && o.kind.endsWith('List') && o.apiVersion === 'v1' && Array.isArray(o.items);
 
-/** The documents under a path given on the command line, each file named relative to it. */
-export function readPath(path: string, cwd: string): ManifestDocument[] {
+/**
+ * The documents under a path given on the command line, each file named relative to it.
+ * Helm charts found under it are not read; their folders (relative to the path, `.` for the
+ * path itself) are added to `skippedCharts`.
+ */
+export function readPath(path: string, cwd: string, skippedCharts: string[] = []): ManifestDocument[] {
   const abs = resolve(cwd, path);
-  const files = manifestFiles(abs);
+  const charts: string[] = [];
+  const files = manifestFiles(abs, charts);
   const isDir = statSync(abs).isDirectory();
+  skippedCharts.push(...charts.map((c) => (c === abs ? path : join(path, relative(abs, c)).split(sep).join('/'))));
   return files.flatMap((f) => readManifest(f, isDir ? relative(abs, f).split(sep).join('/') : path));
 }
 
@@ -200,9 +223,10 @@ function toFinding(d: ManifestDocument, issue: ValidationIssue): ManifestFinding
 /** Validates every manifest under the paths. Throws ManifestInputError for input that cannot be read or parsed. */
 export function validateManifests(paths: readonly string[], options: ManifestOptions = {}): ManifestFinding[] {
   const cwd = options.cwd ?? process.cwd();
-  const docs = paths.flatMap((p) => readPath(p, cwd));
+  const docs = paths.flatMap((p) => readPath(p, cwd, options.skippedCharts));
   const crds = (options.crds ?? []).flatMap((p) => readPath(p, cwd)).map((d) => d.object).filter(isCrd);
-  return validateDocuments(docs, crds);
+  const findings = validateDocuments(docs, crds);
+  return options.missingCrds === 'warning' ? findings.map((f) => (f.rule === 'K8S-NO-CRD' ? { ...f, severity: 'warning' } : f)) : findings;
 }
 
 /** `file#index Kind namespace/name`, as the text output names an object. */

@@ -100,6 +100,26 @@ describe('mlplatform validate', () => {
     expect((await run(['apps', '--crds=crds'], root)).code).toBe(0);
   });
 
+  test('--ignore-missing-crds makes a custom resource without its CRD a warning (exit 0); a CR failing its CRD still fails', async () => {
+    const root = repo({ 'apps/w.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 2}\n', 'crds/widget.yaml': CRD, 'bad/w.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 0}\n' });
+    const ignored = await run(['apps', '--ignore-missing-crds', '--format=json'], root);
+    expect(ignored.code).toBe(0);
+    expect(JSON.parse(ignored.stdout).map((f: any) => [f.rule, f.severity])).toEqual([['K8S-NO-CRD', 'warning']]);
+    expect((await run(['bad', '--crds=crds', '--ignore-missing-crds'], root)).code).toBe(1);
+  });
+
+  test('a Helm chart (a folder with Chart.yaml) is skipped, named on stderr; the manifests beside it are validated', async () => {
+    const root = repo({
+      'out/helm/Chart.yaml': 'apiVersion: v2\nname: x\nversion: 0.1.0\n',
+      'out/helm/templates/t.yaml': 'metadata: {name: {{ .Values.name }}}\n',
+      'out/svc.yaml': SERVICE.replace('port: 80', 'port: 0'),
+    });
+    const r = await run(['out', '--format=json'], root);
+    expect(r.stderr).toBe('mlplatform validate: skipped the Helm chart in out/helm (render it with helm template, then validate the output)\n');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).map((f: any) => [f.file, f.rule])).toEqual([['svc.yaml', 'K8S-RANGE']]);
+  });
+
   test('warnings alone exit 0 and are printed', async () => {
     const root = repo({ 'all.yaml': `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
     const r = await run(['all.yaml'], root);
