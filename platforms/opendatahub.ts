@@ -12,33 +12,10 @@ import { NotebookController } from '../constructs/notebook-controller';
 import { OdhModelController } from '../constructs/odh-model-controller';
 import { TrainingOperator } from '../constructs/training-operator';
 import { CertificateProvider } from '../lib/certificates';
-import { GATEWAY_API, Prerequisite, PROMETHEUS_OPERATOR } from '../lib/component';
+import { GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
-
-/** The OpenShift APIs the Open Data Hub components use (Routes, ImageStreams, console links, cluster configuration). */
-export const OPENSHIFT: Prerequisite = {
-  name: 'openshift',
-  provides: [
-    { group: 'route.openshift.io', version: 'v1', kind: 'Route' },
-    { group: 'image.openshift.io', version: 'v1', kind: 'ImageStream' },
-    { group: 'config.openshift.io', version: 'v1', kind: 'Ingress' },
-    { group: 'console.openshift.io', version: 'v1', kind: 'ConsoleLink' },
-    { group: 'security.openshift.io', version: 'v1', kind: 'SecurityContextConstraints' },
-  ],
-};
-
-/**
- * The Open Data Hub operator's own APIs, which components read: DSCInitialization (the
- * applications namespace; CodeFlare) and the platform Auth object (MLflow's groups).
- */
-export const ODH_OPERATOR: Prerequisite = {
-  name: 'opendatahub-operator',
-  provides: [
-    { group: 'dscinitialization.opendatahub.io', version: 'v1', kind: 'DSCInitialization' },
-    { group: 'services.platform.opendatahub.io', version: 'v1alpha1', kind: 'Auth' },
-  ],
-};
+import { ODH_OPERATOR, OPENSHIFT } from '../lib/prerequisites';
 
 export interface OpenDataHubPlatformProps extends PlatformCustomization {
   /** @default opendatahub */

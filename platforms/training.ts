@@ -4,15 +4,9 @@ import { DistributedWorkloads } from '../constructs/distributed-workloads';
 import { SparkOperator, SparkOperatorProps } from '../constructs/spark-operator';
 import { TrainingOperator, TrainingOperatorProps } from '../constructs/training-operator';
 import { CertificateProvider } from '../lib/certificates';
-import { Prerequisite } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
-
-/** Open Data Hub's DSCInitialization, which CodeFlare reads: present where the ODH operator runs. */
-export const ODH_DSC_INITIALIZATION: Prerequisite = {
-  name: 'opendatahub-operator',
-  provides: [{ group: 'dscinitialization.opendatahub.io', version: 'v1', kind: 'DSCInitialization' }],
-};
+import { ODH_OPERATOR } from '../lib/prerequisites';
 
 export interface TrainingPlatformProps extends PlatformCustomization {
   /** @default training */
@@ -51,7 +45,7 @@ export class TrainingPlatform extends Platform {
       ...customization,
       name: name ?? 'training',
       certificates: customization.certificates ?? CertificateProvider.selfManaged(),
-      prerequisites: codeFlare ? [ODH_DSC_INITIALIZATION] : [],
+      prerequisites: codeFlare ? [ODH_OPERATOR] : [],
     });
     this.trainingOperator = new TrainingOperator(this, 'training-operator', trainingOperator);
     this.sparkOperator = new SparkOperator(this, 'spark-operator', sparkOperator);

@@ -7,13 +7,8 @@ import { Prerequisite } from '../../lib/component';
 /** Istio as lib/prerequisites declares it (every version it serves). */
 export { ISTIO } from '../../lib/prerequisites';
 
-export const OPENSHIFT: Prerequisite = {
-  name: 'openshift',
-  provides: [
-    { group: 'route.openshift.io', version: 'v1', kind: 'Route' },
-    { group: 'image.openshift.io', version: 'v1', kind: 'ImageStream' },
-  ],
-};
+/** OpenShift as lib/prerequisites declares it. */
+export { OPENSHIFT } from '../../lib/prerequisites';
 
 export const GATEWAY_API: Prerequisite = {
   name: 'gateway-api',

@@ -3,8 +3,9 @@ import { build, pinnable, problemsOf } from './helpers';
 import { DistributedWorkloads } from '../../constructs/distributed-workloads';
 import { CertificateProvider } from '../../lib/certificates';
 import { Platform } from '../../lib/platform';
+import { ODH_OPERATOR } from '../../lib/prerequisites';
 import { applyOrder, objectCounts, wiringTable } from '../../lib/report';
-import { ODH_DSC_INITIALIZATION, TrainingPlatform } from '../../platforms/training';
+import { TrainingPlatform } from '../../platforms/training';
 
 const training = build((app) => new TrainingPlatform(app, 'training'));
 const objects = training.model.objects.map((o) => o.json);
@@ -83,7 +84,7 @@ describe('distributed workloads', () => {
 
   test('with CodeFlare, the platform must declare Open Data Hub\'s DSCInitialization', () => {
     const make = (prerequisites: boolean) => (app: App) => {
-      const p = new Platform(app, 'p', { name: 'dw', certificates: CertificateProvider.selfManaged(), prerequisites: prerequisites ? [ODH_DSC_INITIALIZATION] : [] });
+      const p = new Platform(app, 'p', { name: 'dw', certificates: CertificateProvider.selfManaged(), prerequisites: prerequisites ? [ODH_OPERATOR] : [] });
       DistributedWorkloads.addTo(p, { codeFlare: { ingressDomain: 'apps.example.com' } });
       return p;
     };
