@@ -190,7 +190,7 @@ export const certificateRequestSpec = s.object({
   issuerRef: issuerRef().required().describe('Who signs it.'),
   duration: s.string().describe('Requested lifetime (Go duration).'),
   isCA: s.boolean().describe('Request a CA certificate.'),
-  usages: strings().describe('Requested key usages.'),
+  usages: s.array(s.string(), { listType: 'set' }).describe('Requested key usages.'),
   username: s.string().describe('Who created the request (set by cert-manager\'s webhook).'),
   uid: s.string().describe('UID of the requester (set by the webhook).'),
   groups: strings().describe('Groups of the requester (set by the webhook).'),

@@ -268,6 +268,7 @@ describe('mistakes inside the nested schemas are caught, not pruned', () => {
     ['a Vault Kubernetes auth without its role', cm('Issuer', 'v', { vault: { server: 's', path: 'p', auth: { kubernetes: { secretRef: key('t') } } } }), /role/],
     ['an unknown Vault auth method', cm('Issuer', 'v', { vault: { server: 's', path: 'p', auth: { aws: { role: 'r' } } } }), /aws/],
     ['a Venafi TPP without credentials', cm('Issuer', 'v', { venafi: { zone: 'z', tpp: { url: 'https://tpp' } } }), /credentialsRef/],
+    ['a CertificateRequest listing a usage twice (usages is a set)', cm('CertificateRequest', 'r', { request: 'eA==', issuerRef: { name: 'i' }, usages: ['server auth', 'server auth'] }), /usages/],
     ['an Order authorization challenge without its token', cm('Order', 'o', { request: 'eA==', issuerRef: { name: 'i' } }, { status: { authorizations: [{ url: 'u', challenges: [{ url: 'u', type: 'http-01' }] }] } }), /token/],
   ];
   test.each(cases)('%s', (_name, obj, pattern) => {
