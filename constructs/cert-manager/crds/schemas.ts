@@ -1,26 +1,14 @@
+import { issuerRef, localObjectReference, secretKeySelector, serviceAccountRef, strings } from './refs';
+import { acmeChallengeSolver } from './solvers';
 import { s } from '../../../lib/schema/dsl';
 
 /**
  * Field schemas of cert-manager v1.19.2's v1 kinds, written for this project from the
- * cert-manager API. Everything a platform sets (Certificate names and issuer, self-signed
- * and CA issuers, requests) is typed in full; solver, Vault and Venafi details deeper than
- * their first level keep what they are given (x-kubernetes-preserve-unknown-fields), and
- * cert-manager's webhook checks them.
+ * cert-manager API (field names, types, enums, required fields and list types are
+ * upstream's; descriptions are ours). Every kind is typed in full, ACME solvers included
+ * (solvers.ts); the one open value is a DNS-01 webhook solver's `config`, as upstream.
  */
-const strings = () => s.array(s.string(), { listType: 'atomic' });
-
-/** A key of a Secret in the object's namespace (or cert-manager's, for cluster-scoped issuers). */
-export const secretKeySelector = () => s.object({
-  name: s.string().required().describe('Name of the Secret.'),
-  key: s.string().describe('Key in the Secret\'s data; some fields have a default.'),
-}).named('SecretKeySelector');
-
-/** A reference to an Issuer, ClusterIssuer or external issuer. */
-export const issuerRef = () => s.object({
-  name: s.string().required().describe('Name of the issuer.'),
-  kind: s.string().describe('Issuer (default) or ClusterIssuer, or an external issuer\'s kind.'),
-  group: s.string().describe('API group of the issuer (default cert-manager.io).'),
-}).named('IssuerReference');
+export { issuerRef, secretKeySelector };
 
 /** A condition of a cert-manager resource (Ready, Issuing, Approved, Denied, InvalidRequest...). */
 const condition = () => s.object({
@@ -113,8 +101,10 @@ export const certificateStatus = s.object({
   nextPrivateKeySecretName: s.string().describe('Secret holding the key of the issuance in progress.'),
 }).named('CertificateStatus');
 
+/** A PEM CA bundle in a Secret key (Vault and Venafi TPP connections). */
+const caBundleSecretRef = (what: string) => secretKeySelector().describe(`Secret key holding a PEM CA bundle to trust ${what} with (not with caBundle).`);
+
 /** Issuer and ClusterIssuer share one configuration: exactly one kind of CA. */
-const open = (what: string) => s.openObject().describe(`${what} (kept as given; cert-manager's webhook validates it).`);
 export const issuerSpec = s.object({
   selfSigned: s.object({
     crlDistributionPoints: strings().describe('CRL distribution points put into issued certificates.'),
@@ -137,7 +127,7 @@ export const issuerSpec = s.object({
       keySecretRef: secretKeySelector().required().describe('Secret holding the MAC key.'),
       keyAlgorithm: s.enum('HS256', 'HS384', 'HS512').describe('Deprecated MAC algorithm.'),
     }).named('ACMEExternalAccountBinding').describe('Binds the ACME account to an account at the CA.'),
-    solvers: s.array(open('An HTTP-01 or DNS-01 solver with its selector')).describe('How challenges are solved.'),
+    solvers: s.array(acmeChallengeSolver(), { listType: 'atomic' }).describe('How challenges are solved, chosen per name by their selectors.'),
     disableAccountKeyGeneration: s.boolean().describe('Use an existing account key only.'),
     enableDurationFeature: s.boolean().describe('Send the requested duration to the ACME server.'),
     profile: s.string().describe('ACME certificate profile to request.'),
@@ -147,16 +137,42 @@ export const issuerSpec = s.object({
     path: s.string().required().describe('Path of the PKI signing endpoint.'),
     namespace: s.string().describe('Vault namespace.'),
     caBundle: s.string({ format: 'byte' }).describe('PEM CA bundle to trust Vault with.'),
-    caBundleSecretRef: secretKeySelector().describe('Secret key holding that bundle.'),
+    caBundleSecretRef: caBundleSecretRef('Vault'),
     clientCertSecretRef: secretKeySelector().describe('Client certificate for mutual TLS.'),
     clientKeySecretRef: secretKeySelector().describe('Client key for mutual TLS.'),
     serverName: s.string().describe('TLS server name to verify.'),
-    auth: open('How to authenticate to Vault (token, AppRole, Kubernetes, client certificate)').required(),
+    auth: s.object({
+      tokenSecretRef: secretKeySelector().describe('Secret key holding a Vault token.'),
+      appRole: s.object({
+        path: s.string().required().describe('Mount path of the AppRole auth method, e.g. approle.'),
+        roleId: s.string().required().describe('The AppRole role id.'),
+        secretRef: secretKeySelector().required().describe('Secret key holding the AppRole secret id (key is needed).'),
+      }).named('VaultAppRole').describe('Log in with AppRole.'),
+      clientCertificate: s.object({
+        mountPath: s.string().describe('Mount path of the cert auth method (default /v1/auth/cert).'),
+        name: s.string().describe('Certificate role to log in as (default: any matching).'),
+        secretName: s.string().describe('kubernetes.io/tls Secret with the client certificate and key.'),
+      }).named('VaultClientCertificateAuth').describe('Log in with a TLS client certificate (HTTPS only).'),
+      kubernetes: s.object({
+        mountPath: s.string().describe('Mount path of the Kubernetes auth method (default /v1/auth/kubernetes).'),
+        secretRef: secretKeySelector().describe('Secret key holding a ServiceAccount token (or give serviceAccountRef).'),
+        serviceAccountRef: serviceAccountRef().describe('ServiceAccount for a short-lived bound token (or give secretRef).'),
+        role: s.string().required().describe('Vault role to log in as.'),
+      }).named('VaultKubernetesAuth').describe('Log in with a Kubernetes ServiceAccount token.'),
+    }).named('VaultAuth').required().describe('How cert-manager logs in to Vault (one method).'),
   }).named('VaultIssuer').describe('Sign with HashiCorp Vault\'s PKI engine.'),
   venafi: s.object({
     zone: s.string().required().describe('Venafi policy zone.'),
-    tpp: open('Trust Protection Platform connection'),
-    cloud: open('Venafi Cloud connection'),
+    tpp: s.object({
+      url: s.string().required().describe('Base URL of the TPP vedsdk endpoint.'),
+      credentialsRef: localObjectReference().required().describe('Secret with access-token, or username and password.'),
+      caBundle: s.string({ format: 'byte' }).describe('PEM CA bundle to trust TPP with.'),
+      caBundleSecretRef: caBundleSecretRef('TPP'),
+    }).named('VenafiTPP').describe('Trust Protection Platform (self-hosted) connection (not with cloud).'),
+    cloud: s.object({
+      url: s.string().describe('Base URL of Venafi Cloud (default: the public service).'),
+      apiTokenSecretRef: secretKeySelector().required().describe('Secret key holding the API token.'),
+    }).named('VenafiCloud').describe('Venafi Cloud (SaaS) connection (not with tpp).'),
   }).named('VenafiIssuer').describe('Sign with Venafi TPP or Venafi Cloud.'),
 }).named('IssuerSpec');
 
@@ -174,7 +190,7 @@ export const certificateRequestSpec = s.object({
   issuerRef: issuerRef().required().describe('Who signs it.'),
   duration: s.string().describe('Requested lifetime (Go duration).'),
   isCA: s.boolean().describe('Request a CA certificate.'),
-  usages: strings().describe('Requested key usages.'),
+  usages: s.array(s.string(), { listType: 'set' }).describe('Requested key usages.'),
   username: s.string().describe('Who created the request (set by cert-manager\'s webhook).'),
   uid: s.string().describe('UID of the requester (set by the webhook).'),
   groups: strings().describe('Groups of the requester (set by the webhook).'),
@@ -207,7 +223,17 @@ export const orderStatus = s.object({
   state: acmeState().describe('State of the order at the ACME server.'),
   reason: s.string().describe('Why the order is in this state.'),
   failureTime: s.dateTime().describe('When the order failed.'),
-  authorizations: s.array(open('An authorization and its challenges')).describe('The authorizations the server asks for.'),
+  authorizations: s.array(s.object({
+    url: s.string().required().describe('URL of the authorization.'),
+    identifier: s.string().describe('The name to validate (without a wildcard\'s *.).'),
+    wildcard: s.boolean().describe('Whether the name is a wildcard.'),
+    initialState: acmeState().describe('State of the authorization when it was first fetched.'),
+    challenges: s.array(s.object({
+      url: s.string().required().describe('URL of the challenge.'),
+      token: s.string().required().describe('The challenge token.'),
+      type: s.string().required().describe('Challenge type as the server names it, e.g. http-01, dns-01.'),
+    }).named('ACMEChallenge'), { listType: 'atomic' }).describe('Challenges the server offers for it.'),
+  }).named('ACMEAuthorization'), { listType: 'atomic' }).describe('The authorizations the server asks for.'),
 }).named('OrderStatus');
 
 export const challengeSpec = s.object({
@@ -218,7 +244,7 @@ export const challengeSpec = s.object({
   type: s.enum('HTTP-01', 'DNS-01').required().describe('Challenge type.'),
   token: s.string().required().describe('The challenge token.'),
   key: s.string().required().describe('The key authorization to present.'),
-  solver: open('The solver chosen from the issuer').required(),
+  solver: acmeChallengeSolver().required().describe('The solver chosen from the issuer for this name.'),
   issuerRef: issuerRef().required().describe('The ACME issuer.'),
 }).named('ChallengeSpec');
 

@@ -63,6 +63,35 @@ describe('cert-manager CRD schemas', () => {
     expect(schemaOf('certificates.cert-manager.io').properties.status.properties.conditions['x-kubernetes-list-map-keys']).toEqual(['type']);
   });
 
+  test('the nested issuer and solver fields are cert-manager v1.19\'s', () => {
+    const issuer = (path: string[]) => fields('issuers.cert-manager.io', ['spec', ...path]);
+    const solver = ['acme', 'solvers', '[]'];
+    expect(issuer(solver)).toEqual(['dns01', 'http01', 'selector']);
+    expect(issuer([...solver, 'selector'])).toEqual(['dnsNames', 'dnsZones', 'matchLabels']);
+    expect(issuer([...solver, 'dns01'])).toEqual(['acmeDNS', 'akamai', 'azureDNS', 'cloudDNS', 'cloudflare', 'cnameStrategy', 'digitalocean', 'rfc2136', 'route53', 'webhook']);
+    expect(issuer([...solver, 'dns01', 'route53'])).toEqual(['accessKeyID', 'accessKeyIDSecretRef', 'auth', 'hostedZoneID', 'region', 'role', 'secretAccessKeySecretRef']);
+    expect(issuer([...solver, 'dns01', 'azureDNS'])).toEqual(['clientID', 'clientSecretSecretRef', 'environment', 'hostedZoneName', 'managedIdentity', 'resourceGroupName', 'subscriptionID', 'tenantID']);
+    expect(issuer([...solver, 'dns01', 'rfc2136'])).toEqual(['nameserver', 'protocol', 'tsigAlgorithm', 'tsigKeyName', 'tsigSecretSecretRef']);
+    expect(issuer([...solver, 'http01'])).toEqual(['gatewayHTTPRoute', 'ingress']);
+    expect(issuer([...solver, 'http01', 'ingress'])).toEqual(['class', 'ingressClassName', 'ingressTemplate', 'name', 'podTemplate', 'serviceType']);
+    expect(issuer([...solver, 'http01', 'gatewayHTTPRoute'])).toEqual(['labels', 'parentRefs', 'podTemplate', 'serviceType']);
+    expect(issuer([...solver, 'http01', 'ingress', 'podTemplate', 'spec'])).toEqual([
+      'affinity', 'imagePullSecrets', 'nodeSelector', 'priorityClassName', 'resources', 'securityContext', 'serviceAccountName', 'tolerations',
+    ]);
+    expect(issuer([...solver, 'http01', 'ingress', 'podTemplate', 'spec', 'securityContext'])).toEqual([
+      'fsGroup', 'fsGroupChangePolicy', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxOptions', 'seccompProfile', 'supplementalGroups', 'sysctls',
+    ]);
+    // Pod template parts reuse the generated core types.
+    const podSpec = schemaOf('issuers.cert-manager.io').properties.spec.properties.acme.properties.solvers.items.properties.http01.properties.ingress.properties.podTemplate.properties.spec;
+    expect(Object.keys(podSpec.properties.affinity.properties).sort()).toEqual(['nodeAffinity', 'podAffinity', 'podAntiAffinity']);
+    expect(podSpec.properties.tolerations.items.properties.tolerationSeconds).toEqual({ type: 'integer', format: 'int64' });
+    expect(issuer(['vault', 'auth'])).toEqual(['appRole', 'clientCertificate', 'kubernetes', 'tokenSecretRef']);
+    expect(issuer(['vault', 'auth', 'kubernetes'])).toEqual(['mountPath', 'role', 'secretRef', 'serviceAccountRef']);
+    expect(issuer(['venafi', 'tpp'])).toEqual(['caBundle', 'caBundleSecretRef', 'credentialsRef', 'url']);
+    expect(fields('challenges.acme.cert-manager.io', ['spec', 'solver'])).toEqual(['dns01', 'http01', 'selector']);
+    expect(fields('orders.acme.cert-manager.io', ['status', 'authorizations', '[]'])).toEqual(['challenges', 'identifier', 'initialState', 'url', 'wildcard']);
+  });
+
   test('the Certificates and Issuers platforms emit validate; mistakes are caught, not pruned', () => {
     const cert = (spec: any) => ({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'c', namespace: 'n' }, spec });
     const good = { commonName: 'svc.ns.svc', dnsNames: ['svc.ns.svc'], issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' }, secretName: 'tls', privateKey: { algorithm: 'ECDSA', size: 256 } };
