@@ -16,6 +16,8 @@ export const RULES = {
   'K8S-RESOURCES': 'resource requests above limits; LimitRange min above max',
   'K8S-PROBE': 'a probe or lifecycle handler without exactly one handler, or with thresholds the API server rejects',
   'K8S-POD': 'pod-level rules: restart policies per workload kind, container restartPolicy (sidecars only), image required, security context',
+  'K8S-VOLUME': 'volume rules: exactly one source per volume and per projected source, required names, item paths inside the volume, downward API fields',
+  'K8S-SCHEDULING': 'nodeSelector, tolerations, node and pod affinity, topology spread constraints',
   'K8S-ENV': 'environment variable names and value sources',
   'K8S-SECRET': 'Secret type requirements (tls, dockerconfigjson, basic-auth, ssh-auth, service-account-token)',
   'K8S-DATA-KEY': 'ConfigMap and Secret data keys: syntax, length, duplicates between data and binaryData',

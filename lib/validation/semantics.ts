@@ -2,6 +2,7 @@
 import { crdIssues } from './crd';
 import { joinPath, show, ValidationIssue } from './issues';
 import { checkDnsLabel, checkDnsSubdomain } from './names';
+import { containerRules, isObj, list, Obj, parseQuantity, podSpecRules, Push, selectorSyntax, str } from './pod-spec';
 
 /**
  * What the Kubernetes v1.32 API server checks in code for built-in kinds, beyond their
@@ -14,12 +15,7 @@ import { checkDnsLabel, checkDnsSubdomain } from './names';
  * the wrong type are skipped here, never reported twice.
  */
 
-type Obj = Record<string, any>;
-type Push = (rule: string, path: string, message: string) => void;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): v is string => typeof v === 'string';
+export { parseQuantity } from './pod-spec';
 
 /** The API server's validation in code of a built-in object; issues carry rule ids. */
 export function semanticIssues(obj: Obj): ValidationIssue[] {
@@ -169,17 +165,6 @@ export function selectorMatches(sel: Obj, labels: Record<string, unknown>): bool
   return true;
 }
 
-/** matchExpressions: In and NotIn need values, Exists and DoesNotExist take none. */
-function selectorSyntax(sel: unknown, at: string, push: Push): void {
-  if (!isObj(sel)) return;
-  list(sel.matchExpressions).forEach((e, i) => {
-    const values = list(e?.values);
-    const p = joinPath(joinPath(at, 'matchExpressions'), i);
-    if ((e?.operator === 'In' || e?.operator === 'NotIn') && !values.length) push('K8S-SELECTOR', joinPath(p, 'values'), `operator ${e.operator} needs at least one value`);
-    if ((e?.operator === 'Exists' || e?.operator === 'DoesNotExist') && values.length) push('K8S-SELECTOR', joinPath(p, 'values'), `operator ${e.operator} takes no values`);
-  });
-}
-
 // ---------------------------------------------------------------- pods
 
 function template(t: any, at: string, push: Push, kind: string | undefined, claims: string[] = []): void {
@@ -223,6 +208,7 @@ function podSpec(spec: any, at: string, push: Push, ctx: PodContext): void {
   each('initContainers', true);
   each('containers', false);
   each('ephemeralContainers', false);
+  podSpecRules(spec, at, push);
 }
 
 interface ContainerContext extends PodContext {
@@ -240,8 +226,9 @@ function container(c: Obj, at: string, push: Push, ctx: ContainerContext): void 
     if (ctx.names.has(c.name)) push('K8S-UNIQUE', joinPath(at, 'name'), `duplicate container name ${show(c.name)} (names are unique across containers, init containers and ephemeral containers)`);
     ctx.names.add(c.name);
   }
-  if (ctx.isPod && ctx.field !== 'ephemeralContainers' && (!str(c.image) || !c.image.trim())) {
-    push('K8S-POD', joinPath(at, 'image'), 'a container of a Pod needs an image');
+  // Every container needs an image, in Pods and pod templates alike (a Pod's may not have surrounding spaces).
+  if (!str(c.image) || c.image === '' || (ctx.isPod && c.image !== c.image.trim())) {
+    push('K8S-POD', joinPath(at, 'image'), str(c.image) && c.image !== '' ? `${show(c.image)} has leading or trailing whitespace` : 'a container needs an image');
   }
   const sidecar = ctx.init && c.restartPolicy === 'Always';
   if (c.restartPolicy !== undefined && !ctx.init) {
@@ -280,6 +267,7 @@ function container(c: Obj, at: string, push: Push, ctx: ContainerContext): void 
   });
   env(c, at, push);
   resources(c.resources, joinPath(at, 'resources'), push);
+  containerRules(c, at, push);
   const probes = ctx.field === 'ephemeralContainers' ? [] : ['livenessProbe', 'readinessProbe', 'startupProbe'];
   for (const name of probes) {
     const probe = c[name];
@@ -332,38 +320,6 @@ function env(c: Obj, at: string, push: Push): void {
 }
 
 // ---------------------------------------------------------------- quantities and resources
-
-const QUANTITY = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))?$/;
-const SUFFIX: Record<string, number> = {
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-};
-
-/** The value of a resource.Quantity (`500m`, `2Gi`, `1e3`, a number), or undefined if it is not one. */
-export function parseQuantity(q: unknown): number | undefined {
-  if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
-  if (!str(q)) return undefined;
-  const m = QUANTITY.exec(q);
-  if (!m) return undefined;
-  const base = Number(m[1]);
-  const suffix = m[2];
-  if (!suffix) return base;
-  if (suffix in SUFFIX) return base * SUFFIX[suffix];
-  return base * 10 ** Number(suffix.slice(1));
-}
 
 function resources(r: unknown, at: string, push: Push): void {
   if (!isObj(r) || !isObj(r.requests) || !isObj(r.limits)) return;
