@@ -1,6 +1,7 @@
 /* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { crdIssues } from './crd';
 import { joinPath, show, ValidationIssue } from './issues';
+import { atMost100, hpaMetrics, jobPolicies, KIND_RULES } from './kinds';
 import { checkDnsLabel, checkDnsSubdomain } from './names';
 import { containerRules, isObj, list, Obj, parseQuantity, podSpecRules, Push, selectorSyntax, str } from './pod-spec';
 
@@ -22,8 +23,9 @@ export function semanticIssues(obj: Obj): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const push: Push = (rule, path, message) => out.push({ rule, path, message });
   if (obj.apiVersion === 'apiextensions.k8s.io/v1' && obj.kind === 'CustomResourceDefinition') return crdIssues(obj);
-  const check = BY_KIND[`${obj.apiVersion}/${obj.kind}`];
-  if (check) check(obj, push);
+  const key = `${obj.apiVersion}/${obj.kind}`;
+  BY_KIND[key]?.(obj, push);
+  KIND_RULES[key]?.(obj, push);
   return out;
 }
 
@@ -62,6 +64,8 @@ const BY_KIND: Record<string, (o: Obj, push: Push) => void> = {
     if (o.spec?.minAvailable !== undefined && o.spec?.maxUnavailable !== undefined) {
       push('K8S-WORKLOAD', 'spec', 'minAvailable and maxUnavailable cannot both be set; keep one');
     }
+    atMost100(o.spec?.minAvailable, 'spec.minAvailable', push, 'K8S-WORKLOAD');
+    atMost100(o.spec?.maxUnavailable, 'spec.maxUnavailable', push, 'K8S-WORKLOAD');
   },
   'scheduling.k8s.io/v1/PriorityClass': (o, push) => {
     const name = String(o.metadata?.name ?? '');
@@ -121,6 +125,7 @@ function job(spec: any, at: string, kind: string, push: Push): void {
   if (spec.completionMode === 'Indexed' && spec.completions === undefined) {
     push('K8S-WORKLOAD', joinPath(at, 'completions'), 'an Indexed Job needs completions');
   }
+  jobPolicies(spec, at, push);
   template(spec.template, joinPath(at, 'template'), push, kind);
 }
 
@@ -131,6 +136,7 @@ function deploymentStrategy(spec: any, push: Push): void {
     push('K8S-WORKLOAD', 'spec.strategy.rollingUpdate', 'rollingUpdate cannot be set when the strategy type is Recreate');
   }
   const ru = strategy.rollingUpdate;
+  if (isObj(ru)) atMost100(ru.maxUnavailable, 'spec.strategy.rollingUpdate.maxUnavailable', push, 'K8S-WORKLOAD');
   if (isObj(ru) && isZero(ru.maxSurge ?? '25%') && isZero(ru.maxUnavailable ?? '25%')) {
     push('K8S-WORKLOAD', 'spec.strategy.rollingUpdate', 'maxSurge and maxUnavailable cannot both be 0: the rollout could not make progress');
   }
@@ -146,6 +152,7 @@ function hpa(spec: any, push: Push): void {
   if (typeof spec.maxReplicas === 'number' && spec.maxReplicas < (spec.minReplicas ?? 1)) {
     push('K8S-WORKLOAD', 'spec.maxReplicas', `must be at least minReplicas (${spec.minReplicas ?? 1})`);
   }
+  hpaMetrics(spec, push);
 }
 
 /** True if the label selector (matchLabels and matchExpressions) selects the labels. */
