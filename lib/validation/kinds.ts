@@ -306,17 +306,76 @@ function endpointSlice(o: Obj, push: Push): void {
 /** The functions of the authorizer library a policy may call (not compiled by this validator). */
 const AUTHORIZER = new Set(['check', 'allowed', 'reason', 'errored', 'error', 'group', 'resource', 'subresource', 'namespace', 'name', 'path', 'serviceAccount']);
 
-function celCompiles(expr: unknown, at: string, push: Push): void {
+function celCompiles(expr: unknown, at: string, push: Push, rule = 'K8S-ADMISSION'): void {
   if (!str(expr)) return;
   if (expr.trim() === '') {
-    push('K8S-ADMISSION', at, 'an expression is required');
+    push(rule, at, 'an expression is required');
     return;
   }
   const result = compileCel(expr);
   if (typeof result !== 'string') return;
   const unknown = /^unknown function (.*)$/.exec(result);
   if (unknown && unknown[1].split(', ').every((f) => AUTHORIZER.has(f))) return;
-  push('K8S-ADMISSION', at, `the CEL expression does not compile: ${result}`);
+  push(rule, at, `the CEL expression does not compile: ${result}`);
+}
+
+const hasWildcard = (items: any[]) => items.includes('*');
+
+/** A rule of a webhook or a policy's match constraints: groups, versions, resources and operations, with '*' alone. */
+export function admissionRule(r: unknown, at: string, push: Push, rule: string): void {
+  if (!isObj(r)) return;
+  for (const [field, what] of [['apiGroups', 'API groups'], ['apiVersions', 'API versions'], ['operations', 'operations']]) {
+    const items = list(r[field]);
+    if (!items.length) push(rule, joinPath(at, field), `needs at least one entry (use '*' for all ${what})`);
+    else if (items.length > 1 && hasWildcard(items)) push(rule, joinPath(at, field), `with '*', no other ${what} may be listed`);
+  }
+  list(r.apiVersions).forEach((v, i) => {
+    if (v === '') push(rule, at2(at, 'apiVersions', i), 'must not be empty');
+  });
+  const resources = list(r.resources);
+  if (!resources.length) push(rule, joinPath(at, 'resources'), 'needs at least one resource (use \'*\' for all)');
+  const wildSub = new Set<string>();
+  const wildRes = new Set<string>();
+  let single = false;
+  let plain = false;
+  resources.forEach((res, i) => {
+    if (!str(res)) return;
+    if (res === '') {
+      push(rule, at2(at, 'resources', i), 'must not be empty');
+      return;
+    }
+    const slash = res.indexOf('/');
+    if (slash < 0) {
+      if (res === '*') single = true;
+      else plain = true;
+      return;
+    }
+    const name = res.slice(0, slash);
+    const sub = res.slice(slash + 1);
+    if (wildSub.has(name) || wildRes.has(sub)) push(rule, at2(at, 'resources', i), `${show(res)} is already covered by a wildcard in this rule`);
+    if (sub === '*') wildSub.add(name);
+    if (name === '*') wildRes.add(sub);
+  });
+  if (resources.length > 1 && resources.includes('*/*')) push(rule, joinPath(at, 'resources'), 'with \'*/*\', no other resources may be listed');
+  if (single && plain) push(rule, joinPath(at, 'resources'), 'with \'*\', no other resources without a subresource may be listed');
+}
+
+/** matchConditions of a webhook or policy: at most 64, names unique qualified names, expressions that compile. */
+export function matchConditions(items: unknown, at: string, push: Push, rule: string): void {
+  const conditions = list(items);
+  if (conditions.length > 64) push(rule, at, `at most 64 match conditions (got ${conditions.length})`);
+  const names = new Set<string>();
+  conditions.forEach((c, i) => {
+    if (!isObj(c)) return;
+    const p = joinPath(at, i);
+    if (str(c.name)) {
+      const bad = checkQualifiedName(c.name);
+      if (bad) push(rule, joinPath(p, 'name'), `${show(c.name)} is not a valid name: expected ${bad}`);
+      if (names.has(c.name)) push('K8S-UNIQUE', joinPath(p, 'name'), `duplicate match condition ${show(c.name)}`);
+      names.add(c.name);
+    }
+    celCompiles(c.expression, joinPath(p, 'expression'), push, rule);
+  });
 }
 
 function admissionPolicy(o: Obj, push: Push): void {
@@ -330,8 +389,10 @@ function admissionPolicy(o: Obj, push: Push): void {
     celCompiles(v?.messageExpression, joinPath(p, 'messageExpression'), push);
     if (v?.reason !== undefined && !['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'].includes(v.reason)) push('K8S-ENUM', joinPath(p, 'reason'), `must be Unauthorized, Forbidden, Invalid or RequestEntityTooLarge (got ${show(v.reason)})`);
   });
+  list(spec.matchConstraints?.resourceRules).forEach((r, i) => admissionRule(r, at2('spec.matchConstraints', 'resourceRules', i), push, 'K8S-ADMISSION'));
+  matchConditions(spec.matchConditions, 'spec.matchConditions', push, 'K8S-ADMISSION');
   const names = new Set<string>();
-  for (const field of ['variables', 'matchConditions']) {
+  for (const field of ['variables']) {
     list(spec[field]).forEach((v, i) => {
       const p = at2('spec', field, i);
       celCompiles(v?.expression, joinPath(p, 'expression'), push);

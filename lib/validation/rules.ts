@@ -27,7 +27,7 @@ export const RULES = {
   'K8S-SERVICE': 'Service rules: port names with several ports, clusterIP and headless, ExternalName, nodePort only for NodePort/LoadBalancer',
   'K8S-INGRESS': 'Ingress paths and pathType, hosts, backends',
   'K8S-NETWORK-POLICY': 'NetworkPolicy ipBlock CIDRs and their except ranges, ports',
-  'K8S-WEBHOOK': 'admission webhook names (fully qualified, unique in a configuration), admissionReviewVersions, clientConfig',
+  'K8S-WEBHOOK': 'admission webhook names (fully qualified, unique in a configuration), admissionReviewVersions, clientConfig, rules, matchConditions',
   'K8S-RBAC': 'RBAC rules the API server enforces in code (verbs, API groups, nonResourceURLs in a Role, roleRef and subject kinds)',
   'K8S-WORKLOAD': 'workload-level rules (rolling update with maxSurge and maxUnavailable both 0, percentages above 100%, HPA replicas and metrics, CronJob schedule and time zone, Job failure and success policies)',
   'K8S-CRD': 'CustomResourceDefinition rules: structural schema, names, versions, one storage version',

@@ -1,8 +1,8 @@
 /* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { crdIssues } from './crd';
 import { joinPath, show, ValidationIssue } from './issues';
-import { atMost100, hpaMetrics, jobPolicies, KIND_RULES } from './kinds';
-import { checkDnsLabel, checkDnsSubdomain } from './names';
+import { admissionRule, atMost100, hpaMetrics, jobPolicies, KIND_RULES, matchConditions } from './kinds';
+import { checkDnsLabel, checkDnsSubdomain, checkQualifiedName } from './names';
 import { containerRules, isObj, list, Obj, parseQuantity, podSpecRules, Push, selectorSyntax, str } from './pod-spec';
 
 /**
@@ -385,6 +385,7 @@ function service(spec: any, push: Push): void {
   if (str(spec.clusterIP) && spec.clusterIP !== '' && !headless && !parseIp(spec.clusterIP)) {
     push('K8S-SERVICE', 'spec.clusterIP', `${show(spec.clusterIP)} is neither "None" nor an IP address`);
   }
+  serviceExtras(spec, type, push);
   if (spec.externalTrafficPolicy !== undefined && type !== 'NodePort' && type !== 'LoadBalancer') {
     push('K8S-SERVICE', 'spec.externalTrafficPolicy', `may only be set on NodePort and LoadBalancer Services (this one is ${type})`);
   }
@@ -407,6 +408,55 @@ function service(spec: any, push: Push): void {
       push('K8S-SERVICE', joinPath(at, 'nodePort'), `nodePort may only be set on NodePort and LoadBalancer Services (this one is ${type})`);
     }
   });
+}
+
+/** An IP a Service may route to: not unspecified, loopback or link-local. */
+function specialIp(bytes: number[]): string | undefined {
+  const v4 = bytes.length === 4 ? bytes : bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255 ? bytes.slice(12) : undefined;
+  if (bytes.every((b) => b === 0)) return 'unspecified';
+  if (v4) {
+    if (v4[0] === 127) return 'loopback';
+    if ((v4[0] === 169 && v4[1] === 254) || (v4[0] === 224 && v4[1] === 0 && v4[2] === 0)) return 'link-local';
+    return undefined;
+  }
+  if (bytes.slice(0, 15).every((b) => b === 0) && bytes[15] === 1) return 'loopback';
+  if ((bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80) || (bytes[0] === 0xff && (bytes[1] & 0x0f) === 2)) return 'link-local';
+  return undefined;
+}
+
+function serviceExtras(spec: Obj, type: string, push: Push): void {
+  list(spec.externalIPs).forEach((ip, i) => {
+    if (!str(ip)) return;
+    const at = joinPath('spec.externalIPs', i);
+    const bytes = parseIp(ip);
+    const special = bytes && specialIp(bytes);
+    if (!bytes) push('K8S-SERVICE', at, `${show(ip)} is not an IP address`);
+    else if (special) push('K8S-SERVICE', at, `${show(ip)} is a ${special} address, which a Service cannot use`);
+  });
+  const lb = type === 'LoadBalancer';
+  if (list(spec.loadBalancerSourceRanges).length && !lb) push('K8S-SERVICE', 'spec.loadBalancerSourceRanges', `may only be set on LoadBalancer Services (this one is ${type})`);
+  list(spec.loadBalancerSourceRanges).forEach((r, i) => {
+    if (str(r) && !parseCidr(r.trim())) push('K8S-SERVICE', joinPath('spec.loadBalancerSourceRanges', i), `${show(r)} is not a CIDR such as 10.240.0.0/24`);
+  });
+  for (const field of ['allocateLoadBalancerNodePorts', 'loadBalancerClass']) {
+    if (spec[field] !== undefined && !lb) push('K8S-SERVICE', joinPath('spec', field), `may only be set on LoadBalancer Services (this one is ${type})`);
+  }
+  if (str(spec.loadBalancerClass) && (!spec.loadBalancerClass.includes('/') || checkQualifiedName(spec.loadBalancerClass))) {
+    push('K8S-SERVICE', 'spec.loadBalancerClass', `${show(spec.loadBalancerClass)} is not a domain-prefixed name such as example.com/internal-vip`);
+  }
+  if (typeof spec.healthCheckNodePort === 'number' && spec.healthCheckNodePort !== 0 && !(lb && spec.externalTrafficPolicy === 'Local')) {
+    push('K8S-SERVICE', 'spec.healthCheckNodePort', 'may only be set on a LoadBalancer Service with externalTrafficPolicy Local');
+  }
+  const affinity = spec.sessionAffinity ?? 'None';
+  const timeout = spec.sessionAffinityConfig?.clientIP?.timeoutSeconds;
+  if (affinity === 'None' && spec.sessionAffinityConfig !== undefined) push('K8S-SERVICE', 'spec.sessionAffinityConfig', 'must not be set when sessionAffinity is None');
+  if (affinity === 'ClientIP' && typeof timeout === 'number' && (timeout < 1 || timeout > 86400)) push('K8S-SERVICE', 'spec.sessionAffinityConfig.clientIP.timeoutSeconds', `must be from 1 to 86400 (got ${timeout})`);
+  const families = list(spec.ipFamilies);
+  if (new Set(families).size !== families.length) push('K8S-UNIQUE', 'spec.ipFamilies', 'lists an IP family twice');
+  if (families.length > 1 && (spec.ipFamilyPolicy ?? 'SingleStack') === 'SingleStack') push('K8S-SERVICE', 'spec.ipFamilyPolicy', 'with two IP families the policy must be PreferDualStack or RequireDualStack');
+  if (type === 'ExternalName' && (families.length || spec.ipFamilyPolicy !== undefined)) push('K8S-SERVICE', 'spec.ipFamilies', 'an ExternalName Service has no IP families or ipFamilyPolicy');
+  const ips = list(spec.clusterIPs);
+  if (ips.length && str(spec.clusterIP) && spec.clusterIP !== '' && ips[0] !== spec.clusterIP) push('K8S-SERVICE', 'spec.clusterIPs', 'the first of clusterIPs must equal clusterIP');
 }
 
 // ---------------------------------------------------------------- Secret and ConfigMap
@@ -645,5 +695,7 @@ function webhooks(o: Obj, push: Push): void {
     }
     selectorSyntax(w.namespaceSelector, joinPath(at, 'namespaceSelector'), push);
     selectorSyntax(w.objectSelector, joinPath(at, 'objectSelector'), push);
+    list(w.rules).forEach((r, j) => admissionRule(r, joinPath(joinPath(at, 'rules'), j), push, 'K8S-WEBHOOK'));
+    matchConditions(w.matchConditions, joinPath(at, 'matchConditions'), push, 'K8S-WEBHOOK');
   });
 }
