@@ -24,7 +24,7 @@ export const RULES = {
   'K8S-ENV': 'environment variable names and value sources',
   'K8S-SECRET': 'Secret type requirements (tls, dockerconfigjson, basic-auth, ssh-auth, service-account-token)',
   'K8S-DATA-KEY': 'ConfigMap and Secret data keys: syntax, length, duplicates between data and binaryData',
-  'K8S-SERVICE': 'Service rules: port names with several ports, clusterIP and headless, ExternalName, nodePort only for NodePort/LoadBalancer',
+  'K8S-SERVICE': 'Service rules: port names with several ports, clusterIP and headless, ExternalName, fields allowed only for some types, externalIPs, session affinity, IP families',
   'K8S-INGRESS': 'Ingress paths and pathType, hosts, backends',
   'K8S-NETWORK-POLICY': 'NetworkPolicy ipBlock CIDRs and their except ranges, ports',
   'K8S-WEBHOOK': 'admission webhook names (fully qualified, unique in a configuration), admissionReviewVersions, clientConfig, rules, matchConditions',
