@@ -1,20 +1,23 @@
 /* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { CelFunc, celFunc, celMethod, CelScalar, isCelMap, listType, mapType } from '@bufbuild/cel';
+import { checkDnsLabel, checkDnsSubdomain, checkLabelValue, checkQualifiedName } from './names';
 import { parseCidr, parseIp, parseQuantity } from './semantics';
 
 /**
  * The Kubernetes CEL libraries (lists, regex, quantity, URL, IP and CIDR) as @bufbuild/cel
  * functions, written from the Kubernetes documentation of their behaviour. Values of the
  * library types (Quantity, URL, IP, CIDR) are maps with private keys naming the type and
- * holding the text they were made from, so that methods can tell them apart. Not here: format.named / format.* validators and
- * semver (they return CEL optionals, which @bufbuild/cel does not have), authorizer.
+ * holding the text they were made from, so that methods can tell them apart. The format
+ * library returns CEL optionals, which @bufbuild/cel does not have: they are values of the
+ * same kind (Optional), with the optional library's functions (optional.of, optional.none,
+ * hasValue, value, orValue) for them. Not here: semver, optional syntax (`?.`, `[?k]`), authorizer.
  */
 
 const DYN = CelScalar.DYN;
 const KIND = '\u0000kind';
 const VALUE = '\u0000value';
 
-type Opaque = 'Quantity' | 'URL' | 'IP' | 'CIDR';
+type Opaque = 'Quantity' | 'URL' | 'IP' | 'CIDR' | 'Format';
 
 function wrap(kind: Opaque, source: string): any {
   return new Map<string, string>([[KIND, kind], [VALUE, source]]);
@@ -197,7 +200,73 @@ const I = CelScalar.INT;
 const F = CelScalar.DOUBLE;
 
 /** The functions, for celEnv({ funcs }). */
+// ---------------------------------------------------------------- optionals and the format library
+
+const OPTIONAL = '\u0000optional';
+
+function optional(has: boolean, value?: unknown): any {
+  return new Map<string, unknown>([[KIND, 'Optional'], [OPTIONAL, has], [VALUE, value]]);
+}
+
+function optionalOf(v: unknown): { has: boolean; value: any } {
+  if (isCelMap(v) && v.get(KIND) === 'Optional') return { has: v.get(OPTIONAL) as boolean, value: v.get(VALUE) };
+  throw new Error('expected an optional value');
+}
+
+/** Generated-name prefixes may end with '-': checked as if the last character were a letter. */
+const prefix = (check: (s: string) => string | undefined) => (s: string) => check(s.length > 1 && s.endsWith('-') ? `${s.slice(0, -1)}a` : s);
+const dns1035Label = (s: string) => (s.length <= 63 && /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(s) ? undefined : 'a DNS-1035 label (at most 63 characters: lowercase letters, digits and \'-\', starting with a letter and ending with a letter or digit)');
+const isDate = (s: string) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+};
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** The named formats of the Kubernetes format library: name -> what a value breaks (undefined when it is fine). */
+const FORMATS: Record<string, (s: string) => string | undefined> = {
+  dns1123Label: checkDnsLabel,
+  dns1123Subdomain: checkDnsSubdomain,
+  dns1035Label,
+  qualifiedName: checkQualifiedName,
+  dns1123LabelPrefix: prefix(checkDnsLabel),
+  dns1123SubdomainPrefix: prefix(checkDnsSubdomain),
+  dns1035LabelPrefix: prefix(dns1035Label),
+  labelValue: checkLabelValue,
+  uri: (s) => (s.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/.test(s) ? undefined : 'an absolute URI or an absolute path'),
+  uuid: (s) => (/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i.test(s) ? undefined : 'a UUID'),
+  byte: (s) => (/^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s) ? undefined : 'base64-encoded data'),
+  date: (s) => (isDate(s) ? undefined : 'a date such as 2024-12-31 (RFC 3339 full-date)'),
+  datetime: (s) => {
+    const m = DATETIME.exec(s);
+    return m && isDate(m[1]) && +m[2] < 24 && +m[3] < 60 && +m[4] < 61 ? undefined : 'a date and time such as 2024-12-31T23:59:59Z (RFC 3339)';
+  },
+};
+
+function validateFormat(format: unknown, s: string): any {
+  const name = text('Format', format);
+  const bad = FORMATS[name](s);
+  return bad ? optional(true, [`${JSON.stringify(s)} is not ${bad}`]) : optional(false);
+}
+
+const FORMAT_FUNCS: CelFunc[] = [
+  ...Object.keys(FORMATS).map((name) => celFunc(`format.${name}`, [], DYN, () => wrap('Format', name))),
+  celFunc('format.named', [S], DYN, (name) => (name in FORMATS ? optional(true, wrap('Format', name)) : optional(false))),
+  celMethod('validate', DYN, [S], DYN, function (s) { return validateFormat(this, s); }),
+  celFunc('optional.of', [DYN], DYN, (v) => optional(true, v)),
+  celFunc('optional.none', [], DYN, () => optional(false)),
+  celMethod('hasValue', DYN, [], B, function () { return optionalOf(this).has; }),
+  celMethod('value', DYN, [], DYN, function () {
+    const o = optionalOf(this);
+    if (!o.has) throw new Error('optional.none() has no value');
+    return o.value;
+  }),
+  celMethod('orValue', DYN, [DYN], DYN, function (v) { const o = optionalOf(this); return o.has ? o.value : v; }),
+];
+
 export const KUBERNETES_CEL_FUNCS: CelFunc[] = [
+  ...FORMAT_FUNCS,
   // lists
   celMethod('isSorted', LIST, [], B, function () {
     let prev: unknown;

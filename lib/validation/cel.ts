@@ -5,8 +5,9 @@ import { KUBERNETES_CEL_FUNCS } from './cel-kubernetes';
 /**
  * CEL rules of x-kubernetes-validations, compiled with @bufbuild/cel (standard library
  * and string extensions) and the Kubernetes libraries of cel-kubernetes.ts (lists, regex,
- * quantity, URL, IP and CIDR). The other Kubernetes library functions (format, semver)
- * are known: rules using them compile, but are not evaluated (a warning, not a pass).
+ * quantity, URL, IP, CIDR, format, and optionals for the format library). The other
+ * Kubernetes library functions (semver, ...) are known: rules using them compile, but are
+ * not evaluated (a warning, not a pass).
  */
 
 const env = celEnv({ funcs: [...strings, ...KUBERNETES_CEL_FUNCS] });
@@ -58,13 +59,13 @@ function compile(expr: string): CompiledRule | string {
   const calls = new Set<string>();
   const idents = new Set<string>();
   collect(parsed.expr, calls, idents);
-  const unknown = [...calls].filter((f) => /^[A-Za-z]/.test(f) && !env.funcs.find(f) && !UNSUPPORTED.has(f));
+  const unknown = [...calls].filter((f) => /^[A-Za-z]/.test(f) && !env.funcs.find(f) && !UNSUPPORTED.has(f) && !UNSUPPORTED.has(f.slice(f.indexOf('.') + 1)));
   if (unknown.length) return `unknown function ${unknown.join(', ')}`;
   const program = plan(env, parsed);
   return {
     run: (self) => program({ self }),
     usesOldSelf: idents.has('oldSelf'),
-    unsupported: [...calls].filter((f) => UNSUPPORTED.has(f)),
+    unsupported: [...calls].filter((f) => !env.funcs.find(f) && (UNSUPPORTED.has(f) || UNSUPPORTED.has(f.slice(f.indexOf('.') + 1)))),
   };
 }
 
@@ -73,7 +74,12 @@ function collect(node: unknown, calls: Set<string>, idents: Set<string>): void {
   if (node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) { node.forEach((n) => collect(n, calls, idents)); return; }
   const kind = (node as any).exprKind;
-  if (kind?.case === 'callExpr') calls.add(kind.value.function);
+  if (kind?.case === 'callExpr') {
+    // A call on a bare identifier may be a namespaced function (format.dns1123Label(), optional.of()).
+    const target = kind.value.target?.exprKind;
+    const qualified = target?.case === 'identExpr' ? `${target.value.name}.${kind.value.function}` : undefined;
+    calls.add(qualified && env.funcs.find(qualified) ? qualified : kind.value.function);
+  }
   if (kind?.case === 'identExpr') idents.add(kind.value.name);
   for (const v of Object.values(node)) collect(v, calls, idents);
 }

@@ -9,3 +9,4 @@ export * from './rules';
 export * from './semantics';
 export * from './crd';
 export * from './manifests';
+export { cronProblem } from './kinds';

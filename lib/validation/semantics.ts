@@ -1,7 +1,9 @@
 /* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { crdIssues } from './crd';
 import { joinPath, show, ValidationIssue } from './issues';
-import { checkDnsLabel, checkDnsSubdomain } from './names';
+import { admissionRule, atMost100, hpaMetrics, jobPolicies, KIND_RULES, matchConditions } from './kinds';
+import { checkDnsLabel, checkDnsSubdomain, checkQualifiedName } from './names';
+import { containerRules, isObj, list, Obj, parseQuantity, podSpecRules, Push, selectorSyntax, str } from './pod-spec';
 
 /**
  * What the Kubernetes v1.32 API server checks in code for built-in kinds, beyond their
@@ -14,20 +16,16 @@ import { checkDnsLabel, checkDnsSubdomain } from './names';
  * the wrong type are skipped here, never reported twice.
  */
 
-type Obj = Record<string, any>;
-type Push = (rule: string, path: string, message: string) => void;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): v is string => typeof v === 'string';
+export { parseQuantity } from './pod-spec';
 
 /** The API server's validation in code of a built-in object; issues carry rule ids. */
 export function semanticIssues(obj: Obj): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const push: Push = (rule, path, message) => out.push({ rule, path, message });
   if (obj.apiVersion === 'apiextensions.k8s.io/v1' && obj.kind === 'CustomResourceDefinition') return crdIssues(obj);
-  const check = BY_KIND[`${obj.apiVersion}/${obj.kind}`];
-  if (check) check(obj, push);
+  const key = `${obj.apiVersion}/${obj.kind}`;
+  BY_KIND[key]?.(obj, push);
+  KIND_RULES[key]?.(obj, push);
   return out;
 }
 
@@ -66,6 +64,8 @@ const BY_KIND: Record<string, (o: Obj, push: Push) => void> = {
     if (o.spec?.minAvailable !== undefined && o.spec?.maxUnavailable !== undefined) {
       push('K8S-WORKLOAD', 'spec', 'minAvailable and maxUnavailable cannot both be set; keep one');
     }
+    atMost100(o.spec?.minAvailable, 'spec.minAvailable', push, 'K8S-WORKLOAD');
+    atMost100(o.spec?.maxUnavailable, 'spec.maxUnavailable', push, 'K8S-WORKLOAD');
   },
   'scheduling.k8s.io/v1/PriorityClass': (o, push) => {
     const name = String(o.metadata?.name ?? '');
@@ -125,6 +125,7 @@ function job(spec: any, at: string, kind: string, push: Push): void {
   if (spec.completionMode === 'Indexed' && spec.completions === undefined) {
     push('K8S-WORKLOAD', joinPath(at, 'completions'), 'an Indexed Job needs completions');
   }
+  jobPolicies(spec, at, push);
   template(spec.template, joinPath(at, 'template'), push, kind);
 }
 
@@ -135,6 +136,7 @@ function deploymentStrategy(spec: any, push: Push): void {
     push('K8S-WORKLOAD', 'spec.strategy.rollingUpdate', 'rollingUpdate cannot be set when the strategy type is Recreate');
   }
   const ru = strategy.rollingUpdate;
+  if (isObj(ru)) atMost100(ru.maxUnavailable, 'spec.strategy.rollingUpdate.maxUnavailable', push, 'K8S-WORKLOAD');
   if (isObj(ru) && isZero(ru.maxSurge ?? '25%') && isZero(ru.maxUnavailable ?? '25%')) {
     push('K8S-WORKLOAD', 'spec.strategy.rollingUpdate', 'maxSurge and maxUnavailable cannot both be 0: the rollout could not make progress');
   }
@@ -150,6 +152,7 @@ function hpa(spec: any, push: Push): void {
   if (typeof spec.maxReplicas === 'number' && spec.maxReplicas < (spec.minReplicas ?? 1)) {
     push('K8S-WORKLOAD', 'spec.maxReplicas', `must be at least minReplicas (${spec.minReplicas ?? 1})`);
   }
+  hpaMetrics(spec, push);
 }
 
 /** True if the label selector (matchLabels and matchExpressions) selects the labels. */
@@ -167,17 +170,6 @@ export function selectorMatches(sel: Obj, labels: Record<string, unknown>): bool
     }
   }
   return true;
-}
-
-/** matchExpressions: In and NotIn need values, Exists and DoesNotExist take none. */
-function selectorSyntax(sel: unknown, at: string, push: Push): void {
-  if (!isObj(sel)) return;
-  list(sel.matchExpressions).forEach((e, i) => {
-    const values = list(e?.values);
-    const p = joinPath(joinPath(at, 'matchExpressions'), i);
-    if ((e?.operator === 'In' || e?.operator === 'NotIn') && !values.length) push('K8S-SELECTOR', joinPath(p, 'values'), `operator ${e.operator} needs at least one value`);
-    if ((e?.operator === 'Exists' || e?.operator === 'DoesNotExist') && values.length) push('K8S-SELECTOR', joinPath(p, 'values'), `operator ${e.operator} takes no values`);
-  });
 }
 
 // ---------------------------------------------------------------- pods
@@ -223,6 +215,7 @@ function podSpec(spec: any, at: string, push: Push, ctx: PodContext): void {
   each('initContainers', true);
   each('containers', false);
   each('ephemeralContainers', false);
+  podSpecRules(spec, at, push);
 }
 
 interface ContainerContext extends PodContext {
@@ -240,8 +233,9 @@ function container(c: Obj, at: string, push: Push, ctx: ContainerContext): void 
     if (ctx.names.has(c.name)) push('K8S-UNIQUE', joinPath(at, 'name'), `duplicate container name ${show(c.name)} (names are unique across containers, init containers and ephemeral containers)`);
     ctx.names.add(c.name);
   }
-  if (ctx.isPod && ctx.field !== 'ephemeralContainers' && (!str(c.image) || !c.image.trim())) {
-    push('K8S-POD', joinPath(at, 'image'), 'a container of a Pod needs an image');
+  // Every container needs an image, in Pods and pod templates alike (a Pod's may not have surrounding spaces).
+  if (!str(c.image) || c.image === '' || (ctx.isPod && c.image !== c.image.trim())) {
+    push('K8S-POD', joinPath(at, 'image'), str(c.image) && c.image !== '' ? `${show(c.image)} has leading or trailing whitespace` : 'a container needs an image');
   }
   const sidecar = ctx.init && c.restartPolicy === 'Always';
   if (c.restartPolicy !== undefined && !ctx.init) {
@@ -280,6 +274,7 @@ function container(c: Obj, at: string, push: Push, ctx: ContainerContext): void 
   });
   env(c, at, push);
   resources(c.resources, joinPath(at, 'resources'), push);
+  containerRules(c, at, push);
   const probes = ctx.field === 'ephemeralContainers' ? [] : ['livenessProbe', 'readinessProbe', 'startupProbe'];
   for (const name of probes) {
     const probe = c[name];
@@ -332,38 +327,6 @@ function env(c: Obj, at: string, push: Push): void {
 }
 
 // ---------------------------------------------------------------- quantities and resources
-
-const QUANTITY = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))?$/;
-const SUFFIX: Record<string, number> = {
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-};
-
-/** The value of a resource.Quantity (`500m`, `2Gi`, `1e3`, a number), or undefined if it is not one. */
-export function parseQuantity(q: unknown): number | undefined {
-  if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
-  if (!str(q)) return undefined;
-  const m = QUANTITY.exec(q);
-  if (!m) return undefined;
-  const base = Number(m[1]);
-  const suffix = m[2];
-  if (!suffix) return base;
-  if (suffix in SUFFIX) return base * SUFFIX[suffix];
-  return base * 10 ** Number(suffix.slice(1));
-}
 
 function resources(r: unknown, at: string, push: Push): void {
   if (!isObj(r) || !isObj(r.requests) || !isObj(r.limits)) return;
@@ -422,6 +385,7 @@ function service(spec: any, push: Push): void {
   if (str(spec.clusterIP) && spec.clusterIP !== '' && !headless && !parseIp(spec.clusterIP)) {
     push('K8S-SERVICE', 'spec.clusterIP', `${show(spec.clusterIP)} is neither "None" nor an IP address`);
   }
+  serviceExtras(spec, type, push);
   if (spec.externalTrafficPolicy !== undefined && type !== 'NodePort' && type !== 'LoadBalancer') {
     push('K8S-SERVICE', 'spec.externalTrafficPolicy', `may only be set on NodePort and LoadBalancer Services (this one is ${type})`);
   }
@@ -444,6 +408,55 @@ function service(spec: any, push: Push): void {
       push('K8S-SERVICE', joinPath(at, 'nodePort'), `nodePort may only be set on NodePort and LoadBalancer Services (this one is ${type})`);
     }
   });
+}
+
+/** An IP a Service may route to: not unspecified, loopback or link-local. */
+function specialIp(bytes: number[]): string | undefined {
+  const v4 = bytes.length === 4 ? bytes : bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255 ? bytes.slice(12) : undefined;
+  if (bytes.every((b) => b === 0)) return 'unspecified';
+  if (v4) {
+    if (v4[0] === 127) return 'loopback';
+    if ((v4[0] === 169 && v4[1] === 254) || (v4[0] === 224 && v4[1] === 0 && v4[2] === 0)) return 'link-local';
+    return undefined;
+  }
+  if (bytes.slice(0, 15).every((b) => b === 0) && bytes[15] === 1) return 'loopback';
+  if ((bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80) || (bytes[0] === 0xff && (bytes[1] & 0x0f) === 2)) return 'link-local';
+  return undefined;
+}
+
+function serviceExtras(spec: Obj, type: string, push: Push): void {
+  list(spec.externalIPs).forEach((ip, i) => {
+    if (!str(ip)) return;
+    const at = joinPath('spec.externalIPs', i);
+    const bytes = parseIp(ip);
+    const special = bytes && specialIp(bytes);
+    if (!bytes) push('K8S-SERVICE', at, `${show(ip)} is not an IP address`);
+    else if (special) push('K8S-SERVICE', at, `${show(ip)} is a ${special} address, which a Service cannot use`);
+  });
+  const lb = type === 'LoadBalancer';
+  if (list(spec.loadBalancerSourceRanges).length && !lb) push('K8S-SERVICE', 'spec.loadBalancerSourceRanges', `may only be set on LoadBalancer Services (this one is ${type})`);
+  list(spec.loadBalancerSourceRanges).forEach((r, i) => {
+    if (str(r) && !parseCidr(r.trim())) push('K8S-SERVICE', joinPath('spec.loadBalancerSourceRanges', i), `${show(r)} is not a CIDR such as 10.240.0.0/24`);
+  });
+  for (const field of ['allocateLoadBalancerNodePorts', 'loadBalancerClass']) {
+    if (spec[field] !== undefined && !lb) push('K8S-SERVICE', joinPath('spec', field), `may only be set on LoadBalancer Services (this one is ${type})`);
+  }
+  if (str(spec.loadBalancerClass) && (!spec.loadBalancerClass.includes('/') || checkQualifiedName(spec.loadBalancerClass))) {
+    push('K8S-SERVICE', 'spec.loadBalancerClass', `${show(spec.loadBalancerClass)} is not a domain-prefixed name such as example.com/internal-vip`);
+  }
+  if (typeof spec.healthCheckNodePort === 'number' && spec.healthCheckNodePort !== 0 && !(lb && spec.externalTrafficPolicy === 'Local')) {
+    push('K8S-SERVICE', 'spec.healthCheckNodePort', 'may only be set on a LoadBalancer Service with externalTrafficPolicy Local');
+  }
+  const affinity = spec.sessionAffinity ?? 'None';
+  const timeout = spec.sessionAffinityConfig?.clientIP?.timeoutSeconds;
+  if (affinity === 'None' && spec.sessionAffinityConfig !== undefined) push('K8S-SERVICE', 'spec.sessionAffinityConfig', 'must not be set when sessionAffinity is None');
+  if (affinity === 'ClientIP' && typeof timeout === 'number' && (timeout < 1 || timeout > 86400)) push('K8S-SERVICE', 'spec.sessionAffinityConfig.clientIP.timeoutSeconds', `must be from 1 to 86400 (got ${timeout})`);
+  const families = list(spec.ipFamilies);
+  if (new Set(families).size !== families.length) push('K8S-UNIQUE', 'spec.ipFamilies', 'lists an IP family twice');
+  if (families.length > 1 && (spec.ipFamilyPolicy ?? 'SingleStack') === 'SingleStack') push('K8S-SERVICE', 'spec.ipFamilyPolicy', 'with two IP families the policy must be PreferDualStack or RequireDualStack');
+  if (type === 'ExternalName' && (families.length || spec.ipFamilyPolicy !== undefined)) push('K8S-SERVICE', 'spec.ipFamilies', 'an ExternalName Service has no IP families or ipFamilyPolicy');
+  const ips = list(spec.clusterIPs);
+  if (ips.length && str(spec.clusterIP) && spec.clusterIP !== '' && ips[0] !== spec.clusterIP) push('K8S-SERVICE', 'spec.clusterIPs', 'the first of clusterIPs must equal clusterIP');
 }
 
 // ---------------------------------------------------------------- Secret and ConfigMap
@@ -682,5 +695,7 @@ function webhooks(o: Obj, push: Push): void {
     }
     selectorSyntax(w.namespaceSelector, joinPath(at, 'namespaceSelector'), push);
     selectorSyntax(w.objectSelector, joinPath(at, 'objectSelector'), push);
+    list(w.rules).forEach((r, j) => admissionRule(r, joinPath(joinPath(at, 'rules'), j), push, 'K8S-WEBHOOK'));
+    matchConditions(w.matchConditions, joinPath(at, 'matchConditions'), push, 'K8S-WEBHOOK');
   });
 }

@@ -78,11 +78,41 @@ describe('Kubernetes CEL libraries', () => {
     expect(evaluate('ip("10.0.0.1").getHost()')).toMatch(/^error: .*expected a value of type URL/);
   });
 
-  test('functions of the format and semver libraries compile but are reported as unsupported', () => {
-    const rule = compileCel('!format.dns1123Label().validate(self).hasValue()');
+  test('functions of the semver library compile but are reported as unsupported', () => {
+    const rule = compileCel('isSemver(self) && semver(self).major() >= 1');
     expect(typeof rule).toBe('object');
-    expect(typeof rule === 'object' && rule.unsupported.sort()).toEqual(['dns1123Label', 'hasValue', 'validate']);
+    expect(typeof rule === 'object' && rule.unsupported.sort()).toEqual(['isSemver', 'major', 'semver']);
     expect(compileCel('self.frobnicate()')).toBe('unknown function frobnicate');
+    expect(compileCel('format.frobnicate()')).toBe('unknown function frobnicate');
+  });
+
+  test.each([
+    ['!format.dns1123Label().validate(self).hasValue()', 'my-model', true],
+    ['!format.dns1123Label().validate(self).hasValue()', 'My_Model', false],
+    ['!format.dns1123Subdomain().validate(self).hasValue()', 'models.example.com', true],
+    ['!format.dns1035Label().validate(self).hasValue()', '1model', false],
+    ['!format.dns1123LabelPrefix().validate(self).hasValue()', 'worker-', true],
+    ['!format.dns1123Label().validate(self).hasValue()', 'worker-', false],
+    ['!format.qualifiedName().validate(self).hasValue()', 'example.com/team', true],
+    ['!format.labelValue().validate(self).hasValue()', 'a b', false],
+    ['!format.uuid().validate(self).hasValue()', '123e4567-e89b-12d3-a456-426614174000', true],
+    ['!format.uuid().validate(self).hasValue()', '123e4567', false],
+    ['!format.date().validate(self).hasValue()', '2024-02-30', false],
+    ['!format.datetime().validate(self).hasValue()', '2024-02-28T12:00:00Z', true],
+    ['!format.byte().validate(self).hasValue()', 'aGVsbG8=', true],
+    ['!format.uri().validate(self).hasValue()', 'https://example.com/x', true],
+    ['!format.uri().validate(self).hasValue()', 'not a uri', false],
+    ["format.named('dns1123Label').value().validate(self).hasValue()", 'UPPER', true],
+    ["format.named('noSuchFormat').hasValue()", 'x', false],
+    ["format.named('noSuchFormat').orValue(format.labelValue()).validate(self).hasValue()", 'ok', false],
+    ['format.dns1123Label().validate(self).value().size() == 1', 'UPPER', true],
+    ['optional.of(1).value() == 1 && !optional.none().hasValue()', '', true],
+  ])('%s with self = %p is %p', (expr, self, result) => {
+    expect(evaluate(expr, self)).toBe(result);
+  });
+
+  test('value() of an empty optional is an error', () => {
+    expect(evaluate('format.dns1123Label().validate(self).value()', 'fine')).toMatch(/^error: .*no value/);
   });
 
   test('rules read values from self', () => {
