@@ -21,11 +21,13 @@ const SUFFIXES: Record<string, number> = {
   'Pi': 2 ** 50,
   'Ei': 2 ** 60,
 };
-const QUANTITY = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([eE][+-]?\d+)|(n|u|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?)$/;
+// The quantity syntax of the Kubernetes API (its OpenAPI pattern): an exponent may be decimal.
+const QUANTITY = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([eE][+-]?(?:\d+(?:\.\d*)?|\.\d+))|(n|u|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?)$/;
 
 /** The value of a quantity (cores for cpu, bytes for memory), or undefined when it is not one. */
-export function parseQuantity(q: string | number): number | undefined {
+export function parseQuantity(q: unknown): number | undefined {
   if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
+  if (typeof q !== 'string') return undefined;
   const m = QUANTITY.exec(q);
   if (!m) return undefined;
   const base = Number(m[1]);

@@ -1,7 +1,8 @@
 /* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { CelFunc, celFunc, celMethod, CelScalar, isCelMap, listType, mapType } from '@bufbuild/cel';
+import { parseCidr, parseIp } from './ip';
 import { checkDnsLabel, checkDnsSubdomain, checkLabelValue, checkQualifiedName } from './names';
-import { parseCidr, parseIp, parseQuantity } from './semantics';
+import { parseQuantity } from '../resources';
 
 /**
  * The Kubernetes CEL libraries (lists, regex, quantity, URL, IP and CIDR) as @bufbuild/cel

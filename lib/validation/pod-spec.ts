@@ -1,5 +1,6 @@
 import { joinPath, show } from './issues';
 import { checkDnsLabel, checkDnsSubdomain, checkLabelValue, checkQualifiedName } from './names';
+import { parseQuantity } from '../resources';
 
 /**
  * Pod spec rules the Kubernetes v1.32 API server enforces in code (facts from its
@@ -20,37 +21,8 @@ const at2 = (base: string, a: string | number, b: string | number) => joinPath(j
 
 // ---------------------------------------------------------------- quantities
 
-const QUANTITY = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))?$/;
-const SUFFIX: Record<string, number> = {
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-};
-
-/** The value of a resource.Quantity (`500m`, `2Gi`, `1e3`, a number), or undefined if it is not one. */
-export function parseQuantity(q: unknown): number | undefined {
-  if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
-  if (!str(q)) return undefined;
-  const m = QUANTITY.exec(q);
-  if (!m) return undefined;
-  const base = Number(m[1]);
-  const suffix = m[2];
-  if (!suffix) return base;
-  if (suffix in SUFFIX) return base * SUFFIX[suffix];
-  return base * 10 ** Number(suffix.slice(1));
-}
+/** The value of a resource.Quantity: lib/resources.ts's, the one implementation. */
+export { parseQuantity };
 
 // ---------------------------------------------------------------- label selectors
 

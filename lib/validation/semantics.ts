@@ -1,5 +1,6 @@
 /* eslint-disable no-bitwise -- IP addresses and CIDR masks are bit arithmetic */
 import { crdIssues } from './crd';
+import { parseCidr, parseIp } from './ip';
 import { joinPath, show, ValidationIssue } from './issues';
 import { admissionRule, atMost100, hpaMetrics, jobPolicies, KIND_RULES, matchConditions } from './kinds';
 import { checkDnsLabel, checkDnsSubdomain, checkQualifiedName } from './names';
@@ -17,6 +18,7 @@ import { containerRules, isObj, list, Obj, parseQuantity, podSpecRules, Push, se
  */
 
 export { parseQuantity } from './pod-spec';
+export { parseCidr, parseIp } from './ip';
 
 /** The API server's validation in code of a built-in object; issues carry rule ids. */
 export function semanticIssues(obj: Obj): ValidationIssue[] {
@@ -567,47 +569,6 @@ function backend(b: Obj, at: string, push: Push): void {
 }
 
 // ---------------------------------------------------------------- NetworkPolicy
-
-/** An IPv4 or IPv6 address as bytes, or undefined. */
-export function parseIp(text: string): number[] | undefined {
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(text)) {
-    const parts = text.split('.').map(Number);
-    // Leading zeros are ambiguous (octal): the API server rejects them.
-    if (parts.some((p) => p > 255) || text.split('.').some((p) => p.length > 1 && p.startsWith('0'))) return undefined;
-    return parts;
-  }
-  if (!text.includes(':') || !/^[0-9a-fA-F:.]+$/.test(text)) return undefined;
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const groups = (h: string): number[] | undefined => {
-    if (h === '') return [];
-    const out: number[] = [];
-    for (const g of h.split(':')) {
-      if (g.includes('.')) {
-        const v4 = parseIp(g);
-        if (!v4 || v4.length !== 4) return undefined;
-        out.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-      } else if (/^[0-9a-fA-F]{1,4}$/.test(g)) {out.push(parseInt(g, 16));} else {return undefined;}
-    }
-    return out;
-  };
-  const head = groups(halves[0]);
-  const tail = halves.length === 2 ? groups(halves[1]) : [];
-  if (!head || !tail) return undefined;
-  const missing = 8 - head.length - tail.length;
-  if ((halves.length === 1 && missing !== 0) || (halves.length === 2 && missing < 1)) return undefined;
-  return [...head, ...Array(halves.length === 2 ? missing : 0).fill(0), ...tail].flatMap((g) => [g >> 8, g & 255]);
-}
-
-/** A CIDR as address bytes and prefix length, or undefined. */
-export function parseCidr(text: string): { bytes: number[]; prefix: number } | undefined {
-  const m = /^([^/]+)\/(\d{1,3})$/.exec(text);
-  if (!m) return undefined;
-  const bytes = parseIp(m[1]);
-  const prefix = Number(m[2]);
-  if (!bytes || prefix > bytes.length * 8) return undefined;
-  return { bytes, prefix };
-}
 
 function cidrContains(outer: { bytes: number[]; prefix: number }, inner: { bytes: number[]; prefix: number }): boolean {
   if (outer.bytes.length !== inner.bytes.length || inner.prefix < outer.prefix) return false;
