@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
-import { Finding, isError, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
+import { Finding, isError, largeCrds as largeCrdObjects, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
 import { EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
@@ -20,6 +20,12 @@ export interface PlatformBuild {
   readonly largeCrds: string[];
   /** Findings of severity warning (e.g. MLP055): they do not fail synth and are listed in REPORT.md. */
   readonly warnings: Finding[];
+  /**
+   * The objects of each phase file of `files` (`<phase>/<nn>-<component>.yaml`), as written,
+   * for writers that render them again with changes (the Helm chart's hooks).
+   * @default - none: such writers read the objects back from the YAML text
+   */
+  readonly documents?: ReadonlyMap<string, readonly any[]>;
 }
 
 /** The steps of a build, in order, as reported to `BuildOptions.onStep`. */
@@ -52,7 +58,13 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
 
   step('render', model.objects.length);
   const files = new Map<string, string>();
-  const largeCrds: string[] = [];
+  const documents = new Map<string, any[]>();
+  const setDocuments = (file: string, docs: any[]) => {
+    documents.set(file, docs);
+    files.set(file, toYaml(docs));
+  };
+  // Apply order, as the files list them (MLP055 measured the objects once for the checks).
+  const largeCrds = largeCrdObjects(model).map((o) => o.json.metadata.name as string);
   const index = new Map(model.components.map((c, i) => [c, i + 1]));
   // Objects by phase, then by component, in apply order (one pass instead of one scan per pair).
   const byPhase = new Map<string, PlatformObject[]>(PHASES.map((p) => [p, []]));
@@ -71,15 +83,12 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
       // One Namespace per name, first: every namespaced object of the platform follows.
       const seen = new Set<string>();
       const unique = namespaces.filter((o) => !seen.has(o.json.metadata.name) && seen.add(o.json.metadata.name));
-      files.set(`${phase}/00-namespaces.yaml`, toYaml(unique.map((o) => o.json)));
+      setDocuments(`${phase}/00-namespaces.yaml`, unique.map((o) => o.json));
     }
     for (const c of model.components) {
       const objs = byComponent.get(c);
       if (!objs) continue;
-      for (const o of objs) {
-        if (o.json.kind === 'CustomResourceDefinition' && JSON.stringify(o.json).length > SERVER_SIDE_APPLY_BYTES) largeCrds.push(o.json.metadata.name);
-      }
-      files.set(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, toYaml(objs.map((o) => o.json)));
+      setDocuments(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, objs.map((o) => o.json));
     }
   }
   const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
@@ -90,7 +99,7 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
     apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', sortOptions: { order: 'fifo' }, resources: [...files.keys()].filter((f) => f.endsWith('.yaml')),
   }]));
   step('done', model.objects.length);
-  return { model, files, largeCrds, warnings };
+  return { model, files, largeCrds, warnings, documents };
 }
 
 function toYaml(docs: unknown[]): string {
