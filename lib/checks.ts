@@ -759,13 +759,29 @@ export function unpinnedImage(ref: string): string | undefined {
  */
 function imagesIn(json: any): Array<{ where: string; ref: string }> {
   const out: Array<{ where: string; ref: string }> = [];
-  const walk = (v: any, where: string): void => {
-    if (Array.isArray(v)) {v.forEach((x, i) => walk(x, `${where}[${i}]`));} else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k !== 'image' || typeof x !== 'string') walk(x, `${where}.${k}`);
+  // The path is kept as segments and joined only for an image found: most of what is
+  // walked (CRD schemas among it) has none.
+  const segments: string[] = [];
+  const walk = (v: any): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        segments.push(`[${i}]`);
+        walk(v[i]);
+        segments.pop();
+      }
+    } else if (v && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (k !== 'image' || typeof x !== 'string') {
+          segments.push(`.${k}`);
+          walk(x);
+          segments.pop();
         // KServe's configuration keeps the repository in image and the tag in defaultImageVersion.
-        else if (typeof v.defaultImageVersion === 'string' && !x.includes('@') && !x.slice(x.lastIndexOf('/') + 1).includes(':')) out.push({ where: `${where}.${k}`, ref: `${x}:${v.defaultImageVersion}` });
-        else out.push({ where: `${where}.${k}`, ref: x });
+        } else if (typeof v.defaultImageVersion === 'string' && !x.includes('@') && !x.slice(x.lastIndexOf('/') + 1).includes(':')) {
+          out.push({ where: `${segments.join('')}.${k}`, ref: `${x}:${v.defaultImageVersion}` });
+        } else {
+          out.push({ where: `${segments.join('')}.${k}`, ref: x });
+        }
       }
     }
   };
@@ -778,11 +794,14 @@ function imagesIn(json: any): Array<{ where: string; ref: string }> {
       } catch {
         continue; // not JSON: nothing we can read images from
       }
-      walk(parsed, `data.${k}`);
+      segments.push(`data.${k}`);
+      walk(parsed);
+      segments.pop();
     }
     return out;
   }
-  walk(json.spec, 'spec');
+  segments.push('spec');
+  walk(json.spec);
   return out;
 }
 
