@@ -4,7 +4,11 @@ import { DEFAULT_PLATFORMS } from './platforms';
 
 // The default platforms that `npx cdk8s synth` writes to dist/.
 const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
-for (const p of DEFAULT_PLATFORMS) p.create(app);
+// MLP_PLATFORMS (comma-separated names) synthesizes some of them: only those are constructed.
+// With a name that is no default platform all are, so that PlatformApp's error lists them.
+const only = process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((n) => n);
+const known = !only || only.every((n) => DEFAULT_PLATFORMS.some((p) => p.name === n));
+for (const p of DEFAULT_PLATFORMS) if (!only || !known || only.includes(p.name)) p.create(app);
 
 try {
   app.synth();

@@ -5,7 +5,7 @@ import { crdName, CrdDefinition, gvkKey } from './crd';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows } from './rbac';
-import { objectCounts, sharedCrds } from './report';
+import { kindOwner, objectCounts, sharedCrds } from './report';
 
 /**
  * The architecture of a built platform, computed from its resolved model (the synthesized
@@ -360,7 +360,7 @@ function coldApplyOf(m: PlatformModel): ColdApply {
     const after = new Set<string>();
     for (const r of c.requires) {
       if (r.runtimeOnly) continue;
-      const owner = [...m.crdOwners.values()].find((o) => o.providedCrds.some((d) => gvkKey(d) === gvkKey(r)));
+      const owner = kindOwner(m, r);
       if (owner && owner !== c) after.add(owner.componentName);
     }
     for (const d of c.crds) {

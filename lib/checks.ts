@@ -759,13 +759,29 @@ export function unpinnedImage(ref: string): string | undefined {
  */
 function imagesIn(json: any): Array<{ where: string; ref: string }> {
   const out: Array<{ where: string; ref: string }> = [];
-  const walk = (v: any, where: string): void => {
-    if (Array.isArray(v)) {v.forEach((x, i) => walk(x, `${where}[${i}]`));} else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k !== 'image' || typeof x !== 'string') walk(x, `${where}.${k}`);
+  // The path is kept as segments and joined only for an image found: most of what is
+  // walked (CRD schemas among it) has none.
+  const segments: string[] = [];
+  const walk = (v: any): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        segments.push(`[${i}]`);
+        walk(v[i]);
+        segments.pop();
+      }
+    } else if (v && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (k !== 'image' || typeof x !== 'string') {
+          segments.push(`.${k}`);
+          walk(x);
+          segments.pop();
         // KServe's configuration keeps the repository in image and the tag in defaultImageVersion.
-        else if (typeof v.defaultImageVersion === 'string' && !x.includes('@') && !x.slice(x.lastIndexOf('/') + 1).includes(':')) out.push({ where: `${where}.${k}`, ref: `${x}:${v.defaultImageVersion}` });
-        else out.push({ where: `${where}.${k}`, ref: x });
+        } else if (typeof v.defaultImageVersion === 'string' && !x.includes('@') && !x.slice(x.lastIndexOf('/') + 1).includes(':')) {
+          out.push({ where: `${segments.join('')}.${k}`, ref: `${x}:${v.defaultImageVersion}` });
+        } else {
+          out.push({ where: `${segments.join('')}.${k}`, ref: x });
+        }
       }
     }
   };
@@ -778,11 +794,14 @@ function imagesIn(json: any): Array<{ where: string; ref: string }> {
       } catch {
         continue; // not JSON: nothing we can read images from
       }
-      walk(parsed, `data.${k}`);
+      segments.push(`data.${k}`);
+      walk(parsed);
+      segments.pop();
     }
     return out;
   }
-  walk(json.spec, 'spec');
+  segments.push('spec');
+  walk(json.spec);
   return out;
 }
 
@@ -864,17 +883,40 @@ function checkResourceRequests(m: PlatformModel): Finding[] {
 /** Above this size a CRD no longer fits kubectl's last-applied annotation: apply server-side. */
 export const SERVER_SIDE_APPLY_BYTES = 256 * 1024;
 
+/** The size of an object's JSON: in UTF-16 code units (`length`, as MLP055 has always counted) and in UTF-8 bytes. */
+interface JsonSize {
+  readonly length: number;
+  readonly bytes: number;
+}
+
+const jsonSizes = new WeakMap<PlatformModel, Map<PlatformObject, JsonSize>>();
+
+/** The JSON size of every object of a model, serialized once per model for MLP055, MLP056 and synth's list of large CRDs. */
+function jsonSizesOf(m: PlatformModel): Map<PlatformObject, JsonSize> {
+  let sizes = jsonSizes.get(m);
+  if (sizes) return sizes;
+  sizes = new Map();
+  for (const o of m.objects) {
+    const text = JSON.stringify(o.json);
+    sizes.set(o, { length: text.length, bytes: Buffer.byteLength(text, 'utf8') });
+  }
+  jsonSizes.set(m, sizes);
+  return sizes;
+}
+
 /** CRDs over SERVER_SIDE_APPLY_BYTES of JSON, in apply order. */
 export function largeCrds(m: PlatformModel): PlatformObject[] {
-  return m.objects.filter((o) => o.json.kind === 'CustomResourceDefinition' && JSON.stringify(o.json).length > SERVER_SIDE_APPLY_BYTES);
+  const sizes = jsonSizesOf(m);
+  return m.objects.filter((o) => o.json.kind === 'CustomResourceDefinition' && sizes.get(o)!.length > SERVER_SIDE_APPLY_BYTES);
 }
 
 function checkLargeCrds(m: PlatformModel): Finding[] {
+  const sizes = jsonSizesOf(m);
   return largeCrds(m).map((o) => ({
     rule: 'MLP055',
     severity: 'warning' as const,
     path: o.path,
-    message: `CRD ${o.json.metadata.name} is ${JSON.stringify(o.json).length} bytes, over the ${SERVER_SIDE_APPLY_BYTES} of kubectl's last-applied annotation: apply it with kubectl apply --server-side (Argo CD: ServerSideApply=true)`,
+    message: `CRD ${o.json.metadata.name} is ${sizes.get(o)!.length} bytes, over the ${SERVER_SIDE_APPLY_BYTES} of kubectl's last-applied annotation: apply it with kubectl apply --server-side (Argo CD: ServerSideApply=true)`,
   }));
 }
 
@@ -883,11 +925,12 @@ export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
 
 function checkObjectSizes(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
+  const sizes = jsonSizesOf(m);
   for (const o of m.objects) {
     const j = o.json;
-    const name = `${j.kind} ${j.metadata?.namespace ? `${j.metadata.namespace}/` : ''}${j.metadata?.name}`;
-    const size = Buffer.byteLength(JSON.stringify(j), 'utf8');
+    const size = sizes.get(o)!.bytes;
     if (size > MAX_OBJECT_BYTES) {
+      const name = `${j.kind} ${j.metadata?.namespace ? `${j.metadata.namespace}/` : ''}${j.metadata?.name}`;
       out.push({ rule: 'MLP056', path: o.path, message: `${name} is ${size} bytes, over the ${MAX_OBJECT_BYTES} etcd stores per object; split it (e.g. several ConfigMaps) or mount the content from an image or a volume` });
     }
   }

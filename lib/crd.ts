@@ -197,7 +197,8 @@ export class CustomResourceDefinition extends Construct {
           storage: v.storage,
           deprecated: v.deprecated || undefined,
           deprecationWarning: v.deprecationWarning,
-          schema: { openAPIV3Schema: rootSchema(v.schema).toJson() },
+          // Shared subtrees are fine here: cdk8s copies the spec when it resolves the object.
+          schema: { openAPIV3Schema: rootSchema(v.schema).toSharedJson() },
           subresources: renderSubresources(v),
           additionalPrinterColumns: v.printerColumns?.length ? v.printerColumns.map((c) => dropEmpty({ ...c })) : undefined,
         }),
@@ -270,8 +271,8 @@ export function validateDefinition(path: string, def: CrdDefinition): void {
   }
   if (def.versions.length > 1 && (def.conversion?.strategy ?? 'None') === 'None' && !def.conversion?.schemasDifferBecause) {
     // Allowed by the API server only when every version has the same schema.
-    const first = JSON.stringify(def.versions[0].schema.toJson());
-    if (def.versions.some((v) => JSON.stringify(v.schema.toJson()) !== first)) {
+    const first = JSON.stringify(def.versions[0].schema.toSharedJson());
+    if (def.versions.some((v) => JSON.stringify(v.schema.toSharedJson()) !== first)) {
       fail('versions have different schemas but conversion is None: declare conversion { strategy: "Webhook" }, or give all versions the same schema, or state conversion.schemasDifferBecause');
     }
   }

@@ -2,7 +2,7 @@ import { architectureOf, architectureSections } from './architecture';
 import { caSourceOf, Finding, resolveBackend, webhooksOf } from './checks';
 import type { Component } from './component';
 import { Controller } from './controller';
-import { crdName, gvkKey } from './crd';
+import { crdName, Gvk, gvkKey } from './crd';
 import { PlatformModel } from './platform';
 import { securityExceptionsOf } from './security';
 
@@ -51,6 +51,25 @@ export function sharedCrds(m: PlatformModel): Array<[string, Component, Componen
   return out;
 }
 
+const kindOwners = new WeakMap<PlatformModel, Map<string, Component>>();
+
+/**
+ * The component whose provided CRDs serve a group/kind: the first such owner in
+ * `m.crdOwners` order. One map per model, instead of a scan of every owner's CRDs per
+ * requirement.
+ */
+export function kindOwner(m: PlatformModel, gvk: Gvk): Component | undefined {
+  let owners = kindOwners.get(m);
+  if (!owners) {
+    owners = new Map();
+    for (const o of new Set(m.crdOwners.values())) {
+      for (const d of o.providedCrds) if (!owners.has(gvkKey(d))) owners.set(gvkKey(d), o);
+    }
+    kindOwners.set(m, owners);
+  }
+  return owners.get(gvkKey(gvk));
+}
+
 /** Apply order, one line per object: phase, kind, [namespace/]name, component. */
 export function applyOrder(m: PlatformModel): string[] {
   return m.objects.map((o) => {
@@ -75,7 +94,7 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
   lines.push('', '## Dependency graph', '', '```mermaid', 'graph LR');
   for (const c of m.components) {
     for (const r of c.requires) {
-      const owner = [...m.crdOwners.entries()].find(([, o]) => o.providedCrds.some((d) => gvkKey(d) === gvkKey(r)))?.[1];
+      const owner = kindOwner(m, r);
       // A runtime-only requirement sets no apply order: drawn dotted.
       lines.push(`  ${owner ? owner.componentName : 'prerequisite'} ${r.runtimeOnly ? '-.->' : '-->'}|${r.group}/${r.kind}| ${c.componentName}`);
     }

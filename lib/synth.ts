@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
-import { Finding, isError, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
+import { Finding, isError, largeCrds as largeCrdObjects, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
-import { EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, resolveGitOpsSettings } from './gitops';
+import { EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
 import { platformReport } from './report';
@@ -20,6 +20,12 @@ export interface PlatformBuild {
   readonly largeCrds: string[];
   /** Findings of severity warning (e.g. MLP055): they do not fail synth and are listed in REPORT.md. */
   readonly warnings: Finding[];
+  /**
+   * The objects of each phase file of `files` (`<phase>/<nn>-<component>.yaml`), as written,
+   * for writers that render them again with changes (the Helm chart's hooks).
+   * @default - none: such writers read the objects back from the YAML text
+   */
+  readonly documents?: ReadonlyMap<string, readonly any[]>;
 }
 
 /** The steps of a build, in order, as reported to `BuildOptions.onStep`. */
@@ -52,7 +58,13 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
 
   step('render', model.objects.length);
   const files = new Map<string, string>();
-  const largeCrds: string[] = [];
+  const documents = new Map<string, any[]>();
+  const setDocuments = (file: string, docs: any[]) => {
+    documents.set(file, docs);
+    files.set(file, toYaml(docs));
+  };
+  // Apply order, as the files list them (MLP055 measured the objects once for the checks).
+  const largeCrds = largeCrdObjects(model).map((o) => o.json.metadata.name as string);
   const index = new Map(model.components.map((c, i) => [c, i + 1]));
   // Objects by phase, then by component, in apply order (one pass instead of one scan per pair).
   const byPhase = new Map<string, PlatformObject[]>(PHASES.map((p) => [p, []]));
@@ -71,15 +83,12 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
       // One Namespace per name, first: every namespaced object of the platform follows.
       const seen = new Set<string>();
       const unique = namespaces.filter((o) => !seen.has(o.json.metadata.name) && seen.add(o.json.metadata.name));
-      files.set(`${phase}/00-namespaces.yaml`, toYaml(unique.map((o) => o.json)));
+      setDocuments(`${phase}/00-namespaces.yaml`, unique.map((o) => o.json));
     }
     for (const c of model.components) {
       const objs = byComponent.get(c);
       if (!objs) continue;
-      for (const o of objs) {
-        if (o.json.kind === 'CustomResourceDefinition' && JSON.stringify(o.json).length > SERVER_SIDE_APPLY_BYTES) largeCrds.push(o.json.metadata.name);
-      }
-      files.set(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, toYaml(objs.map((o) => o.json)));
+      setDocuments(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, objs.map((o) => o.json));
     }
   }
   const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
@@ -90,7 +99,7 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
     apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', sortOptions: { order: 'fifo' }, resources: [...files.keys()].filter((f) => f.endsWith('.yaml')),
   }]));
   step('done', model.objects.length);
-  return { model, files, largeCrds, warnings };
+  return { model, files, largeCrds, warnings, documents };
 }
 
 function toYaml(docs: unknown[]): string {
@@ -99,12 +108,13 @@ function toYaml(docs: unknown[]): string {
 
 /** Writes a built platform to outdir/<platform>/, replacing what was there. */
 export function writePlatform(build: PlatformBuild, outdir: string): void {
-  const dir = path.join(outdir, build.model.platform.name);
+  replaceFiles(path.join(outdir, build.model.platform.name), build.files);
+}
+
+/** Writes files (relative path -> text) to dir, removing what was there. */
+function replaceFiles(dir: string, files: Map<string, string>): void {
   fs.rmSync(dir, { recursive: true, force: true });
-  for (const [file, text] of build.files) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
+  writeFiles(dir, files);
 }
 
 /** Writes files (relative path -> text) under dir. */
@@ -154,21 +164,35 @@ export class PlatformApp extends App {
     }
     const progress = new Progress(process.stderr);
     try {
-      const builds = platforms.map((p) => buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n) }));
-      progress.show('', 'write');
-      const gitops = this.gitops && resolveGitOpsSettings('PlatformApp', this.gitops);
-      for (const b of builds) {
+      // Settings are checked up front, but their error is raised where it always was: after every platform has built.
+      let gitops: ResolvedGitOpsSettings | undefined;
+      let gitopsError: unknown;
+      try {
+        gitops = this.gitops && resolveGitOpsSettings('PlatformApp', this.gitops);
+      } catch (e) {
+        gitopsError = e;
+      }
+      // Each platform's output (its files and GitOps files) is rendered as soon as it is built,
+      // so that its model (the JSON of every object) can be released before the next one is
+      // built; nothing is written until every platform has built.
+      const outputs: Array<{ platform: Platform; dir: string; files: Map<string, string>; gitops?: Map<string, string> }> = [];
+      for (const p of platforms) {
+        const b = buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n) });
         // A fleet's platforms go to dist/fleet/<fleet>/<cluster>/<platform>/.
         const placement = fleetPlacement(b);
-        const dir = placement ? path.join(this.outdir, placement.folder) : this.outdir;
-        writePlatform(b, dir);
-        if (!gitops) continue;
-        const files = placement
-          ? gitopsFiles(b, placement.settings, { base: `${placement.settings.path}/${placement.folder}`, namePrefix: `${placement.cluster}-` })
-          : gitopsFiles(b, gitops);
-        writeFiles(path.join(dir, b.model.platform.name), files);
+        const dir = path.join(placement ? path.join(this.outdir, placement.folder) : this.outdir, p.name);
+        let files: Map<string, string> | undefined;
+        if (gitops && placement) files = gitopsFiles(b, placement.settings, { base: `${placement.settings.path}/${placement.folder}`, namePrefix: `${placement.cluster}-` });
+        else if (gitops) files = gitopsFiles(b, gitops);
+        outputs.push({ platform: p, dir, files: b.files, gitops: files });
       }
-      const built = new Set(builds.map((b) => b.model.platform));
+      if (gitopsError) throw gitopsError;
+      progress.show('', 'write');
+      for (const o of outputs) {
+        replaceFiles(o.dir, o.files);
+        if (o.gitops) writeFiles(o.dir, o.gitops);
+      }
+      const built = new Set(outputs.map((o) => o.platform));
       for (const fleet of this.node.findAll().filter((c): c is Fleet => c instanceof Fleet)) {
         if ([...fleet.platforms.values()].every((p) => built.has(p))) writeFiles(this.outdir, fleet.files());
       }

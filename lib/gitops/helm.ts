@@ -55,7 +55,8 @@ export function helmChart(build: PlatformBuild, settings: ResolvedGitOpsSettings
       } else if (weight === undefined) {
         files.set(`helm/templates/${file}`, escapeTemplate(text));
       } else {
-        const docs = parseAllDocuments(text).map((d) => d.toJSON());
+        // The objects as written (the same data the YAML text reads back as), without parsing it again.
+        const docs = build.documents?.get(file) ?? parseAllDocuments(text).map((d) => d.toJSON());
         const hooks = docs.map((o) => ({
           ...o,
           metadata: {

@@ -19,6 +19,18 @@ interface Common {
   typeName?: string;
 }
 
+/** Rendered schemas by node (nodes are immutable, so a node renders to the same tree every time). */
+const rendered = new WeakMap<Schema, JSONSchemaProps>();
+
+/** A deep copy of JSON data, keys in the same order. */
+function copyJson<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(copyJson) as T;
+  const out: any = {};
+  for (const k of Object.keys(v)) out[k] = copyJson((v as any)[k]);
+  return out;
+}
+
 /**
  * A node of a structural schema. Nodes are immutable: every modifier returns a copy,
  * so a schema can be shared between CRDs and versions and refined where it is used.
@@ -66,14 +78,27 @@ export abstract class Schema {
     return this.c.rules ?? [];
   }
 
-  /** Renders the structural schema of this node. */
+  /** Renders the structural schema of this node (a fresh tree the caller may change). */
   public toJson(): JSONSchemaProps {
-    const out: JSONSchemaProps = this.render();
+    return copyJson(this.toSharedJson());
+  }
+
+  /**
+   * The structural schema of this node, rendered once per node and shared: subtrees
+   * (e.g. a core PodSpec) appear in many CRDs and versions. Read it, never change it;
+   * callers that keep or change the tree take `toJson()`. @internal
+   */
+  public toSharedJson(): JSONSchemaProps {
+    let out = rendered.get(this);
+    if (out) return out;
+    out = this.render();
     if (this.c.description !== undefined) out.description = this.c.description;
     if (this.c.default !== undefined) out.default = this.c.default;
     if (this.c.nullable) out.nullable = true;
     if (this.c.rules?.length) out['x-kubernetes-validations'] = this.c.rules.map((r) => ({ ...r }));
-    return sortKeys(out);
+    out = sortKeys(out);
+    rendered.set(this, out);
+    return out;
   }
 
   /** Renders this node as a TypeScript type expression. */
@@ -211,7 +236,7 @@ export class ArraySchema extends Schema {
   protected render(): JSONSchemaProps {
     return dropUndefined({
       'type': 'array',
-      'items': this.items.toJson(),
+      'items': this.items.toSharedJson(),
       'minItems': this.o.minItems,
       'maxItems': this.o.maxItems,
       'x-kubernetes-list-type': this.o.listType,
@@ -305,7 +330,7 @@ export class ObjectSchema extends Schema {
     const required = keys.filter((k) => this.props[k].isRequired);
     return dropUndefined({
       'type': 'object',
-      'properties': keys.length ? Object.fromEntries(keys.map((k) => [k, this.props[k].toJson()])) : undefined,
+      'properties': keys.length ? Object.fromEntries(keys.map((k) => [k, this.props[k].toSharedJson()])) : undefined,
       'required': required.length ? required : undefined,
       'minProperties': this.o.minProperties,
       'maxProperties': this.o.maxProperties,
@@ -327,7 +352,7 @@ export class MapSchema extends Schema {
   protected render(): JSONSchemaProps {
     return dropUndefined({
       'type': 'object',
-      'additionalProperties': this.values.toJson(),
+      'additionalProperties': this.values.toSharedJson(),
       'minProperties': this.o.minProperties,
       'maxProperties': this.o.maxProperties,
       'x-kubernetes-map-type': this.o.mapType,

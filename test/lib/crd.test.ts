@@ -312,3 +312,36 @@ describe('rootSchema', () => {
     expect(rootSchema(s.object({ spec: s.object() })).toJson()['x-kubernetes-validations']).toBeUndefined();
   });
 });
+
+describe('schema rendering is shared per node', () => {
+  const pod = s.object({ name: s.string().required(), labels: s.stringMap() }).describe('a pod');
+
+  test('toJson gives a fresh tree each time: changing one changes neither the node nor other renderings', () => {
+    const first = s.object({ a: pod, b: s.array(pod) }).toJson();
+    (first.properties!.a as any).description = 'changed';
+    (first.properties!.a.properties!.name as any).type = 'integer';
+    const second = s.object({ a: pod, b: s.array(pod) }).toJson();
+    expect(second.properties!.a.description).toBe('a pod');
+    expect(second.properties!.a.properties!.name.type).toBe('string');
+    expect(second.properties!.b.items).toEqual(second.properties!.a);
+    expect(second.properties!.b.items).not.toBe(second.properties!.a);
+  });
+
+  test('a node renders once; a modified copy renders its own changes', () => {
+    expect(pod.toSharedJson()).toBe(pod.toSharedJson());
+    const copy = pod.describe('another pod').nullable();
+    expect(copy.toSharedJson()).not.toBe(pod.toSharedJson());
+    expect(copy.toJson()).toMatchObject({ description: 'another pod', nullable: true });
+    expect(pod.toJson().nullable).toBeUndefined();
+  });
+
+  test('a CRD that embeds one schema in several places writes a separate copy in each', () => {
+    const c = chart();
+    const def = widgetDef({ versions: [{ name: 'v1', served: true, storage: true, schema: s.object({ spec: s.object({ a: pod, b: pod }) }) }] });
+    const json = new CustomResourceDefinition(c, 'W', { definition: def }).apiObject.toJson();
+    const spec = json.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties;
+    expect(spec.a).toEqual(spec.b);
+    expect(spec.a).not.toBe(spec.b);
+    expect(spec.a).not.toBe(pod.toSharedJson());
+  });
+});

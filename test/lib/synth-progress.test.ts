@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { ApiObject } from 'cdk8s';
 import { TestComponent } from './support';
 import { CERT_MANAGER } from '../../lib/component';
 import { Platform } from '../../lib/platform';
@@ -63,6 +64,29 @@ describe('PlatformApp', () => {
     const { app, outdir } = appWith(['one', 'two'], { platforms: ['two'] });
     app.synth();
     expect(fs.readdirSync(outdir)).toEqual(['two']);
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  test('writes nothing when a later platform fails, although an earlier one has built', () => {
+    const { app, outdir } = appWith(['one', 'two']);
+    const two = app.node.findChild('two') as Platform;
+    const configMap = (c: TestComponent) => new ApiObject(c, 'Config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'same', namespace: 'widgets-system' } });
+    new TestComponent(two, 'clash', 'widgets-system', configMap);
+    new TestComponent(two, 'clash2', 'widgets-system', configMap);
+    expect(() => app.synth()).toThrow(/MLP004/);
+    expect(fs.readdirSync(outdir)).toEqual([]);
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  test('writes every platform with its GitOps files', () => {
+    const { app, outdir } = appWith(['one', 'two']);
+    app.synth();
+    expect(fs.readdirSync(outdir).sort()).toEqual(['one', 'two']);
+    for (const name of ['one', 'two']) {
+      const files = fs.readdirSync(path.join(outdir, name)).sort();
+      expect(files).toEqual(expect.arrayContaining(['REPORT.md', 'argocd', 'flux', 'helm', 'kustomization.yaml']));
+      expect(fs.readFileSync(path.join(outdir, name, 'helm', 'Chart.yaml'), 'utf8')).toContain(`name: ${name}`);
+    }
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 

@@ -69,6 +69,13 @@ describe('Helm chart', () => {
     expect(new Set(phases)).toEqual(new Set([Phase.FOUNDATION, Phase.INFRASTRUCTURE, Phase.INFRASTRUCTURE_WEBHOOKS, Phase.CONTROLLERS, Phase.WEBHOOKS, Phase.RESOURCES]));
   });
 
+  test('hooks are rendered from the objects synth wrote: the same chart as from reading the phase files back', () => {
+    expect(build.documents?.size).toBeGreaterThan(0);
+    for (const [file, docs] of build.documents!) expect(parseDocs(build.files.get(file)!)).toEqual(docs);
+    const { documents: _documents, ...fromText } = build;
+    expect(helmChart(fromText, settings)).toEqual(chart);
+  });
+
   test('Go templates in the platform\'s data stay data under Helm', () => {
     expect(escapeTemplate('a: "{{ .Name }}"')).toBe('a: "{{ "{{" }} .Name }}"');
     expect(unescapeTemplate(escapeTemplate('x {{ y }} {{z}}'))).toBe('x {{ y }} {{z}}');
