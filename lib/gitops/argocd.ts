@@ -91,3 +91,33 @@ export function toIgnoreDifference(f: IgnoredField): Record<string, unknown> {
     ...(f.jqPathExpressions.length ? { jqPathExpressions: f.jqPathExpressions } : {}),
   };
 }
+
+/**
+ * Argo CD's health check for Applications (argocd-cm `resource.customizations.health.
+ * argoproj.io_Application`): since Argo CD 1.8 an Application has no health of its own, so
+ * the root Application would not wait for one phase Application to be healthy before the next
+ * sync wave. The check reports the health Argo CD computed for the child Application
+ * (Progressing until it has one).
+ */
+export const APPLICATION_HEALTH_LUA = [
+  'local hs = { status = "Progressing", message = "" }',
+  'if obj.status ~= nil and obj.status.health ~= nil then',
+  '  hs.status = obj.status.health.status',
+  '  if obj.status.health.message ~= nil then hs.message = obj.status.health.message end',
+  'end',
+  'return hs',
+  '',
+].join('\n');
+
+/**
+ * The argocd-cm entry that makes the app of apps wait phase by phase: a ConfigMap with only
+ * that key, to merge into Argo CD's own (`kubectl apply --server-side` keeps its other keys).
+ */
+export function applicationHealthConfig(namespace: string): any {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'argocd-cm', namespace, labels: { 'app.kubernetes.io/name': 'argocd-cm', 'app.kubernetes.io/part-of': 'argocd' } },
+    data: { 'resource.customizations.health.argoproj.io_Application': APPLICATION_HEALTH_LUA },
+  };
+}

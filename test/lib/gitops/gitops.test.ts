@@ -69,6 +69,19 @@ describe('Argo CD app of apps', () => {
     for (const p of PHASES_OF_FIXTURE) expect(all.has(`${p}/kustomization.yaml`)).toBe(true);
   });
 
+  test('argocd-cm-health.yaml gives Applications a health (the status Argo CD computed), so the root waits wave by wave', () => {
+    const files = gitopsFiles(build, settings);
+    const [cm] = parseDocs(files.get('argocd/argocd-cm-health.yaml')!);
+    expect([cm.kind, cm.metadata.name, cm.metadata.namespace]).toEqual(['ConfigMap', 'argocd-cm', settings.argocd.namespace]);
+    expect(Object.keys(cm.data)).toEqual(['resource.customizations.health.argoproj.io_Application']);
+    const lua: string = cm.data['resource.customizations.health.argoproj.io_Application'];
+    expect(lua).toMatch(/^local hs = \{ status = "Progressing", message = "" \}\n/);
+    expect(lua).toContain('hs.status = obj.status.health.status');
+    expect(lua.trimEnd().endsWith('return hs')).toBe(true);
+    // A fleet's clusters share one Argo CD: the file is not repeated per cluster.
+    expect(gitopsFiles(build, settings, { namePrefix: 'east-' }).has('argocd/argocd-cm-health.yaml')).toBe(false);
+  });
+
   test('ServerSideApply only on the phase that holds CRDs too large for client-side apply', () => {
     expect(argoCdApps(build, settings).apps.filter((a) => a.spec.syncPolicy.syncOptions.includes('ServerSideApply=true'))).toEqual([]);
     const large = argoCdApps({ ...build, largeCrds: ['jobsets.jobset.x-k8s.io'] }, settings).apps;
