@@ -2,7 +2,7 @@ import { webhooksOf, resolveBackend, caSourceOf } from './checks';
 import type { Component } from './component';
 import { Controller } from './controller';
 import { crdName, CrdDefinition, gvkKey } from './crd';
-import { PHASES } from './phases';
+import { Phase, PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows } from './rbac';
 import { kindOwner, objectCounts, sharedCrds } from './report';
@@ -344,7 +344,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
 }
 
 function coldApplyOf(m: PlatformModel): ColdApply {
-  const phaseIdx = (p: string) => PHASES.indexOf(p as any);
+  const phaseIdx = (p: Phase) => PHASES.indexOf(p);
   const phases: ApplyPhase[] = [];
   for (const phase of PHASES) {
     const objs = m.objects.filter((o) => o.phase === phase);

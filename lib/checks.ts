@@ -153,9 +153,9 @@ function checkCrdOrder(m: PlatformModel): Finding[] {
       out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} is in phase ${o.phase}, not after its CRD ${crd.json.metadata.name} (phase ${crd.phase}); put it in a later phase (setPhase(obj, Phase.RESOURCES))` });
     }
     const version = o.json.apiVersion.split('/')[1];
-    const v = (crd.json.spec.versions as any[]).find((x) => x.name === version);
+    const v = (crd.json.spec.versions as Array<{ name: string; served: boolean }>).find((x) => x.name === version);
     if (!v || !v.served) {
-      out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} uses ${o.json.apiVersion}, which CRD ${crd.json.metadata.name} does not serve (serves ${(crd.json.spec.versions as any[]).filter((x) => x.served).map((x) => x.name).join(', ')})` });
+      out.push({ rule: 'MLP010', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name} uses ${o.json.apiVersion}, which CRD ${crd.json.metadata.name} does not serve (serves ${(crd.json.spec.versions as Array<{ name: string; served: boolean }>).filter((x) => x.served).map((x) => x.name).join(', ')})` });
     }
   }
   return out;

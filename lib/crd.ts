@@ -149,7 +149,7 @@ export class CustomResourceDefinition extends Construct {
         name: this.name,
         annotations: def.annotations ? { ...def.annotations } : undefined,
       },
-      spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
+      spec: Lazy.any({ produce: () => this.renderSpec() }),
     });
     if (props.conversionWebhook) this.useConversionWebhook(props.conversionWebhook);
     this.node.addValidation({

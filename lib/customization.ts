@@ -1,4 +1,4 @@
-import { applyOperation, Operation, validate as validatePatch } from 'fast-json-patch';
+import { applyOperation, JsonPatchError, Operation, validate as validatePatch } from 'fast-json-patch';
 import { CertificateProvider } from './certificates';
 import { ImageSettings } from './images';
 import { resourceProblems } from './resources';
@@ -295,9 +295,9 @@ function firstLine(s: string): string {
 
 /** Why an operation failed, with what exists at the path's parent so the fix is visible. */
 function reason(e: Error, json: any, op: Operation): string {
-  const name = (e as any).name as string | undefined;
+  const name: string | undefined = e instanceof JsonPatchError ? e.name : undefined;
   if (name === 'TEST_OPERATION_FAILED') return 'the value at the path differs from the test value; the object is not what the patch expects (check the object in dist/ and update the patch)';
-  const path = (op as any).from && name === 'OPERATION_FROM_UNRESOLVABLE' ? (op as any).from : op.path;
+  const path = 'from' in op && name === 'OPERATION_FROM_UNRESOLVABLE' ? op.from : op.path;
   const parts = String(path).split('/').slice(1);
   let parent: any = json;
   let depth = 0;

@@ -342,7 +342,7 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
       kind,
       metadata: { name: configurationName, annotations: this.caAnnotations },
       webhooks: Lazy.any({ produce: () => webhooks.map((w) => this.render(type, w)) }),
-    } as any);
+    });
     this.configs.set(`${type}/${configurationName}`, { type, webhooks, object });
     declareSecurityExceptions(object, webhook.securityExceptions, webhook.name);
   }

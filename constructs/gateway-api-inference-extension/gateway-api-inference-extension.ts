@@ -76,7 +76,7 @@ export class GatewayApiInferenceExtension extends Component {
     const out: string[] = [];
     for (const o of all) {
       if (o.kind !== 'InferencePool' || !/^inference\.networking\.(x-)?k8s\.io\//.test(o.apiVersion)) continue;
-      const spec = (o.toJson() as any).spec ?? {};
+      const spec = o.toJson().spec ?? {};
       const ref = spec.endpointPickerRef ?? spec.extensionRef;
       if (!ref?.name || (ref.kind && ref.kind !== 'Service')) continue;
       const ns = o.metadata.namespace;

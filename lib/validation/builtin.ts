@@ -3,6 +3,7 @@ import { ANNOTATIONS, EXPECT, RULE, LABELS, LIST_MAP, ListMapSpec, newAjv, toIss
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
 import { rbacIssues } from './rbac';
+import type { Obj } from './pod-spec';
 import { semanticIssues } from './semantics';
 import { coreTypeEntry } from '../schema/core';
 
@@ -441,7 +442,7 @@ export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
       const obj = objs[index];
       validate(g.values[k]);
       // The API server's validation beyond the schema, for the kinds where we model it.
-      results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj), ...semanticIssues(g.values[k] as any)]);
+      results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj), ...semanticIssues(g.values[k] as Obj)]);
     });
   }
   return results;

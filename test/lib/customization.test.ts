@@ -334,6 +334,14 @@ describe('customization: JSON patches', () => {
     ]);
   });
 
+  test('fails when a move names a from path that does not exist, showing what is at the from path\'s parent', () => {
+    expect(problemsOf(platform({ patches: [{ target: { kind: 'Deployment', name: 'widget-controller' }, ops: [{ op: 'move', from: '/spec/template/spec/hostNetwork', path: '/spec/paused' }] }] }))).toEqual([
+      "p: patches[0] (Deployment widget-controller): ops[0] op 'move' at path '/spec/paused' failed on Deployment widgets-system/widget-controller of component 'widgets': " +
+        'the path does not exist (/spec/template/spec has keys automountServiceAccountToken, containers, securityContext, serviceAccountName, terminationGracePeriodSeconds, volumes); ' +
+        "fix the path or use 'add' to create it",
+    ]);
+  });
+
   test('fails when an add has no parent', () => {
     expect(problemsOf(platform({ patches: [{ target: { kind: 'Deployment', name: 'widget-controller' }, ops: [{ op: 'add', path: '/spec/strategy/type', value: 'Recreate' }] }] }))[0]).toBe(
       "p: patches[0] (Deployment widget-controller): ops[0] op 'add' at path '/spec/strategy/type' failed on Deployment widgets-system/widget-controller of component 'widgets': " +
