@@ -2,8 +2,8 @@ import Ajv, { ValidateFunction } from 'ajv';
 import { ANNOTATIONS, EXPECT, RULE, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { dedupe, ValidationIssue } from './issues';
 import { NameRule, nameIssues } from './names';
-import { rbacIssues } from './rbac';
 import type { Obj } from './pod-spec';
+import { rbacIssues } from './rbac';
 import { semanticIssues } from './semantics';
 import { coreTypeEntry } from '../schema/core';
 
