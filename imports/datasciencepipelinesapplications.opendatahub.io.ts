@@ -6,6 +6,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CustomResource } from '../lib/custom-resource';
+import type { V1PersistentVolumeClaimSpec } from './k8s/core';
 
 /** Props of datasciencepipelinesapplications.opendatahub.io/v1 DataSciencePipelinesApplication. */
 export interface DataSciencePipelinesApplicationProps {
@@ -198,47 +199,6 @@ export interface ScriptConfigMap {
 export interface SecretKeyValue {
   key: string;
   name: string;
-}
-
-export interface V1LabelSelector {
-  matchExpressions?: V1LabelSelectorRequirement[];
-  matchLabels?: { [key: string]: string };
-}
-
-export interface V1LabelSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-export interface V1PersistentVolumeClaimSpec {
-  accessModes?: string[];
-  dataSource?: V1TypedLocalObjectReference;
-  dataSourceRef?: V1TypedObjectReference;
-  resources?: V1VolumeResourceRequirements;
-  selector?: V1LabelSelector;
-  storageClassName?: string;
-  volumeAttributesClassName?: string;
-  volumeMode?: string;
-  volumeName?: string;
-}
-
-export interface V1TypedLocalObjectReference {
-  apiGroup?: string;
-  kind: string;
-  name: string;
-}
-
-export interface V1TypedObjectReference {
-  apiGroup?: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-}
-
-export interface V1VolumeResourceRequirements {
-  limits?: { [key: string]: number | string };
-  requests?: { [key: string]: number | string };
 }
 
 export interface WorkflowController {

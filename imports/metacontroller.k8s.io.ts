@@ -6,6 +6,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CustomResource } from '../lib/custom-resource';
+import type { V1LabelSelectorRequirement } from './k8s/core';
 
 /** Props of metacontroller.k8s.io/v1alpha1 CompositeController. */
 export interface CompositeControllerProps {
@@ -272,12 +273,6 @@ export interface StatusCondition {
   reason?: string;
   status?: string;
   type: string;
-}
-
-export interface V1LabelSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
 }
 
 export interface Webhook {

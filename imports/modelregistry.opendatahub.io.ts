@@ -6,6 +6,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CustomResource } from '../lib/custom-resource';
+import type { CoreV1ResourceClaim } from './k8s/core';
 
 /** Props of components.platform.opendatahub.io/v1alpha1 AIHub. */
 export interface AIHubProps {
@@ -107,11 +108,6 @@ export interface CatalogSpec {
 export interface ConfigMapKeyValue {
   key: string;
   name: string;
-}
-
-export interface CoreV1ResourceClaim {
-  name: string;
-  request?: string;
 }
 
 export interface GatewayConfig {

@@ -6,6 +6,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CustomResource } from '../lib/custom-resource';
+import type { V1ScopeSelector } from './k8s/core';
 
 /** Props of kubeflow.org/v1 Profile. */
 export interface ProfileProps {
@@ -67,13 +68,3 @@ export interface ProfileSpec {
 }
 
 export type ProfileV1beta1Spec = ProfileSpec;
-
-export interface V1ScopeSelector {
-  matchExpressions?: V1ScopedResourceSelectorRequirement[];
-}
-
-export interface V1ScopedResourceSelectorRequirement {
-  operator: string;
-  scopeName: string;
-  values?: string[];
-}

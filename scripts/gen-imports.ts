@@ -6,7 +6,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CrdDefinition } from '../lib/crd';
-import { generateBindings } from '../lib/schema/typegen';
+import { isCoreType } from '../lib/schema/core';
+import { generateBindings, generateSharedModule, SharedDeclarations } from '../lib/schema/typegen';
 
 interface BindingModule {
   /** Output file, relative to the repository root. */
@@ -168,25 +169,32 @@ function loadCrds(m: BindingModule): CrdDefinition[] | undefined {
   return crds;
 }
 
+/** The core Kubernetes types the modules use, declared once here and imported by each. */
+const SHARED_OUT = 'imports/k8s/core.ts';
+
 function main(argv: string[]): number {
   const check = argv.includes('--check');
   const stale: string[] = [];
-  for (const m of MODULES) {
-    const crds = loadCrds(m);
-    if (!crds) continue;
-    const text = generateBindings(crds, { header: m.header });
-    const file = path.join(ROOT, m.out);
+  const write = (out: string, text: string, what: string) => {
+    const file = path.join(ROOT, out);
     const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
     if (current === text) {
-      console.log(`up to date ${m.out} (${crds.length} CRDs)`);
+      console.log(`up to date ${out} (${what})`);
     } else if (check) {
-      stale.push(m.out);
+      stale.push(out);
     } else {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, text);
-      console.log(`wrote ${m.out} (${crds.length} CRDs)`);
+      console.log(`wrote ${out} (${what})`);
     }
+  };
+  const shared = new SharedDeclarations(isCoreType, './k8s/core');
+  for (const m of MODULES) {
+    const crds = loadCrds(m);
+    if (!crds) continue;
+    write(m.out, generateBindings(crds, { header: m.header, shared }), `${crds.length} CRDs`);
   }
+  write(SHARED_OUT, generateSharedModule(shared, 'Core Kubernetes types (@kubernetes/client-node names) that the custom-resource bindings in imports/ embed, declared once.'), `${shared.bodies.size} core types`);
   if (stale.length) {
     console.error(`stale bindings (run \`npx projen gen:imports\`):\n${stale.map((f) => `  ${f}`).join('\n')}`);
     return 1;

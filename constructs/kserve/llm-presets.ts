@@ -9,7 +9,8 @@
  */
 import { LaunchRole, vllmLaunchScript } from './llm-launcher';
 import { KServeImageKey } from './versions';
-import type { HTTPRouteFilter, HTTPRouteRule, LLMInferenceServiceConfigSpec, V1Container, V1PodSpec, V1Probe, V1Volume } from '../../imports/serving.kserve.io';
+import type { V1Container, V1PodSpec, V1Probe, V1Volume } from '../../imports/k8s/core';
+import type { HTTPRouteFilter, HTTPRouteRule, LLMInferenceServiceConfigSpec } from '../../imports/serving.kserve.io';
 
 type Image = (key: KServeImageKey) => string;
 

@@ -4,7 +4,8 @@
  */
 import { RAY_HEAD_ADDRESS_EXPORT, RAY_HEAD_SCRIPT, RAY_WORKER_SCRIPT } from './ray-bootstrap';
 import { KServeImageKey } from './versions';
-import type { ServingRuntimeSpec, V1Probe } from '../../imports/serving.kserve.io';
+import type { V1Probe } from '../../imports/k8s/core';
+import type { ServingRuntimeSpec } from '../../imports/serving.kserve.io';
 
 export type ProtocolVersion = 'v1' | 'v2' | 'grpc-v1' | 'grpc-v2';
 

@@ -23,6 +23,11 @@ export function coreTypeNames(): string[] {
 }
 
 /** The table entry of a core type, or an error naming the closest names. */
+/** Whether `name` is a core Kubernetes type of the table (V1PodSpec, ...). */
+export function isCoreType(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(TABLE, name);
+}
+
 export function coreTypeEntry(name: string): CoreTypeEntry {
   const entry = TABLE[name];
   if (!entry) {

@@ -4,7 +4,8 @@ import { Chart, Testing } from 'cdk8s';
 import * as ts from 'typescript';
 import { CustomResource } from '../../lib/custom-resource';
 import { s } from '../../lib/schema';
-import { generateBindings } from '../../lib/schema/typegen';
+import { isCoreType } from '../../lib/schema/core';
+import { generateBindings, generateSharedModule, SharedDeclarations } from '../../lib/schema/typegen';
 import { GADGET, WIDGET } from '../fixtures/typegen/widget-crds';
 
 const OUT = path.join(__dirname, '..', 'fixtures', 'typegen', 'out');
@@ -101,6 +102,33 @@ describe('generateBindings', () => {
     const out = generateBindings([alpha, GADGET], { header: HEADER });
     expect(out).toContain('export class Gadget extends CustomResource<GadgetSpec> {');
     expect(out).toContain('export class GadgetV1alpha2 extends CustomResource<GadgetV1alpha2Spec> {');
+  });
+});
+
+describe('shared declarations (imports/k8s/core.ts)', () => {
+  test('a core type is declared once in the shared module and imported by each module that names it', () => {
+    const shared = new SharedDeclarations(isCoreType, './k8s/core');
+    const widget = generateBindings([WIDGET], { header: HEADER, shared });
+    expect(widget).toContain("import type { V1ResourceRequirements } from './k8s/core';");
+    expect(widget).not.toContain('export interface V1ResourceRequirements');
+    expect(widget).toContain('resources?: V1ResourceRequirements;');
+    const core = generateSharedModule(shared, 'Shared fixture types.');
+    expect(core).toContain('export interface V1ResourceRequirements {');
+    expect(core).toContain('// Shared fixture types.');
+    // The same module without sharing declares the type itself, with the same body.
+    const alone = generateBindings([WIDGET], { header: HEADER });
+    const decl = (text: string) => text.slice(text.indexOf('export interface V1ResourceRequirements {')).split('\n}')[0];
+    expect(decl(core)).toBe(decl(alone));
+  });
+
+  test('a shared name that a later module shapes differently is declared in that module, not imported', () => {
+    const shared = new SharedDeclarations((n) => n === 'WidgetModel', './shared');
+    const gadget = generateBindings([GADGET], { header: HEADER, shared });
+    const widget = generateBindings([WIDGET], { header: HEADER, shared });
+    expect(gadget).toContain("import type { WidgetModel } from './shared';");
+    expect(shared.bodies.get('WidgetModel')).toContain('uri?: string');
+    expect(widget).toMatch(/export interface WidgetModel \{\n  format\?: "onnx" \| "safetensors";\n  uri: string;\n\}/);
+    expect(widget).not.toContain("from './shared'");
   });
 });
 
