@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, sep } from 'path';
 import { parseAllDocuments } from 'yaml';
-import { builtinKinds, isBuiltinKind, validateBuiltins } from './builtin';
+import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from './builtin';
 import { compileCelRules, validateCustomResources } from './custom-resource';
 import { ValidationIssue } from './issues';
 import { ruleOf, WARNING_RULES } from './rules';
@@ -142,11 +142,6 @@ export function readPath(path: string, cwd: string, skippedCharts: string[] = []
 
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '');
 
-/** Groups Kubernetes itself serves: a kind of these groups without a schema here is not served by v1.32. */
-const BUILTIN_GROUPS = new Set([
-  ...builtinKinds().map((k) => groupOf(k.slice(0, k.lastIndexOf('/')))),
-  'extensions', 'authentication.k8s.io', 'authorization.k8s.io', 'resource.k8s.io', 'storagemigration.k8s.io', 'internal.apiserver.k8s.io',
-]);
 
 const isCrd = (o: any): boolean => o?.apiVersion === 'apiextensions.k8s.io/v1' && o?.kind === 'CustomResourceDefinition';
 
@@ -178,7 +173,7 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
       let list = byCrd.get(crd);
       if (!list) byCrd.set(crd, list = []);
       list.push(i);
-    } else if (BUILTIN_GROUPS.has(groupOf(o.apiVersion))) {
+    } else if (isBuiltinGroup(o.apiVersion)) {
       issues[i] = [{ rule: 'K8S-UNKNOWN-KIND', path: 'apiVersion', message: `Kubernetes v1.32 does not serve ${o.kind} in ${o.apiVersion}${servedAs(o.kind)}` }];
     } else {
       issues[i] = [{ rule: 'K8S-NO-CRD', path: 'apiVersion', message: `no CustomResourceDefinition for ${o.kind} in group ${groupOf(o.apiVersion) || '(core)'} in the input or in --crds; add the CRD (or its folder with --crds)` }];
