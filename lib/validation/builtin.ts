@@ -397,21 +397,21 @@ export function isBuiltinGroup(apiVersion: string): boolean {
   return builtinGroups().has(apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '');
 }
 
-let groups: Set<string> | undefined;
+let builtinGroupSet: Set<string> | undefined;
 /**
  * The groups Kubernetes v1.32 itself serves: those of the kinds this module knows, and the
  * ones whose kinds it does not model (review APIs, extensions). CRD-served groups with
  * k8s.io names (gateway.networking.k8s.io, inference.networking.k8s.io) are not among them.
  */
 function builtinGroups(): Set<string> {
-  groups ??= new Set([
+  builtinGroupSet ??= new Set([
     ...Object.keys(KINDS).map((k) => {
       const apiVersion = k.slice(0, k.lastIndexOf('/'));
       return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '';
     }),
     'extensions', 'authentication.k8s.io', 'authorization.k8s.io', 'resource.k8s.io', 'storagemigration.k8s.io', 'internal.apiserver.k8s.io',
   ]);
-  return groups;
+  return builtinGroupSet;
 }
 
 /** The built-in kinds this module knows, as `apiVersion/kind`. */
