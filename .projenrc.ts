@@ -40,10 +40,13 @@ const project = new typescript.TypeScriptProject({
     '@viz-js/viz@3.31.0',
     // RFC 6902 JSON patches, the customization escape hatch.
     'fast-json-patch@3.1.1',
+    // The Kubernetes client: apply, diff and the real-API-server tests; its type metadata
+    // also feeds scripts/gen-core-types.mjs. 1.4.0, not 2.x: 2.x pulls in undici 8, which
+    // needs Node >= 22.19 and fails at load on Node 20 (the Node we support). The package
+    // is ESM-only; Node 20.19+ loads it with require().
+    '@kubernetes/client-node@1.4.0',
   ],
   devDeps: [
-    // Only read by scripts/gen-core-types.mjs (plain node: the package is ESM-only).
-    '@kubernetes/client-node@2.0.1',
     'cdk8s-cli@2.207.60',
     'ts-node@10.9.2',
     // Property-based tests (random component graphs).

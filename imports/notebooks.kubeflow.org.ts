@@ -6,7 +6,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CustomResource } from '../lib/custom-resource';
-import type { V1Affinity, V1Container, V1ContainerPort, V1ContainerResizePolicy, V1ContainerRestartRule, V1EnvFromSource, V1EnvVar, V1EphemeralContainer, V1HostAlias, V1Lifecycle, V1LocalObjectReference, V1PodDNSConfig, V1PodOS, V1PodReadinessGate, V1PodResourceClaim, V1PodSchedulingGate, V1PodSchedulingGroup, V1PodSecurityContext, V1Probe, V1ResourceRequirements, V1SecurityContext, V1Toleration, V1TopologySpreadConstraint, V1Volume, V1VolumeDevice, V1VolumeMount } from './k8s/core';
+import type { V1Affinity, V1Container, V1ContainerPort, V1ContainerResizePolicy, V1ContainerRestartRule, V1EnvFromSource, V1EnvVar, V1EphemeralContainer, V1HostAlias, V1Lifecycle, V1LocalObjectReference, V1PodDNSConfig, V1PodOS, V1PodReadinessGate, V1PodResourceClaim, V1PodSchedulingGate, V1PodSecurityContext, V1Probe, V1ResourceRequirements, V1SecurityContext, V1Toleration, V1TopologySpreadConstraint, V1Volume, V1VolumeDevice, V1VolumeMount } from './k8s/core';
 
 /** Props of kubeflow.org/v1 Notebook. */
 export interface NotebookProps {
@@ -122,7 +122,6 @@ export interface NotebookTemplateSpec {
     runtimeClassName?: string;
     schedulerName?: string;
     schedulingGates?: V1PodSchedulingGate[];
-    schedulingGroup?: V1PodSchedulingGroup;
     securityContext?: V1PodSecurityContext;
     serviceAccount?: string;
     serviceAccountName?: string;

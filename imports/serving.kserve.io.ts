@@ -6,7 +6,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CustomResource } from '../lib/custom-resource';
-import type { CoreV1ResourceClaim, V1Affinity, V1Container, V1ContainerPort, V1ContainerResizePolicy, V1ContainerRestartRule, V1EnvFromSource, V1EnvVar, V1EphemeralContainer, V1HostAlias, V1Lifecycle, V1LocalObjectReference, V1PersistentVolumeClaimSpec, V1PersistentVolumeSpec, V1PodDNSConfig, V1PodOS, V1PodReadinessGate, V1PodResourceClaim, V1PodSchedulingGate, V1PodSchedulingGroup, V1PodSecurityContext, V1PodSpec, V1Probe, V1ResourceRequirements, V1RollingUpdateDeployment, V1SecurityContext, V1Toleration, V1TopologySpreadConstraint, V1Volume, V1VolumeDevice, V1VolumeMount, V2HPAScalingPolicy } from './k8s/core';
+import type { CoreV1ResourceClaim, V1Affinity, V1Container, V1ContainerPort, V1ContainerResizePolicy, V1ContainerRestartRule, V1EnvFromSource, V1EnvVar, V1EphemeralContainer, V1HostAlias, V1Lifecycle, V1LocalObjectReference, V1PersistentVolumeClaimSpec, V1PersistentVolumeSpec, V1PodDNSConfig, V1PodOS, V1PodReadinessGate, V1PodResourceClaim, V1PodSchedulingGate, V1PodSecurityContext, V1PodSpec, V1Probe, V1ResourceRequirements, V1RollingUpdateDeployment, V1SecurityContext, V1Toleration, V1TopologySpreadConstraint, V1Volume, V1VolumeDevice, V1VolumeMount, V2HPAScalingPolicy } from './k8s/core';
 
 /** Props of serving.kserve.io/v1alpha1 ClusterServingRuntime. */
 export interface ClusterServingRuntimeProps {
@@ -395,7 +395,6 @@ export interface CanaryPredictorSpec {
   scaleTarget?: number;
   schedulerName?: string;
   schedulingGates?: V1PodSchedulingGate[];
-  schedulingGroup?: V1PodSchedulingGroup;
   securityContext?: V1PodSecurityContext;
   serviceAccount?: string;
   serviceAccountName?: string;
@@ -486,7 +485,6 @@ export interface ExplainerSpec {
   scaleTarget?: number;
   schedulerName?: string;
   schedulingGates?: V1PodSchedulingGate[];
-  schedulingGroup?: V1PodSchedulingGroup;
   securityContext?: V1PodSecurityContext;
   serviceAccount?: string;
   serviceAccountName?: string;
@@ -771,7 +769,6 @@ export interface InferenceServiceWorkerSpec {
   runtimeClassName?: string;
   schedulerName?: string;
   schedulingGates?: V1PodSchedulingGate[];
-  schedulingGroup?: V1PodSchedulingGroup;
   securityContext?: V1PodSecurityContext;
   serviceAccount?: string;
   serviceAccountName?: string;
@@ -1252,7 +1249,6 @@ export interface PredictorSpec {
   scaleTarget?: number;
   schedulerName?: string;
   schedulingGates?: V1PodSchedulingGate[];
-  schedulingGroup?: V1PodSchedulingGroup;
   securityContext?: V1PodSecurityContext;
   serviceAccount?: string;
   serviceAccountName?: string;
@@ -1460,7 +1456,6 @@ export interface TransformerSpec {
   scaleTarget?: number;
   schedulerName?: string;
   schedulingGates?: V1PodSchedulingGate[];
-  schedulingGroup?: V1PodSchedulingGroup;
   securityContext?: V1PodSecurityContext;
   serviceAccount?: string;
   serviceAccountName?: string;

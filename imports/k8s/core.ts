@@ -623,7 +623,6 @@ export interface V1PodCertificateProjection {
   keyType: string;
   maxExpirationSeconds?: number;
   signerName: string;
-  userAnnotations?: { [key: string]: string };
 }
 
 export interface V1PodDNSConfig {
@@ -648,7 +647,7 @@ export interface V1PodFailurePolicyOnExitCodesRequirement {
 }
 
 export interface V1PodFailurePolicyOnPodConditionsPattern {
-  status?: string;
+  status: string;
   type: string;
 }
 
@@ -674,10 +673,6 @@ export interface V1PodResourceClaim {
 
 export interface V1PodSchedulingGate {
   name: string;
-}
-
-export interface V1PodSchedulingGroup {
-  podGroupName?: string;
 }
 
 export interface V1PodSecurityContext {
@@ -728,7 +723,6 @@ export interface V1PodSpec {
   runtimeClassName?: string;
   schedulerName?: string;
   schedulingGates?: V1PodSchedulingGate[];
-  schedulingGroup?: V1PodSchedulingGroup;
   securityContext?: V1PodSecurityContext;
   serviceAccount?: string;
   serviceAccountName?: string;
