@@ -6,6 +6,8 @@ import { javascript, typescript } from 'projen';
 // into build/ (gitignored) only the sources that changed and runs build/main.js, so that
 // TypeScript is not compiled at every synth. `tsc` only type-checks (noEmit), so projen's
 // default compile output folder (lib/, which is our framework folder) is never written.
+// ESM-only packages that jest must transpile (see jestOptions).
+const ESM_ONLY = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose', 'rfc4648', 'jsonpath-plus'];
 const sourceDirs = ['lib', 'constructs', 'platforms', 'imports', 'cli', 'test', 'scripts'];
 
 const project = new typescript.TypeScriptProject({
@@ -86,6 +88,17 @@ const project = new typescript.TypeScriptProject({
       // task type-checks.
       maxWorkers: 2,
       collectCoverage: false,
+      // @kubernetes/client-node and the packages it imports are ESM-only. Plain Node 20.19+
+      // loads them with require(); jest on Node 20 cannot, so ts-jest transpiles them to
+      // CommonJS (once: jest caches the result).
+      transform: {
+        '^.+\\.[t]sx?$': new javascript.Transform('ts-jest', { tsconfig: 'tsconfig.json' }),
+        [`^.+/node_modules/(${ESM_ONLY.join('|')})/.+\\.m?js$`]: new javascript.Transform('ts-jest', {
+          tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true },
+          isolatedModules: true,
+        }),
+      },
+      transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
     },
   },
   eslint: true,

@@ -1,0 +1,200 @@
+/**
+ * A small Kubernetes client for whole manifests: server-side apply, get, list, delete and
+ * status writes of any kind, with the objects sent exactly as written.
+ *
+ * @kubernetes/client-node gives the connection (kubeconfig, contexts, TLS, tokens and exec
+ * credentials). Its generic KubernetesObjectApi is not used to send objects: it serializes
+ * known kinds through its typed models, which silently drops every field its model lacks
+ * (the Kubernetes version it was generated from, or a typo), so the server would never see,
+ * validate or store it. Here the JSON goes to the server as it is.
+ */
+import * as https from 'https';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+/** The fields every manifest has. */
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+}
+
+/** What the server says about a resource type (from discovery). */
+export interface ResourceInfo {
+  /** e.g. deployments */
+  readonly plural: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly string[];
+}
+
+/** An error answer of the API server. */
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status code. */
+    public readonly status: number,
+    /** The Status reason (NotFound, Invalid, Forbidden, Conflict...), when the server gave one. */
+    public readonly reason: string | undefined,
+    message: string,
+    /** The Status object, when the server sent one. */
+    public readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApplyOptions {
+  /** The field manager of server-side apply. */
+  readonly fieldManager: string;
+  /** Take over fields other managers own (kubectl apply --server-side --force-conflicts). @default true */
+  readonly force?: boolean;
+  /** Server-side dry run: validated, admitted and defaulted, not stored. @default false */
+  readonly dryRun?: boolean;
+}
+
+type Json = Record<string, any>;
+
+/** Loads @kubernetes/client-node (ESM-only; Node 20.19+ loads it with require). */
+export function loadKubeClient(): typeof import('@kubernetes/client-node') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@kubernetes/client-node');
+}
+
+export class KubeClient {
+  private readonly discovery = new Map<string, Promise<Map<string, ResourceInfo>>>();
+
+  constructor(public readonly kubeConfig: KubeConfig) {}
+
+  /** The server URL of the current context. */
+  public get server(): string {
+    const cluster = this.kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('the kubeconfig has no current cluster: choose a context (--context) or set current-context');
+    return cluster.server.replace(/\/+$/, '');
+  }
+
+  /** Sends a request and parses the JSON answer; a non-2xx answer is an ApiError. */
+  public async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<any> {
+    const url = new URL(this.server + path);
+    const opts: https.RequestOptions = { method, headers: { Accept: 'application/json' } };
+    await this.kubeConfig.applyToHTTPSOptions(opts);
+    const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    if (payload) opts.headers = { ...opts.headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) };
+    return new Promise((resolve, reject) => {
+      const req = https.request(url, { ...opts, timeout: 60_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: any = undefined;
+          try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve(parsed);
+          else reject(new ApiError(status, parsed?.reason, parsed?.message ?? (text.trim() || `HTTP ${status}`), parsed));
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer in 60 s`)));
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    });
+  }
+
+  /** The resource types of one API version, from discovery (cached until `forgetDiscovery`). */
+  public resources(apiVersion: string): Promise<Map<string, ResourceInfo>> {
+    let cached = this.discovery.get(apiVersion);
+    if (!cached) {
+      const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+      cached = this.request('GET', path).then((list: Json) => {
+        const out = new Map<string, ResourceInfo>();
+        for (const r of list.resources ?? []) {
+          if (String(r.name).includes('/')) continue; // subresources
+          out.set(r.kind, { plural: r.name, namespaced: !!r.namespaced, verbs: r.verbs ?? [] });
+        }
+        return out;
+      });
+      // A failed look-up is not kept: the version may be served a moment later (a new CRD).
+      cached.catch(() => this.discovery.delete(apiVersion));
+      this.discovery.set(apiVersion, cached);
+    }
+    return cached;
+  }
+
+  /** Forgets what discovery said (after CRDs were created or removed). */
+  public forgetDiscovery(): void {
+    this.discovery.clear();
+  }
+
+  /** The resource type of an apiVersion and kind; an ApiError (404) when the server does not serve it. */
+  public async resourceOf(apiVersion: string, kind: string): Promise<ResourceInfo> {
+    let info: ResourceInfo | undefined;
+    try {
+      info = (await this.resources(apiVersion)).get(kind);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) throw new ApiError(404, 'NotFound', `the server does not serve ${apiVersion} (no ${kind}): is its CRD installed?`);
+      throw e;
+    }
+    if (!info) throw new ApiError(404, 'NotFound', `the server serves ${apiVersion} but no kind ${kind}: is its CRD up to date?`);
+    return info;
+  }
+
+  /** The URL path of an object (or of its collection when name is omitted). */
+  public async pathOf(apiVersion: string, kind: string, namespace: string | undefined, name?: string): Promise<string> {
+    const info = await this.resourceOf(apiVersion, kind);
+    const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const ns = info.namespaced ? `/namespaces/${encodeURIComponent(namespace ?? 'default')}` : '';
+    return `${base}${ns}/${info.plural}${name ? `/${encodeURIComponent(name)}` : ''}`;
+  }
+
+  /** Server-side apply of one object, sent as written. Returns the object the server has (or would have). */
+  public async apply(obj: ObjectRef, options: ApplyOptions): Promise<Json> {
+    const path = await this.pathOf(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);
+    const q = new URLSearchParams({ fieldManager: options.fieldManager, force: String(options.force ?? true) });
+    if (options.dryRun) q.set('dryRun', 'All');
+    return this.request('PATCH', `${path}?${q}`, obj, 'application/apply-patch+yaml');
+  }
+
+  /** The object as the server has it, or undefined when it does not exist. */
+  public async get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<Json | undefined> {
+    try {
+      return await this.request('GET', await this.pathOf(apiVersion, kind, namespace, name));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return undefined;
+      throw e;
+    }
+  }
+
+  /** Objects of a kind (all namespaces, or one), optionally by label selector. */
+  public async list(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string } = {}): Promise<Json[]> {
+    const info = await this.resourceOf(apiVersion, kind);
+    const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const ns = info.namespaced && options.namespace ? `/namespaces/${encodeURIComponent(options.namespace)}` : '';
+    const q = options.labelSelector ? `?${new URLSearchParams({ labelSelector: options.labelSelector })}` : '';
+    const out: Json[] = [];
+    let cont: string | undefined;
+    do {
+      const page = `${base}${ns}/${info.plural}${q}${cont ? `${q ? '&' : '?'}continue=${encodeURIComponent(cont)}` : ''}`;
+      const list = await this.request('GET', page);
+      for (const item of list.items ?? []) out.push({ apiVersion, kind, ...item });
+      cont = list.metadata?.continue || undefined;
+    } while (cont);
+    return out;
+  }
+
+  /** Deletes an object (foreground propagation); false when it did not exist. */
+  public async delete(apiVersion: string, kind: string, namespace: string | undefined, name: string, options: { dryRun?: boolean } = {}): Promise<boolean> {
+    const q = options.dryRun ? '?dryRun=All' : '';
+    try {
+      await this.request('DELETE', `${await this.pathOf(apiVersion, kind, namespace, name)}${q}`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return false;
+      throw e;
+    }
+  }
+
+  /** Replaces an object's status (the status subresource), as a controller would. */
+  public async writeStatus(obj: ObjectRef & { status: unknown }, fieldManager: string): Promise<Json> {
+    const path = await this.pathOf(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);
+    const body = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace }, status: obj.status };
+    return this.request('PATCH', `${path}/status?${new URLSearchParams({ fieldManager, force: 'true' })}`, body, 'application/apply-patch+yaml');
+  }
+}
