@@ -11,7 +11,7 @@ import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
 import { ArgoWorkflows } from '../argo-workflows/argo-workflows';
@@ -170,6 +170,28 @@ const METADATA_WRITER_RULES: PolicyRule[] = [
 ];
 
 const ALL_VERBS = [...MANAGE_VERBS, 'deletecollection'];
+
+/** Single-user: the ServiceAccount every run's pods use (the API server's config.json default at 2.17.0). */
+const PIPELINE_RUNNER = 'pipeline-runner';
+/** Single-user: the ServiceAccount of the TensorBoard viewers the UI starts (upstream's viewer pod template). */
+const VIEWER_SERVICE_ACCOUNT = 'kubeflow-pipelines-viewer';
+/**
+ * What runs may do in the namespace (upstream's pipeline-runner Role with its '*' verbs
+ * listed): the driver reads the launcher ConfigMap, object store Secrets, its pod and
+ * workflow and creates/deletes PVCs; Argo's executor reports task results; components may
+ * start pods, services, deployments and jobs. Left out: upstream's kubeflow.org '*' and
+ * Seldon grants (a pipeline that creates those kinds needs a role of its own).
+ */
+const PIPELINE_RUNNER_RULES: PolicyRule[] = [
+  Rbac.verbs('', ['secrets'], ['get']),
+  Rbac.read('', 'configmaps'),
+  Rbac.manage('', 'persistentvolumeclaims', 'pods', 'pods/exec', 'pods/log', 'services'),
+  Rbac.verbs('snapshot.storage.k8s.io', ['volumesnapshots'], ['create', 'delete', 'get']),
+  Rbac.verbs('argoproj.io', ['workflows'], ['get', 'list', 'patch', 'update', 'watch']),
+  Rbac.verbs('argoproj.io', ['workflowtaskresults'], ['create', 'patch']),
+  Rbac.manage('apps', 'deployments', 'replicasets'),
+  Rbac.manage('batch', 'jobs'),
+];
 
 /** What the API server needs on top when it stores pipelines as custom resources (upstream's k8s-native role patch). */
 const KUBERNETES_STORE_RULES: PolicyRule[] = [
@@ -419,16 +441,17 @@ export class KubeflowPipelines extends Component {
         { name: 'ALLOW_CUSTOM_VISUALIZATIONS', value: 'true' },
         { name: 'ARGO_ARCHIVE_LOGS', value: 'true' },
         { name: 'DISABLE_GKE_METADATA', value: 'true' },
+        // Its own namespace (the UI's built-in default is kubeflow) and the TensorBoard viewers' pod template.
+        { name: 'FRONTEND_SERVER_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        { name: 'VIEWER_TENSORBOARD_POD_TEMPLATE_SPEC_PATH', value: `${UI_CONFIG_DIR}/viewer-pod-template.json` },
         ...(multiUser ? [
           // Multi-user: authorize every request as the user in the header (frontend/server/configs.ts at 2.17.0).
           { name: 'DEPLOYMENT', value: 'KUBEFLOW' },
           { name: 'ENABLE_AUTHZ', value: 'true' },
           ...userIdEnv,
-          { name: 'FRONTEND_SERVER_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
           { name: 'ARTIFACTS_SERVICE_PROXY_NAME', value: 'ml-pipeline-ui-artifact' },
           { name: 'ARTIFACTS_SERVICE_PROXY_PORT', value: '80' },
           { name: 'ARTIFACTS_SERVICE_PROXY_ENABLED', value: String(artifactServer) },
-          { name: 'VIEWER_TENSORBOARD_POD_TEMPLATE_SPEC_PATH', value: `${UI_CONFIG_DIR}/viewer-pod-template.json` },
         ] : []),
       ],
       ports: [{ name: 'http', containerPort: 3000 }],
@@ -436,18 +459,22 @@ export class KubeflowPipelines extends Component {
       livenessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       scratch: [{ name: 'tmp', mountPath: '/tmp' }],
-      ...(multiUser ? {
-        volumes: [{ name: 'config-volume', configMap: { name: UI_CONFIGMAP } }],
-        volumeMounts: [{ name: 'config-volume', mountPath: UI_CONFIG_DIR, readOnly: true }],
-      } : {}),
+      volumes: [{ name: 'config-volume', configMap: { name: UI_CONFIGMAP } }],
+      volumeMounts: [{ name: 'config-volume', mountPath: UI_CONFIG_DIR, readOnly: true }],
       ...(multiUser ? { rules: UI_RULES, namespacedRules: UI_OWN_NAMESPACE_RULES } : { namespacedRules: [...UI_RULES, ...UI_OWN_NAMESPACE_RULES] }),
     });
-    if (multiUser) {
-      // TensorBoard viewers the UI starts in profile namespaces run as the profile's editor.
-      new k8s.KubeConfigMap(this, 'UiConfig', {
-        metadata: { name: UI_CONFIGMAP, namespace: ns },
-        data: { 'viewer-pod-template.json': JSON.stringify({ spec: { serviceAccountName: PROFILE_RUNNER_SERVICE_ACCOUNT } }, null, 2) },
-      });
+    // TensorBoard viewers the UI starts run as the profile's editor (multi-user) or as
+    // kubeflow-pipelines-viewer, which needs no API access (single-user).
+    new k8s.KubeConfigMap(this, 'UiConfig', {
+      metadata: { name: UI_CONFIGMAP, namespace: ns },
+      data: { 'viewer-pod-template.json': JSON.stringify({ spec: { serviceAccountName: multiUser ? PROFILE_RUNNER_SERVICE_ACCOUNT : VIEWER_SERVICE_ACCOUNT } }, null, 2) },
+    });
+    if (!multiUser) {
+      new k8s.KubeServiceAccount(this, 'ViewerServiceAccount', { metadata: { name: VIEWER_SERVICE_ACCOUNT, namespace: ns }, automountServiceAccountToken: false });
+      // Runs execute in this namespace as pipeline-runner (the API server's default).
+      new k8s.KubeServiceAccount(this, 'PipelineRunner', { metadata: { name: PIPELINE_RUNNER, namespace: ns } });
+      roleObject(this, 'PipelineRunnerRole', { name: PIPELINE_RUNNER, namespace: ns, rules: PIPELINE_RUNNER_RULES });
+      bindingObject(this, 'PipelineRunnerBinding', { name: `${PIPELINE_RUNNER}-binding`, namespace: ns, roleRef: { kind: 'Role', name: PIPELINE_RUNNER }, serviceAccounts: [{ name: PIPELINE_RUNNER, namespace: ns }] });
     }
 
     kfpWorkload('VisualizationServer', {

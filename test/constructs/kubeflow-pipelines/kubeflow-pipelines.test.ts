@@ -460,6 +460,25 @@ describe('Kubeflow Pipelines component', () => {
       expect(other.lifecycle.postStart.exec.command[2]).toContain('s3.bucket.create -name artifacts');
     });
 
+    test('single-user runs have their pipeline-runner ServiceAccount and Role (the API server\'s default runner); multi-user needs none', () => {
+      expect(env('ml-pipeline').DEFAULTPIPELINERUNNERSERVICEACCOUNT).toBeUndefined();
+      expect(named('ServiceAccount', 'pipeline-runner').metadata.namespace).toBe('kubeflow');
+      expect(named('RoleBinding', 'pipeline-runner-binding')).toMatchObject({ roleRef: { kind: 'Role', name: 'pipeline-runner' }, subjects: [{ kind: 'ServiceAccount', name: 'pipeline-runner', namespace: 'kubeflow' }] });
+      for (const [group, resource, verb] of [['', 'secrets', 'get'], ['', 'configmaps', 'get'], ['', 'persistentvolumeclaims', 'create'], ['', 'persistentvolumeclaims', 'delete'], ['', 'pods', 'get'],
+        ['argoproj.io', 'workflows', 'get'], ['argoproj.io', 'workflowtaskresults', 'create'], ['argoproj.io', 'workflowtaskresults', 'patch'], ['snapshot.storage.k8s.io', 'volumesnapshots', 'create']]) {
+        expect(can('Role', 'pipeline-runner', group, resource, verb)).toBe(true);
+      }
+      expect(can('Role', 'pipeline-runner', '', 'secrets', 'list')).toBe(false);
+      expect(mu.ofKind('ServiceAccount').map((x) => x.metadata.name)).not.toContain('pipeline-runner');
+    });
+
+    test('the UI\'s TensorBoard viewer template in both modes: the viewer ServiceAccount (single-user), default-editor (multi-user); its own namespace as FRONTEND_SERVER_NAMESPACE', () => {
+      expect(JSON.parse(named('ConfigMap', 'ml-pipeline-ui-configmap').data['viewer-pod-template.json'])).toEqual({ spec: { serviceAccountName: 'kubeflow-pipelines-viewer' } });
+      expect(named('ServiceAccount', 'kubeflow-pipelines-viewer').automountServiceAccountToken).toBe(false);
+      expect(env('ml-pipeline-ui')).toMatchObject({ VIEWER_TENSORBOARD_POD_TEMPLATE_SPEC_PATH: '/etc/config/viewer-pod-template.json', FRONTEND_SERVER_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+      expect(container('ml-pipeline-ui').volumeMounts).toContainEqual({ name: 'config-volume', mountPath: '/etc/config', readOnly: true });
+    });
+
     test('KFP-VS: multi-user routes /pipeline to the UI and /ml_metadata to the envoy through the Kubeflow gateway; single-user and istioGateway: false emit none', () => {
       const ui = mu.named('VirtualService', 'ml-pipeline-ui');
       expect(ui.metadata.namespace).toBe('kubeflow');
