@@ -14,7 +14,7 @@ import type { Platform } from '../../lib/platform';
 import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
-import { ArgoWorkflows } from '../argo-workflows/argo-workflows';
+import { ArgoWorkflows, S3ArtifactRepository } from '../argo-workflows/argo-workflows';
 
 /** Where the API server keeps pipelines and pipeline versions. */
 export enum PipelineStore {
@@ -651,6 +651,25 @@ export class KubeflowPipelines extends Component {
     route('UiVirtualService', 'ml-pipeline-ui', '/pipeline', 'ml-pipeline-ui', 80, { timeout: '300s' });
     route('MetadataVirtualService', 'metadata-grpc', '/ml_metadata', 'metadata-envoy-service', ENVOY_PORT);
   }
+}
+
+/**
+ * Argo Workflows' default artifact repository as KFP's install sets it: the included
+ * SeaweedFS (seaweedfs Service, S3 on 9000, plain HTTP), the bucket, and the object store
+ * Secret's keys (in multi-user mode the profile hook copies that Secret into each profile
+ * namespace), with archived logs and outputs kept under private-artifacts/<namespace>/.
+ * Give it to ArgoWorkflows' artifactRepository in a platform that includes both.
+ */
+export function pipelinesArtifactRepository(props: { readonly namespace?: string; readonly bucket?: string; readonly objectStoreSecret?: string } = {}): S3ArtifactRepository {
+  const secret = props.objectStoreSecret ?? 'mlpipeline-minio-artifact';
+  return {
+    endpoint: `seaweedfs.${props.namespace ?? 'kubeflow'}.svc:9000`,
+    bucket: props.bucket ?? 'mlpipeline',
+    insecure: true,
+    keyFormat: 'private-artifacts/{{workflow.namespace}}/{{workflow.name}}/{{workflow.creationTimestamp.Y}}/{{workflow.creationTimestamp.m}}/{{workflow.creationTimestamp.d}}/{{pod.name}}',
+    accessKeySecret: { name: secret, key: 'accesskey' },
+    secretKeySecret: { name: secret, key: 'secretkey' },
+  };
 }
 
 /**
