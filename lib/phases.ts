@@ -72,12 +72,13 @@ export function phaseOf(obj: ApiObject, context: boolean | PhaseContext): Phase 
 }
 
 /**
- * Order of kinds inside one phase of one component: identities and permissions first,
+ * Order of kinds inside one phase of one component: priority classes, identities and permissions first,
  * then configuration and certificates, then Services, then workloads (so a pod starts
  * with its ServiceAccount, ConfigMaps and certificate Secret already there).
  */
 const KIND_ORDER = [
-  'Namespace', 'CustomResourceDefinition', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding',
+  // A PriorityClass before the workloads whose pods name it (admission rejects pods of a missing class).
+  'Namespace', 'CustomResourceDefinition', 'PriorityClass', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding',
   'ConfigMap', 'Secret', 'ClusterIssuer', 'Issuer', 'Certificate', 'Service', 'Deployment', 'StatefulSet', 'DaemonSet',
 ];
 

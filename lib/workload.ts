@@ -63,6 +63,12 @@ export interface WorkloadProps {
   readonly service?: false | { readonly name?: string; readonly ports?: Array<{ readonly name: string; readonly port: number; readonly targetPort: string }> };
   readonly livenessProbe?: WorkloadProbe;
   readonly readinessProbe?: WorkloadProbe;
+  /** Holds liveness and readiness back until it succeeds (slow or self-initializing servers). @default - none */
+  readonly startupProbe?: WorkloadProbe;
+  /** Command the kubelet runs in the container right after it starts (lifecycle.postStart.exec). @default - none */
+  readonly postStart?: string[];
+  /** PriorityClass of its pods (the class itself is the component's to emit). @default - the cluster's default */
+  readonly priorityClassName?: string;
   /** @default 1 */
   readonly replicas?: number;
   /** @default requests 10m/64Mi, no limits */
@@ -217,9 +223,11 @@ export class Workload extends Construct {
 
     let liveness: Record<string, unknown> | undefined;
     let readiness: Record<string, unknown> | undefined;
+    let startup: Record<string, unknown> | undefined;
     try {
       liveness = renderProbe(props.livenessProbe);
       readiness = renderProbe(props.readinessProbe);
+      startup = renderProbe(props.startupProbe);
     } catch (e) {
       throw new Error(`${where}: ${(e as Error).message}`);
     }
@@ -237,6 +245,7 @@ export class Workload extends Construct {
           spec: {
             serviceAccountName: this.serviceAccountName,
             automountServiceAccountToken: automount,
+            priorityClassName: props.priorityClassName,
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, fsGroup: props.fsGroup },
             containers: [
               {
@@ -250,6 +259,8 @@ export class Workload extends Construct {
                 ports: ports.length ? ports.map((p) => ({ name: p.name, containerPort: p.containerPort, protocol: 'TCP' })) : undefined,
                 livenessProbe: liveness,
                 readinessProbe: readiness,
+                startupProbe: startup,
+                lifecycle: props.postStart ? { postStart: { exec: { command: props.postStart } } } : undefined,
                 resources,
                 securityContext: {
                   allowPrivilegeEscalation: false,

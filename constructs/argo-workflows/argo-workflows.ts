@@ -40,6 +40,8 @@ export interface ArgoWorkflowsProps extends ComponentProps {
 
 export const WORKFLOW_CONTROLLER = 'workflow-controller';
 export const WORKFLOW_CONTROLLER_CONFIGMAP = 'workflow-controller-configmap';
+/** Upstream's PriorityClass of the controller (name and value from manifests/base at v4.0.5). */
+export const WORKFLOW_CONTROLLER_PRIORITY_CLASS = 'workflow-controller';
 const SERVICE_ACCOUNT = 'argo';
 
 const WORKFLOW_KINDS = ['workflows', 'workflows/finalizers', 'workfloweventbindings', 'workfloweventbindings/finalizers', 'workflowtemplates', 'workflowtemplates/finalizers',
@@ -99,6 +101,11 @@ export class ArgoWorkflows extends Component {
         },
       });
     }
+    // Upstream's PriorityClass: the controller is scheduled (and kept) before workflow pods.
+    new k8s.KubePriorityClass(this, 'PriorityClass', {
+      metadata: { name: WORKFLOW_CONTROLLER_PRIORITY_CLASS },
+      value: 1000000,
+    });
     new k8s.KubeConfigMap(this, 'Config', {
       metadata: { name: WORKFLOW_CONTROLLER_CONFIGMAP, namespace: this.namespaceName },
       data: Object.keys(config).length ? config : undefined,
@@ -113,6 +120,7 @@ export class ArgoWorkflows extends Component {
       args: ['--configmap', WORKFLOW_CONTROLLER_CONFIGMAP, '--executor-image', this.image('executor')],
       env: [{ name: 'LEADER_ELECTION_IDENTITY', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
       selectorLabels: { app: WORKFLOW_CONTROLLER },
+      priorityClassName: WORKFLOW_CONTROLLER_PRIORITY_CLASS,
       ports: [{ name: 'metrics', containerPort: 9090 }, { name: 'healthz', containerPort: 6060 }],
       // Upstream's metrics Service. UNCONFIRMED: whether v4.0.5 serves metrics over TLS by
       // default (metricsConfig.secure); the port and name are upstream's.

@@ -1,3 +1,6 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { stringify } from 'yaml';
 import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
 import { applicationCrd } from './crds/application';
 import { METACONTROLLER_CRDS } from './crds/metacontroller';
@@ -8,10 +11,10 @@ import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
-import { ArgoWorkflows } from '../argo-workflows/argo-workflows';
+import { ArgoWorkflows, S3ArtifactRepository } from '../argo-workflows/argo-workflows';
 
 /** Where the API server keeps pipelines and pipeline versions. */
 export enum PipelineStore {
@@ -48,7 +51,7 @@ export interface KubeflowPipelinesProps extends ComponentProps {
   readonly defaultPipelineRoot?: string;
   /** @default { included: {} } (MySQL with a 20Gi claim) */
   readonly database?: PipelinesDatabase;
-  /** @default { included: {} } (SeaweedFS with a 20Gi claim, behind minio-service:9000) */
+  /** @default { included: {} } (SeaweedFS with a 20Gi claim, behind the seaweedfs Service, S3 on port 9000) */
   readonly objectStore?: PipelinesObjectStore;
   /**
    * Secret in the component's namespace, with keys `username` and `password`, that the
@@ -69,9 +72,41 @@ export interface KubeflowPipelinesProps extends ComponentProps {
   readonly apiServerReplicas?: number;
   /** Replicas of the UI. @default 1 */
   readonly uiReplicas?: number;
+  /**
+   * Multi-user only: the request header that carries the authenticated user (the API server
+   * and UI read it). @default kubeflow-userid (upstream's; the central dashboard's default)
+   */
+  readonly userIdHeader?: string;
+  /** Multi-user only: the prefix before the user id in that header. @default '' (upstream's) */
+  readonly userIdPrefix?: string;
+  /**
+   * Multi-user only: the Istio Gateway (`<namespace>/<name>`) through which the UI is reached,
+   * as upstream's multi-user install: VirtualServices routing /pipeline to the UI and
+   * /ml_metadata to the metadata envoy. `false`: none.
+   * @default 'kubeflow/kubeflow-gateway'
+   */
+  readonly istioGateway?: string | false;
 }
 
 const KFP_USER = { runAsUser: 1000, runAsGroup: 0 };
+/** Audience of the projected tokens the persistence agent and scheduled-workflow controller present to the API server. */
+const KFP_TOKEN_AUDIENCE = 'pipelines.kubeflow.org';
+/** Where both read those tokens (backend/src/agent/persistence/client/tokenrefresher, scheduledworkflow/main.go at 2.17.0). */
+const KFP_TOKEN_DIR = '/var/run/secrets/kubeflow/tokens';
+/** The ServiceAccount runs use in profile namespaces (the profile controller creates it there); upstream's multi-user setting. */
+const PROFILE_RUNNER_SERVICE_ACCOUNT = 'default-editor';
+/** The UI's run-time ConfigMap (viewer pod template), its name and mount as upstream's. */
+const UI_CONFIGMAP = 'ml-pipeline-ui-configmap';
+const UI_CONFIG_DIR = '/etc/config';
+/** Metadata envoy: upstream's ConfigMap name and key, mounted where its args point. */
+const ENVOY_CONFIGMAP = 'metadata-envoy-configmap';
+const ENVOY_CONFIG_DIR = '/etc/envoy';
+const ENVOY_CONFIG_KEY = 'envoy-config.yaml';
+const MLMD_PORT = 8080;
+const ENVOY_PORT = 9090;
+/** ML Metadata's gRPC limits, as upstream passes them (large artifacts lists, long metadata). */
+const MLMD_GRPC_CHANNEL_ARGS = 'grpc.max_metadata_size=16384,grpc.max_receive_message_length=104857600,grpc.max_send_message_length=104857600';
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const HEALTHZ = '/apis/v1beta1/healthz';
 const SECRET_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
@@ -102,19 +137,27 @@ const VIEWER_RULES: PolicyRule[] = [
   Rbac.manage(KUBEFLOW_GROUP, 'viewers', 'viewers/finalizers'),
 ];
 
-// UNCONFIRMED (the inventory lists no rules for these): the persistence agent's,
-// UI's, cache server's and metadata writer's roles, from what each one does.
+// The persistence agent's, UI's, cache server's and metadata writer's roles, compared with
+// upstream's 2.17.0 renders (parity.mjs): the same triples, except that the cache server gets
+// no ConfigMap access (its code at 2.17.0 reads none; upstream's role carries it from the
+// cache deployer, which we do not run).
 const PERSISTENCE_AGENT_RULES: PolicyRule[] = [
   Rbac.read('argoproj.io', 'workflows'),
   Rbac.read(KUBEFLOW_GROUP, 'scheduledworkflows'),
   Rbac.verbs(PIPELINES_GROUP, ['runs'], ['readArtifact', 'reportMetrics']),
+  // SAR: the API server checks `report` on workflows and scheduledworkflows of
+  // pipelines.kubeflow.org by SubjectAccessReview when the agent reports them (no watch shows it).
+  Rbac.verbs(PIPELINES_GROUP, ['workflows', 'scheduledworkflows'], ['report']),
 ];
 const UI_RULES: PolicyRule[] = [
   Rbac.verbs('', ['pods', 'pods/log'], ['get']),
   Rbac.verbs('', ['events'], ['list']),
-  Rbac.verbs('', ['secrets'], ['get']),
   Rbac.verbs(KUBEFLOW_GROUP, ['viewers'], ['create', 'delete', 'get', 'list', 'watch']),
   Rbac.verbs('argoproj.io', ['workflows'], ['get', 'list']),
+];
+/** Secrets and ConfigMaps the UI reads: in its own namespace only, as upstream's ml-pipeline-ui Role. */
+const UI_OWN_NAMESPACE_RULES: PolicyRule[] = [
+  Rbac.verbs('', ['secrets', 'configmaps'], ['get', 'list']),
 ];
 const CACHE_RULES: PolicyRule[] = [
   Rbac.verbs('', ['pods'], ['get', 'list', 'patch', 'update', 'watch']),
@@ -127,6 +170,28 @@ const METADATA_WRITER_RULES: PolicyRule[] = [
 ];
 
 const ALL_VERBS = [...MANAGE_VERBS, 'deletecollection'];
+
+/** Single-user: the ServiceAccount every run's pods use (the API server's config.json default at 2.17.0). */
+const PIPELINE_RUNNER = 'pipeline-runner';
+/** Single-user: the ServiceAccount of the TensorBoard viewers the UI starts (upstream's viewer pod template). */
+const VIEWER_SERVICE_ACCOUNT = 'kubeflow-pipelines-viewer';
+/**
+ * What runs may do in the namespace (upstream's pipeline-runner Role with its '*' verbs
+ * listed): the driver reads the launcher ConfigMap, object store Secrets, its pod and
+ * workflow and creates/deletes PVCs; Argo's executor reports task results; components may
+ * start pods, services, deployments and jobs. Left out: upstream's kubeflow.org '*' and
+ * Seldon grants (a pipeline that creates those kinds needs a role of its own).
+ */
+const PIPELINE_RUNNER_RULES: PolicyRule[] = [
+  Rbac.verbs('', ['secrets'], ['get']),
+  Rbac.read('', 'configmaps'),
+  Rbac.manage('', 'persistentvolumeclaims', 'pods', 'pods/exec', 'pods/log', 'services'),
+  Rbac.verbs('snapshot.storage.k8s.io', ['volumesnapshots'], ['create', 'delete', 'get']),
+  Rbac.verbs('argoproj.io', ['workflows'], ['get', 'list', 'patch', 'update', 'watch']),
+  Rbac.verbs('argoproj.io', ['workflowtaskresults'], ['create', 'patch']),
+  Rbac.manage('apps', 'deployments', 'replicasets'),
+  Rbac.manage('batch', 'jobs'),
+];
 
 /** What the API server needs on top when it stores pipelines as custom resources (upstream's k8s-native role patch). */
 const KUBERNETES_STORE_RULES: PolicyRule[] = [
@@ -146,6 +211,17 @@ export const PIPELINEVERSION_WEBHOOK = 'pipelineversions.pipelines.kubeflow.org'
  * PipelineVersion CRDs, the kubeflow-pipelines-edit/view aggregation roles, and its
  * database and object store (included or external; credentials only by Secret reference).
  * Runs on Argo Workflows (the ArgoWorkflows component).
+ *
+ * Deliberate differences from upstream's install (checked against its 2.17.0 renders):
+ * - values upstream reads from pipeline-install-config at apply time are given directly in
+ *   env and flags (that ConfigMap is a kustomize parameter, not read at run time);
+ * - MySQL's root password comes from the user's Secret (upstream: empty password);
+ * - no init containers waiting for MySQL or the API server: the servers retry or restart, and
+ *   the API server gets upstream's startup probe;
+ * - the metadata envoy's admin interface listens on localhost only (upstream: every address);
+ * - the viewer controller's deployments/services rules name the groups (upstream: '*');
+ * - readOnlyRootFilesystem with an emptyDir at /tmp where the programs write;
+ * - no cache deployer: the cache webhook's certificate comes from the platform's provider.
  */
 export class KubeflowPipelines extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = KUBEFLOW_PIPELINES_IMAGES;
@@ -176,6 +252,7 @@ export class KubeflowPipelines extends Component {
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`${this.node.path}: bucket '${bucket}' is not a valid S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)`);
     this.userSecrets = [dbSecret, s3Secret];
     const multiUser = props.multiUser ?? false;
+    const artifactServer = props.artifactServer ?? true;
     const store = props.pipelineStore ?? PipelineStore.DATABASE;
     if (!Object.values(PipelineStore).includes(store)) {
       throw new Error(`${this.node.path}: pipelineStore '${store}' is not one of ${Object.values(PipelineStore).join(', ')}; use PipelineStore.DATABASE or PipelineStore.KUBERNETES`);
@@ -192,6 +269,16 @@ export class KubeflowPipelines extends Component {
     if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
     for (const [prop, v] of [['artifactServer', props.artifactServer], ['defaultPipelineRoot', props.defaultPipelineRoot]] as const) {
       if (!multiUser && v !== undefined) throw new Error(`${this.node.path}: ${prop} applies to multi-user mode only (the profile hook sets it up per namespace); set multiUser: true or remove it`);
+    }
+    for (const [prop, v] of [['userIdHeader', props.userIdHeader], ['userIdPrefix', props.userIdPrefix], ['istioGateway', props.istioGateway]] as const) {
+      if (!multiUser && v !== undefined) throw new Error(`${this.node.path}: ${prop} applies to multi-user mode only (single-user mode has no user identity or Istio routing); set multiUser: true or remove it`);
+    }
+    const userIdHeader = props.userIdHeader ?? 'kubeflow-userid';
+    if (!HEADER_NAME.test(userIdHeader)) throw new Error(`${this.node.path}: userIdHeader '${userIdHeader}' is not an HTTP header name; give e.g. kubeflow-userid`);
+    const userIdPrefix = props.userIdPrefix ?? '';
+    const gateway = multiUser ? props.istioGateway ?? 'kubeflow/kubeflow-gateway' : false;
+    if (gateway !== false && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(gateway)) {
+      throw new Error(`${this.node.path}: istioGateway '${gateway}' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway), or false`);
     }
     this.require({ group: 'argoproj.io', kind: 'Workflow', reason: 'every pipeline run is an Argo Workflow that the API server and scheduled-workflow controller create', providedBy: ArgoWorkflows });
     // The pages of the pipelines UI (served under /pipeline/) in the central dashboard.
@@ -213,19 +300,29 @@ export class KubeflowPipelines extends Component {
       objectStoreSecret: s3Secret,
       mysqlImage: this.image('mysql'),
       seaweedfsImage: this.image('seaweedfs'),
+      bucket,
     });
     const c = this.storage.connection;
     const secretEnv = (name: string, secret: string, key: string) => ({ name, valueFrom: { secretKeyRef: { name: secret, key } } });
+    // The cache server and ML Metadata take the credentials as flags ($(DBCONFIG_USER) in args).
     const dbEnv = [secretEnv('DBCONFIG_USER', dbSecret, 'username'), secretEnv('DBCONFIG_PASSWORD', dbSecret, 'password')];
+    const userIdEnv = multiUser ? [{ name: 'KUBEFLOW_USERID_HEADER', value: userIdHeader }, { name: 'KUBEFLOW_USERID_PREFIX', value: userIdPrefix }] : [];
+    /** A projected token for the API server (audience pipelines.kubeflow.org), as upstream mounts it. */
+    const apiToken = (file: string): Pick<WorkloadProps, 'volumes' | 'volumeMounts'> => ({
+      volumes: [{ name: file, projected: { sources: [{ serviceAccountToken: { audience: KFP_TOKEN_AUDIENCE, expirationSeconds: 3600, path: file } }] } }],
+      volumeMounts: [{ name: file, mountPath: KFP_TOKEN_DIR, readOnly: true }],
+    });
     const podNamespace = { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } };
     // Single-user: the controllers watch their own namespace; multi-user: every namespace.
     const watched = multiUser ? { name: 'NAMESPACE', value: '' } : { name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } };
     const rbac = (rules: PolicyRule[]): Pick<WorkloadProps, 'rules' | 'namespacedRules'> => (multiUser ? { rules } : { namespacedRules: rules });
     const kfpWorkload = (cid: string, p: WorkloadProps) => new Workload(this, cid, { ...KFP_USER, ...p });
 
-    // UNCONFIRMED: the environment variable names (viper keys of the API server's config).
+    // Env names are viper keys of the API server's config with '.' as '_' (client_manager.go,
+    // common/config.go and argocompiler/container.go at 2.17.0).
     this.apiServer = kfpWorkload('ApiServer', {
       name: 'ml-pipeline',
+      containerName: 'ml-pipeline-api-server',
       image: this.image('apiServer'),
       selectorLabels: { app: 'ml-pipeline' },
       // The Kubernetes store is a flag of the API server, which then serves webhooks with the mounted key pair.
@@ -240,9 +337,14 @@ export class KubeflowPipelines extends Component {
       env: [
         podNamespace,
         { name: 'MULTIUSER', value: String(multiUser) },
+        ...userIdEnv,
+        // Runs in profile namespaces use the profile's default-editor (config.json's pipeline-runner exists only here).
+        ...(multiUser ? [{ name: 'DEFAULTPIPELINERUNNERSERVICEACCOUNT', value: PROFILE_RUNNER_SERVICE_ACCOUNT }] : []),
         { name: 'DBCONFIG_MYSQLCONFIG_HOST', value: c.dbHost },
         { name: 'DBCONFIG_MYSQLCONFIG_PORT', value: String(c.dbPort) },
-        ...dbEnv,
+        { name: 'DBCONFIG_MYSQLCONFIG_DBNAME', value: 'mlpipeline' },
+        secretEnv('DBCONFIG_MYSQLCONFIG_USER', dbSecret, 'username'),
+        secretEnv('DBCONFIG_MYSQLCONFIG_PASSWORD', dbSecret, 'password'),
         { name: 'OBJECTSTORECONFIG_HOST', value: c.s3Host },
         { name: 'OBJECTSTORECONFIG_PORT', value: String(c.s3Port) },
         { name: 'OBJECTSTORECONFIG_SECURE', value: String(c.s3Secure) },
@@ -250,8 +352,13 @@ export class KubeflowPipelines extends Component {
         { name: 'OBJECTSTORECONFIG_BUCKETNAME', value: bucket },
         secretEnv('OBJECTSTORECONFIG_ACCESSKEY', s3Secret, 'accesskey'),
         secretEnv('OBJECTSTORECONFIG_SECRETACCESSKEY', s3Secret, 'secretkey'),
+        // The v2 driver and launcher of every run (else the compiler's :latest).
+        { name: 'V2_DRIVER_IMAGE', value: this.image('driver') },
+        { name: 'V2_LAUNCHER_IMAGE', value: this.image('launcher') },
       ],
       ports: [{ name: 'http', containerPort: 8888 }, { name: 'grpc', containerPort: 8887 }],
+      // As upstream: a minute to connect to the database and migrate before liveness counts.
+      startupProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 0, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 12 },
       livenessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       resources: { requests: { cpu: '250m', memory: '500Mi' } },
@@ -279,6 +386,8 @@ export class KubeflowPipelines extends Component {
       image: this.image('persistenceAgent'),
       selectorLabels: { app: 'ml-pipeline-persistenceagent' },
       env: [watched, { name: 'TTL_SECONDS_AFTER_WORKFLOW_FINISH', value: '86400' }, { name: 'NUM_WORKERS', value: '2' }],
+      // It exits at start without this token (tokenrefresher reads persistenceagent-sa-token).
+      ...apiToken('persistenceagent-sa-token'),
       service: false,
       resources: { requests: { cpu: '120m', memory: '500Mi' } },
       ...rbac(PERSISTENCE_AGENT_RULES),
@@ -288,7 +397,19 @@ export class KubeflowPipelines extends Component {
       name: 'ml-pipeline-scheduledworkflow',
       image: this.image('scheduledWorkflow'),
       selectorLabels: { app: 'ml-pipeline-scheduledworkflow' },
-      env: [watched, { name: 'CRON_SCHEDULE_TIMEZONE', value: 'UTC' }],
+      env: [
+        watched,
+        { name: 'CRON_SCHEDULE_TIMEZONE', value: 'UTC' },
+        // Multi-user: runs it creates carry its own identity in the user header (the image's
+        // command passes these as --userIdentityHeader/--userIdentityValue).
+        ...(multiUser ? [
+          { name: 'NAMESPACE_SELF', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+          { name: 'SERVICE_ACCOUNT_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.serviceAccountName' } } },
+          { name: 'USER_IDENTITY_HEADER', value: userIdHeader },
+          { name: 'USER_IDENTITY_VALUE', value: 'system:serviceaccount:$(NAMESPACE_SELF):$(SERVICE_ACCOUNT_NAME)' },
+        ] : []),
+      ],
+      ...apiToken('scheduledworkflow-sa-token'),
       ports: [{ name: 'http', containerPort: 9090 }],
       service: false,
       ...rbac(SCHEDULED_WORKFLOW_RULES),
@@ -310,7 +431,8 @@ export class KubeflowPipelines extends Component {
       selectorLabels: { app: 'ml-pipeline-ui' },
       replicas: props.uiReplicas,
       env: [
-        { name: 'MINIO_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        // The host is complete (the UI appends MINIO_NAMESPACE to MINIO_HOST unless it is empty).
+        { name: 'MINIO_NAMESPACE', value: '' },
         { name: 'MINIO_HOST', value: c.s3Host },
         { name: 'MINIO_PORT', value: String(c.s3Port) },
         { name: 'MINIO_SSL', value: String(c.s3Secure) },
@@ -319,16 +441,41 @@ export class KubeflowPipelines extends Component {
         { name: 'ALLOW_CUSTOM_VISUALIZATIONS', value: 'true' },
         { name: 'ARGO_ARCHIVE_LOGS', value: 'true' },
         { name: 'DISABLE_GKE_METADATA', value: 'true' },
-        { name: 'KUBEFLOW_USERID_HEADER', value: 'kubeflow-userid' },
-        { name: 'KUBEFLOW_USERID_PREFIX', value: '' },
+        // Its own namespace (the UI's built-in default is kubeflow) and the TensorBoard viewers' pod template.
+        { name: 'FRONTEND_SERVER_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        { name: 'VIEWER_TENSORBOARD_POD_TEMPLATE_SPEC_PATH', value: `${UI_CONFIG_DIR}/viewer-pod-template.json` },
+        ...(multiUser ? [
+          // Multi-user: authorize every request as the user in the header (frontend/server/configs.ts at 2.17.0).
+          { name: 'DEPLOYMENT', value: 'KUBEFLOW' },
+          { name: 'ENABLE_AUTHZ', value: 'true' },
+          ...userIdEnv,
+          { name: 'ARTIFACTS_SERVICE_PROXY_NAME', value: 'ml-pipeline-ui-artifact' },
+          { name: 'ARTIFACTS_SERVICE_PROXY_PORT', value: '80' },
+          { name: 'ARTIFACTS_SERVICE_PROXY_ENABLED', value: String(artifactServer) },
+        ] : []),
       ],
       ports: [{ name: 'http', containerPort: 3000 }],
       service: { ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
       livenessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       scratch: [{ name: 'tmp', mountPath: '/tmp' }],
-      ...rbac(UI_RULES),
+      volumes: [{ name: 'config-volume', configMap: { name: UI_CONFIGMAP } }],
+      volumeMounts: [{ name: 'config-volume', mountPath: UI_CONFIG_DIR, readOnly: true }],
+      ...(multiUser ? { rules: UI_RULES, namespacedRules: UI_OWN_NAMESPACE_RULES } : { namespacedRules: [...UI_RULES, ...UI_OWN_NAMESPACE_RULES] }),
     });
+    // TensorBoard viewers the UI starts run as the profile's editor (multi-user) or as
+    // kubeflow-pipelines-viewer, which needs no API access (single-user).
+    new k8s.KubeConfigMap(this, 'UiConfig', {
+      metadata: { name: UI_CONFIGMAP, namespace: ns },
+      data: { 'viewer-pod-template.json': JSON.stringify({ spec: { serviceAccountName: multiUser ? PROFILE_RUNNER_SERVICE_ACCOUNT : VIEWER_SERVICE_ACCOUNT } }, null, 2) },
+    });
+    if (!multiUser) {
+      new k8s.KubeServiceAccount(this, 'ViewerServiceAccount', { metadata: { name: VIEWER_SERVICE_ACCOUNT, namespace: ns }, automountServiceAccountToken: false });
+      // Runs execute in this namespace as pipeline-runner (the API server's default).
+      new k8s.KubeServiceAccount(this, 'PipelineRunner', { metadata: { name: PIPELINE_RUNNER, namespace: ns } });
+      roleObject(this, 'PipelineRunnerRole', { name: PIPELINE_RUNNER, namespace: ns, rules: PIPELINE_RUNNER_RULES });
+      bindingObject(this, 'PipelineRunnerBinding', { name: `${PIPELINE_RUNNER}-binding`, namespace: ns, roleRef: { kind: 'Role', name: PIPELINE_RUNNER }, serviceAccounts: [{ name: PIPELINE_RUNNER, namespace: ns }] });
+    }
 
     kfpWorkload('VisualizationServer', {
       name: 'ml-pipeline-visualizationserver',
@@ -344,29 +491,50 @@ export class KubeflowPipelines extends Component {
     // ML Metadata: the gRPC store server on the shared database, envoy for the UI, and the writer.
     kfpWorkload('MetadataGrpc', {
       name: 'metadata-grpc-deployment',
+      containerName: 'container',
+      serviceAccountName: 'metadata-grpc-server',
       image: this.image('metadataGrpc'),
       selectorLabels: { component: 'metadata-grpc-server' },
       command: ['/bin/metadata_store_server'],
-      // UNCONFIRMED: the flags of upstream's metadata-grpc-deployment.
-      args: ['--grpc_port=8080', `--mysql_config_host=${c.dbHost}`, `--mysql_config_port=${c.dbPort}`, '--mysql_config_database=metadb',
-        '--mysql_config_user=$(DBCONFIG_USER)', '--mysql_config_password=$(DBCONFIG_PASSWORD)', '--enable_database_upgrade=true'],
+      // Upstream's flags at 2.17.0 (base/metadata/base/metadata-grpc-deployment.yaml).
+      args: [`--grpc_port=${MLMD_PORT}`, '--mysql_config_database=metadb', `--mysql_config_host=${c.dbHost}`, `--mysql_config_port=${c.dbPort}`,
+        '--mysql_config_user=$(DBCONFIG_USER)', '--mysql_config_password=$(DBCONFIG_PASSWORD)', '--enable_database_upgrade=true',
+        `--grpc_channel_arguments=${MLMD_GRPC_CHANNEL_ARGS}`],
       env: dbEnv,
-      ports: [{ name: 'grpc-api', containerPort: 8080 }],
-      service: { name: 'metadata-grpc-service', ports: [{ name: 'grpc-api', port: 8080, targetPort: 'grpc-api' }] },
+      ports: [{ name: 'grpc-api', containerPort: MLMD_PORT }],
+      service: { name: 'metadata-grpc-service', ports: [{ name: 'grpc-api', port: MLMD_PORT, targetPort: 'grpc-api' }] },
       livenessProbe: { tcpSocket: { port: 'grpc-api' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { tcpSocket: { port: 'grpc-api' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
     });
+    // Where runs' driver and launcher find ML Metadata (argocompiler injects it with envFrom; optional there).
+    new k8s.KubeConfigMap(this, 'MetadataGrpcConfig', {
+      metadata: { name: 'metadata-grpc-configmap', namespace: ns, labels: { component: 'metadata-grpc-server' } },
+      data: { METADATA_GRPC_SERVICE_HOST: 'metadata-grpc-service', METADATA_GRPC_SERVICE_PORT: String(MLMD_PORT) },
+    });
+    // The envoy image's entrypoint is `envoy -c`: its one argument is the config file, which
+    // upstream ships as a ConfigMap read at run time. The config is ours (metadataEnvoyConfig).
+    new k8s.KubeConfigMap(this, 'MetadataEnvoyConfig', {
+      metadata: { name: ENVOY_CONFIGMAP, namespace: ns, labels: { component: 'metadata-envoy' } },
+      data: { [ENVOY_CONFIG_KEY]: metadataEnvoyConfig(`metadata-grpc-service.${ns}`) },
+    });
     kfpWorkload('MetadataEnvoy', {
       name: 'metadata-envoy-deployment',
+      containerName: 'container',
       image: this.image('metadataEnvoy'),
       selectorLabels: { component: 'metadata-envoy' },
-      ports: [{ name: 'md-envoy', containerPort: 9090 }, { name: 'envoy-admin', containerPort: 9901 }],
-      service: { name: 'metadata-envoy-service', ports: [{ name: 'md-envoy', port: 9090, targetPort: 'md-envoy' }] },
+      // As upstream: no Istio sidecar (envoy speaks gRPC-Web to the UI itself).
+      labels: { 'sidecar.istio.io/inject': 'false' },
+      args: [`${ENVOY_CONFIG_DIR}/${ENVOY_CONFIG_KEY}`],
+      ports: [{ name: 'md-envoy', containerPort: ENVOY_PORT }],
+      service: { name: 'metadata-envoy-service', ports: [{ name: 'md-envoy', port: ENVOY_PORT, targetPort: 'md-envoy' }] },
       readinessProbe: { tcpSocket: { port: 'md-envoy' } },
       scratch: [{ name: 'tmp', mountPath: '/tmp' }],
+      volumes: [{ name: 'envoy-config', configMap: { name: ENVOY_CONFIGMAP } }],
+      volumeMounts: [{ name: 'envoy-config', mountPath: ENVOY_CONFIG_DIR, readOnly: true }],
     });
     kfpWorkload('MetadataWriter', {
       name: 'metadata-writer',
+      containerName: 'main',
       serviceAccountName: 'kubeflow-pipelines-metadata-writer',
       image: this.image('metadataWriter'),
       selectorLabels: { app: 'metadata-writer' },
@@ -376,9 +544,11 @@ export class KubeflowPipelines extends Component {
     });
 
     if (props.cache ?? true) {
-      // UNCONFIRMED: the cache server's flags (upstream passes them through env/config).
+      // The cache server's flags at 2.17.0 (backend/src/cache/main.go); upstream fills the
+      // same flags from env and pipeline-install-config, we give the values directly.
       const cache = kfpWorkload('CacheServer', {
         name: 'cache-server',
+        containerName: 'server',
         serviceAccountName: 'kubeflow-pipelines-cache',
         image: this.image('cacheServer'),
         selectorLabels: { app: 'cache-server' },
@@ -418,7 +588,7 @@ export class KubeflowPipelines extends Component {
     if (multiUser) {
       this.profileHook = new PipelinesProfileHook(this, 'ProfileHookServer', {
         runtimeImage: this.image('profileHookRuntime'),
-        frontendImage: props.artifactServer ?? true ? this.image('frontend') : undefined,
+        frontendImage: artifactServer ? this.image('frontend') : undefined,
         objectStoreSecret: s3Secret,
         defaultPipelineRoot: props.defaultPipelineRoot,
       });
@@ -427,6 +597,8 @@ export class KubeflowPipelines extends Component {
       }
       this.metacontroller = new Metacontroller(this, 'Metacontroller', { image: this.image('metacontroller'), childRules: this.profileHook.childRules });
     }
+
+    if (gateway !== false) this.addIstioRoutes(gateway);
 
     // Aggregation roles: users get pipelines rights through kubeflow-edit/kubeflow-view.
     const kf = (name: string) => `rbac.authorization.kubeflow.org/aggregate-to-${name}`;
@@ -461,4 +633,112 @@ export class KubeflowPipelines extends Component {
       ],
     });
   }
+
+  /** Upstream's multi-user routes: /pipeline to the UI (which the dashboard links to) and /ml_metadata to the envoy. */
+  private addIstioRoutes(gateway: string): void {
+    const ns = this.namespaceName;
+    this.require({ group: 'networking.istio.io', kind: 'VirtualService', reason: 'the Pipelines UI is routed at /pipeline through the Istio gateway (istioGateway: false turns this off)' });
+    const route = (id: string, name: string, prefix: string, host: string, port: number, extra: Record<string, unknown> = {}) => new ApiObject(this, id, {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name, namespace: ns },
+      spec: {
+        gateways: [gateway],
+        hosts: ['*'],
+        http: [{ match: [{ uri: { prefix } }], rewrite: { uri: prefix }, route: [{ destination: { host: `${host}.${ns}.svc.cluster.local`, port: { number: port } } }], ...extra }],
+      },
+    });
+    route('UiVirtualService', 'ml-pipeline-ui', '/pipeline', 'ml-pipeline-ui', 80, { timeout: '300s' });
+    route('MetadataVirtualService', 'metadata-grpc', '/ml_metadata', 'metadata-envoy-service', ENVOY_PORT);
+  }
+}
+
+/**
+ * Argo Workflows' default artifact repository as KFP's install sets it: the included
+ * SeaweedFS (seaweedfs Service, S3 on 9000, plain HTTP), the bucket, and the object store
+ * Secret's keys (in multi-user mode the profile hook copies that Secret into each profile
+ * namespace), with archived logs and outputs kept under private-artifacts/<namespace>/.
+ * Give it to ArgoWorkflows' artifactRepository in a platform that includes both.
+ */
+export function pipelinesArtifactRepository(props: { readonly namespace?: string; readonly bucket?: string; readonly objectStoreSecret?: string } = {}): S3ArtifactRepository {
+  const secret = props.objectStoreSecret ?? 'mlpipeline-minio-artifact';
+  return {
+    endpoint: `seaweedfs.${props.namespace ?? 'kubeflow'}.svc:9000`,
+    bucket: props.bucket ?? 'mlpipeline',
+    insecure: true,
+    keyFormat: 'private-artifacts/{{workflow.namespace}}/{{workflow.name}}/{{workflow.creationTimestamp.Y}}/{{workflow.creationTimestamp.m}}/{{workflow.creationTimestamp.d}}/{{pod.name}}',
+    accessKeySecret: { name: secret, key: 'accesskey' },
+    secretKeySecret: { name: secret, key: 'secretkey' },
+  };
+}
+
+/**
+ * The metadata envoy's configuration (written here, not taken from upstream): one listener on
+ * the envoy port that turns the UI's gRPC-Web calls (with CORS) into HTTP/2 gRPC to the ML
+ * Metadata server, and the admin interface on localhost only.
+ */
+export function metadataEnvoyConfig(mlmdHost: string): string {
+  const typed = (type: string) => ({ '@type': `type.googleapis.com/${type}` });
+  return stringify({
+    admin: { address: { socket_address: { address: '127.0.0.1', port_value: 9901 } } },
+    static_resources: {
+      listeners: [{
+        name: 'grpc-web',
+        address: { socket_address: { address: '0.0.0.0', port_value: ENVOY_PORT } },
+        filter_chains: [{
+          filters: [{
+            name: 'envoy.filters.network.http_connection_manager',
+            typed_config: {
+              ...typed('envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager'),
+              stat_prefix: 'metadata',
+              codec_type: 'AUTO',
+              route_config: {
+                name: 'metadata',
+                virtual_hosts: [{
+                  name: 'metadata',
+                  domains: ['*'],
+                  routes: [{
+                    match: { prefix: '/' },
+                    // No deadline of envoy's own: streams last as long as the caller's grpc-timeout.
+                    route: { cluster: 'mlmd', max_stream_duration: { grpc_timeout_header_max: '0s' } },
+                  }],
+                  typed_per_filter_config: {
+                    'envoy.filters.http.cors': {
+                      ...typed('envoy.extensions.filters.http.cors.v3.CorsPolicy'),
+                      allow_origin_string_match: [{ safe_regex: { regex: '.*' } }],
+                      allow_methods: 'GET, PUT, DELETE, POST, OPTIONS',
+                      allow_headers: 'keep-alive,user-agent,cache-control,content-type,content-transfer-encoding,x-accept-content-transfer-encoding,x-accept-response-streaming,x-user-agent,x-grpc-web,grpc-timeout',
+                      expose_headers: 'grpc-status,grpc-message',
+                      max_age: '1728000',
+                    },
+                  },
+                }],
+              },
+              http_filters: [
+                { name: 'envoy.filters.http.grpc_web', typed_config: typed('envoy.extensions.filters.http.grpc_web.v3.GrpcWeb') },
+                { name: 'envoy.filters.http.cors', typed_config: typed('envoy.extensions.filters.http.cors.v3.Cors') },
+                { name: 'envoy.filters.http.router', typed_config: typed('envoy.extensions.filters.http.router.v3.Router') },
+              ],
+            },
+          }],
+        }],
+      }],
+      clusters: [{
+        name: 'mlmd',
+        type: 'LOGICAL_DNS',
+        connect_timeout: '30s',
+        lb_policy: 'ROUND_ROBIN',
+        typed_extension_protocol_options: {
+          'envoy.extensions.upstreams.http.v3.HttpProtocolOptions': {
+            ...typed('envoy.extensions.upstreams.http.v3.HttpProtocolOptions'),
+            explicit_http_config: { http2_protocol_options: {} },
+          },
+        },
+        load_assignment: {
+          cluster_name: 'mlmd',
+          endpoints: [{ lb_endpoints: [{ endpoint: { address: { socket_address: { address: mlmdHost, port_value: MLMD_PORT } } } }] }],
+        },
+      }],
+    },
+  });
 }

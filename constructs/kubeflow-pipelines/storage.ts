@@ -60,6 +60,33 @@ export interface PipelinesStorageProps {
   readonly objectStoreSecret: string;
   readonly mysqlImage: string;
   readonly seaweedfsImage: string;
+  /** Bucket the included object store creates. */
+  readonly bucket: string;
+}
+
+/** Container ports of `weed server` (name, port). */
+const SEAWEEDFS_PORTS: Array<[string, number]> = [['s3', 8333], ['iam', 8111], ['master', 9333], ['master-grpc', 19333], ['filer', 8888], ['filer-grpc', 18888]];
+/** Upstream's `seaweedfs` Service (name, port, target container port). */
+const SEAWEEDFS_SERVICE_PORTS: Array<[string, number, string]> = [
+  ['http-iam', 8111, 'iam'], ['http-s3', 8333, 's3'], ['http-s3-compat', 9000, 's3'], ['http-master', 9333, 'master'],
+  ['grpc-master', 19333, 'master-grpc'], ['grpc-filer', 18888, 'filer-grpc'], ['http-filer', 8888, 'filer'],
+];
+/** Written by the postStart hook when the bucket and the S3 identity are in place. */
+const SEAWEEDFS_READY = '/tmp/initialization-complete';
+
+/**
+ * The included object store's postStart hook: wait (at most 2 minutes) for the S3 gateway,
+ * create the bucket, then configure the admin identity from the Secret's keys (envFrom:
+ * $accesskey, $secretkey), each with retries; a failure fails the container, as it should.
+ */
+function seaweedfsSetup(bucket: string): string {
+  return [
+    'retry() { n=$1; shift; i=0; until "$@"; do i=$((i+1)); [ "$i" -lt "$n" ] || return 1; sleep 5; done; }',
+    'up() { wget -q -O /dev/null http://127.0.0.1:8333/status; }',
+    `bucket() { echo "s3.bucket.create -name ${bucket}" | weed shell >/dev/null 2>&1; echo s3.bucket.list | weed shell 2>/dev/null | grep -q ${bucket}; }`,
+    'identity() { echo "s3.configure -user kubeflow-admin -access_key $accesskey -secret_key $secretkey -actions Admin -apply" | weed shell; }',
+    `retry 24 up && retry 6 bucket && retry 6 identity && touch ${SEAWEEDFS_READY}`,
+  ].join('\n');
 }
 
 const QUANTITY = /^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
@@ -87,13 +114,15 @@ export class PipelinesStorage extends Construct {
       dbHost = db.external.host;
       dbPort = db.external.port ?? 3306;
     } else {
-      // UNCONFIRMED: upstream's MySQL runs with an empty root password (MYSQL_ALLOW_EMPTY_PASSWORD);
-      // ours takes the root password from the user's Secret instead.
+      // Deliberate difference: upstream's MySQL runs with an empty root password
+      // (MYSQL_ALLOW_EMPTY_PASSWORD); ours takes the root password from the user's Secret.
       new Workload(scope, 'Mysql', {
         name: 'mysql',
         image: props.mysqlImage,
         selectorLabels: { app: 'mysql' },
-        args: ['--datadir=/var/lib/mysql'],
+        // As upstream's: ML Metadata's client logs in with mysql_native_password, which MySQL 8.4
+        // serves only when enabled; no binary log (no replication).
+        args: ['--datadir', '/var/lib/mysql', '--authentication-policy=mysql_native_password', '--mysql-native-password=ON', '--disable-log-bin'],
         env: [
           { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.databaseSecret, key: 'password' } } },
         ],
@@ -119,29 +148,34 @@ export class PipelinesStorage extends Construct {
       const secure = os.external.secure ?? true;
       s3 = { s3Host: os.external.host, s3Port: os.external.port ?? (secure ? 443 : 80), s3Secure: secure, s3Region: os.external.region };
     } else {
-      // SeaweedFS's S3 gateway on 8333, behind the Service name and port KFP expects
-      // (minio-service:9000), as upstream's SeaweedFS install does. Its S3 identities come
-      // from the object store Secret. UNCONFIRMED: the exact flags upstream passes.
+      // SeaweedFS as KFP 2.17.0 runs it: master, volume server, filer, S3 gateway (8333) and
+      // IAM API (8111) in one `weed server`, behind the `seaweedfs` Service (S3 also on 9000,
+      // the port KFP's clients and the v2 launcher's default endpoint seaweedfs.kubeflow:9000
+      // use). Once the server answers, a postStart hook creates the bucket and the one S3
+      // identity (kubeflow-admin, Admin) from the object store Secret's accesskey/secretkey,
+      // which closes the store to anonymous requests; the startup probe waits for both.
+      const ready = `test -f ${SEAWEEDFS_READY} && echo s3.bucket.list | weed shell 2>/dev/null | grep -q ${props.bucket}`;
       new Workload(scope, 'Seaweedfs', {
         name: 'seaweedfs',
         image: props.seaweedfsImage,
         selectorLabels: { app: 'seaweedfs' },
-        command: ['weed'],
-        args: ['server', '-dir=/data', '-s3', '-s3.port=8333', '-master.volumeSizeLimitMB=1024'],
-        env: [
-          { name: 'AWS_ACCESS_KEY_ID', valueFrom: { secretKeyRef: { name: props.objectStoreSecret, key: 'accesskey' } } },
-          { name: 'AWS_SECRET_ACCESS_KEY', valueFrom: { secretKeyRef: { name: props.objectStoreSecret, key: 'secretkey' } } },
-        ],
-        ports: [{ name: 's3', containerPort: 8333 }],
-        service: { name: 'minio-service', ports: [{ name: 'http', port: 9000, targetPort: 's3' }] },
-        readinessProbe: { tcpSocket: { port: 's3' }, initialDelaySeconds: 10 },
-        livenessProbe: { tcpSocket: { port: 's3' }, initialDelaySeconds: 30, periodSeconds: 20 },
+        args: ['server', '-dir=/data', '-s3', '-iam', '-filer', '-master.volumePreallocate=false'],
+        envFrom: [{ secretRef: { name: props.objectStoreSecret } }],
+        ports: SEAWEEDFS_PORTS.map(([name, containerPort]) => ({ name, containerPort })),
+        service: { name: 'seaweedfs', ports: SEAWEEDFS_SERVICE_PORTS.map(([name, port, targetPort]) => ({ name, port, targetPort })) },
+        postStart: ['/bin/sh', '-c', seaweedfsSetup(props.bucket)],
+        startupProbe: { exec: { command: ['/bin/sh', '-c', ready] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 10, failureThreshold: 24 },
+        readinessProbe: { httpGet: { path: '/status', port: 's3' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 },
+        livenessProbe: { httpGet: { path: '/status', port: 's3' }, initialDelaySeconds: 30, periodSeconds: 30, timeoutSeconds: 10 },
+        resources: { requests: { cpu: '64m', memory: '256Mi' } },
         runAsUser: 1000,
+        runAsGroup: 1000,
         fsGroup: 1000,
+        // weed shell keeps its history in the temporary directory; the hook's marker file goes there too.
         scratch: [{ name: 'tmp', mountPath: '/tmp' }],
         volumeClaims: [{ name: 'seaweedfs-pvc', size: size('objectStore.included', os.included.size), storageClassName: os.included.storageClassName, mountPath: '/data' }],
       });
-      s3 = { s3Host: 'minio-service', s3Port: 9000, s3Secure: false };
+      s3 = { s3Host: `seaweedfs.${scope.namespaceName}`, s3Port: 9000, s3Secure: false };
     }
     this.connection = { dbHost, dbPort, ...s3 };
   }

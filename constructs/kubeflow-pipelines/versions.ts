@@ -6,7 +6,7 @@ export const KFP_VERSION = '2.17.0';
 export type KubeflowPipelinesImageKey =
   | 'apiServer' | 'persistenceAgent' | 'scheduledWorkflow' | 'frontend' | 'viewerController' | 'visualizationServer'
   | 'cacheServer' | 'metadataWriter' | 'metadataEnvoy' | 'metadataGrpc' | 'mysql' | 'seaweedfs'
-  | 'metacontroller' | 'profileHookRuntime';
+  | 'metacontroller' | 'profileHookRuntime' | 'driver' | 'launcher';
 
 const kfp = (name: string): ImageSpec => ({ repository: `ghcr.io/kubeflow/${name}`, tag: KFP_VERSION });
 
@@ -19,14 +19,18 @@ export const KUBEFLOW_PIPELINES_IMAGES: Readonly<Record<KubeflowPipelinesImageKe
   visualizationServer: kfp('kfp-visualization-server'),
   cacheServer: kfp('kfp-cache-server'),
   metadataWriter: kfp('kfp-metadata-writer'),
-  // UNCONFIRMED (not in the inventory): the envoy image name follows the kfp-* naming of 2.17.0.
+  // Checked at 2.17.0: manifests/kustomize/base/metadata/base (kfp-metadata-envoy, newTag 2.17.0).
   metadataEnvoy: kfp('kfp-metadata-envoy'),
-  // UNCONFIRMED (not in the inventory): the ML Metadata store server image and tag KFP 2.17.0 pins.
+  // Checked at 2.17.0: manifests/kustomize/base/metadata/base/metadata-grpc-deployment.yaml.
   metadataGrpc: { repository: 'gcr.io/tfx-oss-public/ml_metadata_store_server', tag: '1.14.0' },
-  // UNCONFIRMED (not in the inventory): the MySQL image KFP 2.17.0 ships for its included database.
+  // Checked at 2.17.0: the platform-agnostic install's MySQL (third-party/mysql).
   mysql: { repository: 'mysql', tag: '8.4' },
-  // UNCONFIRMED (not in the inventory): the SeaweedFS tag KFP 2.17.0 ships (3.67 appears in KFP's SeaweedFS manifests of 2025).
-  seaweedfs: { repository: 'chrislusf/seaweedfs', tag: '3.67' },
+  // Checked at 2.17.0: manifests/kustomize/third-party/seaweedfs/base/seaweedfs/seaweedfs-deployment.yaml.
+  seaweedfs: { repository: 'ghcr.io/chrislusf/seaweedfs', tag: '4.34' },
+  // The v2 driver and launcher every run's pods use: the API server passes them to the
+  // compiler (V2_DRIVER_IMAGE, V2_LAUNCHER_IMAGE), else runs use :latest.
+  driver: kfp('kfp-driver'),
+  launcher: kfp('kfp-launcher'),
   // Multi-user: metacontroller as KFP 2.17.0's third-party manifests pin it (inventory).
   metacontroller: { repository: 'ghcr.io/metacontroller/metacontroller', tag: 'v4.16.2' },
   // Multi-user: the stock Node.js image that runs our profile hook script (upstream runs its

@@ -75,11 +75,23 @@ describe('Workload', () => {
     expect(c.toJson().filter((o: any) => o.kind === 'Service')).toEqual([]);
   });
 
+  test('a startup probe, a postStart command and a PriorityClass reach the pod (KFP-SEAWEED-AUTH, KFP-API-DB, ARGO-PRIO); passes every check', () => {
+    const { p, c } = withWorkload({ startupProbe: { exec: { command: ['test', '-f', '/tmp/ready'] }, failureThreshold: 24 }, postStart: ['/bin/sh', '-c', 'touch /tmp/ready'], priorityClassName: 'critical' });
+    expect(problemsOf(p)).toEqual([]);
+    const pod = findObject(c, 'Deployment', 'ui').spec.template.spec;
+    expect(pod.priorityClassName).toBe('critical');
+    expect(pod.containers[0].startupProbe).toEqual({ exec: { command: ['test', '-f', '/tmp/ready'] }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 24 });
+    expect(pod.containers[0].lifecycle).toEqual({ postStart: { exec: { command: ['/bin/sh', '-c', 'touch /tmp/ready'] } } });
+    const plain = findObject(withWorkload().c, 'Deployment', 'ui').spec.template.spec;
+    expect([plain.priorityClassName, plain.containers[0].startupProbe, plain.containers[0].lifecycle]).toEqual([undefined, undefined, undefined]);
+  });
+
   test.each<[string, Partial<WorkloadProps>, string]>([
     ['runs as root', { runAsUser: 0 }, 'p/test/Ui: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id'],
     ['has an empty selector', { selectorLabels: {} }, 'p/test/Ui: selectorLabels must not be empty (the Service and the Deployment select pods by them)'],
     ['reuses a port number', { ports: [{ name: 'http', containerPort: 80 }, { name: 'grpc', containerPort: 80 }] }, 'p/test/Ui: container ports http=80, grpc=80 reuse a port number'],
     ['has a Service port targeting no container port', { service: { ports: [{ name: 'web', port: 80, targetPort: 'web' }] } }, "p/test/Ui: Service port web targets 'web', which is not a container port (have http)"],
+    ['has a startup probe with no handler', { startupProbe: {} }, 'p/test/Ui: a probe needs exactly one of httpGet, tcpSocket, grpc, exec (got 0)'],
     ['has a probe with two handlers', { livenessProbe: { httpGet: { path: '/', port: 'http' }, tcpSocket: { port: 'http' } } }, 'p/test/Ui: a probe needs exactly one of httpGet, tcpSocket, grpc, exec (got 2)'],
     ['scales a workload with volume claims', { replicas: 2, volumeClaims: [{ name: 'd', size: '1Gi', mountPath: '/d' }] }, 'p/test/Ui: replicas 2 with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1'],
     ['grants a wildcard', { rules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'] }] }, 'p/test/Ui: RBAC rule {"apiGroups":[""],"resources":["*"],"verbs":["get"]} uses \'*\' in resources; list the resources the controller needs'],

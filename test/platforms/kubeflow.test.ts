@@ -1,3 +1,4 @@
+import { parse } from 'yaml';
 import { build } from './helpers';
 import { interceptingWebhooks, selectorMatches } from '../../lib/checks';
 import { applyOrder, objectCounts, wiringTable } from '../../lib/report';
@@ -48,6 +49,23 @@ describe('kubeflow platform', () => {
     const decorator = objects.find((o) => o.kind === 'DecoratorController' && o.metadata.name === 'kubeflow-pipelines-profile-controller')!;
     expect(selectorMatches(decorator.spec.resources[0].labelSelector, ns.metadata.labels)).toBe(true);
     expect(objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'metacontroller')).toBeDefined();
+  });
+
+  test('Argo archives workflow logs and outputs in the pipelines\' SeaweedFS (a Service on port 9000 in the same namespace), keyed by the object store Secret', () => {
+    const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'workflow-controller-configmap')!;
+    const repo = parse(cm.data.artifactRepository);
+    expect(repo.archiveLogs).toBe(true);
+    expect(repo.s3).toMatchObject({ endpoint: 'seaweedfs.kubeflow.svc:9000', bucket: 'mlpipeline', insecure: true, accessKeySecret: { name: 'mlpipeline-minio-artifact', key: 'accesskey' } });
+    expect(repo.s3.keyFormat).toMatch(/^private-artifacts\/\{\{workflow\.namespace\}\}\//);
+    const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === 'seaweedfs')!;
+    expect(svc.metadata.namespace).toBe('kubeflow');
+    expect(svc.spec.ports.map((p: any) => p.port)).toContain(9000);
+  });
+
+  test('the Pipelines UI is routed at /pipeline, where the dashboard links (KFP-VS)', () => {
+    const vs = objects.find((o) => o.kind === 'VirtualService' && o.metadata.name === 'ml-pipeline-ui')!;
+    expect(vs.spec.http[0].match).toEqual([{ uri: { prefix: '/pipeline' } }]);
+    expect(vs.spec.gateways).toEqual(['kubeflow/kubeflow-gateway']);
   });
 
   test('the dashboard links the components present', () => {

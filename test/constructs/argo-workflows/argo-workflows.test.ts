@@ -2,6 +2,7 @@ import { App } from 'cdk8s';
 import { ArgoWorkflows, ArgoWorkflowsProps } from '../../../constructs/argo-workflows';
 import { CertificateProvider } from '../../../lib/certificates';
 import { Platform } from '../../../lib/platform';
+import { applyOrder } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
 import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
@@ -45,6 +46,17 @@ describe('Argo Workflows component', () => {
     expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 6060 });
     expect(c.securityContext).toMatchObject({ runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
     expect(named('Service', 'workflow-controller-metrics').spec.ports).toEqual([{ name: 'metrics', port: 9090, targetPort: 'metrics', protocol: 'TCP' }]);
+  });
+
+  test('ARGO-PRIO: upstream\'s workflow-controller PriorityClass (1000000), which the controller\'s pods use', () => {
+    const pc = named('PriorityClass', 'workflow-controller');
+    expect(pc.apiVersion).toBe('scheduling.k8s.io/v1');
+    expect(pc.value).toBe(1000000);
+    expect(pc.metadata.namespace).toBeUndefined();
+    expect(named('Deployment', 'workflow-controller').spec.template.spec.priorityClassName).toBe(pc.metadata.name);
+    // Applied before the Deployment: admission rejects pods that name a missing class.
+    const order = applyOrder(built.model);
+    expect(order.findIndex((l) => l.includes('PriorityClass workflow-controller'))).toBeLessThan(order.findIndex((l) => l.includes('Deployment kubeflow/workflow-controller')));
   });
 
   test('RBAC as upstream argo-cluster-role, without wildcards, plus leases in its namespace', () => {

@@ -1,10 +1,12 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { ArgoWorkflows } from '../../../constructs/argo-workflows';
 import { KubeflowPipelines, KubeflowPipelinesProps, PipelineStore } from '../../../constructs/kubeflow-pipelines';
 import { CertificateProvider } from '../../../lib/certificates';
 import { webhooksOf, caSourceOf } from '../../../lib/checks';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
+import { ISTIO } from '../../../lib/prerequisites';
 import { wiringTable } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
 import { validateCustomResources } from '../../../lib/validation';
@@ -12,7 +14,8 @@ import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
 function platform(props: KubeflowPipelinesProps = {}, withArgo = true, certificates = CertificateProvider.certManager()) {
-  const p = new Platform(new App(), 'p', { name: 'kfp', certificates, prerequisites: [CERT_MANAGER] });
+  // Istio: multi-user routes the UI through its gateway (VirtualServices).
+  const p = new Platform(new App(), 'p', { name: 'kfp', certificates, prerequisites: [CERT_MANAGER, ISTIO] });
   if (withArgo) new ArgoWorkflows(p, 'argo-workflows');
   const kfp = new KubeflowPipelines(p, 'kubeflow-pipelines', props);
   return { p, kfp };
@@ -119,8 +122,8 @@ describe('Kubeflow Pipelines component', () => {
     expect(container('ml-pipeline').readinessProbe.httpGet).toEqual({ path: '/apis/v1beta1/healthz', port: 'http' });
     const e = env('ml-pipeline');
     expect(e.DBCONFIG_MYSQLCONFIG_HOST).toBe('mysql');
-    expect(e.DBCONFIG_PASSWORD).toEqual({ secretKeyRef: { name: 'mysql-secret', key: 'password' } });
-    expect(e.OBJECTSTORECONFIG_HOST).toBe('minio-service');
+    expect(e.DBCONFIG_MYSQLCONFIG_PASSWORD).toEqual({ secretKeyRef: { name: 'mysql-secret', key: 'password' } });
+    expect(e.OBJECTSTORECONFIG_HOST).toBe('seaweedfs.kubeflow');
     expect(e.OBJECTSTORECONFIG_SECRETACCESSKEY).toEqual({ secretKeyRef: { name: 'mlpipeline-minio-artifact', key: 'secretkey' } });
     expect(e.MULTIUSER).toBe('false');
   });
@@ -129,7 +132,7 @@ describe('Kubeflow Pipelines component', () => {
     expect(ofKind('PersistentVolumeClaim').map((c) => [c.metadata.name, c.spec.resources.requests.storage])).toEqual([['mysql-pv-claim', '20Gi'], ['seaweedfs-pvc', '20Gi']]);
     expect(env('mysql').MYSQL_ROOT_PASSWORD).toEqual({ secretKeyRef: { name: 'mysql-secret', key: 'password' } });
     expect(named('Deployment', 'mysql').spec.template.spec.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, fsGroup: 999 });
-    expect(named('Service', 'minio-service').spec.ports).toEqual([{ name: 'http', port: 9000, targetPort: 's3', protocol: 'TCP' }]);
+    expect(named('Service', 'seaweedfs').spec.ports).toContainEqual({ name: 'http-s3-compat', port: 9000, targetPort: 's3', protocol: 'TCP' });
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
   });
 
@@ -141,7 +144,7 @@ describe('Kubeflow Pipelines component', () => {
     const e = Object.fromEntries(o.named('Deployment', 'ml-pipeline').spec.template.spec.containers[0].env.map((x: any) => [x.name, x.value ?? x.valueFrom]));
     expect([e.DBCONFIG_MYSQLCONFIG_HOST, e.DBCONFIG_MYSQLCONFIG_PORT, e.OBJECTSTORECONFIG_HOST, e.OBJECTSTORECONFIG_PORT, e.OBJECTSTORECONFIG_SECURE, e.OBJECTSTORECONFIG_REGION])
       .toEqual(['db.example.com', '3307', 's3.example.com', '443', 'true', 'eu-west-1']);
-    expect(e.DBCONFIG_USER).toEqual({ secretKeyRef: { name: 'kfp-db', key: 'username' } });
+    expect(e.DBCONFIG_MYSQLCONFIG_USER).toEqual({ secretKeyRef: { name: 'kfp-db', key: 'username' } });
   });
 
   test('cache webhook as upstream\'s cert-manager env: path /mutate, Ignore, v1beta1, 5s, cache_enabled pods', () => {
@@ -282,6 +285,229 @@ describe('Kubeflow Pipelines component', () => {
     });
   });
 
+  describe('run-time defects found against upstream 2.17.0 (multi-user render unless said)', () => {
+    const mu = objectsOf(buildPlatform(platform({ multiUser: true }).p), 'kubeflow-pipelines');
+    const envOf = (o: ReturnType<typeof objectsOf>, d: string) => Object.fromEntries(o.container(d).env.map((e: any) => [e.name, e.value ?? e.valueFrom]));
+    const podSpec = (o: ReturnType<typeof objectsOf>, d: string) => o.named('Deployment', d).spec.template.spec;
+    const tokenVolume = (file: string) => ({ name: file, projected: { sources: [{ serviceAccountToken: { audience: 'pipelines.kubeflow.org', expirationSeconds: 3600, path: file } }] } });
+
+    test('KFP-API-DB: the API server logs in with the DBCONFIG_MYSQLCONFIG_* keys it reads, never the ignored DBCONFIG_USER/PASSWORD', () => {
+      for (const o of [mu, objectsOf(built, 'kubeflow-pipelines')]) {
+        const e = envOf(o, 'ml-pipeline');
+        expect(e.DBCONFIG_MYSQLCONFIG_USER).toEqual({ secretKeyRef: { name: 'mysql-secret', key: 'username' } });
+        expect(e.DBCONFIG_MYSQLCONFIG_PASSWORD).toEqual({ secretKeyRef: { name: 'mysql-secret', key: 'password' } });
+        expect([e.DBCONFIG_MYSQLCONFIG_HOST, e.DBCONFIG_MYSQLCONFIG_PORT, e.DBCONFIG_MYSQLCONFIG_DBNAME]).toEqual(['mysql', '3306', 'mlpipeline']);
+        expect(Object.keys(e).filter((k) => /^DBCONFIG_(USER|PASSWORD|HOST|PORT)$/.test(k))).toEqual([]);
+      }
+    });
+
+    test('KFP-API-DB: the API server waits for its database with a startup probe (a minute) before liveness counts', () => {
+      expect(mu.container('ml-pipeline').startupProbe).toEqual({ httpGet: { path: '/apis/v1beta1/healthz', port: 'http' }, initialDelaySeconds: 0, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 12 });
+    });
+
+    test('KFP-API-USERID: multi-user API server and UI read kubeflow-userid with an empty prefix (not the Google IAP defaults); props override both', () => {
+      for (const d of ['ml-pipeline', 'ml-pipeline-ui']) {
+        expect(envOf(mu, d)).toMatchObject({ KUBEFLOW_USERID_HEADER: 'kubeflow-userid', KUBEFLOW_USERID_PREFIX: '' });
+      }
+      const custom = objectsOf(buildPlatform(platform({ multiUser: true, userIdHeader: 'x-user', userIdPrefix: 'oidc:' }).p), 'kubeflow-pipelines');
+      for (const d of ['ml-pipeline', 'ml-pipeline-ui']) expect(envOf(custom, d)).toMatchObject({ KUBEFLOW_USERID_HEADER: 'x-user', KUBEFLOW_USERID_PREFIX: 'oidc:' });
+      expect(envOf(custom, 'ml-pipeline-scheduledworkflow').USER_IDENTITY_HEADER).toBe('x-user');
+      expect(env('ml-pipeline').KUBEFLOW_USERID_HEADER).toBeUndefined();
+    });
+
+    test('KFP-API-RUNNER-SA: multi-user runs use the profile\'s default-editor; single-user keeps the built-in pipeline-runner', () => {
+      expect(envOf(mu, 'ml-pipeline').DEFAULTPIPELINERUNNERSERVICEACCOUNT).toBe('default-editor');
+      expect(env('ml-pipeline').DEFAULTPIPELINERUNNERSERVICEACCOUNT).toBeUndefined();
+    });
+
+    test('KFP-PA-TOKEN: the persistence agent mounts a projected token (audience pipelines.kubeflow.org) at /var/run/secrets/kubeflow/tokens, in both modes', () => {
+      for (const o of [mu, objectsOf(built, 'kubeflow-pipelines')]) {
+        expect(podSpec(o, 'ml-pipeline-persistenceagent').volumes).toContainEqual(tokenVolume('persistenceagent-sa-token'));
+        expect(o.container('ml-pipeline-persistenceagent').volumeMounts).toContainEqual({ name: 'persistenceagent-sa-token', mountPath: '/var/run/secrets/kubeflow/tokens', readOnly: true });
+      }
+    });
+
+    test('KFP-PA-REPORT: the persistence agent may `report` workflows and scheduledworkflows (checked by SubjectAccessReview)', () => {
+      for (const r of ['workflows', 'scheduledworkflows']) {
+        expect(mu.can('ClusterRole', 'ml-pipeline-persistenceagent-role', 'pipelines.kubeflow.org', r, 'report')).toBe(true);
+        expect(can('Role', 'ml-pipeline-persistenceagent-role', 'pipelines.kubeflow.org', r, 'report')).toBe(true);
+      }
+      expect(mu.can('ClusterRole', 'ml-pipeline-persistenceagent-role', 'pipelines.kubeflow.org', 'runs', 'report')).toBe(false);
+    });
+
+    test('KFP-SWF-AUTH: the scheduled-workflow controller has its token and, multi-user, its identity in the user header', () => {
+      expect(podSpec(mu, 'ml-pipeline-scheduledworkflow').volumes).toContainEqual(tokenVolume('scheduledworkflow-sa-token'));
+      expect(mu.container('ml-pipeline-scheduledworkflow').volumeMounts).toContainEqual({ name: 'scheduledworkflow-sa-token', mountPath: '/var/run/secrets/kubeflow/tokens', readOnly: true });
+      expect(envOf(mu, 'ml-pipeline-scheduledworkflow')).toMatchObject({
+        NAMESPACE_SELF: { fieldRef: { fieldPath: 'metadata.namespace' } },
+        SERVICE_ACCOUNT_NAME: { fieldRef: { fieldPath: 'spec.serviceAccountName' } },
+        USER_IDENTITY_HEADER: 'kubeflow-userid',
+        USER_IDENTITY_VALUE: 'system:serviceaccount:$(NAMESPACE_SELF):$(SERVICE_ACCOUNT_NAME)',
+      });
+      // $(...) references resolve only to variables defined before them.
+      const names = mu.container('ml-pipeline-scheduledworkflow').env.map((e: any) => e.name);
+      expect(names.indexOf('USER_IDENTITY_VALUE')).toBeGreaterThan(Math.max(names.indexOf('NAMESPACE_SELF'), names.indexOf('SERVICE_ACCOUNT_NAME')));
+      expect(env('ml-pipeline-scheduledworkflow').USER_IDENTITY_HEADER).toBeUndefined();
+    });
+
+    test('KFP-API-V2IMAGES: runs get the 2.17.0 driver and launcher, mirrored and overridable like every image', () => {
+      expect(envOf(mu, 'ml-pipeline')).toMatchObject({ V2_DRIVER_IMAGE: 'ghcr.io/kubeflow/kfp-driver:2.17.0', V2_LAUNCHER_IMAGE: 'ghcr.io/kubeflow/kfp-launcher:2.17.0' });
+      const p = new Platform(new App(), 'p', {
+        name: 'kfp',
+        prerequisites: [CERT_MANAGER],
+        images: { registryMirror: 'mirror.example.com', overrides: { 'kubeflow-pipelines/launcher': { tag: '2.17.1' } } },
+      });
+      new ArgoWorkflows(p, 'argo-workflows');
+      new KubeflowPipelines(p, 'kubeflow-pipelines');
+      const e = envOf(objectsOf(buildPlatform(p), 'kubeflow-pipelines'), 'ml-pipeline');
+      expect([e.V2_DRIVER_IMAGE, e.V2_LAUNCHER_IMAGE]).toEqual(['mirror.example.com/kubeflow/kfp-driver:2.17.0', 'mirror.example.com/kubeflow/kfp-launcher:2.17.1']);
+    });
+
+    test('KFP-UI-AUTHZ: the multi-user UI authorizes (ENABLE_AUTHZ), runs in KUBEFLOW mode with the artifact proxy and the viewer template', () => {
+      expect(envOf(mu, 'ml-pipeline-ui')).toMatchObject({
+        ENABLE_AUTHZ: 'true',
+        DEPLOYMENT: 'KUBEFLOW',
+        FRONTEND_SERVER_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } },
+        ARTIFACTS_SERVICE_PROXY_NAME: 'ml-pipeline-ui-artifact',
+        ARTIFACTS_SERVICE_PROXY_PORT: '80',
+        ARTIFACTS_SERVICE_PROXY_ENABLED: 'true',
+        VIEWER_TENSORBOARD_POD_TEMPLATE_SPEC_PATH: '/etc/config/viewer-pod-template.json',
+      });
+      expect(mu.container('ml-pipeline-ui').volumeMounts).toContainEqual({ name: 'config-volume', mountPath: '/etc/config', readOnly: true });
+      expect(JSON.parse(mu.named('ConfigMap', 'ml-pipeline-ui-configmap').data['viewer-pod-template.json'])).toEqual({ spec: { serviceAccountName: 'default-editor' } });
+      const noProxy = objectsOf(buildPlatform(platform({ multiUser: true, artifactServer: false }).p), 'kubeflow-pipelines');
+      expect(envOf(noProxy, 'ml-pipeline-ui').ARTIFACTS_SERVICE_PROXY_ENABLED).toBe('false');
+      expect(env('ml-pipeline-ui').ENABLE_AUTHZ).toBeUndefined();
+    });
+
+    test('KFP-UI-AUTHZ: the UI reaches the object store at the complete host (no namespace appended)', () => {
+      expect(envOf(mu, 'ml-pipeline-ui')).toMatchObject({ MINIO_HOST: 'seaweedfs.kubeflow', MINIO_NAMESPACE: '', MINIO_PORT: '9000' });
+    });
+
+    test('KFP-UI-SECRETS: the UI reads Secrets (and ConfigMaps) in its own namespace only', () => {
+      expect(mu.can('ClusterRole', 'ml-pipeline-ui-role', '', 'secrets', 'get')).toBe(false);
+      expect(mu.can('ClusterRole', 'ml-pipeline-ui-role', '', 'pods/log', 'get')).toBe(true);
+      const role = mu.named('Role', 'ml-pipeline-ui-role');
+      expect(role.metadata.namespace).toBe('kubeflow');
+      for (const r of ['secrets', 'configmaps']) for (const v of ['get', 'list']) expect(mu.can('Role', 'ml-pipeline-ui-role', '', r, v)).toBe(true);
+      expect(mu.named('RoleBinding', 'ml-pipeline-ui-rolebinding').subjects).toEqual([{ kind: 'ServiceAccount', name: 'ml-pipeline-ui', namespace: 'kubeflow' }]);
+    });
+
+    test('KFP-MYSQL-AUTH: MySQL 8.4 runs with upstream\'s args (native password on, as ML Metadata logs in with it)', () => {
+      expect(mu.container('mysql').image).toBe('mysql:8.4');
+      expect(mu.container('mysql').args).toEqual(['--datadir', '/var/lib/mysql', '--authentication-policy=mysql_native_password', '--mysql-native-password=ON', '--disable-log-bin']);
+    });
+
+    test('KFP-MLMD-ARGS: ML Metadata\'s gRPC server gets upstream\'s size limits and database flags', () => {
+      const c = mu.container('metadata-grpc-deployment');
+      expect(c.command).toEqual(['/bin/metadata_store_server']);
+      expect(c.args).toEqual([
+        '--grpc_port=8080', '--mysql_config_database=metadb', '--mysql_config_host=mysql', '--mysql_config_port=3306',
+        '--mysql_config_user=$(DBCONFIG_USER)', '--mysql_config_password=$(DBCONFIG_PASSWORD)', '--enable_database_upgrade=true',
+        '--grpc_channel_arguments=grpc.max_metadata_size=16384,grpc.max_receive_message_length=104857600,grpc.max_send_message_length=104857600',
+      ]);
+      expect(mu.named('ConfigMap', 'metadata-grpc-configmap').data).toEqual({ METADATA_GRPC_SERVICE_HOST: 'metadata-grpc-service', METADATA_GRPC_SERVICE_PORT: '8080' });
+    });
+
+    test('KFP-ENVOY: metadata-envoy reads its config from metadata-envoy-configmap (key envoy-config.yaml): gRPC-Web on 9090 to ML Metadata over HTTP/2', () => {
+      const c = mu.container('metadata-envoy-deployment');
+      expect(c.args).toEqual(['/etc/envoy/envoy-config.yaml']);
+      expect(c.volumeMounts).toContainEqual({ name: 'envoy-config', mountPath: '/etc/envoy', readOnly: true });
+      expect(podSpec(mu, 'metadata-envoy-deployment').volumes).toContainEqual({ name: 'envoy-config', configMap: { name: 'metadata-envoy-configmap' } });
+      expect(mu.named('Deployment', 'metadata-envoy-deployment').spec.template.metadata.labels['sidecar.istio.io/inject']).toBe('false');
+      const cm = mu.named('ConfigMap', 'metadata-envoy-configmap');
+      expect(Object.keys(cm.data)).toEqual(['envoy-config.yaml']);
+      const cfg = parse(cm.data['envoy-config.yaml']);
+      const listener = cfg.static_resources.listeners[0];
+      expect(listener.address.socket_address.port_value).toBe(9090);
+      const hcm = listener.filter_chains[0].filters[0].typed_config;
+      expect(hcm.http_filters.map((f: any) => f.name)).toEqual(['envoy.filters.http.grpc_web', 'envoy.filters.http.cors', 'envoy.filters.http.router']);
+      const cluster = cfg.static_resources.clusters[0];
+      expect(hcm.route_config.virtual_hosts[0].routes[0].route.cluster).toBe(cluster.name);
+      expect(cluster.load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address).toEqual({ address: 'metadata-grpc-service.kubeflow', port_value: 8080 });
+      expect(cluster.typed_extension_protocol_options['envoy.extensions.upstreams.http.v3.HttpProtocolOptions'].explicit_http_config).toEqual({ http2_protocol_options: {} });
+      // The admin interface stays inside the pod.
+      expect(cfg.admin.address.socket_address.address).toBe('127.0.0.1');
+    });
+
+    test('KFP-SEAWEED-SVC: upstream\'s seaweedfs Service (names, ports, selector), each port on a container port; the API server uses it', () => {
+      const svc = mu.named('Service', 'seaweedfs');
+      expect(svc.spec.selector).toEqual({ app: 'seaweedfs' });
+      expect(svc.spec.ports.map((p: any) => [p.name, p.port])).toEqual([
+        ['http-iam', 8111], ['http-s3', 8333], ['http-s3-compat', 9000], ['http-master', 9333], ['grpc-master', 19333], ['grpc-filer', 18888], ['http-filer', 8888],
+      ]);
+      const ports = Object.fromEntries(mu.container('seaweedfs').ports.map((p: any) => [p.name, p.containerPort]));
+      expect(svc.spec.ports.map((p: any) => ports[p.targetPort])).toEqual([8111, 8333, 8333, 9333, 19333, 18888, 8888]);
+      expect(mu.ofKind('Service').map((x) => x.metadata.name)).not.toContain('minio-service');
+      expect(envOf(mu, 'ml-pipeline')).toMatchObject({ OBJECTSTORECONFIG_HOST: 'seaweedfs.kubeflow', OBJECTSTORECONFIG_PORT: '9000' });
+    });
+
+    test('KFP-SEAWEED-VER and KFP-SEAWEED-AUTH: SeaweedFS 4.34 with IAM and filer; the bucket and the one S3 identity come from the object store Secret', () => {
+      const c = mu.container('seaweedfs');
+      expect(c.image).toBe('ghcr.io/chrislusf/seaweedfs:4.34');
+      expect(c.command).toBeUndefined();
+      expect(c.args).toEqual(['server', '-dir=/data', '-s3', '-iam', '-filer', '-master.volumePreallocate=false']);
+      expect(c.envFrom).toEqual([{ secretRef: { name: 'mlpipeline-minio-artifact' } }]);
+      const hook = c.lifecycle.postStart.exec.command;
+      expect(hook.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+      expect(hook[2]).toContain('s3.bucket.create -name mlpipeline');
+      expect(hook[2]).toContain('s3.configure -user kubeflow-admin -access_key $accesskey -secret_key $secretkey -actions Admin -apply');
+      expect(hook[2]).toContain('touch /tmp/initialization-complete');
+      expect(c.startupProbe.exec.command[2]).toMatch(/^test -f \/tmp\/initialization-complete && .*grep -q mlpipeline$/);
+      expect(c.readinessProbe.httpGet).toEqual({ path: '/status', port: 's3' });
+      const other = objectsOf(buildPlatform(platform({ bucket: 'artifacts', objectStoreSecret: 's3-creds' }).p), 'kubeflow-pipelines').container('seaweedfs');
+      expect(other.envFrom).toEqual([{ secretRef: { name: 's3-creds' } }]);
+      expect(other.lifecycle.postStart.exec.command[2]).toContain('s3.bucket.create -name artifacts');
+    });
+
+    test('single-user runs have their pipeline-runner ServiceAccount and Role (the API server\'s default runner); multi-user needs none', () => {
+      expect(env('ml-pipeline').DEFAULTPIPELINERUNNERSERVICEACCOUNT).toBeUndefined();
+      expect(named('ServiceAccount', 'pipeline-runner').metadata.namespace).toBe('kubeflow');
+      expect(named('RoleBinding', 'pipeline-runner-binding')).toMatchObject({ roleRef: { kind: 'Role', name: 'pipeline-runner' }, subjects: [{ kind: 'ServiceAccount', name: 'pipeline-runner', namespace: 'kubeflow' }] });
+      for (const [group, resource, verb] of [['', 'secrets', 'get'], ['', 'configmaps', 'get'], ['', 'persistentvolumeclaims', 'create'], ['', 'persistentvolumeclaims', 'delete'], ['', 'pods', 'get'],
+        ['argoproj.io', 'workflows', 'get'], ['argoproj.io', 'workflowtaskresults', 'create'], ['argoproj.io', 'workflowtaskresults', 'patch'], ['snapshot.storage.k8s.io', 'volumesnapshots', 'create']]) {
+        expect(can('Role', 'pipeline-runner', group, resource, verb)).toBe(true);
+      }
+      expect(can('Role', 'pipeline-runner', '', 'secrets', 'list')).toBe(false);
+      expect(mu.ofKind('ServiceAccount').map((x) => x.metadata.name)).not.toContain('pipeline-runner');
+    });
+
+    test('the UI\'s TensorBoard viewer template in both modes: the viewer ServiceAccount (single-user), default-editor (multi-user); its own namespace as FRONTEND_SERVER_NAMESPACE', () => {
+      expect(JSON.parse(named('ConfigMap', 'ml-pipeline-ui-configmap').data['viewer-pod-template.json'])).toEqual({ spec: { serviceAccountName: 'kubeflow-pipelines-viewer' } });
+      expect(named('ServiceAccount', 'kubeflow-pipelines-viewer').automountServiceAccountToken).toBe(false);
+      expect(env('ml-pipeline-ui')).toMatchObject({ VIEWER_TENSORBOARD_POD_TEMPLATE_SPEC_PATH: '/etc/config/viewer-pod-template.json', FRONTEND_SERVER_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+      expect(container('ml-pipeline-ui').volumeMounts).toContainEqual({ name: 'config-volume', mountPath: '/etc/config', readOnly: true });
+    });
+
+    test('KFP-VS: multi-user routes /pipeline to the UI and /ml_metadata to the envoy through the Kubeflow gateway; single-user and istioGateway: false emit none', () => {
+      const ui = mu.named('VirtualService', 'ml-pipeline-ui');
+      expect(ui.metadata.namespace).toBe('kubeflow');
+      expect(ui.spec).toEqual({
+        gateways: ['kubeflow/kubeflow-gateway'],
+        hosts: ['*'],
+        http: [{ match: [{ uri: { prefix: '/pipeline' } }], rewrite: { uri: '/pipeline' }, route: [{ destination: { host: 'ml-pipeline-ui.kubeflow.svc.cluster.local', port: { number: 80 } } }], timeout: '300s' }],
+      });
+      expect(mu.named('VirtualService', 'metadata-grpc').spec.http[0].route[0].destination).toEqual({ host: 'metadata-envoy-service.kubeflow.svc.cluster.local', port: { number: 9090 } });
+      expect(ofKind('VirtualService')).toEqual([]);
+      expect(objectsOf(buildPlatform(platform({ multiUser: true, istioGateway: false }).p), 'kubeflow-pipelines').ofKind('VirtualService')).toEqual([]);
+      const other = objectsOf(buildPlatform(platform({ multiUser: true, istioGateway: 'istio-system/gw' }).p), 'kubeflow-pipelines');
+      expect(other.named('VirtualService', 'ml-pipeline-ui').spec.gateways).toEqual(['istio-system/gw']);
+    });
+
+    test('KFP-VS: a multi-user platform without Istio fails, naming the VirtualService requirement', () => {
+      const p = new Platform(new App(), 'p', { name: 'kfp', prerequisites: [CERT_MANAGER] });
+      new ArgoWorkflows(p, 'argo-workflows');
+      new KubeflowPipelines(p, 'kubeflow-pipelines', { multiUser: true });
+      let problems: string[] = [];
+      try {
+        buildPlatform(p);
+      } catch (e) {
+        problems = (e as PlatformError).problems;
+      }
+      expect(problems.join('\n')).toMatch(/VirtualService/);
+    });
+  });
+
   test.each<[string, KubeflowPipelinesProps, string]>([
     ['pipelineStore is unknown', { pipelineStore: 'etcd' as PipelineStore }, "p/kubeflow-pipelines: pipelineStore 'etcd' is not one of database, kubernetes; use PipelineStore.DATABASE or PipelineStore.KUBERNETES"],
     ['apiServerReplicas is 0', { apiServerReplicas: 0 }, 'p/kubeflow-pipelines: apiServerReplicas 0 is not allowed; set a whole number >= 1'],
@@ -291,6 +517,11 @@ describe('Kubeflow Pipelines component', () => {
     ['the external object store host has a scheme', { objectStore: { external: { host: 'https://s3' } } },
       "p/kubeflow-pipelines: objectStore.external.host 'https://s3' must be a host name without scheme or port (set port and secure separately)"],
     ['the included database size is not a quantity', { database: { included: { size: 'big' } } }, "p/kubeflow-pipelines: database.included.size 'big' is not a quantity; give e.g. 20Gi"],
+    ['userIdHeader is set in single-user mode (KFP-API-USERID)', { userIdHeader: 'x-user' },
+      'p/kubeflow-pipelines: userIdHeader applies to multi-user mode only (single-user mode has no user identity or Istio routing); set multiUser: true or remove it'],
+    ['userIdHeader is not a header name (KFP-API-USERID)', { multiUser: true, userIdHeader: 'kubeflow userid' }, "p/kubeflow-pipelines: userIdHeader 'kubeflow userid' is not an HTTP header name; give e.g. kubeflow-userid"],
+    ['istioGateway is not <namespace>/<name> (KFP-VS)', { multiUser: true, istioGateway: 'kubeflow-gateway' },
+      "p/kubeflow-pipelines: istioGateway 'kubeflow-gateway' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway), or false"],
   ])('fails when %s', (_what, props, message) => {
     expect(() => platform(props)).toThrow(message);
   });
