@@ -298,7 +298,8 @@ export class Controller extends Construct {
       : [];
     // What it grants, calls directly and is reviewed for is held cluster-wide: roles it
     // creates live in any namespace (or are ClusterRoles), and so do the objects it calls on.
-    const needs = [...this.grants.flatMap((g) => g.rules), ...this.clientCalls.map((n) => n.rule), ...this.accessReviews.map((n) => n.rule)];
+    // A role's resourceNames are those the operator forms at run time (per object): it holds the rule for every name.
+    const needs = [...this.grants.flatMap((g) => g.rules.map(({ resourceNames: _names, ...r }) => r)), ...this.clientCalls.map((n) => n.rule), ...this.accessReviews.map((n) => n.rule)];
     this.clusterRules = normalizeRules([...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...metricsRules, ...(props.rules ?? []), ...needs]);
     const leaseRules: PolicyRule[] = props.leaderElectionId
       ? [

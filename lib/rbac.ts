@@ -218,6 +218,7 @@ export interface RuntimeRole {
   readonly name: string;
   /** When the operator creates it, and from what (e.g. its template at the modelled tag). */
   readonly createdFor: string;
+  /** Its rules. resourceNames in them are the names it forms at run time: the operator holds the rule for every name. */
   readonly rules: PolicyRule[];
 }
 
