@@ -61,6 +61,12 @@ export const Rbac = {
   ],
 };
 
+/** Kubernetes' system:auth-delegator, as the API server bootstraps it: token and access reviews. */
+export const AUTH_DELEGATOR_RULES: PolicyRule[] = [
+  Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
+  Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
+];
+
 /**
  * Rejects wildcards: least privilege is a promise of this project. `wildcardsBecause`, the
  * reason of a declared `wildcardRbac` exception, lets them through (MLP051 lists it).
@@ -206,8 +212,9 @@ export function bindingObject(scope: Construct, id: string, props: BindingObject
 }
 
 /**
- * A Role or ClusterRole an operator creates at run time (one per custom resource, say).
- * The API server refuses to let anyone create a role granting a permission they do not hold
+ * A Role or ClusterRole an operator creates at run time (one per custom resource, say), or
+ * an existing ClusterRole it binds at run time (e.g. system:auth-delegator). The API server
+ * refuses to let anyone create a role, or a binding, granting a permission they do not hold
  * themselves (its escalation check), so the operator must hold every rule of it: a
  * Controller adds these rules to its own RBAC, and MLP031 proves its ServiceAccount holds them.
  */

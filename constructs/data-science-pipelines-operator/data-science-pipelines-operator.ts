@@ -122,6 +122,16 @@ const isArgoWorkflows = (c: Component): c is ArgoWorkflows => c instanceof ArgoW
  * Workflows and Viewer CRDs it bundles, claimed as USES: with Kubeflow Pipelines and Argo in
  * the platform, their owners emit them; alone, it emits its own copies. Its PipelineVersion webhooks are created by the operator at run time, not
  * shipped: declared as runtime webhooks, which the checks and the report account for.
+ *
+ * Deliberate differences from upstream's install (v2.18.0 config/overlays/odh): the images
+ * and settings reach the operator through config.yaml alone, with literal values, instead of
+ * also through IMAGES_* and DSPO_* env (several of upstream's env names, e.g.
+ * IMAGES_KUBE_RBAC_PROXY, map to no key v2.18.0 reads); its ClusterRole is derived from the
+ * roles it creates per DSPA (DSPO_RUNTIME_ROLES) plus what it deploys, so it leaves out
+ * upstream's grants no role or reconciler of that tag needs (e.g. deletecollection on
+ * workflows, deployments/finalizers, config.openshift.io) and the cluster-wide Argo
+ * controller role upstream also binds to it; the cluster-wide Argo controller itself
+ * (argo ServiceAccount and roles) belongs to the ArgoWorkflows component, not here.
  */
 export class DataSciencePipelinesOperator extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = DSPO_IMAGES;

@@ -1,5 +1,5 @@
 import { DSPA_GROUP } from './crds';
-import { MANAGE_VERBS, Rbac, RuntimeRole } from '../../lib/rbac';
+import { AUTH_DELEGATOR_RULES, MANAGE_VERBS, Rbac, RuntimeRole } from '../../lib/rbac';
 import { ARGO_GROUP } from '../argo-workflows/crds';
 import { KUBEFLOW_GROUP, PIPELINES_GROUP } from '../kubeflow-pipelines/crds';
 
@@ -114,5 +114,13 @@ const WEBHOOK: RuntimeRole = {
   rules: [Rbac.read(PIPELINES_GROUP, 'pipelines')],
 };
 
-/** Every role DSPO v2.18.0 creates at run time. */
-export const DSPO_RUNTIME_ROLES: RuntimeRole[] = [API_SERVER, USER_ACCESS, PIPELINE_RUNNER, PERSISTENCE_AGENT, SCHEDULED_WORKFLOW, WORKFLOW_CONTROLLER, WEBHOOK];
+/** Bound, not created: the API server's and metadata proxy's ServiceAccounts review tokens and access. */
+const AUTH_DELEGATOR: RuntimeRole = {
+  kind: 'ClusterRole',
+  name: 'system:auth-delegator',
+  createdFor: 'bound per DSPA by ClusterRoleBinding ds-pipeline-ui-auth-delegator-<namespace>-<dspa> (common/no-owner/clusterrolebinding.yaml.tmpl)',
+  rules: AUTH_DELEGATOR_RULES,
+};
+
+/** Every role DSPO v2.18.0 creates, or binds, at run time. */
+export const DSPO_RUNTIME_ROLES: RuntimeRole[] = [API_SERVER, USER_ACCESS, PIPELINE_RUNNER, PERSISTENCE_AGENT, SCHEDULED_WORKFLOW, WORKFLOW_CONTROLLER, WEBHOOK, AUTH_DELEGATOR];

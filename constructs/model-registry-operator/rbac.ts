@@ -1,4 +1,4 @@
-import { PolicyRule, Rbac, ResourceRef, RuntimeRole } from '../../lib/rbac';
+import { AUTH_DELEGATOR_RULES, PolicyRule, Rbac, ResourceRef, RuntimeRole } from '../../lib/rbac';
 
 // What the v0.3.8 manager reads and manages besides the ModelRegistry kind it owns (which
 // the Controller derives from `owns`): facts from config/rbac/role.yaml at v0.3.8, the
@@ -25,8 +25,8 @@ export const OPERATOR_RULES: PolicyRule[] = [
 /**
  * The Roles v0.3.8 creates at run time (internal/controller/config/templates): it must hold
  * their rules to create them. `<registry>` is a ModelRegistry's name; the catalog's name is
- * model-catalog. Its RoleBindings bind these, and its ClusterRoleBindings bind
- * system:auth-delegator (token and access reviews), which it holds.
+ * model-catalog. Its RoleBindings bind these; its ClusterRoleBindings bind
+ * system:auth-delegator for each registry's and the catalog's kube-rbac-proxy.
  */
 export const OPERATOR_RUNTIME_ROLES: RuntimeRole[] = [
   {
@@ -46,6 +46,12 @@ export const OPERATOR_RUNTIME_ROLES: RuntimeRole[] = [
     name: 'model-catalog-admin',
     createdFor: 'with the model catalog, for its admins, who edit its sources (catalog/catalog-admin-role.yaml.tmpl)',
     rules: [Rbac.verbs('', ['configmaps', 'secrets'], ['get', 'list', 'patch', 'update', 'watch'])],
+  },
+  {
+    kind: 'ClusterRole',
+    name: 'system:auth-delegator',
+    createdFor: 'bound per registry and for the catalog, for their kube-rbac-proxy (kube-rbac-proxy-role-binding.yaml.tmpl, catalog/catalog-kube-rbac-proxy-role-binding.yaml.tmpl)',
+    rules: AUTH_DELEGATOR_RULES,
   },
 ];
 

@@ -90,7 +90,7 @@ describe('Data Science Pipelines Operator component', () => {
     const dspo = built.model.components[0] as DataSciencePipelinesOperator;
     expect(dspo.controller.grants.map((g) => `${g.kind} ${g.name}`)).toEqual([
       'Role ds-pipeline-<dspa>', 'Role ds-pipeline-user-access-<dspa>', 'Role pipeline-runner-<dspa>', 'Role ds-pipeline-persistenceagent-<dspa>',
-      'Role ds-pipeline-scheduledworkflow-<dspa>', 'Role ds-pipeline-workflow-controller-role-<dspa>', 'ClusterRole ds-pipelines-webhook',
+      'Role ds-pipeline-scheduledworkflow-<dspa>', 'Role ds-pipeline-workflow-controller-role-<dspa>', 'ClusterRole ds-pipelines-webhook', 'ClusterRole system:auth-delegator',
     ]);
     const held = named('ClusterRole', 'data-science-pipelines-operator-controller-manager-role').rules as PolicyRule[];
     for (const g of dspo.controller.grants) expect([g.name, uncoveredRules(held, g.rules)]).toEqual([g.name, []]);

@@ -113,7 +113,7 @@ describe('ModelRegistryOperator managers', () => {
     expect(c.command).toEqual(['/manager']);
     const flags = c.args.map((a: string) => a.replace(/=.*$/, ''));
     for (const f of flags) expect(['--health-probe-bind-address', '--leader-elect', '--metrics-bind-address', '--metrics-secure', '--metrics-cert-dir', '--metrics-cert-name', '--metrics-key-name']).toContain(f);
-    expect(alone.c.operator.grants.map((g) => `${g.kind} ${g.name}`)).toEqual(['Role registry-user-<registry>', 'Role model-catalog', 'Role model-catalog-admin']);
+    expect(alone.c.operator.grants.map((g) => `${g.kind} ${g.name}`)).toEqual(['Role registry-user-<registry>', 'Role model-catalog', 'Role model-catalog-admin', 'ClusterRole system:auth-delegator']);
   });
 
   test('MRO-ENV: the env names v0.3.8 reads (REST_IMAGE and the like), as its odh overlay sets them; no env of main', () => {
