@@ -29,6 +29,12 @@ export const DSPO_IMAGES: Readonly<Record<DspoImageKey, ImageSpec>> = Object.fre
   mlmdGrpc: { repository: 'quay.io/opendatahub/mlmd-grpc-server', tag: DSPO_VERSION },
   mlmdEnvoy: { repository: 'registry.redhat.io/openshift-service-mesh/proxyv2-rhel9', tag: '2.6' },
   mariadb: { repository: 'registry.redhat.io/rhel9/mariadb-105', tag: '1' },
-  /** The auth proxy it puts in front of each DSPA's API server (config.yaml Images.KubeRBACProxy, required); upstream's params.env pins this digest. */
-  kubeRbacProxy: { repository: 'registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9', digest: 'sha256:eac5ade5fc49b724ef33c05c81bf960f7bec3f52faa2e44db249d05bcc45c280' },
+  /**
+   * The auth proxy it puts in front of each DSPA's API server (config.yaml Images.KubeRBACProxy,
+   * required at start). Upstream's params.env pins Red Hat's build by digest only
+   * (registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9, a registry that needs a login);
+   * we pin the public OKD build of the same proxy at a release tag, as the model registry
+   * operator's table does.
+   */
+  kubeRbacProxy: { repository: 'quay.io/openshift/origin-kube-rbac-proxy', tag: '4.19' },
 });

@@ -71,7 +71,7 @@ describe('Data Science Pipelines Operator component', () => {
       'Images.PersistenceAgent', 'Images.ScheduledWorkflow',
       'ManagedPipelinesMetadata.Iris.Description', 'ManagedPipelinesMetadata.Iris.Filepath', 'ManagedPipelinesMetadata.Iris.Name', 'ManagedPipelinesMetadata.Iris.VersionName',
     ]);
-    expect(config.Images.KubeRBACProxy).toBe('registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9@sha256:eac5ade5fc49b724ef33c05c81bf960f7bec3f52faa2e44db249d05bcc45c280');
+    expect(config.Images.KubeRBACProxy).toBe('quay.io/openshift/origin-kube-rbac-proxy:4.19');
     expect(config.Images.ArgoWorkflowController).toBe('quay.io/opendatahub/ds-pipelines-argo-workflowcontroller:3.6.12');
     expect(config.Images.ApiServer).toBe('quay.io/opendatahub/ds-pipelines-api-server:v2.18.0');
     // Literal values: nothing is left for kustomize to substitute.
