@@ -1,9 +1,9 @@
 import { ImageSpec } from '../../lib/images';
 
 /**
- * DSPO release modelled. The inventory inspected main (5e01e73f, 2026-08-17); the latest
- * release tag then was v2.18.0, which we pin. UNCONFIRMED: that v2.18.0 matches main
- * (main serves DSPA v1 only; v1alpha1 was removed after the release).
+ * DSPO release modelled: v2.18.0. Checked at that tag: its DSPA CRD serves v1 only, its
+ * config.yaml keys and env (controllers/config/defaults.go, main.go), and the roles it
+ * creates per DSPA (config/internal).
  */
 export const DSPO_VERSION = 'v2.18.0';
 
