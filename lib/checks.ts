@@ -2,7 +2,7 @@ import { Controller } from './controller';
 import { CrdDefinition, gvkKey } from './crd';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
-import { allows, PolicyRule } from './rbac';
+import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
 import { SecurityCheck, securityException } from './security';
 import { compileCelRules, isBuiltinGroup, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue } from './validation';
 import { LabelSelector } from './webhook-server';
@@ -38,6 +38,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
   { id: 'MLP023', title: 'objects that an infrastructure component\'s webhooks intercept are applied after those webhooks are configured', check: checkInfrastructureWebhooksFirst },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
+  { id: 'MLP031', title: 'a controller holds every permission of the roles it creates at run time, its direct client calls and its SubjectAccessReview-checked verbs (as the API server\'s escalation check compares rules)', check: checkRuntimeNeeds },
   { id: 'MLP040', title: 'no Secret carries literal credentials (passwords, secret or access keys): reference a Secret the user provides', check: checkLiteralCredentials },
   { id: 'MLP050', title: 'every pod template passes Pod Security "restricted", or declares an exception with a reason', check: checkPodSecurity },
   { id: 'MLP051', title: 'no \'*\' in RBAC verbs, resources or API groups, unless the role declares an exception with a reason', check: checkRbacWildcards },
@@ -604,6 +605,53 @@ function checkRbac(m: PlatformModel): Finding[] {
     }
   }
   return out;
+}
+
+function checkRuntimeNeeds(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  for (const c of m.components) {
+    for (const ctl of c.node.findAll().filter((x): x is Controller => x instanceof Controller)) {
+      if (!ctl.grants.length && !ctl.clientCalls.length && !ctl.accessReviews.length) continue;
+      const held = heldClusterRules(m, ctl.serviceAccountName, ctl.namespace);
+      const sa = `${ctl.namespace}/${ctl.serviceAccountName}`;
+      const missing = (wanted: PolicyRule[]) => [...new Set(uncoveredRules(held, wanted).map(describeRule))];
+      for (const g of ctl.grants) {
+        const lacking = missing(g.rules);
+        if (lacking.length) {
+          out.push({ rule: 'MLP031', path: ctl.node.path, message: `controller ${ctl.name} creates ${g.kind} ${g.name} at run time (${g.createdFor}), granting ${lacking.join('; ')}, which its ServiceAccount ${sa} does not hold cluster-wide: the API server refuses the escalation. Keep the role in the Controller's grants (its rules are derived from them) and do not patch them away` });
+        }
+      }
+      for (const [what, list] of [['calls directly', ctl.clientCalls], ['is checked by SubjectAccessReview for', ctl.accessReviews]] as const) {
+        for (const n of list) {
+          const lacking = missing([n.rule]);
+          if (lacking.length) out.push({ rule: 'MLP031', path: ctl.node.path, message: `controller ${ctl.name} ${what} ${lacking.join('; ')} (${n.reason}), which its ServiceAccount ${sa} does not hold cluster-wide; keep it in the Controller's ${what === 'calls directly' ? 'clientCalls' : 'accessReviews'}` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The rules a ServiceAccount holds in every namespace: those of the ClusterRoles its
+ * ClusterRoleBindings reference, an aggregated ClusterRole counting the rules of every
+ * ClusterRole its aggregationRule selects (as the API server fills it in).
+ */
+function heldClusterRules(m: PlatformModel, saName: string, saNamespace: string): PolicyRule[] {
+  const clusterRoles = m.objects.filter((o) => o.json.kind === 'ClusterRole' && groupOf(o.json.apiVersion) === 'rbac.authorization.k8s.io').map((o) => o.json);
+  const rulesOf = (name: string): PolicyRule[] => {
+    const role = clusterRoles.find((r) => r.metadata?.name === name);
+    if (!role) return [];
+    const selectors: Array<Record<string, string>> = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s: LabelSelector) => s.matchLabels ?? {});
+    const aggregated = selectors.length
+      ? clusterRoles.filter((r) => r !== role && selectors.some((sel) => Object.keys(sel).length && matchLabels(sel, r.metadata?.labels ?? {}))).flatMap((r) => r.rules ?? [])
+      : [];
+    return [...(role.rules ?? []), ...aggregated];
+  };
+  const { bindings } = indexOf(m);
+  return (bindings.get(`${saNamespace}/${saName}`) ?? [])
+    .filter((o) => o.json.kind === 'ClusterRoleBinding' && o.json.roleRef?.kind === 'ClusterRole')
+    .flatMap((o) => rulesOf(o.json.roleRef.name));
 }
 
 /** The rules bound to a controller's ServiceAccount in the output. */

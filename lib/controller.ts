@@ -3,7 +3,7 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 
@@ -144,6 +144,25 @@ export interface ControllerProps {
   readonly rules?: PolicyRule[];
   /** Permissions only in the controller's own namespace. */
   readonly namespacedRules?: PolicyRule[];
+  /**
+   * Roles and ClusterRoles it creates at run time, as data. The API server refuses a role
+   * that grants more than its creator holds, so their rules become the controller's own
+   * cluster-wide RBAC, and MLP031 proves its ServiceAccount holds all of them.
+   * @default - none
+   */
+  readonly grants?: RuntimeRole[];
+  /**
+   * Permissions it uses through direct client calls (outside its watches), each with what it
+   * does; added to its cluster-wide RBAC and checked by MLP031.
+   * @default - none
+   */
+  readonly clientCalls?: RbacNeed[];
+  /**
+   * Verbs a server checks on its ServiceAccount with a SubjectAccessReview (e.g. a
+   * custom verb such as `report`); added to its cluster-wide RBAC and checked by MLP031.
+   * @default - none
+   */
+  readonly accessReviews?: RbacNeed[];
   readonly volumes?: Array<Record<string, unknown>>;
   readonly volumeMounts?: Array<Record<string, unknown>>;
   /** @default 10 */
@@ -220,13 +239,19 @@ export class Controller extends Construct {
   public readonly webhookPort?: number;
   /** Name of the webhook container port. */
   public readonly webhookPortName: string;
-  /** Cluster-wide rules of this controller (owns + rules), normalized. */
+  /** Cluster-wide rules of this controller (owns + rules + grants, clientCalls, accessReviews), normalized. */
   public readonly clusterRules: PolicyRule[];
   public readonly namespacedRules: PolicyRule[];
   /** CRDs it reconciles. */
   public readonly owns: CrdDefinition[];
   /** Resources it watches. */
   public readonly watches: ResourceRef[];
+  /** Roles it creates at run time (their rules are part of clusterRules). */
+  public readonly grants: RuntimeRole[];
+  /** Permissions of its direct client calls (part of clusterRules). */
+  public readonly clientCalls: RbacNeed[];
+  /** Verbs checked on it by SubjectAccessReview (part of clusterRules). */
+  public readonly accessReviews: RbacNeed[];
   private readonly extraVolumes: Array<Record<string, unknown>> = [];
   private readonly extraMounts: Array<Record<string, unknown>> = [];
 
@@ -240,6 +265,15 @@ export class Controller extends Construct {
     this.selectorLabels = props.selectorLabels;
     this.owns = props.owns ?? [];
     this.watches = props.watches ?? [];
+    this.grants = props.grants ?? [];
+    this.clientCalls = props.clientCalls ?? [];
+    this.accessReviews = props.accessReviews ?? [];
+    for (const g of this.grants) {
+      if (!g.rules.length) throw new Error(`${this.node.path}: grants: ${g.kind} ${g.name} has no rules; list the rules the operator puts in it, or drop it`);
+    }
+    for (const [prop, list] of [['clientCalls', this.clientCalls], ['accessReviews', this.accessReviews]] as const) {
+      for (const n of list) if (!n.reason.trim()) throw new Error(`${this.node.path}: ${prop}: ${JSON.stringify(n.rule)} has no reason; say what the program does with it`);
+    }
     this.webhookPort = props.ports?.webhook;
     this.webhookPortName = props.webhookPortName ?? 'webhook-server';
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
@@ -262,7 +296,11 @@ export class Controller extends Construct {
     const metricsRules = props.metrics?.authenticated
       ? [Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']), Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create'])]
       : [];
-    this.clusterRules = normalizeRules([...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...metricsRules, ...(props.rules ?? [])]);
+    // What it grants, calls directly and is reviewed for is held cluster-wide: roles it
+    // creates live in any namespace (or are ClusterRoles), and so do the objects it calls on.
+    // A role's resourceNames are those the operator forms at run time (per object): it holds the rule for every name.
+    const needs = [...this.grants.flatMap((g) => g.rules.map(({ resourceNames: _names, ...r }) => r)), ...this.clientCalls.map((n) => n.rule), ...this.accessReviews.map((n) => n.rule)];
+    this.clusterRules = normalizeRules([...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...metricsRules, ...(props.rules ?? []), ...needs]);
     const leaseRules: PolicyRule[] = props.leaderElectionId
       ? [
         Rbac.manage('coordination.k8s.io', 'leases'),

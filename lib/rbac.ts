@@ -61,6 +61,12 @@ export const Rbac = {
   ],
 };
 
+/** Kubernetes' system:auth-delegator, as the API server bootstraps it: token and access reviews. */
+export const AUTH_DELEGATOR_RULES: PolicyRule[] = [
+  Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
+  Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
+];
+
 /**
  * Rejects wildcards: least privilege is a promise of this project. `wildcardsBecause`, the
  * reason of a declared `wildcardRbac` exception, lets them through (MLP051 lists it).
@@ -203,4 +209,94 @@ export function bindingObject(scope: Construct, id: string, props: BindingObject
       ...(props.groups ?? []).map((name) => ({ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name })),
     ],
   });
+}
+
+/**
+ * A Role or ClusterRole an operator creates at run time (one per custom resource, say), or
+ * an existing ClusterRole it binds at run time (e.g. system:auth-delegator). The API server
+ * refuses to let anyone create a role, or a binding, granting a permission they do not hold
+ * themselves (its escalation check), so the operator must hold every rule of it: a
+ * Controller adds these rules to its own RBAC, and MLP031 proves its ServiceAccount holds them.
+ */
+export interface RuntimeRole {
+  /** The kind the operator creates: a Role (in the namespace of the object it serves) or a ClusterRole. */
+  readonly kind: 'Role' | 'ClusterRole';
+  /** Its name as the operator forms it, with the variable part in angle brackets, e.g. pipeline-runner-<dspa>. */
+  readonly name: string;
+  /** When the operator creates it, and from what (e.g. its template at the modelled tag). */
+  readonly createdFor: string;
+  /** Its rules. resourceNames in them are the names it forms at run time: the operator holds the rule for every name. */
+  readonly rules: PolicyRule[];
+}
+
+/**
+ * A permission no owns/watches declaration shows: a direct client call (a clientset Get,
+ * List or Delete outside the informer cache), or a verb a server checks on the caller with a
+ * SubjectAccessReview (e.g. Kubeflow Pipelines' `report` on workflows).
+ */
+export interface RbacNeed {
+  readonly rule: PolicyRule;
+  /** What the program does with it, where (file or function at the modelled tag). */
+  readonly reason: string;
+}
+
+/** One rule broken down to one API group, resource, verb and (optionally) name, as the API server's escalation check compares them. */
+function breakdown(rule: PolicyRule): PolicyRule[] {
+  const out: PolicyRule[] = [];
+  for (const group of rule.apiGroups ?? []) {
+    for (const resource of rule.resources ?? []) {
+      for (const verb of rule.verbs) {
+        if (rule.resourceNames?.length) {
+          for (const name of rule.resourceNames) out.push({ apiGroups: [group], resources: [resource], resourceNames: [name], verbs: [verb] });
+        } else {
+          out.push({ apiGroups: [group], resources: [resource], verbs: [verb] });
+        }
+      }
+    }
+  }
+  for (const url of rule.nonResourceURLs ?? []) for (const verb of rule.verbs) out.push({ nonResourceURLs: [url], verbs: [verb] });
+  return out;
+}
+
+function resourceCovered(held: readonly string[], resource: string): boolean {
+  if (held.includes('*') || held.includes(resource)) return true;
+  const slash = resource.indexOf('/');
+  if (slash < 0) return false;
+  return held.includes(`${resource.slice(0, slash)}/*`) || held.includes(`*/${resource.slice(slash + 1)}`);
+}
+
+function urlCovered(held: readonly string[], url: string): boolean {
+  return held.some((h) => h === '*' || h === url || (h.endsWith('*') && url.startsWith(h.slice(0, -1))));
+}
+
+/** Whether one held rule covers one broken-down rule (one group, resource or URL, verb and name at most). */
+function ruleCovers(held: PolicyRule, sub: PolicyRule): boolean {
+  const has = (set: readonly string[] | undefined, v: string) => (set ?? []).includes('*') || (set ?? []).includes(v);
+  if (!has(held.verbs, sub.verbs[0])) return false;
+  if (sub.nonResourceURLs?.length) return urlCovered(held.nonResourceURLs ?? [], sub.nonResourceURLs[0]);
+  if (!has(held.apiGroups, sub.apiGroups![0])) return false;
+  if (!resourceCovered(held.resources ?? [], sub.resources![0])) return false;
+  // A held rule limited to names covers only requests for those names.
+  if (!held.resourceNames?.length) return true;
+  return !!sub.resourceNames?.length && held.resourceNames.includes(sub.resourceNames[0]);
+}
+
+/**
+ * The parts of `wanted` that `held` does not cover, the way the API server's RBAC escalation
+ * check compares rules (k8s.io/kubernetes pkg/registry/rbac/validation, Covers): each wanted
+ * rule is broken down to one API group, resource, resource name and verb, and each part
+ * must be covered by some held rule, where '*' in verbs, API groups or resources covers all,
+ * `<resource>/*` and `*\/<subresource>` cover subresources, a held rule without
+ * resourceNames covers every name, and a non-resource URL ending in '*' covers its prefix.
+ * Empty when `held` covers all of `wanted`.
+ */
+export function uncoveredRules(held: readonly PolicyRule[], wanted: readonly PolicyRule[]): PolicyRule[] {
+  return wanted.flatMap(breakdown).filter((sub) => !held.some((h) => ruleCovers(h, sub)));
+}
+
+/** A broken-down rule in one line, e.g. `delete pods (core)` or `get secrets/db (core)`. */
+export function describeRule(r: PolicyRule): string {
+  if (r.nonResourceURLs?.length) return `${r.verbs.join(',')} ${r.nonResourceURLs.join(',')}`;
+  const names = r.resourceNames?.length ? `/${r.resourceNames.join(',')}` : '';
+  return `${r.verbs.join(',')} ${(r.resources ?? []).join(',')}${names} (${(r.apiGroups ?? []).map((g) => g || 'core').join(',')})`;
 }

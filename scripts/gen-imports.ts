@@ -58,7 +58,7 @@ const MODULES: BindingModule[] = [
   {
     out: 'imports/modelregistry.opendatahub.io.ts',
     from: '../constructs/model-registry-operator/crds',
-    header: 'Model registry operator custom resources (ModelRegistry, Catalog, AIHub), from constructs/model-registry-operator/crds.',
+    header: 'Model registry operator custom resources (ModelRegistry), from constructs/model-registry-operator/crds.',
   },
   {
     out: 'imports/nim.opendatahub.io.ts',

@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { ARGO_GROUP, CRDS } from './crds';
 import { ARGO_WORKFLOWS_IMAGES } from './versions';
@@ -66,6 +67,23 @@ export const ARGO_CONTROLLER_RULES: PolicyRule[] = [
 ];
 
 /**
+ * The argo-aggregate-to-admin/edit/view ClusterRoles: the workflow kinds for namespace
+ * admins, editors and viewers, through Kubernetes' aggregation labels. Shipped by Argo
+ * Workflows and, with the same rules, by the Data Science Pipelines Operator.
+ */
+export function addArgoUserRoles(scope: Construct): void {
+  const resources = [...WORKFLOW_KINDS, 'workflowtaskresults', 'workflowtaskresults/finalizers'];
+  const write = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+  roleObject(scope, 'AggregateToAdmin', {
+    name: 'argo-aggregate-to-admin',
+    labels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' },
+    rules: [Rbac.verbs(ARGO_GROUP, [...resources, 'workflowtasksets', 'workflowtasksets/finalizers'], write)],
+  });
+  roleObject(scope, 'AggregateToEdit', { name: 'argo-aggregate-to-edit', labels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' }, rules: [Rbac.verbs(ARGO_GROUP, resources, write)] });
+  roleObject(scope, 'AggregateToView', { name: 'argo-aggregate-to-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' }, rules: [Rbac.read(ARGO_GROUP, ...resources)] });
+}
+
+/**
  * Argo Workflows v4.0.5 as Kubeflow Pipelines 2.17.0 installs it: the eight minimal
  * argoproj.io CRDs, the workflow controller (cluster-wide, with its configuration map and
  * the executor image it injects), and the aggregated admin/edit/view roles.
@@ -73,6 +91,8 @@ export const ARGO_CONTROLLER_RULES: PolicyRule[] = [
 export class ArgoWorkflows extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = ARGO_WORKFLOWS_IMAGES;
   public readonly controller: Workload;
+  /** Whether it emits the argo-aggregate-to-admin/edit/view ClusterRoles. */
+  public readonly userRoles: boolean;
 
   constructor(scope: Platform, id: string, props: ArgoWorkflowsProps = {}) {
     super(scope, id, props.namespace ?? 'kubeflow');
@@ -132,16 +152,7 @@ export class ArgoWorkflows extends Component {
       namespacedRules: [Rbac.verbs('coordination.k8s.io', ['leases'], ['create', 'get', 'update']), Rbac.verbs('', ['secrets'], ['get'])],
     });
 
-    if (props.userRoles ?? true) {
-      const resources = [...WORKFLOW_KINDS, 'workflowtaskresults', 'workflowtaskresults/finalizers'];
-      const write = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-      roleObject(this, 'AggregateToAdmin', {
-        name: 'argo-aggregate-to-admin',
-        labels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' },
-        rules: [Rbac.verbs(ARGO_GROUP, [...resources, 'workflowtasksets', 'workflowtasksets/finalizers'], write)],
-      });
-      roleObject(this, 'AggregateToEdit', { name: 'argo-aggregate-to-edit', labels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' }, rules: [Rbac.verbs(ARGO_GROUP, resources, write)] });
-      roleObject(this, 'AggregateToView', { name: 'argo-aggregate-to-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' }, rules: [Rbac.read(ARGO_GROUP, ...resources)] });
-    }
+    this.userRoles = props.userRoles ?? true;
+    if (this.userRoles) addArgoUserRoles(this);
   }
 }

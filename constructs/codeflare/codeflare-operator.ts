@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { codeFlareConfigDocument, renderCodeFlareConfig } from './config';
-import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
+import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
 import { CODEFLARE_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
@@ -172,6 +172,7 @@ export class CodeFlareOperator extends Component {
       resources: props.resources ?? { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } },
       owns,
       rules,
+      clientCalls: CODEFLARE_RAYCLUSTER_CLIENT_CALLS,
       // Reads (and creates if absent) its ConfigMap.
       namespacedRules: [Rbac.verbs('', ['configmaps'], ['create', 'get'])],
       watches,

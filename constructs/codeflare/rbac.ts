@@ -1,4 +1,4 @@
-import { MANAGE_VERBS, PolicyRule, Rbac } from '../../lib/rbac';
+import { MANAGE_VERBS, PolicyRule, Rbac, RbacNeed } from '../../lib/rbac';
 
 // The CodeFlare operator's manager role (ODH fork, v1.16.0 line), split by feature so that
 // a platform grants only what the enabled controllers use. The cert rotator's rights come
@@ -16,6 +16,17 @@ export const CODEFLARE_RAYCLUSTER_RULES: PolicyRule[] = [
   Rbac.read('apiextensions.k8s.io', 'customresourcedefinitions'),
   // Reads default-dsci for the applications namespace (NetworkPolicy peers).
   Rbac.read('dscinitialization.opendatahub.io', 'dscinitializations'),
+];
+
+/**
+ * Direct client calls of the RayCluster controller (a clientset, not its cache) that no
+ * watch shows, at v1.16.0 (pkg/controllers/raycluster_controller.go). Its other direct
+ * calls (Apply and Get on secrets, service accounts, services, ingresses, NetworkPolicies,
+ * ClusterRoleBindings) are on kinds its rules already manage.
+ */
+export const CODEFLARE_RAYCLUSTER_CLIENT_CALLS: RbacNeed[] = [
+  { rule: Rbac.verbs('', ['pods'], ['list']), reason: 'lists pods in every namespace to find the KubeRay operator\'s namespace (NetworkPolicy peers), and a RayCluster\'s head pod' },
+  { rule: Rbac.verbs('', ['pods'], ['delete']), reason: 'deletes a RayCluster\'s head pod that lacks an image pull secret of its ServiceAccount, so that it is recreated with it' },
 ];
 
 /** On OpenShift: the dashboard Route behind the OAuth proxy, and the cluster's ingress domain. */

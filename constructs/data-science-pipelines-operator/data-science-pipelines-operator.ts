@@ -1,14 +1,16 @@
 import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { BUNDLED_CRDS, CRDS, DSPA_GROUP, dspaCrd } from './crds';
-import { DSPO_IMAGES } from './versions';
+import { DSPO_RUNTIME_ROLES } from './runtime-roles';
+import { DSPO_IMAGES, DspoImageKey } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { WebhookRule } from '../../lib/webhook-server';
-import { ARGO_CONTROLLER_RULES } from '../argo-workflows/argo-workflows';
+import { addArgoUserRoles, ArgoWorkflows } from '../argo-workflows/argo-workflows';
 import { KUBEFLOW_GROUP, PIPELINES_GROUP } from '../kubeflow-pipelines/crds';
 
 export interface DataSciencePipelinesOperatorProps extends ComponentProps {
@@ -20,6 +22,12 @@ export interface DataSciencePipelinesOperatorProps extends ComponentProps {
   readonly maxConcurrentReconciles?: number;
   /** @default info */
   readonly logLevel?: 'debug' | 'info' | 'error';
+  /**
+   * The argo-aggregate-to-admin/edit/view ClusterRoles upstream ships with DSPO, so that
+   * namespace admins, editors and viewers can work with the Argo workflows of their pipelines.
+   * @default true, unless an ArgoWorkflows component added to the platform before this one emits them
+   */
+  readonly argoUserRoles?: boolean;
 }
 
 const NAME = 'data-science-pipelines-operator-controller-manager';
@@ -28,26 +36,30 @@ const CONFIG = 'data-science-pipelines-operator-dspo-config';
 export const DSPO_WEBHOOK_SERVICE = 'ds-pipelines-webhook';
 const PIPELINEVERSION_WEBHOOK = 'pipelineversions.pipelines.kubeflow.org';
 
-const IMAGE_PARAMS: Record<string, keyof typeof DSPO_IMAGES> = {
-  IMAGES_APISERVER: 'apiServer',
-  IMAGES_PERSISTENCEAGENT: 'persistenceAgent',
-  IMAGES_SCHEDULEDWORKFLOW: 'scheduledWorkflow',
-  IMAGES_LAUNCHER: 'launcher',
-  IMAGES_DRIVER: 'driver',
-  IMAGES_ARGO_WORKFLOWCONTROLLER: 'argoWorkflowController',
-  IMAGES_ARGO_EXEC: 'argoExec',
-  IMAGES_MLMDGRPC: 'mlmdGrpc',
-  IMAGES_MLMDENVOY: 'mlmdEnvoy',
-  IMAGES_MARIADB: 'mariadb',
+/**
+ * The image keys of config.yaml (Images.*) as v2.18.0 reads them (controllers/config/defaults.go),
+ * each from our images table. ApiServer, PersistenceAgent, ScheduledWorkflow, MariaDB and
+ * KubeRBACProxy are required: without one the operator exits at start.
+ */
+const CONFIG_IMAGES: Record<string, DspoImageKey> = {
+  ApiServer: 'apiServer',
+  PersistenceAgent: 'persistenceAgent',
+  ScheduledWorkflow: 'scheduledWorkflow',
+  MlmdEnvoy: 'mlmdEnvoy',
+  MlmdGRPC: 'mlmdGrpc',
+  ArgoExecImage: 'argoExec',
+  ArgoWorkflowController: 'argoWorkflowController',
+  LauncherImage: 'launcher',
+  DriverImage: 'driver',
+  KubeRBACProxy: 'kubeRbacProxy',
+  MariaDB: 'mariadb',
 };
 
 /**
- * What the manager needs to deploy a pipelines stack per DSPA (upstream's manager-role),
- * as intent. It also holds the Argo controller's permissions, because it grants them to
- * each DSPA's workflow controller (Kubernetes forbids granting what one does not hold).
- * Left out: upstream's grants on ray.io, workload.codeflare.dev, serving.kserve.io,
- * machinelearning.seldon.io, snapshot.storage.k8s.io, image.openshift.io,
- * config.openshift.io and mlflow kinds (for pipeline steps), and batch jobs '*'.
+ * What the manager needs besides the roles it creates per DSPA (DSPO_RUNTIME_ROLES, which the
+ * Controller adds as grants): deploying each DSPA's stack, its webhook configurations, and
+ * the reviews of its API. Left out of upstream's manager-role: grants on kinds that no role
+ * it creates carries and no reconciler of v2.18.0 touches (config.openshift.io, mlflow kinds).
  */
 const MANAGER_RULES: PolicyRule[] = [
   Rbac.manage('', 'configmaps', 'secrets', 'serviceaccounts', 'services', 'persistentvolumeclaims'),
@@ -68,8 +80,40 @@ const MANAGER_RULES: PolicyRule[] = [
   // scoped by name; everything else is scoped to those two objects.
   Rbac.verbs('admissionregistration.k8s.io', ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], ['create']),
   { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], resourceNames: [PIPELINEVERSION_WEBHOOK], verbs: ['delete', 'get', 'patch', 'update'] },
-  ...ARGO_CONTROLLER_RULES,
 ];
+
+/**
+ * config.yaml of the run-time ConfigMap, with exactly the keys v2.18.0 reads through viper
+ * (controllers/config/defaults.go, apiserver.go, workflow_controller.go): its images, the
+ * Iris sample pipeline's metadata (read when a DSPA sets apiServer.enableSamplePipeline),
+ * and the operator's timeouts and switches at upstream's defaults. Values are literal: no
+ * kustomize variables are left to substitute.
+ */
+function runtimeConfig(image: (key: DspoImageKey) => string): string {
+  return stringify({
+    Images: Object.fromEntries(Object.entries(CONFIG_IMAGES).map(([k, key]) => [k, image(key)])),
+    ManagedPipelinesMetadata: {
+      Iris: {
+        Name: '[Demo] iris-training',
+        Description: 'Sample: trains a classifier on the Iris data set',
+        // Shipped in the API server image.
+        Filepath: '/samples/iris-pipeline-compiled.yaml',
+        VersionName: '[Demo] iris-training',
+      },
+    },
+    DSPO: {
+      // A JSON string the operator parses (workflow_controller.go).
+      ArgoWorkflowsControllers: JSON.stringify({ managementState: 'Managed' }),
+      ApiServer: { IncludeOwnerReference: true },
+      HealthCheck: { Database: { ConnectionTimeout: '15s' }, ObjectStore: { ConnectionTimeout: '15s' } },
+      RequeueTime: '20s',
+      PlatformVersion: 'v0.0.0',
+      FIPSEnabled: false,
+    },
+  });
+}
+
+const isArgoWorkflows = (c: Component): c is ArgoWorkflows => c instanceof ArgoWorkflows;
 
 /**
  * Data Science Pipelines Operator (Open Data Hub): the DataSciencePipelinesApplication CRD
@@ -78,6 +122,16 @@ const MANAGER_RULES: PolicyRule[] = [
  * Workflows and Viewer CRDs it bundles, claimed as USES: with Kubeflow Pipelines and Argo in
  * the platform, their owners emit them; alone, it emits its own copies. Its PipelineVersion webhooks are created by the operator at run time, not
  * shipped: declared as runtime webhooks, which the checks and the report account for.
+ *
+ * Deliberate differences from upstream's install (v2.18.0 config/overlays/odh): the images
+ * and settings reach the operator through config.yaml alone, with literal values, instead of
+ * also through IMAGES_* and DSPO_* env (several of upstream's env names, e.g.
+ * IMAGES_KUBE_RBAC_PROXY, map to no key v2.18.0 reads); its ClusterRole is derived from the
+ * roles it creates per DSPA (DSPO_RUNTIME_ROLES) plus what it deploys, so it leaves out
+ * upstream's grants no role or reconciler of that tag needs (e.g. deletecollection on
+ * workflows, deployments/finalizers, config.openshift.io) and the cluster-wide Argo
+ * controller role upstream also binds to it; the cluster-wide Argo controller itself
+ * (argo ServiceAccount and roles) belongs to the ArgoWorkflows component, not here.
  */
 export class DataSciencePipelinesOperator extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = DSPO_IMAGES;
@@ -95,13 +149,12 @@ export class DataSciencePipelinesOperator extends Component {
     // Shared with Kubeflow Pipelines and bundled from Argo: their owners emit them when present.
     for (const def of [...CRDS.filter((d) => d !== dspaCrd), ...BUNDLED_CRDS]) this.addCrd(def, { claim: CrdClaim.USES });
 
+    // The flags' values, as upstream's parameters ConfigMap carries them (the args expand them from env).
     const params: Record<string, string> = { ZAP_LOG_LEVEL: props.logLevel ?? 'info', MAX_CONCURRENT_RECONCILES: String(mcr) };
-    for (const [k, key] of Object.entries(IMAGE_PARAMS)) params[k] = this.image(key);
     new k8s.KubeConfigMap(this, 'Parameters', { metadata: { name: PARAMS, namespace: this.namespaceName }, data: params });
-    // UNCONFIRMED: the layout of config.yaml (the inventory names the ConfigMap and mount only).
     new k8s.KubeConfigMap(this, 'Config', {
       metadata: { name: CONFIG, namespace: this.namespaceName },
-      data: { 'config.yaml': stringify({ Images: Object.fromEntries(Object.keys(IMAGE_PARAMS).map((k) => [k.replace(/^IMAGES_/, ''), `$(${k})`])) }) },
+      data: { 'config.yaml': runtimeConfig((key) => this.image(key)) },
     });
 
     this.controller = new Controller(this, 'ControllerManager', {
@@ -109,7 +162,11 @@ export class DataSciencePipelinesOperator extends Component {
       image: this.image('operator'),
       command: ['/manager'],
       args: ['--leader-elect', '--zap-log-level=$(ZAP_LOG_LEVEL)', '--MaxConcurrentReconciles=$(MAX_CONCURRENT_RECONCILES)', '--config', '/home/config'],
-      env: Object.keys(params).map((k) => ({ name: k, valueFrom: { configMapKeyRef: { name: PARAMS, key: k } } })),
+      env: [
+        // Required: the operator exits at start without it.
+        { name: 'DSPO_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        ...Object.keys(params).map((k) => ({ name: k, valueFrom: { configMapKeyRef: { name: PARAMS, key: k } } })),
+      ],
       selectorLabels: { 'app.kubernetes.io/name': 'data-science-pipelines-operator', 'control-plane': 'controller-manager' },
       ports: { health: 8081 },
       metrics: ControllerMetrics.insecure(8080, 'upstream serves plain-HTTP metrics on :8080 to its ServiceMonitor (data-science-pipelines-operator-service)', {
@@ -121,6 +178,11 @@ export class DataSciencePipelinesOperator extends Component {
       resources: props.resources ?? { requests: { cpu: '200m', memory: '400Mi' }, limits: { cpu: '1', memory: '4Gi' } },
       owns: [dspa.definition],
       rules: MANAGER_RULES,
+      grants: DSPO_RUNTIME_ROLES,
+      securityExceptions: [{
+        check: 'wildcardRbac',
+        reason: "it creates a pipeline-runner-<dspa> Role per DSPA granting '*' on pods, services, volumes, deployments, replicasets, jobs, seldondeployments and every kubeflow.org kind (v2.18.0's template); the API server lets it grant only what it holds",
+      }],
       watches: [
         { group: 'apps', resource: 'deployments' },
         { group: '', resource: 'services' },
@@ -145,6 +207,16 @@ export class DataSciencePipelinesOperator extends Component {
         rules,
         failurePolicy: 'Fail',
       });
+    }
+
+    const argoWithRoles = () => this.platform.components.filter(isArgoWorkflows).filter((a) => a.userRoles);
+    const argo = argoWithRoles()[0];
+    if (props.argoUserRoles ?? !argo) {
+      if (argo) throw new Error(`${this.node.path}: argoUserRoles is true, but component '${argo.componentName}' (ArgoWorkflows) already emits the argo-aggregate-to-admin/edit/view ClusterRoles; leave argoUserRoles unset`);
+      addArgoUserRoles(new Construct(this, 'ArgoUserRoles'));
+      const late = () => argoWithRoles().map((c) =>
+        `${this.node.path}: component '${c.componentName}' (ArgoWorkflows) also emits the argo-aggregate-to-admin/edit/view ClusterRoles, added after this one; add it before DataSciencePipelinesOperator, or set argoUserRoles: false here`);
+      this.node.addValidation({ validate: late });
     }
 
     const all = [...MANAGE_VERBS];

@@ -1,13 +1,13 @@
 import { ImageSpec } from '../../lib/images';
 
 /**
- * DSPO release modelled. The inventory inspected main (5e01e73f, 2026-08-17); the latest
- * release tag then was v2.18.0, which we pin. UNCONFIRMED: that v2.18.0 matches main
- * (main serves DSPA v1 only; v1alpha1 was removed after the release).
+ * DSPO release modelled: v2.18.0. Checked at that tag: its DSPA CRD serves v1 only, its
+ * config.yaml keys and env (controllers/config/defaults.go, main.go), and the roles it
+ * creates per DSPA (config/internal).
  */
 export const DSPO_VERSION = 'v2.18.0';
 
-export type DspoImageKey = 'operator' | 'apiServer' | 'persistenceAgent' | 'scheduledWorkflow' | 'launcher' | 'driver' | 'argoWorkflowController' | 'argoExec' | 'mlmdGrpc' | 'mlmdEnvoy' | 'mariadb';
+export type DspoImageKey = 'operator' | 'apiServer' | 'persistenceAgent' | 'scheduledWorkflow' | 'launcher' | 'driver' | 'argoWorkflowController' | 'argoExec' | 'mlmdGrpc' | 'mlmdEnvoy' | 'mariadb' | 'kubeRbacProxy';
 
 const dsp = (name: string): ImageSpec => ({ repository: `quay.io/opendatahub/${name}`, tag: DSPO_VERSION });
 
@@ -29,4 +29,12 @@ export const DSPO_IMAGES: Readonly<Record<DspoImageKey, ImageSpec>> = Object.fre
   mlmdGrpc: { repository: 'quay.io/opendatahub/mlmd-grpc-server', tag: DSPO_VERSION },
   mlmdEnvoy: { repository: 'registry.redhat.io/openshift-service-mesh/proxyv2-rhel9', tag: '2.6' },
   mariadb: { repository: 'registry.redhat.io/rhel9/mariadb-105', tag: '1' },
+  /**
+   * The auth proxy it puts in front of each DSPA's API server (config.yaml Images.KubeRBACProxy,
+   * required at start). Upstream's params.env pins Red Hat's build by digest only
+   * (registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9, a registry that needs a login);
+   * we pin the public OKD build of the same proxy at a release tag, as the model registry
+   * operator's table does.
+   */
+  kubeRbacProxy: { repository: 'quay.io/openshift/origin-kube-rbac-proxy', tag: '4.19' },
 });

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
-import { aiHubCrd, catalogCrd, modelRegistryCrd } from './crds';
-import { AIHUB_RULES, CATALOG_RULES, OPERAND_WATCHES, OPERATOR_RULES } from './rbac';
+import { modelRegistryCrd } from './crds';
+import { OPERAND_WATCHES, OPERATOR_RULES, OPERATOR_RUNTIME_ROLES } from './rbac';
 import { MODEL_REGISTRY_IMAGES, ModelRegistryImageKey } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
@@ -8,27 +8,23 @@ import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
 import { serviceServingCertificate, WebhookServer } from '../../lib/webhook-server';
-import { KServe } from '../kserve/kserve';
 
 export interface ModelRegistryOperatorProps extends ComponentProps {
   /** @default opendatahub */
   readonly namespace?: string;
-  /** Replicas of each manager (leader election keeps one active). @default 1 */
+  /** Replicas of the manager (leader election keeps one active). @default 1 */
   readonly replicas?: number;
   /**
-   * The namespace the operator deploys registries into (REGISTRIES_NAMESPACE).
+   * The namespace the operator deploys registries into (REGISTRIES_NAMESPACE); also where
+   * it runs the model catalog.
    * @default '' (the namespace of each ModelRegistry)
    */
   readonly registriesNamespace?: string;
-  /** The model catalog manager (Catalog CRD) and its webhook. @default true */
-  readonly catalog?: boolean;
   /**
-   * The AIHub module manager. It installs the operator and the catalog itself (CRDs,
-   * webhooks, roles), so it is meant for clusters that use it instead of this component's
-   * managers: off by default. The AIHub CRD is emitted either way.
-   * @default false
+   * The model catalog the manager deploys in the registries namespace (ENABLE_MODEL_CATALOG).
+   * @default true (as upstream: only the value 'false' turns it off)
    */
-  readonly aiHub?: boolean;
+  readonly modelCatalog?: boolean;
 }
 
 const MANAGER_LABELS = {
@@ -43,16 +39,21 @@ const MR_GROUP = 'modelregistry.opendatahub.io';
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
- * The model registry operator: the ModelRegistry (v1alpha1 deprecated, v1beta1 stored,
- * converted by the operator's webhook), Catalog and AIHub CRDs; the operator and catalog
- * managers with their webhooks; and, optionally, the AIHub module manager.
+ * The model registry operator at v0.3.8 (config/overlays/odh): the ModelRegistry CRD
+ * (v1alpha1 deprecated, v1beta1 stored, converted by the operator's webhook) and one
+ * manager, `/manager` without subcommand, that reconciles registries and the model
+ * catalog, serves the ModelRegistry webhooks and migrates stored v1alpha1 objects.
+ *
+ * Env names, flags and RBAC are those of v0.3.8 (internal/controller/config/defaults.go,
+ * cmd/main.go, config/rbac). Deliberate differences from upstream's install: images pinned
+ * (upstream names the proxies, PostgreSQL and catalog data with `latest`); the OpenShift
+ * Template jobs-async-upload-s3-to-oci-template (a job template for users) is not emitted;
+ * the Roles it creates per registry and for the catalog are declared as grants (MLP031).
  */
 export class ModelRegistryOperator extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = MODEL_REGISTRY_IMAGES;
   public readonly operator: Controller;
   public readonly webhookServer: WebhookServer;
-  public readonly catalog?: Controller;
-  public readonly aiHub?: Controller;
 
   constructor(scope: Platform, id: string, props: ModelRegistryOperatorProps = {}) {
     super(scope, id, props.namespace ?? 'opendatahub');
@@ -62,39 +63,8 @@ export class ModelRegistryOperator extends Component {
     }
     this.addNamespace();
     const mr = this.addCrd(modelRegistryCrd);
-    const catalog = this.addCrd(catalogCrd);
-    const aiHub = this.addCrd(aiHubCrd);
-    this.require({
-      group: 'serving.kserve.io',
-      kind: 'InferenceService',
-      reason: 'registered model versions are deployed as KServe InferenceServices, which the registry links back to its entries',
-      providedBy: KServe,
-    });
 
     const image = (key: ModelRegistryImageKey) => this.image(key);
-    const relatedImages = [
-      { name: 'RELATED_IMAGE_ODH_MODEL_REGISTRY_IMAGE', value: image('modelRegistry') },
-      { name: 'OAUTH_PROXY_IMAGE', value: image('oauthProxy') },
-      { name: 'RELATED_IMAGE_ODH_KUBE_RBAC_PROXY_IMAGE', value: image('kubeRbacProxy') },
-      { name: 'RELATED_IMAGE_POSTGRESQL_16_IMAGE', value: image('postgres') },
-      { name: 'RELATED_IMAGE_ODH_MODEL_METADATA_COLLECTION_IMAGE', value: image('modelMetadata') },
-      { name: 'RELATED_IMAGE_ODH_MODEL_PERFORMANCE_DATA_IMAGE', value: image('modelMetadata') },
-    ];
-    const deployment = [
-      { name: 'REGISTRIES_NAMESPACE', value: rns ?? '' },
-      { name: 'DEFAULT_DOMAIN', value: '' },
-      { name: 'SKIP_MODEL_CATALOG_DB_CREATION', value: '' },
-      { name: 'GATEWAY_DOMAIN', value: '' },
-      { name: 'GATEWAY_NAME', value: '' },
-      { name: 'GATEWAY_NAMESPACE', value: '' },
-      { name: 'HTTPROUTE_NAMESPACE', value: '' },
-    ];
-    const trustedCa = {
-      volumes: [{ name: 'tmp', emptyDir: {} }, { name: 'trusted-ca', configMap: { name: 'odh-trusted-ca-bundle', optional: true } }],
-      volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, { name: 'trusted-ca', mountPath: '/etc/pki/tls/custom', readOnly: true }],
-    };
-
-    // --- the operator ------------------------------------------------------------------
     const metricsService = 'model-registry-operator-controller-manager-metrics-service';
     const metricsCert = serviceServingCertificate(new Construct(this, 'OperatorMetricsCertificate'), this, { serviceName: metricsService, secretName: metricsService });
     this.operator = new Controller(this, 'Operator', {
@@ -102,16 +72,27 @@ export class ModelRegistryOperator extends Component {
       image: image('operator'),
       command: ['/manager'],
       args: ['--health-probe-bind-address=:8081', '--leader-elect'],
+      // The names v0.3.8 reads, in the order its odh overlay sets them.
       env: [
         // v1alpha1 objects are rewritten to the v1beta1 storage version at start-up.
         { name: 'STORAGE_MIGRATION_SOURCE_VERSION', value: 'v1alpha1' },
         { name: 'STORAGE_MIGRATION_TARGET_VERSION', value: 'v1beta1' },
         { name: 'ENABLE_WEBHOOKS', value: 'true' },
+        // Set by the odh overlay from Open Data Hub's service-mesh-refs; v0.3.8 itself reads neither.
         { name: 'DEFAULT_CONTROL_PLANE', valueFrom: { configMapKeyRef: { name: 'service-mesh-refs', key: 'CONTROL_PLANE_NAME', optional: true } } },
         { name: 'DEFAULT_ISTIO_INGRESS', valueFrom: { configMapKeyRef: { name: 'service-mesh-refs', key: 'ISTIO_INGRESS_NAME', optional: true } } },
-        ...relatedImages,
+        { name: 'REST_IMAGE', value: image('rest') },
+        { name: 'OAUTH_PROXY_IMAGE', value: image('oauthProxy') },
+        { name: 'KUBE_RBAC_PROXY_IMAGE', value: image('kubeRbacProxy') },
+        { name: 'POSTGRES_IMAGE', value: image('postgres') },
+        { name: 'CATALOG_DATA_IMAGE', value: image('catalogData') },
+        { name: 'BENCHMARK_DATA_IMAGE', value: image('benchmarkData') },
         { name: 'CREATE_AUTH_RESOURCES', value: 'true' },
-        ...deployment,
+        { name: 'REGISTRIES_NAMESPACE', value: rns ?? '' },
+        { name: 'DEFAULT_DOMAIN', value: '' },
+        { name: 'ENABLE_MODEL_CATALOG', value: props.modelCatalog === false ? 'false' : '' },
+        { name: 'SKIP_MODEL_CATALOG_DB_CREATION', value: '' },
+        { name: 'GATEWAY_DOMAIN', value: '' },
       ],
       selectorLabels: OPERATOR_SELECTOR,
       labels: MANAGER_LABELS,
@@ -127,6 +108,7 @@ export class ModelRegistryOperator extends Component {
       resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } },
       owns: [mr.definition],
       rules: OPERATOR_RULES,
+      grants: OPERATOR_RUNTIME_ROLES,
       watches: OPERAND_WATCHES,
       namespacedRules: [Rbac.manage('', 'configmaps')],
     });
@@ -154,74 +136,5 @@ export class ModelRegistryOperator extends Component {
       matchPolicy: 'Equivalent',
     });
     this.webhookServer.serveConversion(mr);
-
-    // --- the catalog -------------------------------------------------------------------
-    if (props.catalog ?? true) {
-      const ctl = new Controller(this, 'CatalogManager', {
-        name: 'catalog-controller-manager',
-        image: image('operator'),
-        command: ['/manager'],
-        args: ['catalog', '--leader-elect'],
-        env: [...relatedImages.filter((e) => !['RELATED_IMAGE_ODH_MODEL_REGISTRY_IMAGE', 'OAUTH_PROXY_IMAGE'].includes(e.name)), { name: 'ENABLE_WEBHOOKS', value: 'true' }, ...deployment],
-        selectorLabels: { 'control-plane': 'catalog-controller-manager' },
-        labels: { 'app.kubernetes.io/component': 'controller', 'app.kubernetes.io/name': 'catalog-controller-manager' },
-        ports: { health: 8081, webhook: 9443 },
-        replicas: props.replicas,
-        leaderElectionId: 'catalog.opendatahub.io',
-        resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } },
-        terminationGracePeriodSeconds: 30,
-        owns: [catalog.definition],
-        rules: CATALOG_RULES,
-        watches: OPERAND_WATCHES,
-        ...trustedCa,
-      });
-      this.catalog = ctl;
-      const server = new WebhookServer(this, 'CatalogWebhookServer', { controller: ctl, serviceName: 'catalog-webhook-service', secretName: 'catalog-webhook-service' });
-      server.addValidatingWebhook('catalog-validating-webhook-configuration', {
-        name: 'vcatalog.aihub.opendatahub.io',
-        path: '/validate-aihub-opendatahub-io-catalog',
-        rules: [{ apiGroups: ['aihub.opendatahub.io'], apiVersions: ['v1alpha1'], resources: ['catalogs'], operations: ['CREATE', 'UPDATE'] }],
-        matchPolicy: 'Equivalent',
-        timeoutSeconds: 5,
-      });
-    }
-
-    // --- the AIHub module ----------------------------------------------------------------
-    if (props.aiHub ?? false) {
-      const service = 'aihub-controller-manager-metrics-service';
-      const secret = 'aihub-controller-manager-metrics-tls';
-      const cert = serviceServingCertificate(new Construct(this, 'AIHubMetricsCertificate'), this, { serviceName: service, secretName: secret });
-      const ctl = new Controller(this, 'AIHubManager', {
-        name: 'aihub-controller-manager',
-        image: image('operator'),
-        command: ['/manager'],
-        args: ['aihub', '--leader-elect'],
-        env: [
-          { name: 'RELATED_IMAGE_ODH_MODEL_REGISTRY_OPERATOR_IMAGE', value: image('operator') },
-          ...relatedImages.filter((e) => e.name !== 'OAUTH_PROXY_IMAGE'),
-          { name: 'RELATED_IMAGE_ODH_MODEL_REGISTRY_JOB_ASYNC_UPLOAD_IMAGE', value: image('asyncUpload') },
-        ],
-        selectorLabels: { 'control-plane': 'aihub-controller-manager' },
-        labels: { 'app.kubernetes.io/component': 'controller', 'app.kubernetes.io/name': 'aihub-controller-manager' },
-        ports: { health: 8081 },
-        metrics: ControllerMetrics.secure(8443, {
-          args: ['--metrics-cert-dir=/tmp/k8s-metrics-server/serving-certs', '--metrics-cert-name=tls.crt', '--metrics-key-name=tls.key'],
-          serviceName: service,
-          portName: 'https',
-          serviceAnnotations: Object.keys(cert).length ? cert : undefined,
-        }),
-        replicas: props.replicas,
-        leaderElectionId: 'aihub-controller-manager',
-        resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } },
-        terminationGracePeriodSeconds: 30,
-        owns: [aiHub.definition, catalog.definition, mr.definition],
-        rules: AIHUB_RULES,
-        watches: OPERAND_WATCHES,
-        volumes: [{ name: 'manifests', emptyDir: { sizeLimit: '256Mi' } }, ...trustedCa.volumes],
-        volumeMounts: [{ name: 'manifests', mountPath: '/opt/manifests' }, ...trustedCa.volumeMounts],
-      });
-      ctl.mountSecret('metrics-certs', secret, '/tmp/k8s-metrics-server/serving-certs');
-      this.aiHub = ctl;
-    }
   }
 }

@@ -1,56 +1,58 @@
-import { PolicyRule, Rbac, ResourceRef } from '../../lib/rbac';
+import { AUTH_DELEGATOR_RULES, PolicyRule, Rbac, ResourceRef, RuntimeRole } from '../../lib/rbac';
 
-// What each manager reads and manages besides the CRDs it owns (which the Controller derives
-// from `owns`). Facts from upstream's generated roles; the OpenShift TLS-profile reader role
-// each manager is also bound to is folded in.
+// What the v0.3.8 manager reads and manages besides the ModelRegistry kind it owns (which
+// the Controller derives from `owns`): facts from config/rbac/role.yaml at v0.3.8, the
+// kubebuilder markers of its registry and catalog reconcilers.
 
-const OPERANDS: PolicyRule[] = [
+export const OPERATOR_RULES: PolicyRule[] = [
   Rbac.manage('', 'configmaps', 'persistentvolumeclaims', 'secrets', 'serviceaccounts', 'services'),
   Rbac.read('', 'endpoints', 'pods', 'pods/log'),
-  Rbac.verbs('', ['events'], ['create', 'patch']),
-  Rbac.verbs('events.k8s.io', ['events'], ['create', 'patch']),
+  { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+  Rbac.read('apiextensions.k8s.io', 'customresourcedefinitions'),
   Rbac.manage('apps', 'deployments'),
   Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
   Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
-  Rbac.manage('gateway.networking.k8s.io', 'httproutes'),
-  Rbac.verbs('gateway.networking.k8s.io', ['referencegrants'], ['create', 'get', 'list', 'watch']),
+  Rbac.read('components.platform.opendatahub.io', 'modelregistries'),
+  Rbac.read('config.openshift.io', 'ingresses'),
+  Rbac.manage('migration.k8s.io', 'storageversionmigrations'),
   Rbac.manage('networking.k8s.io', 'networkpolicies'),
+  Rbac.manage('rbac.authorization.k8s.io', 'clusterrolebindings', 'rolebindings', 'roles'),
   Rbac.manage('route.openshift.io', 'routes', 'routes/custom-host'),
   Rbac.read('services.platform.opendatahub.io', 'auths'),
-  Rbac.read('config.openshift.io', 'apiservers', 'ingresses'),
+  Rbac.manage('user.openshift.io', 'groups'),
 ];
 
-export const OPERATOR_RULES: PolicyRule[] = [
-  ...OPERANDS,
-  Rbac.read('apiextensions.k8s.io', 'customresourcedefinitions'),
-  Rbac.read('components.platform.opendatahub.io', 'modelregistries'),
-  Rbac.manage('migration.k8s.io', 'storageversionmigrations'),
-  Rbac.manage('rbac.authorization.k8s.io', 'clusterrolebindings', 'rolebindings', 'roles'),
-  Rbac.verbs('user.openshift.io', ['groups'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
-];
-
-export const CATALOG_RULES: PolicyRule[] = [
-  ...OPERANDS,
-  Rbac.read('apiextensions.k8s.io', 'customresourcedefinitions'),
-  Rbac.verbs('rbac.authorization.k8s.io', ['clusterrolebindings', 'rolebindings', 'roles'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
-];
-
-const INSTALL = ['create', 'get', 'list', 'patch', 'update', 'watch'];
-export const AIHUB_RULES: PolicyRule[] = [
-  ...OPERANDS,
-  // The module installs the operator and the catalog itself: CRDs, webhooks, roles.
-  Rbac.verbs('apiextensions.k8s.io', ['customresourcedefinitions'], INSTALL),
-  Rbac.verbs('admissionregistration.k8s.io', ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], INSTALL),
-  Rbac.verbs('monitoring.coreos.com', ['servicemonitors'], INSTALL),
-  Rbac.verbs('template.openshift.io', ['templates'], INSTALL),
-  Rbac.verbs('rbac.authorization.k8s.io', ['clusterroles'], INSTALL),
-  Rbac.manage('rbac.authorization.k8s.io', 'clusterrolebindings', 'rolebindings', 'roles'),
-  Rbac.verbs('', ['namespaces'], ['create', 'get', 'list', 'watch']),
-  Rbac.manage('coordination.k8s.io', 'leases'),
-  Rbac.read('components.platform.opendatahub.io', 'modelregistries'),
-  Rbac.manage('migration.k8s.io', 'storageversionmigrations'),
-  Rbac.verbs('user.openshift.io', ['groups'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
-  { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+/**
+ * The Roles v0.3.8 creates at run time (internal/controller/config/templates): it must hold
+ * their rules to create them. `<registry>` is a ModelRegistry's name; the catalog's name is
+ * model-catalog. Its RoleBindings bind these; its ClusterRoleBindings bind
+ * system:auth-delegator for each registry's and the catalog's kube-rbac-proxy.
+ */
+export const OPERATOR_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'Role',
+    name: 'registry-user-<registry>',
+    createdFor: 'per ModelRegistry, for the users of that registry (role.yaml.tmpl)',
+    rules: [{ apiGroups: [''], resources: ['endpoints', 'services'], resourceNames: ['<registry>'], verbs: ['get'] }],
+  },
+  {
+    kind: 'Role',
+    name: 'model-catalog',
+    createdFor: 'with the model catalog, for its users (catalog/catalog-role.yaml.tmpl)',
+    rules: [{ apiGroups: [''], resources: ['endpoints', 'services'], resourceNames: ['model-catalog'], verbs: ['get'] }],
+  },
+  {
+    kind: 'Role',
+    name: 'model-catalog-admin',
+    createdFor: 'with the model catalog, for its admins, who edit its sources (catalog/catalog-admin-role.yaml.tmpl)',
+    rules: [Rbac.verbs('', ['configmaps', 'secrets'], ['get', 'list', 'patch', 'update', 'watch'])],
+  },
+  {
+    kind: 'ClusterRole',
+    name: 'system:auth-delegator',
+    createdFor: 'bound per registry and for the catalog, for their kube-rbac-proxy (kube-rbac-proxy-role-binding.yaml.tmpl, catalog/catalog-kube-rbac-proxy-role-binding.yaml.tmpl)',
+    rules: AUTH_DELEGATOR_RULES,
+  },
 ];
 
 export const OPERAND_WATCHES: ResourceRef[] = [

@@ -1,20 +1,25 @@
 import { ImageSpec } from '../../lib/images';
 
+/** The model registry operator release modelled: its flags, env names, CRD and RBAC. */
+export const MODEL_REGISTRY_OPERATOR_VERSION = 'v0.3.8';
+
 /**
- * Images of the model registry operator and the operands it deploys. Upstream's params.env
- * names every image with `latest`; these are pinned instead. The operator tag follows the
- * release branch Open Data Hub 3.4 builds from (release/v0.3.8); the operand tags are release
- * or channel tags published by their projects. Override them through the platform's images.
+ * Images of the operator and of the operands it deploys, one per image env of v0.3.8
+ * (REST_IMAGE, OAUTH_PROXY_IMAGE, KUBE_RBAC_PROXY_IMAGE, POSTGRES_IMAGE, CATALOG_DATA_IMAGE,
+ * BENCHMARK_DATA_IMAGE). The operator and REST images are v0.3.8's own defaults; upstream
+ * names the others with `latest`, pinned here to release or channel tags their projects
+ * publish. Override them through the platform's images.
  */
-export type ModelRegistryImageKey = 'operator' | 'modelRegistry' | 'oauthProxy' | 'kubeRbacProxy' | 'postgres' | 'modelMetadata' | 'asyncUpload';
+export type ModelRegistryImageKey = 'operator' | 'rest' | 'oauthProxy' | 'kubeRbacProxy' | 'postgres' | 'catalogData' | 'benchmarkData';
 
 export const MODEL_REGISTRY_IMAGES: Readonly<Record<ModelRegistryImageKey, ImageSpec>> = Object.freeze({
-  operator: { repository: 'quay.io/opendatahub/model-registry-operator', tag: 'v0.3.8' },
-  modelRegistry: { repository: 'quay.io/opendatahub/model-registry', tag: 'odh-stable' },
+  operator: { repository: 'quay.io/opendatahub/model-registry-operator', tag: MODEL_REGISTRY_OPERATOR_VERSION },
+  rest: { repository: 'quay.io/opendatahub/model-registry', tag: MODEL_REGISTRY_OPERATOR_VERSION },
   oauthProxy: { repository: 'quay.io/openshift/origin-oauth-proxy', tag: '4.16' },
   kubeRbacProxy: { repository: 'quay.io/openshift/origin-kube-rbac-proxy', tag: '4.19' },
   postgres: { repository: 'quay.io/sclorg/postgresql-16-c10s', tag: '20250108' },
-  /** Serves both the model metadata and the model performance data of the catalog. */
-  modelMetadata: { repository: 'quay.io/opendatahub/odh-model-metadata-collection', tag: 'odh-stable' },
-  asyncUpload: { repository: 'quay.io/opendatahub/model-registry-job-async-upload', tag: 'odh-stable' },
+  /** The model catalog's source data. */
+  catalogData: { repository: 'quay.io/opendatahub/odh-model-metadata-collection', tag: 'odh-stable' },
+  /** The catalog's benchmark (performance) data: the same image upstream. */
+  benchmarkData: { repository: 'quay.io/opendatahub/odh-model-metadata-collection', tag: 'odh-stable' },
 });

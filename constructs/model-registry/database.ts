@@ -39,7 +39,8 @@ export class ModelRegistryMySql extends Construct {
       // Upstream selects on `component: db`; in a namespace shared with Pipelines' and
       // Katib's databases we use a selector that cannot match another component's pods.
       selectorLabels: { component: 'model-registry-db' },
-      args: ['--datadir', '/var/lib/mysql/datadir', '--default-authentication-plugin=mysql_native_password'],
+      // Upstream's args at v0.3.7 (overlays/db): the data directory below the claim's mount.
+      args: ['--datadir', '/var/lib/mysql/datadir'],
       env: [
         { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.rootPassword.name, key: props.rootPassword.key } } },
         { name: 'MYSQL_DATABASE', value: MODEL_REGISTRY_DB_NAME },

@@ -15,6 +15,6 @@ export type KubeflowModelRegistryImageKey = 'server' | 'ui' | 'mysql';
 export const KUBEFLOW_MODEL_REGISTRY_IMAGES: Readonly<Record<KubeflowModelRegistryImageKey, ImageSpec>> = Object.freeze({
   server: { repository: 'ghcr.io/kubeflow/model-registry/server', tag: MODEL_REGISTRY_VERSION },
   ui: { repository: 'ghcr.io/kubeflow/model-registry/ui', tag: MODEL_REGISTRY_VERSION },
-  /** The tag upstream's overlays/db kustomization sets for its MySQL. */
-  mysql: { repository: 'mysql', tag: '8.0.39' },
+  /** The tag upstream's overlays/db kustomization sets for its MySQL at v0.3.7. */
+  mysql: { repository: 'mysql', tag: '8.3' },
 });

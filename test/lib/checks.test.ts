@@ -8,10 +8,11 @@ import { Controller, ControllerProps } from '../../lib/controller';
 import { Phase, setPhase } from '../../lib/phases';
 import { Platform } from '../../lib/platform';
 import { ISTIO } from '../../lib/prerequisites';
-import { Rbac } from '../../lib/rbac';
+import { Rbac, RuntimeRole } from '../../lib/rbac';
 import { platformReport } from '../../lib/report';
 import { RuntimeWebhook } from '../../lib/runtime-webhooks';
 import { s } from '../../lib/schema/dsl';
+import { declareSecurityExceptions } from '../../lib/security';
 import { excludingNamespaces, WebhookProps, WebhookServer } from '../../lib/webhook-server';
 
 const NS = 'test-system';
@@ -25,6 +26,13 @@ const RUNTIME_WEBHOOK: RuntimeWebhook = {
   rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] }],
 };
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
+/** A Role an operator creates per Widget at run time. */
+const RUNNER_ROLE: RuntimeRole = {
+  kind: 'Role',
+  name: 'runner-<widget>',
+  createdFor: 'per Widget, from its runner template',
+  rules: [Rbac.verbs('', ['pods'], ['delete', 'get']), Rbac.verbs('', ['pods/log'], ['get']), { apiGroups: [''], resources: ['secrets'], resourceNames: ['widget-db'], verbs: ['get'] }],
+};
 
 /** A platform with one component 'test' (namespace test-system, its Namespace object) built by `body`. */
 function platformWith(body: (c: TestComponent) => void, platform: Platform = newPlatform()): Platform {
@@ -448,6 +456,45 @@ const CASES: Case[] = [
     ],
   },
   {
+    rule: 'MLP031',
+    what: 'an operator whose ClusterRole lacks what a Role it creates at run time grants',
+    body: (c) => {
+      const ctl = manager(c, { ports: {}, grants: [RUNNER_ROLE] });
+      // A hand-built ClusterRole of the same name that holds reads only (as a patch could leave it).
+      expect(ctl.node.tryRemoveChild('ClusterRole')).toBe(true);
+      new ApiObject(ctl, 'HandRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'widget-controller-role' }, rules: [Rbac.read('', 'pods')] });
+    },
+    expected: [
+      '[MLP031] p/test/Manager: controller widget-controller creates Role runner-<widget> at run time (per Widget, from its runner template), granting delete pods (core); get pods/log (core); get secrets/widget-db (core), ' +
+        "which its ServiceAccount test-system/widget-controller does not hold cluster-wide: the API server refuses the escalation. Keep the role in the Controller's grants (its rules are derived from them) and do not patch them away",
+    ],
+  },
+  {
+    rule: 'MLP031',
+    what: 'an operator whose direct client calls and SubjectAccessReview verbs are held only in its own namespace',
+    body: (c) => {
+      const ctl = manager(c, {
+        ports: {},
+        clientCalls: [{ rule: Rbac.verbs('', ['pods'], ['delete', 'list']), reason: 'deletes stale head pods' }],
+        accessReviews: [{ rule: Rbac.verbs('example.com', ['widgets'], ['report']), reason: 'the API server checks report on widgets' }],
+      });
+      expect(ctl.node.tryRemoveChild('ClusterRole')).toBe(true);
+      expect(ctl.node.tryRemoveChild('ClusterRoleBinding')).toBe(true);
+      new ApiObject(ctl, 'HandRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'widget-controller-calls', namespace: NS }, rules: [Rbac.manage('', 'pods'), Rbac.verbs('example.com', ['widgets'], ['report'])] });
+      new ApiObject(ctl, 'HandBinding', {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'widget-controller-calls', namespace: NS },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'widget-controller-calls' },
+        subjects: [{ kind: 'ServiceAccount', name: 'widget-controller', namespace: NS }],
+      });
+    },
+    expected: [
+      "[MLP031] p/test/Manager: controller widget-controller calls directly delete pods (core); list pods (core) (deletes stale head pods), which its ServiceAccount test-system/widget-controller does not hold cluster-wide; keep it in the Controller's clientCalls",
+      "[MLP031] p/test/Manager: controller widget-controller is checked by SubjectAccessReview for report widgets (example.com) (the API server checks report on widgets), which its ServiceAccount test-system/widget-controller does not hold cluster-wide; keep it in the Controller's accessReviews",
+    ],
+  },
+  {
     rule: 'MLP040',
     what: 'a Secret with a literal password in stringData and an access key in data',
     body: (c) => {
@@ -495,6 +542,56 @@ describe('a well-formed platform', () => {
         widget(c, 'Default', { size: 2, color: 'red' });
       }),
     ).toEqual([]);
+  });
+});
+
+describe('MLP031: what an operator grants, calls and is reviewed for', () => {
+  test('derived from grants, clientCalls and accessReviews, it holds them: no finding', () => {
+    let rules: unknown;
+    expect(problems((c) => {
+      const ctl = manager(c, {
+        ports: {},
+        grants: [RUNNER_ROLE],
+        clientCalls: [{ rule: Rbac.verbs('', ['pods'], ['list']), reason: 'lists head pods' }],
+        accessReviews: [{ rule: Rbac.verbs('example.com', ['widgets'], ['report']), reason: 'report is checked by SubjectAccessReview' }],
+      });
+      rules = ctl.clusterRules;
+    })).toEqual([]);
+    expect(rules).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['report'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get'] },
+      // The role's names are formed at run time (per Widget): it holds the rule for every name.
+      { apiGroups: [''], resources: ['pods/log', 'secrets'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+    ]);
+  });
+
+  test('held through an aggregated ClusterRole and a wildcard: covered as the API server covers it', () => {
+    expect(problems((c) => {
+      const ctl = manager(c, { ports: {}, grants: [RUNNER_ROLE] });
+      expect(ctl.node.tryRemoveChild('ClusterRole')).toBe(true);
+      new ApiObject(ctl, 'Aggregate', {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'widget-controller-role' },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-widget-controller': 'true' } }] },
+        rules: [],
+      });
+      new ApiObject(ctl, 'Part', {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'widget-controller-pods', labels: { 'example.com/aggregate-to-widget-controller': 'true' } },
+        rules: [{ apiGroups: [''], resources: ['pods', 'pods/*', 'secrets'], verbs: ['*'] }],
+      });
+      declareSecurityExceptions(ctl.node.findChild('Part') as ApiObject, [{ check: 'wildcardRbac', reason: 'test: the operator grants every verb on pods' }]);
+    })).toEqual([]);
+  });
+
+  test('fails when a runtime role has no rules, or a need has no reason', () => {
+    expect(() => platformWith((c) => manager(c, { ports: {}, grants: [{ ...RUNNER_ROLE, rules: [] }] }))).toThrow(
+      'p/test/Manager: grants: Role runner-<widget> has no rules; list the rules the operator puts in it, or drop it');
+    expect(() => platformWith((c) => manager(c, { ports: {}, clientCalls: [{ rule: Rbac.read('', 'pods'), reason: ' ' }] }))).toThrow(
+      'p/test/Manager: clientCalls: {"apiGroups":[""],"resources":["pods"],"verbs":["get","list","watch"]} has no reason; say what the program does with it');
   });
 });
 

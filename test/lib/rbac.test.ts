@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { allows, bindingObject as binding, checkRules, MANAGE_VERBS, normalizeRules, PolicyRule, Rbac, READ_VERBS, roleObject as role } from '../../lib/rbac';
+import { allows, bindingObject as binding, checkRules, describeRule, MANAGE_VERBS, normalizeRules, PolicyRule, Rbac, READ_VERBS, roleObject as role, uncoveredRules } from '../../lib/rbac';
 
 describe('Rbac intents', () => {
   test('read, manage, verbs and own', () => {
@@ -95,6 +95,44 @@ describe('allows', () => {
     expect(allows(rules, '', 'configmaps', 'update', 'settings')).toBe(true);
     expect(allows(rules, '', 'configmaps', 'get', 'other')).toBe(false);
     expect(allows(rules, '', 'configmaps', 'get')).toBe(false);
+  });
+});
+
+describe('uncoveredRules (the API server\'s escalation check)', () => {
+  const missing = (held: PolicyRule[], wanted: PolicyRule[]) => uncoveredRules(held, wanted).map(describeRule);
+
+  test('breaks a wanted rule down to group, resource and verb, and reports each part no held rule covers', () => {
+    expect(missing([Rbac.read('', 'pods')], [Rbac.verbs('', ['pods', 'pods/log'], ['get', 'delete'])])).toEqual(['delete pods (core)', 'delete pods/log (core)', 'get pods/log (core)']);
+    expect(missing([Rbac.read('', 'pods'), Rbac.verbs('', ['pods', 'pods/log'], ['delete', 'get'])], [Rbac.verbs('', ['pods', 'pods/log'], ['get', 'delete'])])).toEqual([]);
+  });
+
+  test('the group must match: apps deployments do not cover extensions deployments', () => {
+    expect(missing([Rbac.manage('apps', 'deployments')], [{ apiGroups: ['apps', 'extensions'], resources: ['deployments'], verbs: ['get'] }])).toEqual(['get deployments (extensions)']);
+  });
+
+  test("granting '*' needs '*': every listed verb is not the wildcard verb", () => {
+    expect(missing([Rbac.manage('', 'pods')], [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }])).toEqual(['* pods (core)']);
+    expect(missing([{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }], [Rbac.manage('', 'pods'), { apiGroups: [''], resources: ['pods'], verbs: ['*'] }])).toEqual([]);
+  });
+
+  test("'*' in held groups or resources covers every group or resource; '<resource>/*' and '*/<sub>' cover subresources", () => {
+    const wanted = [Rbac.verbs('kubeflow.org', ['pytorchjobs', 'pytorchjobs/status'], ['get'])];
+    expect(missing([{ apiGroups: ['*'], resources: ['*'], verbs: ['get'] }], wanted)).toEqual([]);
+    expect(missing([{ apiGroups: ['kubeflow.org'], resources: ['pytorchjobs', 'pytorchjobs/*'], verbs: ['get'] }], wanted)).toEqual([]);
+    expect(missing([{ apiGroups: ['kubeflow.org'], resources: ['pytorchjobs', '*/status'], verbs: ['get'] }], wanted)).toEqual([]);
+    expect(missing([{ apiGroups: ['kubeflow.org'], resources: ['pytorchjobs'], verbs: ['get'] }], wanted)).toEqual(['get pytorchjobs/status (kubeflow.org)']);
+  });
+
+  test('a held rule without names covers every name; one with names covers only those, never the unnamed rule', () => {
+    const named = (names: string[]): PolicyRule => ({ apiGroups: [''], resources: ['services'], resourceNames: names, verbs: ['get'] });
+    expect(missing([Rbac.read('', 'services')], [named(['a', 'b'])])).toEqual([]);
+    expect(missing([named(['a'])], [named(['a', 'b'])])).toEqual(['get services/b (core)']);
+    expect(missing([named(['a'])], [Rbac.read('', 'services')])).toEqual(['get services (core)', 'list services (core)', 'watch services (core)']);
+  });
+
+  test('non-resource URLs: exact, or a held prefix ending in *', () => {
+    expect(missing([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }], [{ nonResourceURLs: ['/metrics', '/healthz'], verbs: ['get'] }])).toEqual(['get /healthz']);
+    expect(missing([{ nonResourceURLs: ['/api/*'], verbs: ['get'] }], [{ nonResourceURLs: ['/api/v1'], verbs: ['get'] }])).toEqual([]);
   });
 });
 

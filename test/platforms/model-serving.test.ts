@@ -16,10 +16,10 @@ describe('model-serving platform', () => {
     ]);
   });
 
-  test('orders providers first: the extension before llm-d, WVA and the payload processor; KServe before ModelMesh, MaaS, the registry and the ODH controller', () => {
+  test('orders providers first: the extension before llm-d, WVA and the payload processor; KServe before ModelMesh, MaaS and the ODH controller', () => {
     for (const user of ['llm-d-router', 'workload-variant-autoscaler', 'ai-gateway-payload-processing', 'kserve']) before('gateway-api-inference-extension', user);
     before('workload-variant-autoscaler', 'kserve');
-    for (const user of ['modelmesh-serving', 'models-as-a-service', 'model-registry-operator', 'odh-model-controller']) before('kserve', user);
+    for (const user of ['modelmesh-serving', 'models-as-a-service', 'odh-model-controller']) before('kserve', user);
     before('ai-gateway-payload-processing', 'models-as-a-service');
   });
 
@@ -38,11 +38,12 @@ describe('model-serving platform', () => {
       'gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| llm-d-router',
       'gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| workload-variant-autoscaler',
       'gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| ai-gateway-payload-processing',
-      'kserve -->|serving.kserve.io/InferenceService| model-registry-operator',
       'workload-variant-autoscaler -->|llmd.ai/VariantAutoscaling| kserve',
       'kserve -.->|shares servingruntimes.serving.kserve.io| modelmesh-serving',
     ]) expect(report).toContain(edge);
     expect(report).toMatch(/ai-gateway-payload-processing -->\|inference\.opendatahub\.io\/ExternalModel\| models-as-a-service/);
+    // The model registry operator (v0.3.8) neither watches nor creates InferenceServices.
+    expect(report).not.toMatch(/-->\|[^|]*\| model-registry-operator/);
   });
 
   test('ModelMesh\'s and KServe\'s ServingRuntime webhooks coexist, each wired to its own backend', () => {

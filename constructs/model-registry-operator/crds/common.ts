@@ -7,6 +7,3 @@ export const conditions = () => s.array(metav1Condition());
 
 /** Compute resources of one operand container (core ResourceRequirements, spelled out upstream). */
 export const resources = () => plainCore('V1ResourceRequirements').named('ResourceRequirements');
-
-/** A DNS-1123 label (namespaces). */
-export const NAMESPACE_PATTERN = '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$';

@@ -5,6 +5,7 @@ import { CodeFlareOperator, CodeFlareOperatorProps } from '../../../constructs/c
 import { Prerequisite } from '../../../lib/component';
 import { Controller } from '../../../lib/controller';
 import { Platform } from '../../../lib/platform';
+import { describeRule, PolicyRule, Rbac, uncoveredRules } from '../../../lib/rbac';
 import { applyOrder, wiringTable } from '../../../lib/report';
 import { WebhookRule, WebhookServer } from '../../../lib/webhook-server';
 import { TestComponent } from '../../lib/support';
@@ -114,6 +115,15 @@ describe('CodeFlareOperator', () => {
     for (const r of objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role').flatMap((o) => o.rules)) {
       expect([...r.verbs, ...(r.resources ?? []), ...(r.apiGroups ?? [])]).not.toContain('*');
     }
+  });
+
+  test('CF-PODS: the RayCluster controller lists and deletes pods through direct client calls, declared and held cluster-wide', () => {
+    const rules = rulesOf(objects) as PolicyRule[];
+    expect(uncoveredRules(rules, [Rbac.verbs('', ['pods'], ['delete', 'list'])])).toEqual([]);
+    // Only what it calls: no get, watch, create or update on pods while AppWrapper is off.
+    expect(uncoveredRules(rules, [Rbac.verbs('', ['pods'], ['create', 'get', 'update', 'watch'])]).map(describeRule)).toEqual(['create pods (core)', 'get pods (core)', 'update pods (core)', 'watch pods (core)']);
+    const ctl = alone.model.components[0].node.findAll().find((c): c is Controller => c instanceof Controller)!;
+    expect(ctl.clientCalls.map((n) => n.rule)).toEqual([Rbac.verbs('', ['pods'], ['list']), Rbac.verbs('', ['pods'], ['delete'])]);
   });
 
   test('apply order', () => {

@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { ArgoWorkflows } from '../../../constructs/argo-workflows';
 import { DataSciencePipelinesOperator, DataSciencePipelinesOperatorProps } from '../../../constructs/data-science-pipelines-operator';
 import { KubeflowPipelines } from '../../../constructs/kubeflow-pipelines';
@@ -6,6 +7,7 @@ import { PipelineVersion } from '../../../imports/pipelines.kubeflow.org';
 import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
+import { PolicyRule, uncoveredRules } from '../../../lib/rbac';
 import { platformReport } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
 import { pinnable } from '../../platforms/helpers';
@@ -50,9 +52,77 @@ describe('Data Science Pipelines Operator component', () => {
     expect(c.volumeMounts).toEqual([{ name: 'config', mountPath: '/home/config', readOnly: true }]);
     expect(named('Service', 'data-science-pipelines-operator-service').spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics', protocol: 'TCP' }]);
     const params = named('ConfigMap', 'data-science-pipelines-operator-dspo-parameters').data;
-    expect(params.IMAGES_ARGO_WORKFLOWCONTROLLER).toBe('quay.io/opendatahub/ds-pipelines-argo-workflowcontroller:3.6.12');
-    expect(params.MAX_CONCURRENT_RECONCILES).toBe('10');
-    for (const v of Object.values(params) as string[]) expect(v).not.toMatch(/:(latest|master)$/);
+    expect(params).toEqual({ ZAP_LOG_LEVEL: 'info', MAX_CONCURRENT_RECONCILES: '10' });
+  });
+
+  test('DSPO-START: DSPO_NAMESPACE is set (the operator exits without it), and the flags read the parameters', () => {
+    const env = named('Deployment', 'data-science-pipelines-operator-controller-manager').spec.template.spec.containers[0].env;
+    expect(env.find((e: any) => e.name === 'DSPO_NAMESPACE')).toEqual({ name: 'DSPO_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+    expect(env.map((e: any) => e.name)).toEqual(['POD_NAMESPACE', 'DSPO_NAMESPACE', 'ZAP_LOG_LEVEL', 'MAX_CONCURRENT_RECONCILES']);
+  });
+
+  test('DSPO-START: config.yaml carries exactly the keys v2.18.0 reads, the required images among them, each from the images table', () => {
+    const config = parse(named('ConfigMap', 'data-science-pipelines-operator-dspo-config').data['config.yaml']);
+    const keys = (o: any, prefix = ''): string[] => Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+    expect(keys(config).sort()).toEqual([
+      'DSPO.ApiServer.IncludeOwnerReference', 'DSPO.ArgoWorkflowsControllers', 'DSPO.FIPSEnabled', 'DSPO.HealthCheck.Database.ConnectionTimeout', 'DSPO.HealthCheck.ObjectStore.ConnectionTimeout',
+      'DSPO.PlatformVersion', 'DSPO.RequeueTime',
+      'Images.ApiServer', 'Images.ArgoExecImage', 'Images.ArgoWorkflowController', 'Images.DriverImage', 'Images.KubeRBACProxy', 'Images.LauncherImage', 'Images.MariaDB', 'Images.MlmdEnvoy', 'Images.MlmdGRPC',
+      'Images.PersistenceAgent', 'Images.ScheduledWorkflow',
+      'ManagedPipelinesMetadata.Iris.Description', 'ManagedPipelinesMetadata.Iris.Filepath', 'ManagedPipelinesMetadata.Iris.Name', 'ManagedPipelinesMetadata.Iris.VersionName',
+    ]);
+    expect(config.Images.KubeRBACProxy).toBe('quay.io/openshift/origin-kube-rbac-proxy:4.19');
+    expect(config.Images.ArgoWorkflowController).toBe('quay.io/opendatahub/ds-pipelines-argo-workflowcontroller:3.6.12');
+    expect(config.Images.ApiServer).toBe('quay.io/opendatahub/ds-pipelines-api-server:v2.18.0');
+    // Literal values: nothing is left for kustomize to substitute.
+    expect(JSON.stringify(config)).not.toContain('$(');
+    expect(JSON.parse(config.DSPO.ArgoWorkflowsControllers)).toEqual({ managementState: 'Managed' });
+  });
+
+  test('DSPO-START: a registry mirror reaches the images in config.yaml', () => {
+    const p = new Platform(new App(), 'p', { name: 'mirrored', images: { registryMirror: 'mirror.example.com' } });
+    new DataSciencePipelinesOperator(p, 'data-science-pipelines-operator');
+    const config = parse(objectsOf(buildPlatform(p)).named('ConfigMap', 'data-science-pipelines-operator-dspo-config').data['config.yaml']);
+    for (const v of Object.values(config.Images) as string[]) expect(v).toMatch(/^mirror\.example\.com\//);
+  });
+
+  test('DSPO-ESCALATE: the roles it creates per DSPA are declared, and its ClusterRole holds every rule of each (MLP031 passes)', () => {
+    const dspo = built.model.components[0] as DataSciencePipelinesOperator;
+    expect(dspo.controller.grants.map((g) => `${g.kind} ${g.name}`)).toEqual([
+      'Role ds-pipeline-<dspa>', 'Role ds-pipeline-user-access-<dspa>', 'Role pipeline-runner-<dspa>', 'Role ds-pipeline-persistenceagent-<dspa>',
+      'Role ds-pipeline-scheduledworkflow-<dspa>', 'Role ds-pipeline-workflow-controller-role-<dspa>', 'ClusterRole ds-pipelines-webhook', 'ClusterRole system:auth-delegator',
+    ]);
+    const held = named('ClusterRole', 'data-science-pipelines-operator-controller-manager-role').rules as PolicyRule[];
+    for (const g of dspo.controller.grants) expect([g.name, uncoveredRules(held, g.rules)]).toEqual([g.name, []]);
+    // The pipeline runner's '*' verbs need '*' verbs, not a list of them.
+    expect(held).toContainEqual({ apiGroups: ['kubeflow.org'], resources: ['*'], verbs: ['*'] });
+    expect(built.model.objects.filter((o) => o.json.kind === 'ClusterRole').flatMap((o) => o.json.metadata.name)).not.toContain('ds-pipelines-webhook');
+  });
+
+  test('DSPO-ARGO-USERROLES: ships argo-aggregate-to-admin/edit/view, aggregated into admin, edit and view', () => {
+    expect(named('ClusterRole', 'argo-aggregate-to-admin').metadata.labels).toEqual({ 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' });
+    expect(named('ClusterRole', 'argo-aggregate-to-edit').metadata.labels).toEqual({ 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' });
+    expect(named('ClusterRole', 'argo-aggregate-to-view').metadata.labels).toEqual({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
+    expect(can('ClusterRole', 'argo-aggregate-to-admin', 'argoproj.io', 'workflowtasksets', 'deletecollection')).toBe(true);
+    expect(can('ClusterRole', 'argo-aggregate-to-edit', 'argoproj.io', 'workflowtasksets', 'get')).toBe(false);
+    expect(can('ClusterRole', 'argo-aggregate-to-view', 'argoproj.io', 'cronworkflows', 'watch')).toBe(true);
+    expect(can('ClusterRole', 'argo-aggregate-to-view', 'argoproj.io', 'cronworkflows', 'create')).toBe(false);
+  });
+
+  test('DSPO-ARGO-USERROLES: left to an ArgoWorkflows component added before it; one added after is an error naming the fix', () => {
+    const p = new Platform(new App(), 'p', { name: 'argo-first' });
+    new ArgoWorkflows(p, 'argo-workflows');
+    const dspo = new DataSciencePipelinesOperator(p, 'data-science-pipelines-operator');
+    expect(dspo.node.tryFindChild('ArgoUserRoles')).toBeUndefined();
+    expect(() => new DataSciencePipelinesOperator(new Platform(new App(), 'q', { name: 'x' }), 'd', { argoUserRoles: true })).not.toThrow();
+    const q = new Platform(new App(), 'q', { name: 'argo-too' });
+    new ArgoWorkflows(q, 'argo-workflows');
+    expect(() => new DataSciencePipelinesOperator(q, 'data-science-pipelines-operator', { argoUserRoles: true })).toThrow(
+      "q/data-science-pipelines-operator: argoUserRoles is true, but component 'argo-workflows' (ArgoWorkflows) already emits the argo-aggregate-to-admin/edit/view ClusterRoles; leave argoUserRoles unset");
+    const r = new Platform(new App(), 'r', { name: 'argo-after' });
+    new DataSciencePipelinesOperator(r, 'data-science-pipelines-operator');
+    new ArgoWorkflows(r, 'argo-workflows');
+    expect(() => buildPlatform(r)).toThrow("r/data-science-pipelines-operator: component 'argo-workflows' (ArgoWorkflows) also emits the argo-aggregate-to-admin/edit/view ClusterRoles, added after this one; add it before DataSciencePipelinesOperator, or set argoUserRoles: false here");
   });
 
   test('RBAC: owns DSPAs, holds the Argo controller rules it grants, webhook configurations scoped by name except create', () => {
@@ -61,7 +131,9 @@ describe('Data Science Pipelines Operator component', () => {
     expect(can('ClusterRole', role, 'argoproj.io', 'workflowtaskresults', 'deletecollection')).toBe(true);
     expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update', 'pipelineversions.pipelines.kubeflow.org')).toBe(true);
     expect(can('ClusterRole', role, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', 'update', 'other')).toBe(false);
-    expect(can('ClusterRole', role, 'ray.io', 'rayclusters', 'create')).toBe(false);
+    // It grants create on RayClusters in pipeline-runner-<dspa>, so it must hold it.
+    expect(can('ClusterRole', role, 'ray.io', 'rayclusters', 'create')).toBe(true);
+    expect(can('ClusterRole', role, 'ray.io', 'rayclusters', 'update')).toBe(false);
     expect(named('ClusterRole', 'data-science-pipelines-operator-aggregate-dspa-admin-view').metadata.labels).toEqual({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
   });
 

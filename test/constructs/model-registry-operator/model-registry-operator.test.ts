@@ -5,6 +5,7 @@ import { ModelRegistryOperator, ModelRegistryOperatorProps } from '../../../cons
 import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform } from '../../../lib/platform';
+import { PolicyRule, uncoveredRules } from '../../../lib/rbac';
 import { wiringTable } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
 import { validateCustomResource } from '../../../lib/validation';
@@ -80,15 +81,8 @@ describe('ModelRegistryOperator CRDs', () => {
     expect(validateCustomResource(obj, mrCrd).map((i) => i.message)).toEqual(['istio and oauthProxy cannot both be set']);
   });
 
-  test('Catalog (aihub.opendatahub.io) and AIHub (cluster-scoped singleton) as upstream', () => {
-    const catalog = find('CustomResourceDefinition', 'catalogs.aihub.opendatahub.io');
-    expect([catalog.spec.scope, catalog.spec.versions.map((v: any) => v.name)]).toEqual(['Namespaced', ['v1alpha1']]);
-    const aihub = find('CustomResourceDefinition', 'aihubs.components.platform.opendatahub.io');
-    expect(aihub.spec.scope).toBe('Cluster');
-    expect(aihub.spec.versions[0].additionalPrinterColumns.map((c: any) => c.name)).toEqual(['AppNamespace', 'Age']);
-    const hub = (name: string) => ({ apiVersion: 'components.platform.opendatahub.io/v1alpha1', kind: 'AIHub', metadata: { name }, spec: { applicationNamespace: 'opendatahub', instancesNamespace: 'registries' } });
-    expect(validateCustomResource(hub('default-aihub'), aihub)).toEqual([]);
-    expect(validateCustomResource(hub('other'), aihub).map((i) => i.message)).toEqual(["the only accepted name is 'default-aihub'"]);
+  test('MRO-VERSION: only the ModelRegistry CRD, the one v0.3.8 installs (no Catalog or AIHub kinds at that tag)', () => {
+    expect(alone.objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => o.metadata.name)).toEqual(['modelregistries.modelregistry.opendatahub.io']);
   });
 });
 
@@ -104,7 +98,7 @@ describe('ModelRegistryOperator managers', () => {
     expect(c.env).toEqual(expect.arrayContaining([
       { name: 'STORAGE_MIGRATION_SOURCE_VERSION', value: 'v1alpha1' },
       { name: 'STORAGE_MIGRATION_TARGET_VERSION', value: 'v1beta1' },
-      { name: 'RELATED_IMAGE_ODH_KUBE_RBAC_PROXY_IMAGE', value: 'quay.io/openshift/origin-kube-rbac-proxy:4.19' },
+      { name: 'KUBE_RBAC_PROXY_IMAGE', value: 'quay.io/openshift/origin-kube-rbac-proxy:4.19' },
     ]));
     expect(c.env.every((e: any) => !String(e.value ?? '').endsWith(':latest'))).toBe(true);
     expect(d.spec.selector.matchLabels).toEqual({ 'component.opendatahub.io/name': 'model-registry-operator', 'control-plane': 'model-registry-operator', 'opendatahub.io/component': 'true' });
@@ -113,45 +107,60 @@ describe('ModelRegistryOperator managers', () => {
     expect(find('Certificate', 'model-registry-operator-controller-manager-metrics-service-cert').spec.secretName).toBe('model-registry-operator-controller-manager-metrics-service');
   });
 
-  test('the catalog manager: a subcommand of the same image, with its webhook', () => {
-    const c = find('Deployment', 'catalog-controller-manager').spec.template.spec.containers[0];
-    expect(c.image).toBe('quay.io/opendatahub/model-registry-operator:v0.3.8');
-    expect(c.args).toEqual(['catalog', '--leader-elect']);
-    expect(c.resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } });
+  test('MRO-VERSION: one manager, /manager without subcommand (v0.3.8 has no catalog or aihub subcommands), with only the flags v0.3.8 defines', () => {
+    expect(alone.objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name)).toEqual(['model-registry-operator-controller-manager']);
+    const c = find('Deployment', 'model-registry-operator-controller-manager').spec.template.spec.containers[0];
+    expect(c.command).toEqual(['/manager']);
+    const flags = c.args.map((a: string) => a.replace(/=.*$/, ''));
+    for (const f of flags) expect(['--health-probe-bind-address', '--leader-elect', '--metrics-bind-address', '--metrics-secure', '--metrics-cert-dir', '--metrics-cert-name', '--metrics-key-name']).toContain(f);
+    expect(alone.c.operator.grants.map((g) => `${g.kind} ${g.name}`)).toEqual(['Role registry-user-<registry>', 'Role model-catalog', 'Role model-catalog-admin', 'ClusterRole system:auth-delegator']);
   });
 
-  test('RBAC: owns ModelRegistry and Catalog, manages operands; no wildcards', () => {
-    for (const [name, crd] of [['model-registry-operator-controller-manager-role', 'modelregistry.opendatahub.io/modelregistries'], ['catalog-controller-manager-role', 'aihub.opendatahub.io/catalogs']]) {
-      const role = find('ClusterRole', name);
-      const triples = role.rules.flatMap((r: any) => (r.apiGroups ?? []).flatMap((g: string) => (r.resources ?? []).map((res: string) => `${g}/${res}:${r.verbs.join(',')}`)));
-      expect(triples).toEqual(expect.arrayContaining([`${crd}:create,delete,get,list,patch,update,watch`, `${crd}/status:get,patch,update`, 'apps/deployments:create,delete,get,list,patch,update,watch']));
-      expect(JSON.stringify(role.rules)).not.toContain('"*"');
-    }
-    expect(JSON.stringify(find('ClusterRole', 'model-registry-operator-controller-manager-role').rules)).toContain('storageversionmigrations');
+  test('MRO-ENV: the env names v0.3.8 reads (REST_IMAGE and the like), as its odh overlay sets them; no env of main', () => {
+    const c = find('Deployment', 'model-registry-operator-controller-manager').spec.template.spec.containers[0];
+    expect(c.env.map((e: any) => e.name)).toEqual([
+      'POD_NAMESPACE', 'STORAGE_MIGRATION_SOURCE_VERSION', 'STORAGE_MIGRATION_TARGET_VERSION', 'ENABLE_WEBHOOKS', 'DEFAULT_CONTROL_PLANE', 'DEFAULT_ISTIO_INGRESS',
+      'REST_IMAGE', 'OAUTH_PROXY_IMAGE', 'KUBE_RBAC_PROXY_IMAGE', 'POSTGRES_IMAGE', 'CATALOG_DATA_IMAGE', 'BENCHMARK_DATA_IMAGE',
+      'CREATE_AUTH_RESOURCES', 'REGISTRIES_NAMESPACE', 'DEFAULT_DOMAIN', 'ENABLE_MODEL_CATALOG', 'SKIP_MODEL_CATALOG_DB_CREATION', 'GATEWAY_DOMAIN',
+    ]);
+    const value = (name: string) => c.env.find((e: any) => e.name === name).value;
+    expect(value('REST_IMAGE')).toBe('quay.io/opendatahub/model-registry:v0.3.8');
+    expect(value('CATALOG_DATA_IMAGE')).toBe('quay.io/opendatahub/odh-model-metadata-collection:odh-stable');
+    expect(value('ENABLE_MODEL_CATALOG')).toBe('');
+    expect(c.env.every((e: any) => !String(e.value ?? '').endsWith(':latest'))).toBe(true);
+    const off = built({ modelCatalog: false, registriesNamespace: 'registries' }).objects;
+    const offEnv = find('Deployment', 'model-registry-operator-controller-manager', off).spec.template.spec.containers[0].env;
+    expect(offEnv.filter((e: any) => ['ENABLE_MODEL_CATALOG', 'REGISTRIES_NAMESPACE'].includes(e.name))).toEqual([{ name: 'REGISTRIES_NAMESPACE', value: 'registries' }, { name: 'ENABLE_MODEL_CATALOG', value: 'false' }]);
   });
 
-  test('requires InferenceService from KServe', () => {
-    expect(alone.c.requires.map((r) => `${r.group}/${r.kind}:${r.providedBy?.name}`)).toEqual(['serving.kserve.io/InferenceService:KServe']);
+  test('RBAC as v0.3.8: owns ModelRegistry, manages operands, holds the Roles it creates; no wildcards', () => {
+    const role = find('ClusterRole', 'model-registry-operator-controller-manager-role');
+    const triples = role.rules.flatMap((r: any) => (r.apiGroups ?? []).flatMap((g: string) => (r.resources ?? []).map((res: string) => `${g}/${res}:${r.verbs.join(',')}`)));
+    expect(triples).toEqual(expect.arrayContaining([
+      'modelregistry.opendatahub.io/modelregistries:create,delete,get,list,patch,update,watch', 'modelregistry.opendatahub.io/modelregistries/status:get,patch,update',
+      'apps/deployments:create,delete,get,list,patch,update,watch', 'user.openshift.io/groups:create,delete,get,list,patch,update,watch',
+      'migration.k8s.io/storageversionmigrations:create,delete,get,list,patch,update,watch', 'events.k8s.io/events:create,patch',
+    ]));
+    // Kinds of main, not of v0.3.8.
+    const groups = role.rules.flatMap((r: any) => r.apiGroups ?? []);
+    for (const g of ['gateway.networking.k8s.io', 'aihub.opendatahub.io', 'components.platform.opendatahub.io/aihubs']) expect(groups).not.toContain(g);
+    expect(triples.filter((t: string) => t.startsWith('config.openshift.io/'))).toEqual(['config.openshift.io/ingresses:get,list,watch']);
+    expect(JSON.stringify(role.rules)).not.toContain('"*"');
+    for (const g of alone.c.operator.grants) expect([g.name, uncoveredRules(role.rules as PolicyRule[], g.rules)]).toEqual([g.name, []]);
   });
 
-  test('the AIHub manager is off by default and installs the operator itself when on', () => {
-    expect(find('Deployment', 'aihub-controller-manager')).toBeUndefined();
-    const { objects } = built({ aiHub: true, catalog: false });
-    const d = find('Deployment', 'aihub-controller-manager', objects);
-    expect(d.spec.template.spec.containers[0].args).toEqual(['aihub', '--leader-elect', '--metrics-cert-dir=/tmp/k8s-metrics-server/serving-certs', '--metrics-cert-name=tls.crt', '--metrics-key-name=tls.key']);
-    expect(JSON.stringify(find('ClusterRole', 'aihub-controller-manager-role', objects).rules)).toContain('validatingwebhookconfigurations');
-    expect(find('Deployment', 'catalog-controller-manager', objects)).toBeUndefined();
-    expect(find('CustomResourceDefinition', 'catalogs.aihub.opendatahub.io', objects)).toBeDefined();
+  test('MRO-VERSION: requires no other component (v0.3.8 neither watches nor creates InferenceServices)', () => {
+    expect(alone.c.requires).toEqual([]);
+    expect(() => buildPlatform(platform({}, { kserve: false }).p)).not.toThrow();
   });
 });
 
 describe('ModelRegistryOperator webhooks', () => {
-  test('mutating and validating ModelRegistry webhooks on both versions, and the Catalog validator with a 5 s timeout', () => {
+  test('mutating and validating ModelRegistry webhooks on both versions, as v0.3.8 (no Catalog validator at that tag)', () => {
     const all = webhooks();
     expect(all.map((w) => [w.config, w.name, w.clientConfig.service.name, w.clientConfig.service.path, w.matchPolicy, w.admissionReviewVersions.join(','), w.timeoutSeconds])).toEqual([
       ['model-registry-operator-mutating-webhook-configuration', 'mmodelregistry.opendatahub.io', 'model-registry-operator-webhook-service', '/mutate-modelregistry-opendatahub-io-modelregistry', 'Equivalent', 'v1beta1,v1alpha1', undefined],
       ['model-registry-operator-validating-webhook-configuration', 'vmodelregistry.opendatahub.io', 'model-registry-operator-webhook-service', '/validate-modelregistry-opendatahub-io-modelregistry', 'Equivalent', 'v1beta1,v1alpha1', undefined],
-      ['catalog-validating-webhook-configuration', 'vcatalog.aihub.opendatahub.io', 'catalog-webhook-service', '/validate-aihub-opendatahub-io-catalog', 'Equivalent', 'v1', 5],
     ]);
     expect(all[0].rules).toEqual([{ apiGroups: ['modelregistry.opendatahub.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['modelregistries'], operations: ['CREATE', 'UPDATE'] }]);
     for (const w of all) expect([w.failurePolicy, w.sideEffects]).toEqual(['Fail', 'None']);
@@ -159,14 +168,13 @@ describe('ModelRegistryOperator webhooks', () => {
 
   test('every webhook and the conversion resolve to their manager with a CA source', () => {
     const lines = wiringTable(alone.build.model).filter((l) => l.includes('opendatahub/'));
-    expect(lines).toHaveLength(4);
-    for (const l of lines) expect(l).toMatch(/-> Deployment\/(model-registry-operator|catalog)-controller-manager:9443 -> cert-manager opendatahub\/\S+ -> Fail$/);
+    expect(lines).toHaveLength(3);
+    for (const l of lines) expect(l).toMatch(/-> Deployment\/model-registry-operator-controller-manager:9443 -> cert-manager opendatahub\/\S+ -> Fail$/);
   });
 
   test('on OpenShift (as Open Data Hub ships it) the service CA signs webhooks, conversion and metrics', () => {
     const os = built({}, { openshift: true });
     expect(find('Service', 'model-registry-operator-webhook-service', os.objects).metadata.annotations).toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'model-registry-operator-webhook-service' });
-    expect(find('Service', 'catalog-webhook-service', os.objects).metadata.annotations).toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'catalog-webhook-service' });
     expect(find('Service', 'model-registry-operator-controller-manager-metrics-service', os.objects).metadata.annotations).toEqual({ 'service.beta.openshift.io/serving-cert-secret-name': 'model-registry-operator-controller-manager-metrics-service' });
     expect(find('CustomResourceDefinition', 'modelregistries.modelregistry.opendatahub.io', os.objects).metadata.annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
     expect(os.objects.filter((o) => o.kind === 'Certificate')).toEqual([]);
@@ -183,18 +191,12 @@ describe('ModelRegistryOperator validation', () => {
   test('fails when replicas is negative', () => {
     expect(() => platform({ replicas: -1 })).toThrow('p/model-registry-operator/Operator: replicas -1 must be a whole number >= 0');
   });
-
-  test('fails without KServe, naming the component to add', () => {
-    const { p } = platform({}, { kserve: false });
-    expect(() => buildPlatform(p)).toThrow('requires serving.kserve.io/InferenceService');
-    expect(() => buildPlatform(p)).toThrow('add the KServe component to the platform');
-  });
 });
 
 describe('ModelRegistryOperator alone', () => {
-  test('synthesizes with only KServe and the inference extension, with 0 findings', () => {
-    expect(alone.build.model.components.map((c) => c.componentName)).toEqual(['gateway-api-inference-extension', 'kserve', 'model-registry-operator']);
-    expect(alone.objects.filter((o) => o.kind === 'CustomResourceDefinition')).toHaveLength(3);
+  test('synthesizes next to KServe and the inference extension, with 0 findings, depending on neither', () => {
+    expect(alone.build.model.components.map((c) => c.componentName).sort()).toEqual(['gateway-api-inference-extension', 'kserve', 'model-registry-operator']);
+    expect(alone.objects.filter((o) => o.kind === 'CustomResourceDefinition')).toHaveLength(1);
   });
 
   test('snapshot of its objects', () => {

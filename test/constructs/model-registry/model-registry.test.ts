@@ -60,7 +60,9 @@ describe('Kubeflow model registry', () => {
     expect(d.spec.strategy).toEqual({ type: 'Recreate' });
     expect(d.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, fsGroup: 999 });
     const c = container('model-registry-db');
-    expect(c.image).toBe('mysql:8.0.39');
+    // MR-MYSQL: upstream's image and args at v0.3.7 (overlays/db).
+    expect(c.image).toBe('mysql:8.3');
+    expect(c.args).toEqual(['--datadir', '/var/lib/mysql/datadir']);
     expect(c.securityContext).toMatchObject({ runAsUser: 999, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
     expect(c.env[0]).toEqual({ name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' } } });
     expect(named('PersistentVolumeClaim', 'metadata-mysql').spec.resources.requests.storage).toBe('20Gi');

@@ -240,7 +240,8 @@ describe('ModelsAsAService with the other Open Data Hub serving components', () 
     expect(build.files.get('00-foundation/00-namespaces.yaml')!.match(/name: opendatahub$/gm)).toHaveLength(1);
     const report = build.files.get('REPORT.md')!;
     expect(report).toContain('ai-gateway-payload-processing -->|inference.opendatahub.io/ExternalModel| models-as-a-service');
-    expect(report).toContain('kserve -->|serving.kserve.io/InferenceService| model-registry-operator');
+    // The model registry operator (v0.3.8) depends on no component: it neither watches nor creates InferenceServices.
+    expect(report).not.toMatch(/-->\|[^|]*\| model-registry-operator/);
     expect(report).toContain('gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| ai-gateway-payload-processing');
   });
 });
