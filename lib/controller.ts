@@ -3,8 +3,8 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
 import { NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort } from './network-policy';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
 

@@ -2,6 +2,7 @@ import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
 import { applicationCrd } from './crds/application';
 import { METACONTROLLER_CRDS } from './crds/metacontroller';
 import { Metacontroller } from './metacontroller';
+import { addPipelinesPolicies } from './policies';
 import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
@@ -460,5 +461,6 @@ export class KubeflowPipelines extends Component {
         Rbac.verbs(PIPELINES_GROUP, ['visualizations'], ['create']),
       ],
     });
+    addPipelinesPolicies(this, { multiUser });
   }
 }

@@ -5,6 +5,7 @@ import { CertificateProvider } from '../../../lib/certificates';
 import { webhooksOf, caSourceOf } from '../../../lib/checks';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
+import { ISTIO } from '../../../lib/prerequisites';
 import { wiringTable } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
 import { validateCustomResources } from '../../../lib/validation';
@@ -12,7 +13,8 @@ import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
 function platform(props: KubeflowPipelinesProps = {}, withArgo = true, certificates = CertificateProvider.certManager()) {
-  const p = new Platform(new App(), 'p', { name: 'kfp', certificates, prerequisites: [CERT_MANAGER] });
+  // Multi-user mode's AuthorizationPolicies need Istio (KFP-ISOLATION).
+  const p = new Platform(new App(), 'p', { name: 'kfp', certificates, prerequisites: props.multiUser ? [CERT_MANAGER, ISTIO] : [CERT_MANAGER] });
   if (withArgo) new ArgoWorkflows(p, 'argo-workflows');
   const kfp = new KubeflowPipelines(p, 'kubeflow-pipelines', props);
   return { p, kfp };
