@@ -203,9 +203,7 @@ export const AUTHORIZATION_POLICY_KIND = { group: 'security.istio.io', kind: 'Au
  * component's CRD.
  */
 export function platformHasIstio(platform: Platform): boolean {
-  const { group, kind } = AUTHORIZATION_POLICY_KIND;
-  return platform.prerequisites.some((p) => p.provides.some((g) => g.group === group && g.kind === kind))
-    || platform.components.some((c) => c.crds.some((d) => d.definition.group === group && d.definition.kind === kind));
+  return platform.servesKind(AUTHORIZATION_POLICY_KIND.group, AUTHORIZATION_POLICY_KIND.kind);
 }
 
 /**

@@ -171,6 +171,15 @@ export class Platform extends Construct {
   }
 
   /**
+   * Whether the platform serves a kind: a prerequisite provides it or a component declares
+   * its CRD (for objects emitted only where their kind exists, e.g. Istio policies).
+   */
+  public servesKind(group: string, kind: string): boolean {
+    return this.prerequisites.some((p) => p.provides.some((g) => g.group === group && g.kind === kind))
+      || this.components.some((c) => c.crds.some((d) => d.definition.group === group && d.definition.kind === kind));
+  }
+
+  /**
    * Resolves the component graph (requires -> provides), orders components and objects,
    * and returns the model. Throws one error listing every graph problem.
    */
