@@ -153,6 +153,6 @@ describe('WVA-SVCMON', () => {
       new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS });
       return p;
     }));
-    expect(problems.join('\n')).toContain("requires monitoring.coreos.com/ServiceMonitor (it reads the ServiceMonitors of the model servers it scales)");
+    expect(problems.join('\n')).toContain('requires monitoring.coreos.com/ServiceMonitor (it reads the ServiceMonitors of the model servers it scales)');
   });
 });
