@@ -179,7 +179,9 @@ describe('AiGatewayPayloadProcessing typed resources', () => {
 
   test('AIGW-AUTH: upstream\'s example provider (auth type simple) and one without a type pass the schema; apikey does not', () => {
     const provider = (name: string, auth: Record<string, unknown>) => ({
-      apiVersion: 'inference.opendatahub.io/v1alpha1', kind: 'ExternalProvider', metadata: { name, namespace: 'openshift-ingress' },
+      apiVersion: 'inference.opendatahub.io/v1alpha1',
+      kind: 'ExternalProvider',
+      metadata: { name, namespace: 'openshift-ingress' },
       spec: { provider: 'openai', endpoint: 'api.openai.com', auth },
     });
     const { p, c } = platform();
