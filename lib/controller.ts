@@ -3,7 +3,7 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
-import { NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort } from './network-policy';
+import { labelSelectorMatches, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort, policyTargetsOf } from './network-policy';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, ResourceRef, roleObject, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
@@ -404,9 +404,14 @@ export class Controller extends Construct {
   private fenceRules(metricsPort: number, monitoringNamespace: string): NetworkPolicyIngressRule[] {
     const rules: NetworkPolicyIngressRule[] = [{ from: [NetworkPeer.namespace(monitoringNamespace)], ports: [metricsPort] }];
     const component = this.node.scope as Component;
-    const others = component.node.findAll().some((c) => c instanceof NetworkPolicy && c !== this.metricsFence && c.targets.some((t) => !t.runtimePods && t.name === this.name));
+    const pod = this.deployment.toJson().spec.template;
+    const others = component.node.findAll().some((c) => {
+      if (c instanceof NetworkPolicy) return c !== this.metricsFence && c.targets.some((t) => !t.runtimePods && t.name === this.name);
+      // A NetworkPolicy written as a plain object (not through lib/network-policy.ts).
+      return c instanceof ApiObject && c.kind === 'NetworkPolicy' && !policyTargetsOf(c) && labelSelectorMatches(c.toJson().spec?.podSelector, pod.metadata?.labels ?? {});
+    });
     if (others) return rules;
-    const spec = this.deployment.toJson().spec.template.spec;
+    const spec = pod.spec;
     const ports: NetworkPolicyPort[] = [];
     for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
       for (const p of c.ports ?? []) {

@@ -31,6 +31,22 @@ export interface PolicyTarget {
   readonly runtimePods?: boolean;
 }
 
+/** Whether a label selector (matchLabels and matchExpressions) selects an object with `labels`; an empty selector selects everything. */
+export function labelSelectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  if (!Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v)) return false;
+  return (selector.matchExpressions ?? []).every((e) => {
+    const has = e.key in labels;
+    switch (e.operator) {
+      case 'Exists': return has;
+      case 'DoesNotExist': return !has;
+      case 'In': return has && (e.values ?? []).includes(labels[e.key]);
+      case 'NotIn': return !has || !(e.values ?? []).includes(labels[e.key]);
+      default: return false;
+    }
+  });
+}
+
 /** Where ingress may come from. */
 export class NetworkPeer {
   /** Every pod of the namespace with this name. */

@@ -1,3 +1,4 @@
+import { ApiObject } from 'cdk8s';
 import { build, newPlatform, problemsOf, TestComponent } from './support';
 import { CERT_MANAGER } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
@@ -173,6 +174,24 @@ describe('metrics fence', () => {
     expect(out.find((o) => o.metadata.name === 'a-controller-metrics-fence').spec.ingress).toEqual([
       { from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['monitoring'] }] } }], ports: [{ port: 8080, protocol: 'TCP' }] },
     ]);
+  });
+
+  test('a NetworkPolicy written as a plain object that selects the controller counts too', () => {
+    const out = fences({}, (c) => new ApiObject(c, 'RawPolicy', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'raw', namespace: NS },
+      spec: { podSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['a'] }] }, policyTypes: ['Ingress'], ingress: [{ ports: [{ port: 9443 }] }] },
+    }));
+    expect(out.find((o) => o.metadata.name === 'a-controller-metrics-fence').spec.ingress).toHaveLength(1);
+    // One that selects other pods does not.
+    const other = fences({}, (c) => new ApiObject(c, 'RawPolicy', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'raw', namespace: NS },
+      spec: { podSelector: { matchLabels: { app: 'b' } }, policyTypes: ['Ingress'], ingress: [{}] },
+    }));
+    expect(other.find((o) => o.metadata.name === 'a-controller-metrics-fence').spec.ingress).toHaveLength(2);
   });
 
   test('fails on a monitoring namespace that is not a namespace name', () => {
