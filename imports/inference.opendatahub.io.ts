@@ -69,7 +69,7 @@ export interface ExternalProviderSpec {
 
 export interface ProviderAuth {
   secretRef: ProviderSecretRef;
-  type: "apikey" | "sigv4" | "oauth2";
+  type?: "simple" | "sigv4" | "oauth2";
 }
 
 export interface ProviderSecretRef {

@@ -1,5 +1,6 @@
 import { Controller } from './controller';
 import { CrdDefinition, gvkKey } from './crd';
+import { policyTargetsOf } from './network-policy';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
@@ -47,6 +48,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP054', title: 'every container of a Deployment, StatefulSet or DaemonSet requests cpu and memory', check: checkResourceRequests },
   { id: 'MLP055', title: 'CRDs over 256 KiB are flagged for server-side apply (warning)', check: checkLargeCrds },
   { id: 'MLP056', title: 'no object exceeds the 1.5 MiB etcd stores per object (1 MiB of ConfigMap or Secret data is MLP001, as the API server checks it)', check: checkObjectSizes },
+  { id: 'MLP060', title: 'every NetworkPolicy and AuthorizationPolicy a component declares selects exactly the pods of the workloads it names, never another workload\'s', check: checkPolicySelectors },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
@@ -626,6 +628,31 @@ function checkRuntimeNeeds(m: PlatformModel): Finding[] {
           const lacking = missing([n.rule]);
           if (lacking.length) out.push({ rule: 'MLP031', path: ctl.node.path, message: `controller ${ctl.name} ${what} ${lacking.join('; ')} (${n.reason}), which its ServiceAccount ${sa} does not hold cluster-wide; keep it in the Controller's ${what === 'calls directly' ? 'clientCalls' : 'accessReviews'}` });
         }
+      }
+    }
+  }
+  return out;
+}
+
+function checkPolicySelectors(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  const { workloads } = indexOf(m);
+  for (const o of m.objects) {
+    const targets = policyTargetsOf(o.apiObject);
+    if (!targets) continue;
+    const j = o.json;
+    const selector: LabelSelector | undefined = j.kind === 'NetworkPolicy' ? j.spec?.podSelector : j.spec?.selector;
+    const what = `${j.kind} ${j.metadata.namespace}/${j.metadata.name}`;
+    const matched = (workloads.get(j.metadata.namespace) ?? []).filter((w) => selectorMatches(selector, w.json.spec?.template?.metadata?.labels ?? {}));
+    const intended = new Set(targets.filter((t) => !t.runtimePods).map((t) => t.name));
+    for (const w of matched) {
+      if (!intended.has(w.json.metadata.name)) {
+        out.push({ rule: 'MLP060', path: o.path, message: `${what} selects the pods of ${w.json.kind} ${w.json.metadata.name} (${w.path}), which it does not name as a target; narrow its selector with a label only its targets' pods carry` });
+      }
+    }
+    for (const name of intended) {
+      if (!matched.some((w) => w.json.metadata.name === name)) {
+        out.push({ rule: 'MLP060', path: o.path, message: `${what} names ${name} as a target, but selects no pod of a workload ${name} in namespace ${j.metadata.namespace}; use the workload's selector labels` });
       }
     }
   }

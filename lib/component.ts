@@ -162,6 +162,8 @@ export abstract class Component extends Chart {
   public readonly usedCrds: CrdUse[] = [];
   /** Kinds it needs from other components. */
   public readonly requires: Requirement[] = [];
+  /** Constructs emitted only when their condition holds (`omitUnless`). */
+  private readonly conditions = new Map<IConstruct, () => boolean>();
   /** How this component claims each CRD it declares, by CRD name (OWNS unless declared otherwise). */
   private readonly claims = new Map<string, CrdClaim>();
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
@@ -309,9 +311,19 @@ export abstract class Component extends Chart {
   }
 
 
+  /**
+   * Leaves a construct of this component out of the output unless `condition` holds when
+   * the platform resolves (e.g. an Istio AuthorizationPolicy on a platform without Istio).
+   */
+  public omitUnless(construct: IConstruct, condition: () => boolean): void {
+    this.conditions.set(construct, condition);
+  }
+
   /** Whether an object of this component is emitted (a CRD owned by another component is not). */
   public emits(obj: IConstruct): boolean {
     for (let c: IConstruct | undefined = obj; c && c !== this; c = c.node.scope) {
+      const condition = this.conditions.get(c);
+      if (condition && !condition()) return false;
       if (c instanceof CustomResourceDefinition) return this.platform.crdOwner(c.name) === this;
     }
     return true;

@@ -3,6 +3,7 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
+import { labelSelectorMatches, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort, policyTargetsOf } from './network-policy';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
@@ -236,6 +237,11 @@ export class Controller extends Construct {
   public readonly deployment: ApiObject;
   public readonly metricsService?: ApiObject;
   public readonly metrics?: ControllerMetrics;
+  /**
+   * The NetworkPolicy that admits plain-HTTP metrics only from the platform's monitoring
+   * namespace (insecure metrics with the platform's metricsFence on).
+   */
+  public readonly metricsFence?: NetworkPolicy;
   public readonly webhookPort?: number;
   /** Name of the webhook container port. */
   public readonly webhookPortName: string;
@@ -415,6 +421,43 @@ export class Controller extends Construct {
         },
       });
     }
+
+    const fence = scope.platform.metricsFence;
+    if (m?.protection === MetricsProtection.INSECURE && fence.enabled) {
+      this.metricsFence = new NetworkPolicy(this, 'MetricsFence', {
+        name: `${props.name}-metrics-fence`,
+        targets: [this],
+        labels,
+        ingress: () => this.fenceRules(m.port, fence.monitoringNamespace),
+      });
+    }
+  }
+
+  /**
+   * The fence's ingress: the metrics port from the monitoring namespace only. A pod that a
+   * NetworkPolicy selects is closed to everything no policy admits, so unless another policy
+   * of the component selects this controller (and says what its other ports admit), the
+   * fence keeps every other declared container port (webhooks, health, APIs) open as before.
+   */
+  private fenceRules(metricsPort: number, monitoringNamespace: string): NetworkPolicyIngressRule[] {
+    const rules: NetworkPolicyIngressRule[] = [{ from: [NetworkPeer.namespace(monitoringNamespace)], ports: [metricsPort] }];
+    const component = this.node.scope as Component;
+    const pod = this.deployment.toJson().spec.template;
+    const others = component.node.findAll().some((c) => {
+      if (c instanceof NetworkPolicy) return c !== this.metricsFence && c.targets.some((t) => !t.runtimePods && t.name === this.name);
+      // A NetworkPolicy written as a plain object (not through lib/network-policy.ts).
+      return c instanceof ApiObject && c.kind === 'NetworkPolicy' && !policyTargetsOf(c) && labelSelectorMatches(c.toJson().spec?.podSelector, pod.metadata?.labels ?? {});
+    });
+    if (others) return rules;
+    const spec = pod.spec;
+    const ports: NetworkPolicyPort[] = [];
+    for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
+      for (const p of c.ports ?? []) {
+        if (p.containerPort !== metricsPort && !ports.some((x) => x.port === p.containerPort && x.protocol === (p.protocol ?? 'TCP'))) ports.push({ port: p.containerPort, protocol: p.protocol ?? 'TCP' });
+      }
+    }
+    ports.sort((a, b) => Number(a.port) - Number(b.port));
+    return ports.length ? [...rules, { ports }] : rules;
   }
 
   /** Mounts a ConfigMap into the manager container, read-only (e.g. its configuration file). */

@@ -1,6 +1,7 @@
 import { applyOperation, JsonPatchError, Operation, validate as validatePatch } from 'fast-json-patch';
 import { CertificateProvider } from './certificates';
 import { ImageSettings } from './images';
+import type { MetricsFenceSettings } from './network-policy';
 import { resourceProblems } from './resources';
 
 /**
@@ -42,6 +43,13 @@ export interface PlatformCustomization {
    * covers.
    */
   readonly patches?: ObjectPatch[];
+  /**
+   * The fence on plain-HTTP metrics: every controller that serves metrics without
+   * authentication on a Service port (ControllerMetrics.insecure) gets a NetworkPolicy that
+   * admits its metrics port only from the monitoring namespace.
+   * @default - on, monitoring namespace `monitoring`
+   */
+  readonly metricsFence?: MetricsFenceSettings;
 }
 
 export interface ControllerCustomization {

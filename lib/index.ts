@@ -19,6 +19,7 @@ export * from './checks';
 export * from './report';
 export * from './synth';
 export * from './workload';
+export * from './network-policy';
 export * from './runtime-webhooks';
 export * from './architecture';
 export * from './versions';

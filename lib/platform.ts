@@ -5,6 +5,7 @@ import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
+import { MetricsFence, resolveMetricsFence } from './network-policy';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
@@ -84,6 +85,8 @@ export class Platform extends Construct {
   public readonly customization: Customization;
   /** Registry mirror, overrides and versions data for every component's images. */
   public readonly imageSettings: ImageSettings;
+  /** The fence on plain-HTTP metrics ports (PlatformCustomization.metricsFence). */
+  public readonly metricsFence: MetricsFence;
   /** CRD name -> id of the owning component */
   private readonly explicitOwners: Map<string, string>;
   /** Components created but switched off by customization (out of the construct tree). */
@@ -103,6 +106,7 @@ export class Platform extends Construct {
     }
     this.certificates = props.certificates ?? CertificateProvider.certManager();
     this.imageSettings = props.images ?? {};
+    this.metricsFence = resolveMetricsFence(this.node.path, props.metricsFence);
     this.prerequisites = props.prerequisites ?? [];
     this.existingNamespaces = props.existingNamespaces ?? ['default', 'kube-system'];
     this.explicitOwners = new Map(Object.entries(props.crdOwners ?? {}));
@@ -164,6 +168,15 @@ export class Platform extends Construct {
 
   public hasPrerequisite(name: string): boolean {
     return this.prerequisites.some((p) => p.name === name);
+  }
+
+  /**
+   * Whether the platform serves a kind: a prerequisite provides it or a component declares
+   * its CRD (for objects emitted only where their kind exists, e.g. Istio policies).
+   */
+  public servesKind(group: string, kind: string): boolean {
+    return this.prerequisites.some((p) => p.provides.some((g) => g.group === group && g.kind === kind))
+      || this.components.some((c) => c.crds.some((d) => d.definition.group === group && d.definition.kind === kind));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { architectureOf, architectureSections } from './architecture';
 import { caSourceOf, Finding, resolveBackend, webhooksOf } from './checks';
 import type { Component } from './component';
-import { Controller } from './controller';
+import { Controller, MetricsProtection } from './controller';
 import { crdName, Gvk, gvkKey } from './crd';
 import { PlatformModel } from './platform';
 import { securityExceptionsOf } from './security';
@@ -39,6 +39,31 @@ export function wiringTable(m: PlatformModel): string[] {
       w.failurePolicy,
     ].join(' -> ');
   });
+}
+
+/**
+ * One row per controller: how its metrics are served and, for plain HTTP on a Service port,
+ * whether the platform's fence admits the port only from the monitoring namespace.
+ */
+export function metricsTable(m: PlatformModel): string[] {
+  const fence = m.platform.metricsFence;
+  const lines = ['| controller | metrics | port | fence |', '| --- | --- | --- | --- |'];
+  const cell = (t: string) => t.replace(/\|/g, '\\|');
+  for (const c of m.components) {
+    for (const ctl of c.node.findAll().filter((x): x is Controller => x instanceof Controller)) {
+      const mt = ctl.metrics;
+      if (!mt) {
+        lines.push(`| ${ctl.namespace}/${ctl.name} | no metrics endpoint | - | - |`);
+        continue;
+      }
+      const how = `${mt.protection}${mt.authenticated ? ' (authenticated and authorized)' : ''}${mt.reason ? ` (opt-out: ${mt.reason})` : ''}`;
+      const fenced = ctl.metricsFence
+        ? `NetworkPolicy ${ctl.metricsFence.name}: only from namespace ${fence.monitoringNamespace}`
+        : mt.protection !== MetricsProtection.INSECURE ? 'not needed' : 'OFF (metricsFence.enabled: false): open to every pod';
+      lines.push(`| ${ctl.namespace}/${ctl.name} | ${cell(how)} | ${mt.port} | ${cell(fenced)} |`);
+    }
+  }
+  return lines;
 }
 
 /** CRDs that several components declare: name, the component that emits it, the others. */
@@ -124,13 +149,7 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
       lines.push(`- ${w.type} ${w.configurationName}/${w.name} -> ${s.namespace}/${s.name}:${s.port}${s.path} -> created by Deployment ${c.namespaceName}/${w.createdBy} (${w.when}) -> ${w.failurePolicy ?? 'Fail'}`);
     }
   }
-  lines.push('', '## Controller metrics', '');
-  for (const c of m.components) {
-    for (const ctl of c.node.findAll().filter((x): x is Controller => x instanceof Controller)) {
-      const mt = ctl.metrics;
-      lines.push(`- ${ctl.namespace}/${ctl.name}: ${!mt ? 'no metrics endpoint' : `${mt.protection} on port ${mt.port}${mt.authenticated ? ' (authenticated and authorized)' : ''}${mt.reason ? ` (opt-out: ${mt.reason})` : ''}`}`);
-    }
-  }
+  lines.push('', '## Controller metrics', '', ...metricsTable(m));
   lines.push('', '## Safety exceptions', '');
   const exceptions = securityExceptionLines(m);
   lines.push(exceptions.length

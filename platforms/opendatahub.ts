@@ -44,6 +44,8 @@ export class OpenDataHubPlatform extends Platform {
       ...customization,
       name: name ?? 'opendatahub',
       certificates: customization.certificates ?? CertificateProvider.openShiftServiceCa(),
+      // OpenShift's user-workload Prometheus scrapes the components' metrics from its namespace.
+      metricsFence: { monitoringNamespace: 'openshift-user-workload-monitoring', ...customization.metricsFence },
       namespaces: {
         ...customization.namespaces,
         applications,

@@ -4,6 +4,7 @@ import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
+import { NetworkPolicy } from '../../lib/network-policy';
 import type { Platform } from '../../lib/platform';
 import { Rbac, READ_VERBS } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
@@ -59,6 +60,9 @@ export class PodDefaultsWebhook extends Component {
       rules: [Rbac.read(podDefault.definition.group, podDefault.definition.plural)],
       watches: [{ group: podDefault.definition.group, resource: podDefault.definition.plural }],
     });
+    // Upstream's NetworkPolicy: the server's pods admit only the webhook port (from anywhere:
+    // the API server's address differs by cluster).
+    new NetworkPolicy(this, 'NetworkPolicy', { name: 'poddefaults', targets: [this.server], ingress: [{ ports: [this.server.webhookPortName] }] });
     this.webhookServer = new WebhookServer(this, 'WebhookServer', {
       controller: this.server,
       serviceName: 'poddefaults-webhook-service',

@@ -77,10 +77,11 @@ export class CentralDashboard extends Component {
       name: 'dashboard',
       namespace: ns,
       labels: SELECTOR,
+      // Upstream's Role (kubeflow/dashboard v2.0.0): no Secrets and no pods/exec.
       rules: [
-        Rbac.read('', 'pods', 'pods/exec', 'pods/log'),
+        Rbac.read('', 'pods', 'pods/log'),
         Rbac.read('app.k8s.io', 'applications'),
-        Rbac.verbs('', ['configmaps', 'secrets'], ['get']),
+        Rbac.verbs('', ['configmaps'], ['get']),
       ],
     });
     const sa = [{ name: 'dashboard', namespace: ns }];

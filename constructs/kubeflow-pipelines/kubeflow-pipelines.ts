@@ -5,6 +5,7 @@ import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
 import { applicationCrd } from './crds/application';
 import { METACONTROLLER_CRDS } from './crds/metacontroller';
 import { Metacontroller } from './metacontroller';
+import { addPipelinesPolicies } from './policies';
 import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
@@ -632,6 +633,7 @@ export class KubeflowPipelines extends Component {
         Rbac.verbs(PIPELINES_GROUP, ['visualizations'], ['create']),
       ],
     });
+    addPipelinesPolicies(this, { multiUser });
   }
 
   /** Upstream's multi-user routes: /pipeline to the UI (which the dashboard links to) and /ml_metadata to the envoy. */

@@ -50,9 +50,14 @@ export class LlamaStackOperator extends Component {
       ],
       selectorLabels: SELECTOR,
       ports: { health: 8081 },
-      // Upstream's Service exposes 8443 as https; its kube-rbac-proxy patch is not in the default
-      // install, so the manager itself serves (controller-runtime secure metrics; unconfirmed for v0.9.0).
-      metrics: ControllerMetrics.secure(8443, { args: ['--metrics-bind-address=:8443'], serviceName: `${NAME}-controller-manager-metrics-service` }),
+      // v0.9.0's manager serves controller-runtime metrics over plain HTTP on :8080 (its
+      // --metrics-bind-address default, no secure serving in main.go). Upstream's Service names
+      // an https port 8443 for a kube-rbac-proxy whose patch its default install leaves out, so
+      // that port leads nowhere; ours targets the port the manager serves, under upstream's
+      // Service name. The platform's metrics fence admits it only from the monitoring namespace.
+      metrics: ControllerMetrics.insecure(8080, 'v0.9.0 serves metrics over plain HTTP only (controller-runtime without secure serving; the kube-rbac-proxy patch is not in its default install)', {
+        serviceName: `${NAME}-controller-manager-metrics-service`,
+      }),
       leaderElectionId: '54e06e98.llamastack.io',
       resources: props.resources ?? { requests: { cpu: '10m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } },
       owns: [llsd.definition],

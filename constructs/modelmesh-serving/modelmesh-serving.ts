@@ -7,6 +7,7 @@ import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps, CrdClaim, Prerequisite } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
+import { NetworkPeer, NetworkPolicy } from '../../lib/network-policy';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
@@ -162,6 +163,26 @@ export class ModelMeshServing extends Component {
       certificateName: 'modelmesh-webhook-server-cert',
       port: 9443,
     });
+    // Upstream v0.12.0's three NetworkPolicies (config/default): the controller's pods admit
+    // 8443 and the webhook port; the runtime pods it deploys at run time (labelled
+    // modelmesh-service) admit gRPC and the internal port from ModelMesh pods, gRPC and the
+    // REST proxy from anywhere, and their metrics port. With these, the controller's own
+    // plain-HTTP metrics port is reachable only through the platform's metrics fence.
+    const controllerPods = { matchLabels: { 'app.kubernetes.io/managed-by': 'modelmesh-controller', ...SELECTOR } };
+    new NetworkPolicy(this, 'ControllerNetworkPolicy', { name: 'modelmesh-controller', targets: [this.controller], podSelector: controllerPods, ingress: [{ ports: [8443] }] });
+    new NetworkPolicy(this, 'WebhookNetworkPolicy', { name: 'modelmesh-webhook', targets: [this.controller], podSelector: controllerPods, ingress: [{ ports: [9443] }] });
+    const managed = { 'app.kubernetes.io/managed-by': 'modelmesh-controller' };
+    new NetworkPolicy(this, 'RuntimesNetworkPolicy', {
+      name: 'modelmesh-runtimes',
+      targets: [{ name: 'the runtime pods modelmesh-controller deploys', selectorLabels: managed, runtimePods: true }],
+      podSelector: { matchLabels: managed, matchExpressions: [{ key: 'modelmesh-service', operator: 'Exists' }] },
+      ingress: [
+        { from: [NetworkPeer.podsInOwnNamespace(managed)], ports: [8033, 8080] },
+        { ports: [8033, 8008] },
+        { ports: [2112] },
+      ],
+    });
+
     for (const rt of MODELMESH_RUNTIMES.filter((r) => wanted.includes(r.name))) {
       new ClusterServingRuntime(this, `Runtime-${rt.name}`, {
         metadata: { name: rt.name, labels: { name: `modelmesh-serving-${rt.name}-SR` }, annotations: rt.annotations },

@@ -105,10 +105,12 @@ export class OdhModelController extends Component {
       rules: rule(KSERVE, 'v1alpha1', ['inferencegraphs'], ['CREATE']),
     });
     // These mutators create connection secrets and service accounts: no side effects on dry run.
+    // InferenceServices on CREATE only, as upstream's markers at odh-v3.5-EA2: with UPDATE every
+    // update of an InferenceService would fail while the controller is down (fail-closed).
     w.addMutatingWebhook(MUTATING, {
       name: `minferenceservice-v1beta1${suffix}`,
       path: '/mutate-serving-kserve-io-v1beta1-inferenceservice',
-      rules: rule(KSERVE, 'v1beta1', ['inferenceservices'], ['CREATE', 'UPDATE']),
+      rules: rule(KSERVE, 'v1beta1', ['inferenceservices'], ['CREATE']),
       sideEffects: 'NoneOnDryRun',
     });
     for (const version of ['v1alpha2', 'v1alpha1']) {
@@ -141,7 +143,7 @@ export class OdhModelController extends Component {
     w.addValidatingWebhook(VALIDATING, {
       name: `validating.isvc${suffix}`,
       path: '/validate-serving-kserve-io-v1beta1-inferenceservice',
-      rules: rule(KSERVE, 'v1beta1', ['inferenceservices'], ['CREATE', 'UPDATE']),
+      rules: rule(KSERVE, 'v1beta1', ['inferenceservices'], ['CREATE']),
     });
     w.addValidatingWebhook(VALIDATING, {
       name: `vinferencegraph-v1alpha1${suffix}`,

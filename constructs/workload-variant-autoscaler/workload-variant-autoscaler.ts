@@ -1,3 +1,4 @@
+import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { WVA_IMAGES } from './versions';
@@ -123,6 +124,29 @@ export class WorkloadVariantAutoscaler extends Component {
       }],
       volumeMounts: [{ name: 'prometheus-client-certs', mountPath: '/etc/prometheus-certs', readOnly: true }],
     });
+
+    // Upstream's ServiceMonitor: Prometheus scrapes the controller's metrics, among them the
+    // desired replicas it computes, which the HPA or KEDA read back through Prometheus. With
+    // the Prometheus Operator (PROMETHEUS_OPERATOR, or any provider of the kind) it is emitted;
+    // without the kind the component's ServiceMonitor requirement above fails synth.
+    const monitor = new ApiObject(this, 'ServiceMonitor', {
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'ServiceMonitor',
+      metadata: { name: `${NAME}-controller-manager-metrics-monitor`, namespace: ns, labels: { ...SELECTOR, release: 'kube-prometheus-stack' } },
+      spec: {
+        endpoints: [{
+          path: '/metrics',
+          port: this.controller.metrics?.portName ?? 'https',
+          scheme: 'https',
+          interval: '10s',
+          bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token',
+          tlsConfig: { insecureSkipVerify: true },
+        }],
+        namespaceSelector: { matchNames: [ns] },
+        selector: { matchLabels: { ...SELECTOR } },
+      },
+    });
+    this.omitUnless(monitor, () => this.platform.servesKind('monitoring.coreos.com', 'ServiceMonitor'));
 
     // User roles, as upstream ships them (without aggregation labels), with the group and
     // resource spelled as the CRD serves them (upstream's files misspell both).

@@ -1,11 +1,12 @@
 /**
- * Cases that make each safety rule (MLP050-MLP055) fire, as data: run by
+ * Cases that make each safety rule (MLP050-MLP060) fire, as data: run by
  * safety-checks.test.ts and counted by checks.test.ts's "every rule is fired" test.
  */
 import { ApiObject } from 'cdk8s';
 import { RESTRICTED_CONTAINER, RESTRICTED_POD, TestComponent, widgetDef } from './support';
 import { Controller, ControllerProps } from '../../lib/controller';
 import { CrdDefinition } from '../../lib/crd';
+import { NetworkPolicy } from '../../lib/network-policy';
 import { s } from '../../lib/schema/dsl';
 import { WebhookServer } from '../../lib/webhook-server';
 
@@ -33,13 +34,13 @@ export function server(c: TestComponent, ctl: Controller = manager(c)): WebhookS
   return new WebhookServer(c, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls' });
 }
 
-/** A Deployment written by hand, its pod spec as given. */
-export function rawDeployment(c: TestComponent, name: string, podSpec: Record<string, unknown>): ApiObject {
+/** A Deployment written by hand, its pod spec as given (pods labelled app=<name> plus `labels`). */
+export function rawDeployment(c: TestComponent, name: string, podSpec: Record<string, unknown>, labels: Record<string, string> = {}): ApiObject {
   return new ApiObject(c, `Deploy-${name}`, {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: NS },
-    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec } },
+    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name, ...labels } }, spec: podSpec } },
   });
 }
 
@@ -157,6 +158,18 @@ export const SAFETY_CASES: SafetyCase[] = [
     expected: [
       '[MLP001] p/test/Huge: Secret huge: data: the data takes about 1600000 bytes, more than the 1 MiB allowed; split it into several objects or mount the content from an image or a volume',
       '[MLP056] p/test/Huge: Secret test-system/huge is 1600113 bytes, over the 1572864 etcd stores per object; split it (e.g. several ConfigMaps) or mount the content from an image or a volume',
+    ],
+  },
+  {
+    rule: 'MLP060',
+    what: 'a NetworkPolicy whose selector also takes another workload\'s pods (a shared control-plane label)',
+    body: (c) => {
+      const ctl = manager(c, { ports: {}, selectorLabels: { ...SELECTOR, 'control-plane': 'controller-manager' } });
+      rawDeployment(c, 'other', { securityContext: RESTRICTED_POD, containers: [container('other', 'example/other:v1')] }, { 'control-plane': 'controller-manager' });
+      new NetworkPolicy(c, 'Policy', { name: 'widget', targets: [ctl], podSelector: { matchLabels: { 'control-plane': 'controller-manager' } }, ingress: [{ ports: [9443] }] });
+    },
+    expected: [
+      "[MLP060] p/test/Policy/Resource: NetworkPolicy test-system/widget selects the pods of Deployment other (p/test/Deploy-other), which it does not name as a target; narrow its selector with a label only its targets' pods carry",
     ],
   },
   {

@@ -63,7 +63,7 @@ describe('Open Data Hub platform', () => {
   });
 
   test('object count', () => {
-    expect(objects.length).toBe(382);
+    expect(objects.length).toBe(392);
   });
 
   test('object counts by kind', () => {

@@ -8,12 +8,15 @@ const NAME_PATTERN = '^[a-z0-9]([a-z0-9\\-]*[a-z0-9])?$';
 
 export const localName = () => s.string({ minLength: 1, maxLength: 253, pattern: NAME_PATTERN });
 
-/** How the gateway authenticates to an external provider. */
+/**
+ * How the gateway authenticates to an external provider (upstream's AuthConfig at a369c3b):
+ * `type` is optional, one of simple (a header), sigv4 or oauth2; `secretRef` is required.
+ */
 export const providerAuth = s.object({
-  type: s.enum('apikey', 'sigv4', 'oauth2').required().describe('Authentication scheme the provider expects.'),
+  type: s.enum('simple', 'sigv4', 'oauth2').describe('Authentication scheme the provider expects: simple (a header carrying the key), sigv4 or oauth2.'),
   secretRef: s.object({
     name: localName().required(),
-  }).named('ProviderSecretRef').required().describe('Secret (same namespace) holding the credentials.'),
+  }).named('ProviderSecretRef').required().describe('Secret (same namespace) holding the credentials, under the data key api-key.'),
 }).named('ProviderAuth');
 
 /** Lifecycle phase both kinds report. */

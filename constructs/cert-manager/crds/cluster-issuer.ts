@@ -8,6 +8,7 @@ export const clusterIssuerCrd = certManagerCrd({
   kind: 'ClusterIssuer',
   plural: 'clusterissuers',
   scope: CrdScope.CLUSTER,
+  shortNames: ['ciss'],
   categories: ['cert-manager'],
   printerColumns: [READY, READY_MESSAGE],
   spec: issuerSpec,

@@ -8,6 +8,7 @@ export const issuerCrd = certManagerCrd({
   kind: 'Issuer',
   plural: 'issuers',
   scope: CrdScope.NAMESPACED,
+  shortNames: ['iss'],
   categories: ['cert-manager'],
   printerColumns: [READY, READY_MESSAGE],
   spec: issuerSpec,

@@ -177,3 +177,15 @@ describe('PodDefaultsWebhook in a multi-tenant platform', () => {
     expect(names({ apiVersion: 'kubeflow.org/v1alpha1', kind: 'PodDefault', metadata: { name: 'x', namespace: 'team-a' } })).toEqual([]);
   });
 });
+
+describe('PD-NETPOL', () => {
+  test('PD-NETPOL: upstream\'s NetworkPolicy admits only the webhook port to the server\'s pods', () => {
+    const np = find('NetworkPolicy', 'poddefaults');
+    const deployment = find('Deployment', 'poddefaults-webhook-deployment');
+    expect(np.metadata.namespace).toBe('kubeflow');
+    expect(np.spec).toEqual({ podSelector: { matchLabels: deployment.spec.selector.matchLabels }, policyTypes: ['Ingress'], ingress: [{ ports: [{ port: 'https-webhook', protocol: 'TCP' }] }] });
+    // The named port is the one the webhook Service targets.
+    expect(deployment.spec.template.spec.containers[0].ports).toContainEqual({ name: 'https-webhook', containerPort: 4443, protocol: 'TCP' });
+    expect(find('Service', 'poddefaults-webhook-service').spec.ports[0].targetPort).toBe('https-webhook');
+  });
+});

@@ -1,4 +1,4 @@
-import { App } from 'cdk8s';
+import { ApiObject, App } from 'cdk8s';
 import { AiGatewayPayloadProcessing, AiGatewayPayloadProcessingProps, PAYLOAD_PROCESSOR_PORTS } from '../../../constructs/ai-gateway-payload-processing';
 import { externalModelCrd, externalProviderCrd } from '../../../constructs/ai-gateway-payload-processing/crds';
 import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
@@ -45,7 +45,7 @@ describe('AiGatewayPayloadProcessing CRDs', () => {
     expect(schema.properties.spec.required).toEqual(['externalProviderRefs']);
     expect([refs.minItems, refs.maxItems]).toEqual([1, 64]);
     expect(refs.items.properties.weight).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 1 });
-    expect(refs.items.properties.auth.properties.type.enum).toEqual(['apikey', 'sigv4', 'oauth2']);
+    expect(refs.items.properties.auth.properties.type.enum).toEqual(['simple', 'sigv4', 'oauth2']);
     expect(refs.items.required).toEqual(['apiFormat', 'path', 'ref', 'targetModel']);
   });
 });
@@ -154,7 +154,7 @@ describe('AiGatewayPayloadProcessing typed resources', () => {
     const { p, c } = platform();
     new ExternalProvider(c, 'OpenAI', {
       metadata: { name: 'openai', namespace: 'openshift-ingress' },
-      spec: { provider: 'openai', endpoint: 'api.openai.com', auth: { type: 'apikey', secretRef: { name: 'openai-key' } } },
+      spec: { provider: 'openai', endpoint: 'api.openai.com', auth: { type: 'simple', secretRef: { name: 'openai-key' } } },
     });
     new ExternalModel(c, 'Gpt', {
       metadata: { name: 'gpt', namespace: 'openshift-ingress' },
@@ -167,6 +167,30 @@ describe('AiGatewayPayloadProcessing typed resources', () => {
     const build = buildPlatform(withResources());
     const crs = build.model.objects.filter((o) => o.json.apiVersion === 'inference.opendatahub.io/v1alpha1');
     expect(crs.map((o) => `${o.phase} ${o.json.kind}`)).toEqual(['30-resources ExternalProvider', '30-resources ExternalModel']);
+  });
+
+  test('AIGW-AUTH: the auth block as upstream\'s AuthConfig: type optional, one of simple, sigv4, oauth2; secretRef.name required', () => {
+    const auth = find('CustomResourceDefinition', 'externalproviders.inference.opendatahub.io').spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.auth;
+    expect(auth.required).toEqual(['secretRef']);
+    expect(auth.properties.type).toMatchObject({ type: 'string', enum: ['simple', 'sigv4', 'oauth2'] });
+    expect(auth.properties.secretRef.required).toEqual(['name']);
+    expect(auth.properties.secretRef.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([a-z0-9\\-]*[a-z0-9])?$' });
+  });
+
+  test('AIGW-AUTH: upstream\'s example provider (auth type simple) and one without a type pass the schema; apikey does not', () => {
+    const provider = (name: string, auth: Record<string, unknown>) => ({
+      apiVersion: 'inference.opendatahub.io/v1alpha1',
+      kind: 'ExternalProvider',
+      metadata: { name, namespace: 'openshift-ingress' },
+      spec: { provider: 'openai', endpoint: 'api.openai.com', auth },
+    });
+    const { p, c } = platform();
+    new ApiObject(c, 'Simple', provider('simple', { type: 'simple', secretRef: { name: 'openai-credentials' } }));
+    new ApiObject(c, 'Untyped', provider('untyped', { secretRef: { name: 'openai-credentials' } }));
+    expect(buildPlatform(p).model.objects.filter((o) => o.json.kind === 'ExternalProvider').map((o) => o.json.metadata.name)).toEqual(['simple', 'untyped']);
+    const bad = platform();
+    new ApiObject(bad.c, 'ApiKey', provider('apikey', { type: 'apikey', secretRef: { name: 'openai-credentials' } }));
+    expect(() => buildPlatform(bad.p)).toThrow(/\[MLP002\].*ExternalProvider apikey: .*spec\.auth\.type/);
   });
 
   test('fails when an ExternalModel breaks the schema (weight above 100)', () => {

@@ -137,14 +137,18 @@ describe('CentralDashboard', () => {
     expect(d.spec.template.spec.containers[0].env[0]).toEqual({ name: 'PROFILES_KFAM_SERVICE_HOST', value: 'profiles-kfam.profiles' });
   });
 
-  test('RBAC: reads pods and applications in its namespace, namespaces, events and nodes cluster-wide', () => {
+  test('CD-RBAC: reads pods, their logs, applications and ConfigMaps in its namespace, namespaces, events and nodes cluster-wide; no Secrets, no pods/exec (as upstream)', () => {
     const rules = find('Role', 'dashboard').rules;
     expect(rules).toHaveLength(3);
     expect(rules).toEqual(expect.arrayContaining([
-      { apiGroups: [''], resources: ['configmaps', 'secrets'], verbs: ['get'] },
-      { apiGroups: [''], resources: ['pods', 'pods/exec', 'pods/log'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['app.k8s.io'], resources: ['applications'], verbs: ['get', 'list', 'watch'] },
     ]));
+    const roles = objects.filter((o) => /Role$/.test(o.kind) && o.rules);
+    const granted = roles.flatMap((r) => r.rules.flatMap((x: any) => x.resources));
+    expect(granted).not.toContain('secrets');
+    expect(granted).not.toContain('pods/exec');
     expect(find('ClusterRole', 'dashboard').rules).toEqual([{ apiGroups: [''], resources: ['events', 'namespaces', 'nodes'], verbs: ['get', 'list', 'watch'] }]);
   });
 

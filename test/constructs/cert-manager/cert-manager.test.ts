@@ -19,13 +19,13 @@ const built = buildPlatform(platform().p);
 const { ofKind, named, container, can } = objectsOf(built);
 
 describe('cert-manager CRDs', () => {
-  test('six v1 kinds in two groups, names, scopes, short names and categories', () => {
+  test('CM-SHORTNAMES: six v1 kinds in two groups, names, scopes, short names (iss, ciss included) and categories as v1.19.2\'s markers', () => {
     expect(ofKind('CustomResourceDefinition').map((c) => [c.metadata.name, c.spec.scope, c.spec.names.shortNames, c.spec.names.categories])).toEqual([
       ['certificaterequests.cert-manager.io', 'Namespaced', ['cr', 'crs'], ['cert-manager']],
       ['certificates.cert-manager.io', 'Namespaced', ['cert', 'certs'], ['cert-manager']],
       ['challenges.acme.cert-manager.io', 'Namespaced', undefined, ['cert-manager', 'cert-manager-acme']],
-      ['clusterissuers.cert-manager.io', 'Cluster', undefined, ['cert-manager']],
-      ['issuers.cert-manager.io', 'Namespaced', undefined, ['cert-manager']],
+      ['clusterissuers.cert-manager.io', 'Cluster', ['ciss'], ['cert-manager']],
+      ['issuers.cert-manager.io', 'Namespaced', ['iss'], ['cert-manager']],
       ['orders.acme.cert-manager.io', 'Namespaced', undefined, ['cert-manager', 'cert-manager-acme']],
     ]);
     for (const c of ofKind('CustomResourceDefinition')) {

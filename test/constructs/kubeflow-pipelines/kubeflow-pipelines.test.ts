@@ -14,7 +14,8 @@ import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
 function platform(props: KubeflowPipelinesProps = {}, withArgo = true, certificates = CertificateProvider.certManager()) {
-  // Istio: multi-user routes the UI through its gateway (VirtualServices).
+  // Istio: multi-user routes the UI through its gateway (VirtualServices), and its
+  // AuthorizationPolicies need Istio (KFP-ISOLATION).
   const p = new Platform(new App(), 'p', { name: 'kfp', certificates, prerequisites: [CERT_MANAGER, ISTIO] });
   if (withArgo) new ArgoWorkflows(p, 'argo-workflows');
   const kfp = new KubeflowPipelines(p, 'kubeflow-pipelines', props);

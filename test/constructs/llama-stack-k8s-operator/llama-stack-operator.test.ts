@@ -59,7 +59,7 @@ describe('Llama Stack operator alone', () => {
     expect(d.metadata.namespace).toBe('llama-stack-k8s-operator-system');
     const c = d.spec.template.spec.containers[0];
     expect(c.image).toBe('quay.io/llamastack/llama-stack-k8s-operator:v0.9.0');
-    expect(c.args).toEqual(['--leader-elect', '--health-probe-bind-address=:8081', '--metrics-bind-address=:8443']);
+    expect(c.args).toEqual(['--leader-elect', '--health-probe-bind-address=:8081']);
     expect(c.env).toContainEqual({ name: 'OPERATOR_VERSION', value: 'v0.9.0' });
     expect(c.env).toContainEqual({ name: 'GOMEMLIMIT', value: '800MiB' });
     expect(c.resources).toEqual({ requests: { cpu: '10m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } });
@@ -92,8 +92,20 @@ describe('Llama Stack operator alone', () => {
     expect(find('ClusterRole', 'llama-stack-k8s-operator-llsd-viewer-role').rules).toContainEqual({ apiGroups: ['llamastack.io'], resources: ['llamastackdistributions'], verbs: ['get', 'list', 'watch'] });
   });
 
-  test('secure metrics through upstream\'s Service name', () => {
-    expect(find('Service', `${NAME}-metrics-service`).spec.ports).toEqual([{ name: 'https', port: 8443, targetPort: 'https', protocol: 'TCP' }]);
+  test('LLS-METRICS: plain-HTTP metrics on :8080 as v0.9.0 serves them, through upstream\'s Service name, fenced to the monitoring namespace', () => {
+    const c = find('Deployment', NAME).spec.template.spec.containers[0];
+    expect(c.ports).toContainEqual({ name: 'metrics', containerPort: 8080, protocol: 'TCP' });
+    expect(find('Service', `${NAME}-metrics-service`).spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics', protocol: 'TCP' }]);
+    // Not declared secure: no TokenReview/SubjectAccessReview rules and no metrics-reader role.
+    const rules = find('ClusterRole', `${NAME}-role`).rules.flatMap((r: any) => r.resources ?? []);
+    expect(rules).not.toContain('tokenreviews');
+    expect(objects.some((o) => o.metadata.name === `${NAME}-metrics-reader`)).toBe(false);
+    const fence = find('NetworkPolicy', `${NAME}-metrics-fence`);
+    expect(fence.spec.podSelector).toEqual({ matchLabels: find('Deployment', NAME).spec.selector.matchLabels });
+    expect(fence.spec.ingress).toEqual([
+      { from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['monitoring'] }] } }], ports: [{ port: 8080, protocol: 'TCP' }] },
+      { ports: [{ port: 8081, protocol: 'TCP' }] },
+    ]);
   });
 
   test('object counts', () => {

@@ -107,8 +107,13 @@ describe('ProfileController', () => {
 
   test('the namespace labels file holds the default labels', () => {
     expect(find('ConfigMap', 'profiles-namespace-labels-data').data['namespace-labels.yaml']).toBe(
-      'app.kubernetes.io/part-of: kubeflow-profile\nkatib.kubeflow.org/metrics-collector-injection: enabled\npipelines.kubeflow.org/enabled: "true"\nserving.kubeflow.org/inferenceservice: enabled\n',
+      'app.kubernetes.io/part-of: kubeflow-profile\nkatib.kubeflow.org/metrics-collector-injection: enabled\npipelines.kubeflow.org/enabled: "true"\npod-security.kubernetes.io/enforce: baseline\nserving.kubeflow.org/inferenceservice: enabled\n',
     );
+  });
+
+  test('PROF-PSS: profile namespaces keep Pod Security "baseline" enforced (upstream\'s overlays/kubeflow-pss), in the labels file and on tenants', () => {
+    expect(find('ConfigMap', 'profiles-namespace-labels-data').data['namespace-labels.yaml']).toContain('pod-security.kubernetes.io/enforce: baseline\n');
+    expect(find('Namespace', 'team-a').metadata.labels['pod-security.kubernetes.io/enforce']).toBe('baseline');
   });
 
   test('least privilege instead of cluster-admin: it may bind only the three Kubeflow roles', () => {
@@ -148,6 +153,7 @@ describe('tenants', () => {
         'istio-injection': 'enabled',
         'katib.kubeflow.org/metrics-collector-injection': 'enabled',
         'pipelines.kubeflow.org/enabled': 'true',
+        'pod-security.kubernetes.io/enforce': 'baseline',
         'serving.kubeflow.org/inferenceservice': 'enabled',
       },
     });

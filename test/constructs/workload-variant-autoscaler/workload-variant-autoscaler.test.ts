@@ -129,3 +129,30 @@ describe('Workload Variant Autoscaler with KServe', () => {
     expect(both.files.get('REPORT.md')).toContain('  workload-variant-autoscaler -->|llmd.ai/VariantAutoscaling| kserve');
   });
 });
+
+describe('WVA-SVCMON', () => {
+  test('WVA-SVCMON: upstream\'s ServiceMonitor scrapes the controller\'s secure metrics Service, and only it', () => {
+    const sm = find('ServiceMonitor', `${NAME}-metrics-monitor`);
+    expect(sm.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(sm.metadata.namespace).toBe('workload-variant-autoscaler-system');
+    expect(sm.spec).toEqual({
+      endpoints: [{ path: '/metrics', port: 'https', scheme: 'https', interval: '10s', bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token', tlsConfig: { insecureSkipVerify: true } }],
+      namespaceSelector: { matchNames: ['workload-variant-autoscaler-system'] },
+      selector: { matchLabels: { 'app.kubernetes.io/name': 'workload-variant-autoscaler', 'control-plane': 'controller-manager' } },
+    });
+    const matches = (labels: Record<string, string> = {}) => Object.entries(sm.spec.selector.matchLabels).every(([k, v]) => labels[k] === v);
+    const services = objects.filter((o) => o.kind === 'Service' && o.metadata.namespace === sm.metadata.namespace && matches(o.metadata.labels));
+    expect(services.map((s) => s.metadata.name)).toEqual([`${NAME}-metrics-service`]);
+    expect(services[0].spec.ports.map((p: any) => p.name)).toContain('https');
+  });
+
+  test('WVA-SVCMON: without a provider of ServiceMonitor, synth fails naming the kind (the autoscaler reads ServiceMonitors and acts through Prometheus)', () => {
+    const problems = problemsOf(() => build((app) => {
+      const p = new Platform(app, 'wva', { name: 'wva', prerequisites: [CERT_MANAGER] });
+      new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+      new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS });
+      return p;
+    }));
+    expect(problems.join('\n')).toContain('requires monitoring.coreos.com/ServiceMonitor (it reads the ServiceMonitors of the model servers it scales)');
+  });
+});

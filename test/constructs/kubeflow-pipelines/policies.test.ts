@@ -1,0 +1,96 @@
+import { App } from 'cdk8s';
+import { ArgoWorkflows } from '../../../constructs/argo-workflows';
+import { KubeflowPipelines, KubeflowPipelinesProps } from '../../../constructs/kubeflow-pipelines';
+import { CERT_MANAGER, Prerequisite } from '../../../lib/component';
+import { Platform, PlatformError } from '../../../lib/platform';
+import { ISTIO } from '../../../lib/prerequisites';
+import { buildPlatform } from '../../../lib/synth';
+import { objectsOf } from '../support/objects';
+
+function build(props: KubeflowPipelinesProps, prerequisites: Prerequisite[] = [CERT_MANAGER, ISTIO]) {
+  const p = new Platform(new App(), 'p', { name: 'kfp', prerequisites });
+  new ArgoWorkflows(p, 'argo-workflows');
+  new KubeflowPipelines(p, 'kubeflow-pipelines', props);
+  return objectsOf(buildPlatform(p), 'kubeflow-pipelines');
+}
+
+const sa = (name: string) => `cluster.local/ns/kubeflow/sa/${name}`;
+const PIPELINE_ACCOUNTS = ['ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-persistenceagent', 'ml-pipeline-scheduledworkflow', 'ml-pipeline-viewer-crd-service-account', 'kubeflow-pipelines-cache'].map(sa);
+
+describe('KFP-ISOLATION: upstream 2.17.0\'s NetworkPolicy and AuthorizationPolicies', () => {
+  const single = build({});
+  const multi = build({ multiUser: true });
+
+  test('KFP-ISOLATION: both installs fence SeaweedFS: S3 from profile and own-namespace pods, everything from istio-system', () => {
+    for (const o of [single, multi]) {
+      expect(o.ofKind('NetworkPolicy').map((n) => n.metadata.name)).toEqual(['seaweedfs']);
+      expect(o.named('NetworkPolicy', 'seaweedfs').spec).toEqual({
+        podSelector: { matchLabels: { app: 'seaweedfs' } },
+        policyTypes: ['Ingress'],
+        ingress: [
+          { from: [{ namespaceSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'kubeflow-profile' } } }], ports: [{ port: 8333, protocol: 'TCP' }] },
+          { from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['istio-system'] }] } }] },
+          { from: [{ podSelector: {} }], ports: [{ port: 8333, protocol: 'TCP' }] },
+        ],
+      });
+    }
+    // The S3 port the policy admits is the one SeaweedFS serves.
+    expect(single.named('Deployment', 'seaweedfs').spec.template.spec.containers[0].ports.map((p: any) => p.containerPort)).toContain(8333);
+  });
+
+  test('KFP-ISOLATION: single-user ships no AuthorizationPolicy (as upstream\'s platform-agnostic install)', () => {
+    expect(single.ofKind('AuthorizationPolicy')).toEqual([]);
+  });
+
+  test('KFP-ISOLATION: multi-user ships upstream\'s seven AuthorizationPolicies, each on its workload\'s pods', () => {
+    const byName = Object.fromEntries(multi.ofKind('AuthorizationPolicy').map((a) => [a.metadata.name, a.spec]));
+    expect(Object.keys(byName).sort()).toEqual(['metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver', 'mysql', 'seaweedfs-service', 'service-cache-server']);
+    expect(byName['ml-pipeline']).toEqual({
+      selector: { matchLabels: { app: 'ml-pipeline' } },
+      rules: [
+        { from: [{ source: { principals: PIPELINE_ACCOUNTS } }] },
+        { when: [{ key: 'request.headers[kubeflow-userid]', notValues: ['*'] }] },
+      ],
+    });
+    expect(byName['ml-pipeline-ui']).toEqual({
+      selector: { matchLabels: { app: 'ml-pipeline-ui' } },
+      rules: [
+        { from: [{ source: { principals: ['cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account'] } }] },
+        { when: [{ key: 'request.headers[authorization]', values: ['*'] }, { key: 'request.headers[kubeflow-userid]', notValues: ['*'] }] },
+      ],
+    });
+    expect(byName['ml-pipeline-visualizationserver'].rules).toEqual([{ from: [{ source: { principals: PIPELINE_ACCOUNTS } }] }]);
+    expect(byName.mysql).toEqual({ selector: { matchLabels: { app: 'mysql' } }, rules: [{ from: [{ source: { principals: [...PIPELINE_ACCOUNTS, sa('metadata-grpc-server')] } }] }] });
+    expect(byName['seaweedfs-service']).toEqual({
+      action: 'ALLOW',
+      selector: { matchLabels: { app: 'seaweedfs' } },
+      rules: [{ from: [{ source: { principals: [sa('ml-pipeline')] } }] }, { from: [{ source: { principals: [sa('ml-pipeline-ui')] } }] }, {}],
+    });
+    expect(byName['metadata-grpc-service']).toEqual({ action: 'ALLOW', selector: { matchLabels: { component: 'metadata-grpc-server' } }, rules: [{}] });
+    expect(byName['service-cache-server']).toEqual({ selector: { matchLabels: { app: 'cache-server' } }, rules: [{}] });
+  });
+
+  test('KFP-ISOLATION: every principal is the ServiceAccount of a workload in the output', () => {
+    const accounts = new Set(multi.ofKind('ServiceAccount').map((s) => sa(s.metadata.name)));
+    const principals = multi.ofKind('AuthorizationPolicy').flatMap((a) => a.spec.rules.flatMap((r: any) => (r.from ?? []).flatMap((f: any) => f.source.principals)));
+    expect(principals.filter((p: string) => !p.startsWith('cluster.local/ns/istio-system/') && !accounts.has(p))).toEqual([]);
+  });
+
+  test('KFP-ISOLATION: without the cache or the included stores, their policies and principals go too', () => {
+    const o = build({ multiUser: true, cache: false, database: { external: { host: 'db.example.com' } }, objectStore: { external: { host: 's3.example.com' } } });
+    expect(o.ofKind('NetworkPolicy')).toEqual([]);
+    expect(o.ofKind('AuthorizationPolicy').map((a) => a.metadata.name).sort()).toEqual(['metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver']);
+    expect(o.named('AuthorizationPolicy', 'ml-pipeline').spec.rules[0].from[0].source.principals).not.toContain(sa('kubeflow-pipelines-cache'));
+  });
+
+  test('KFP-ISOLATION: fails when multi-user runs on a platform without Istio (the user header would be anyone\'s)', () => {
+    let problems: string[] = [];
+    try {
+      build({ multiUser: true, istioGateway: false }, [CERT_MANAGER]);
+    } catch (e) {
+      problems = (e as PlatformError).problems;
+    }
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems[0]).toContain("component 'kubeflow-pipelines' (KubeflowPipelines) requires security.istio.io/AuthorizationPolicy (multi-user Kubeflow Pipelines takes the user from the kubeflow-userid header, which only Istio's AuthorizationPolicy ml-pipeline keeps callers from setting; declare Istio (prerequisites: [ISTIO]) or use multiUser: false)");
+  });
+});
