@@ -465,3 +465,55 @@ export function classifyDifferences<K extends { readonly fact: DifferencePattern
     staleTolerated: tolerated.filter((x) => !tol.has(x)),
   };
 }
+
+/**
+ * Differences every component makes, because a lib/ mechanism makes them (Controller,
+ * WebhookServer): declared once here rather than by each component.
+ */
+export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
+  {
+    fact: { kind: FactKind.ENV, object: '* container *', item: 'POD_NAMESPACE', status: 'extra' },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'lib/controller.ts gives every controller its namespace through the downward API as POD_NAMESPACE; a program that does not read it is unaffected.',
+  },
+  {
+    fact: { kind: FactKind.PORT, object: '* container *', item: '8081/TCP', status: 'extra' },
+    category: DeviationCategory.HARDENING,
+    reason: 'lib/controller.ts declares the health probe port as a named container port, so that probes and checks refer to a declared port.',
+  },
+  {
+    fact: { kind: FactKind.SERVICE_SELECTOR, object: '*', item: 'app.kubernetes.io/name', status: 'extra' },
+    category: DeviationCategory.HARDENING,
+    reason: 'Services select their backend by all of its selector labels, so that in a namespace shared by several operators they reach only its pods.',
+  },
+  ...['admissionregistration.k8s.io|mutatingwebhookconfigurations|*', 'admissionregistration.k8s.io|validatingwebhookconfigurations|*', '|secrets|*'].map((item) => ({
+    fact: { kind: FactKind.RBAC, object: '*', item, status: 'differs' as const },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'the webhook certificate rotator (lib/webhook-server.ts) may write only its own webhook configurations and Secret (resourceNames) and read Secrets of its own namespace only.',
+  })),
+  ...['admissionregistration.k8s.io|mutatingwebhookconfigurations|*', 'admissionregistration.k8s.io|validatingwebhookconfigurations|*', 'apiextensions.k8s.io|customresourcedefinitions|*', '|secrets|*'].map((item) => ({
+    fact: { kind: FactKind.RBAC, object: '*', item, status: 'extra' as const },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'the webhook certificate rotator (lib/webhook-server.ts) patches caBundle and its Secret, limited by resourceNames to its own objects.',
+  })),
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: 'coordination.k8s.io|leases|*', status: 'differs' },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'leader election uses Leases in the controller\'s own namespace only (lib/controller.ts): a Role, where upstream binds a ClusterRole.',
+  },
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: 'coordination.k8s.io|leases|*', status: 'extra' },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'leader election manages Leases in the controller\'s own namespace (lib/controller.ts), every verb but only there.',
+  },
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: '|events|*', status: 'extra' },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'a controller with leader election may record events in its own namespace (lib/controller.ts).',
+  },
+  ...['authentication.k8s.io|tokenreviews|create', 'authorization.k8s.io|subjectaccessreviews|create'].map((item) => ({
+    fact: { kind: FactKind.RBAC, object: '*', item, status: 'extra' as const },
+    category: DeviationCategory.HARDENING,
+    reason: 'authenticated metrics (lib/controller.ts) check each scrape\'s token and its permission on /metrics.',
+  })),
+];

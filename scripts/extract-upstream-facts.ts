@@ -43,7 +43,7 @@ for (const f of fs.readdirSync(dir).filter((x) => /^_sources-.*\.json$/.test(x))
 }
 
 function loadObjects(file: string): any[] {
-  const docs = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'), { maxAliasCount: -1 }).map((d) => d.toJSON());
+  const docs = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => d.toJS({ maxAliasCount: -1 }));
   const out: any[] = [];
   for (const d of docs) {
     if (!d || typeof d !== 'object' || !d.kind || !d.apiVersion) continue;

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { KNOWN_DEFECTS, KnownDefect } from './known-defects';
+import { KNOWN_DEFECTS, KnownDefect, KnownDefectItem, knownDefectItems } from './known-defects';
 import { PARITY_TARGETS, ParityTarget } from './targets';
 import { Component } from '../../lib/component';
 import {
-  classifyDifferences, compareFacts, describeDifference, extractFacts, ParityClassification, ParityDeviation, ParityDifference, ParityFactsFile,
+  classifyDifferences, compareFacts, FRAMEWORK_PARITY_DEVIATIONS, describeDifference, extractFacts, ParityClassification, ParityDeviation, ParityDifference, ParityFactsFile,
 } from '../../lib/parity';
 import { PlatformModel } from '../../lib/platform';
 import { DEFAULT_PLATFORMS } from '../../platforms';
@@ -28,7 +28,7 @@ export interface TargetResult {
   readonly facts: ParityFactsFile;
   readonly components: Component[];
   readonly differences: ParityDifference[];
-  readonly classification: ParityClassification<KnownDefect>;
+  readonly classification: ParityClassification<KnownDefectItem>;
   readonly deviations: ParityDeviation[];
 }
 
@@ -38,7 +38,7 @@ export interface ParityRun {
   /** Declared deviations that no difference of any install matches, with their component. */
   readonly staleDeviations: Array<{ component: string; deviation: ParityDeviation }>;
   /** Known-defect entries that match no difference (their fix has merged: delete them). */
-  readonly staleDefects: KnownDefect[];
+  readonly staleDefects: KnownDefectItem[];
   /** Known-defect entries naming an install no target compares. */
   readonly unknownInstalls: KnownDefect[];
 }
@@ -70,12 +70,12 @@ export function runParity(targets: readonly ParityTarget[] = PARITY_TARGETS, kno
     const upstreamCrds = new Set(facts.facts.filter((f) => f.kind === 'conversion').map((f) => f.object));
     const crds = m.objects.filter((o) => o.json.kind === 'CustomResourceDefinition' && (components.includes(o.component) || upstreamCrds.has(o.json.metadata.name))).map((o) => o.json);
     const differences = compareFacts(facts.facts, extractFacts(mine, crds));
-    const deviations = components.flatMap((c) => c.parityDeviations);
-    const classification = classifyDifferences(differences, deviations, known.filter((k) => k.install === target.install));
+    const deviations = [...FRAMEWORK_PARITY_DEVIATIONS, ...components.flatMap((c) => c.parityDeviations)];
+    const classification = classifyDifferences(differences, deviations, knownDefectItems(known.filter((k) => k.install === target.install)));
     for (const d of deviations) if (!classification.staleDeviations.includes(d)) used.add(d);
     results.push({ target, facts, components, differences, classification, deviations });
   }
-  const staleDeviations: ParityRun['staleDeviations'] = [];
+  const staleDeviations: ParityRun['staleDeviations'] = FRAMEWORK_PARITY_DEVIATIONS.filter((d) => !used.has(d)).map((deviation) => ({ component: '(lib)', deviation }));
   const seen = new Set<ParityDeviation>();
   for (const r of results) {
     for (const c of r.components) {

@@ -23,14 +23,28 @@ export interface KnownDefect {
   readonly install: string;
   readonly defect: DefectId | 'UNTRIAGED';
   readonly fact: DifferencePattern;
+  /**
+   * The items covered, each exactly (env names, args, triples...): each must still match a
+   * difference, so that fixing one shows which to delete.
+   * @default - `fact.item` (or any item)
+   */
+  readonly items?: readonly string[];
   /** What is wrong, in one line (required for UNTRIAGED). */
   readonly note?: string;
+}
+
+/** One entry per item, with the entry it came from. */
+export interface KnownDefectItem {
+  readonly entry: KnownDefect;
+  readonly fact: DifferencePattern;
+}
+
+/** Entries split into one pattern per listed item. */
+export function knownDefectItems(entries: readonly KnownDefect[]): KnownDefectItem[] {
+  return entries.flatMap((entry) => (entry.items ?? [entry.fact.item]).map((item) => ({ entry, fact: { ...entry.fact, item } })));
 }
 
 const F = FactKind;
 
 export const KNOWN_DEFECTS: readonly KnownDefect[] = [
 ];
-
-/** Keep FactKind in use while the list is empty. */
-export const KNOWN_DEFECT_KINDS = F;
