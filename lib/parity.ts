@@ -174,9 +174,18 @@ function parentOf(f: Fact): Fact | undefined {
 
 const labelsMatch = (sel: Record<string, string>, labels: Record<string, string> = {}) => Object.entries(sel).every(([k, v]) => labels[k] === v);
 
+/**
+ * A ConfigMap or Secret name without the content hash kustomize's generators append
+ * (`-` and ten characters of its alphabet): the program reads the object by its base name
+ * through the reference kustomize rewrites, so the hash is not part of the fact.
+ */
+export function withoutGeneratorHash(name: string): string {
+  return name.replace(/-[bcdfghkmt2456789]{10}$/, '');
+}
+
 function volumeSource(v: any): string {
-  if (v.configMap) return `configMap:${v.configMap.name}`;
-  if (v.secret) return `secret:${v.secret.secretName}`;
+  if (v.configMap) return `configMap:${withoutGeneratorHash(v.configMap.name)}`;
+  if (v.secret) return `secret:${withoutGeneratorHash(v.secret.secretName)}`;
   if (v.persistentVolumeClaim) return `persistentVolumeClaim:${v.persistentVolumeClaim.claimName}`;
   if (v.projected) return 'projected';
   if (v.emptyDir) return 'emptyDir';
@@ -339,7 +348,7 @@ export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.f
   }
   // ConfigMaps: names and keys (programs read them by name and key at run time).
   for (const cm of all.filter((o) => o.kind === 'ConfigMap')) {
-    const object = cm.metadata?.name;
+    const object = withoutGeneratorHash(cm.metadata?.name);
     add({ kind: FactKind.CONFIGMAP, object });
     for (const k of [...Object.keys(cm.data ?? {}), ...Object.keys(cm.binaryData ?? {})]) add({ kind: FactKind.CONFIGMAP_KEY, object, item: k });
   }
@@ -358,9 +367,29 @@ function compareFact(a: Fact, b: Fact): number {
  * have count only when they are webhooks or conversion webhooks (they intercept the API).
  */
 export function compareFacts(expected: readonly Fact[], actual: readonly Fact[]): ParityDifference[] {
-  const ex = new Map(expected.map((f) => [keyOf(f), f]));
-  const ac = new Map(actual.map((f) => [keyOf(f), f]));
   const out: ParityDifference[] = [];
+  // A workload whose one container upstream names otherwise: compare what is in it under
+  // upstream's name (the name itself is one difference), rather than report it all missing.
+  const containersOf = (fs: readonly Fact[]) => {
+    const m = new Map<string, string[]>();
+    for (const f of fs) if (f.kind === FactKind.CONTAINER && !f.item!.startsWith('init:')) m.set(f.object, [...(m.get(f.object) ?? []), f.item!]);
+    return m;
+  };
+  const ec = containersOf(expected), acs = containersOf(actual);
+  const renames = new Map<string, string>();
+  for (const [wl, names] of ec) {
+    const ours = acs.get(wl) ?? [];
+    const onlyUp = names.filter((n) => !ours.includes(n)), onlyOurs = ours.filter((n) => !names.includes(n));
+    if (onlyUp.length !== 1 || onlyOurs.length !== 1) continue;
+    renames.set(`${wl} container ${onlyOurs[0]}`, `${wl} container ${onlyUp[0]}`);
+    out.push({ kind: FactKind.CONTAINER, object: wl, item: onlyUp[0], status: 'differs', expected: `named ${onlyUp[0]}`, actual: `named ${onlyOurs[0]}` });
+  }
+  const renamed = actual.map((f) => {
+    if (f.kind === FactKind.CONTAINER && renames.has(`${f.object} container ${f.item}`)) return { ...f, item: renames.get(`${f.object} container ${f.item}`)!.split(' container ')[1] };
+    return renames.has(f.object) ? { ...f, object: renames.get(f.object)! } : f;
+  });
+  const ex = new Map(expected.map((f) => [keyOf(f), f]));
+  const ac = new Map(renamed.map((f) => [keyOf(f), f]));
   for (const [k, f] of ex) {
     const a = ac.get(k);
     if (!a) out.push({ ...f, status: 'missing', expected: f.value });
@@ -480,6 +509,11 @@ export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     fact: { kind: FactKind.PORT, object: '* container *', item: '8081/TCP', status: 'extra' },
     category: DeviationCategory.HARDENING,
     reason: 'lib/controller.ts declares the health probe port as a named container port, so that probes and checks refer to a declared port.',
+  },
+  {
+    fact: { kind: FactKind.PORT, object: '* container *', item: '8443/TCP', status: 'extra' },
+    category: DeviationCategory.HARDENING,
+    reason: 'lib/controller.ts declares the secure metrics endpoint as a named container port, which its Service and the checks refer to.',
   },
   {
     fact: { kind: FactKind.SERVICE_SELECTOR, object: '*', item: 'app.kubernetes.io/name', status: 'extra' },
