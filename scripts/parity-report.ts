@@ -12,6 +12,9 @@ if (process.argv.includes('--list')) {
   for (const s of run.staleDeviations) console.log(`stale deviation ${s.component}: ${describePattern(s.deviation.fact)}`);
   for (const k of run.staleDefects) console.log(`stale known defect ${k.entry.install} ${k.entry.defect}: ${describePattern(k.fact)}`);
 }
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify(run.results.flatMap((r) => r.classification.undeclared.map((d) => ({ install: r.target.install, ...d })))));
+}
 // Entries for test/parity/known-defects.ts covering every undeclared difference, grouped by
 // install, kind, object and status (to be attributed to a defect ID, or declared as deviations).
 if (process.argv.includes('--emit-known')) {
