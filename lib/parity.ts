@@ -551,3 +551,25 @@ export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     reason: 'authenticated metrics (lib/controller.ts) check each scrape\'s token and its permission on /metrics.',
   })),
 ];
+
+/**
+ * REPORT.md's "Deviations from upstream": the framework's, then each component's, one line
+ * per category and reason with the facts it covers.
+ */
+export function deviationReportLines(components: ReadonlyArray<{ readonly componentName: string; readonly parityDeviations: readonly ParityDeviation[] }>): string[] {
+  const lines = ['Differences from upstream\'s default installs made on purpose (the parity test holds each to the facts of upstream\'s install at the release modelled):', ''];
+  const group = (who: string, list: readonly ParityDeviation[]) => {
+    const byReason = new Map<string, ParityDeviation[]>();
+    for (const d of list) {
+      const k = `${d.category}\u0000${d.reason}`;
+      byReason.set(k, [...(byReason.get(k) ?? []), d]);
+    }
+    for (const [k, ds] of byReason) {
+      const [category, reason] = k.split('\u0000');
+      lines.push(`- ${who} (${category}): ${ds.map((d) => describePattern(d.fact)).join('; ')}: ${reason}`);
+    }
+  };
+  group('every component', FRAMEWORK_PARITY_DEVIATIONS);
+  for (const c of components) group(c.componentName, c.parityDeviations);
+  return lines;
+}
