@@ -392,8 +392,9 @@ export function compareFacts(expected: readonly Fact[], actual: readonly Fact[])
   const ac = new Map(renamed.map((f) => [keyOf(f), f]));
   for (const [k, f] of ex) {
     const a = ac.get(k);
-    if (!a) out.push({ ...f, status: 'missing', expected: f.value });
-    else if (f.kind !== FactKind.WEBHOOK && f.kind !== FactKind.RBAC_SUBJECT && (f.value ?? '') !== (a.value ?? '')) {
+    if (!a) {
+      out.push({ ...f, status: 'missing', expected: f.value });
+    } else if (f.kind !== FactKind.WEBHOOK && f.kind !== FactKind.RBAC_SUBJECT && (f.value ?? '') !== (a.value ?? '')) {
       out.push({ ...f, status: 'differs', expected: f.value, actual: a.value });
     }
   }

@@ -2,7 +2,7 @@
 // per install, facts compared, differences, declared deviations, known defects and
 // undeclared differences; then, with --list, every undeclared difference and stale entry.
 //   ts-node --transpile-only scripts/parity-report.ts [--list]
-import { describeDifference, describePattern, FactKind, ParityDifference } from '../lib/parity';
+import { describePattern, FactKind, ParityDifference } from '../lib/parity';
 import { parityTable, runParity, undeclaredLines } from '../test/parity/harness';
 
 const run = runParity();

@@ -74,8 +74,12 @@ describe('extractFacts', () => {
 
   test('containers: command, args, env names, ports, mounts with their volume source; unmounted volumes; generator hashes dropped', () => {
     const facts = extractFacts([deployment('ctl', [{
-      name: 'manager', command: ['/manager'], args: ['--leader-elect'], env: [{ name: 'A', value: 'secret value' }],
-      ports: [{ containerPort: 9443, name: 'webhook' }], volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }],
+      name: 'manager',
+      command: ['/manager'],
+      args: ['--leader-elect'],
+      env: [{ name: 'A', value: 'secret value' }],
+      ports: [{ containerPort: 9443, name: 'webhook' }],
+      volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }],
     }], { volumes: [{ name: 'cfg', configMap: { name: 'config-5h7gm86k4c' } }, { name: 'spare', emptyDir: {} }] })]);
     expect(facts.filter((f) => f.object === 'Deployment/ctl container manager').map((f) => [f.kind, f.item ?? f.value, f.value])).toEqual([
       [FactKind.ARG, '--leader-elect', undefined],

@@ -1,8 +1,8 @@
-import VERSIONS from '../../versions.json';
 import { readFacts } from './harness';
 import { KNOWN_RELEASE_MISMATCHES, KnownReleaseMismatch } from './known-defects';
 import { PARITY_TARGETS, ParityTarget } from './targets';
 import { VersionEntry } from '../../lib/versions';
+import VERSIONS from '../../versions.json';
 
 /**
  * "One revision": a construct models the release its pinned image was built from, so each
