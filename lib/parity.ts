@@ -117,8 +117,8 @@ export enum DeviationCategory {
 }
 
 /**
- * Which differences an entry covers: kind and object, optionally item and status. Object
- * and item may hold `*` (any run of characters).
+ * Which differences an entry covers: kind and object, optionally item, status and our
+ * value. Object, item and value may hold `*` (any run of characters; `\\*` is a literal `*`).
  */
 export interface DifferencePattern {
   readonly kind: FactKind;
@@ -127,6 +127,12 @@ export interface DifferencePattern {
   readonly item?: string;
   /** @default - any status */
   readonly status?: DifferenceStatus;
+  /**
+   * Our value, for a difference that has one (e.g. `namespace*` for a grant narrowed to a
+   * namespace).
+   * @default - any value
+   */
+  readonly actual?: string;
 }
 
 /** A difference from upstream a construct makes on purpose, declared as data. */
@@ -421,7 +427,8 @@ const globCache = new Map<string, RegExp>();
 function glob(pattern: string): RegExp {
   let re = globCache.get(pattern);
   if (!re) {
-    re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+    const literal = (x: string) => x.replace(/\\\*/g, '*').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`^${pattern.split(/(?<!\\)\*/).map(literal).join('.*')}$`, 's');
     globCache.set(pattern, re);
   }
   return re;
@@ -432,7 +439,13 @@ export function patternMatches(p: DifferencePattern, d: ParityDifference): boole
   return p.kind === d.kind
     && glob(p.object).test(d.object)
     && (p.item === undefined || (d.item !== undefined && glob(p.item).test(d.item)))
-    && (p.status === undefined || p.status === d.status);
+    && (p.status === undefined || p.status === d.status)
+    && (p.actual === undefined || (d.actual !== undefined && glob(p.actual).test(d.actual)));
+}
+
+/** A text as a pattern that matches exactly that text. */
+export function literalPattern(text: string): string {
+  return text.replace(/\*/g, '\\*');
 }
 
 /** One line naming a difference: kind, object, item, status and the values. */
@@ -445,7 +458,7 @@ export function describeDifference(d: ParityDifference): string {
 
 /** A pattern's text, as REPORT.md and test failures show it. */
 export function describePattern(p: DifferencePattern): string {
-  return `${p.kind} ${p.object}${p.item !== undefined ? ` [${p.item}]` : ''}${p.status ? ` ${p.status}` : ''}`;
+  return `${p.kind} ${p.object}${p.item !== undefined ? ` [${p.item}]` : ''}${p.status ? ` ${p.status}` : ''}${p.actual !== undefined ? ` (ours ${p.actual})` : ''}`;
 }
 
 /** Problems of a deviation declaration (an empty reason, a pattern that matches everything). */
@@ -521,18 +534,23 @@ export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     category: DeviationCategory.HARDENING,
     reason: 'Services select their backend by all of its selector labels, so that in a namespace shared by several operators they reach only its pods.',
   },
-  ...['admissionregistration.k8s.io|mutatingwebhookconfigurations|*', 'admissionregistration.k8s.io|validatingwebhookconfigurations|*', '|secrets|*'].map((item) => ({
-    fact: { kind: FactKind.RBAC, object: '*', item, status: 'differs' as const },
+  ...['admissionregistration.k8s.io|mutatingwebhookconfigurations|*', 'admissionregistration.k8s.io|validatingwebhookconfigurations|*'].map((item) => ({
+    fact: { kind: FactKind.RBAC, object: '*', item, status: 'differs' as const, actual: 'cluster names *' },
     category: DeviationCategory.SCOPED_RBAC,
-    reason: 'the webhook certificate rotator (lib/webhook-server.ts) may write only its own webhook configurations and Secret (resourceNames) and read Secrets of its own namespace only.',
+    reason: 'the webhook certificate rotator (lib/webhook-server.ts) may write only its own webhook configurations (resourceNames).',
   })),
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: '|secrets|*', status: 'differs', actual: 'namespace*' },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'the webhook certificate rotator (lib/webhook-server.ts) reads Secrets of its own namespace only and writes only its own Secret (resourceNames).',
+  },
   ...['admissionregistration.k8s.io|mutatingwebhookconfigurations|*', 'admissionregistration.k8s.io|validatingwebhookconfigurations|*', 'apiextensions.k8s.io|customresourcedefinitions|*', '|secrets|*'].map((item) => ({
     fact: { kind: FactKind.RBAC, object: '*', item, status: 'extra' as const },
     category: DeviationCategory.SCOPED_RBAC,
     reason: 'the webhook certificate rotator (lib/webhook-server.ts) patches caBundle and its Secret, limited by resourceNames to its own objects.',
   })),
   {
-    fact: { kind: FactKind.RBAC, object: '*', item: 'coordination.k8s.io|leases|*', status: 'differs' },
+    fact: { kind: FactKind.RBAC, object: '*', item: 'coordination.k8s.io|leases|*', status: 'differs', actual: 'namespace' },
     category: DeviationCategory.SCOPED_RBAC,
     reason: 'leader election uses Leases in the controller\'s own namespace only (lib/controller.ts): a Role, where upstream binds a ClusterRole.',
   },

@@ -1,6 +1,6 @@
 import { newPlatform, TestComponent } from './support';
 import {
-  classifyDifferences, compareFacts, DeviationCategory, describeDifference, extractFacts, Fact, FactKind, ParityDeviation, patternMatches, withoutGeneratorHash,
+  classifyDifferences, compareFacts, DeviationCategory, describeDifference, extractFacts, Fact, FactKind, literalPattern, ParityDeviation, patternMatches, withoutGeneratorHash,
 } from '../../lib/parity';
 
 class Deviating extends TestComponent {
@@ -183,6 +183,18 @@ describe('deviations and known defects', () => {
     expect(patternMatches({ kind: FactKind.ENV, object: '*' }, diffs[1])).toBe(false);
     // Regex characters in patterns are literal.
     expect(patternMatches({ kind: FactKind.ARG, object: 'Deployment/ctl.container m' }, diffs[1])).toBe(false);
+  });
+
+  test('a literal pattern matches only its text; a value pattern matches our value', () => {
+    const wildcard = compareFacts(
+      [{ kind: FactKind.WORKLOAD, object: 'Deployment/ctl' }, { kind: FactKind.RBAC_SUBJECT, object: 'Deployment/ctl', value: 'sa' }, { kind: FactKind.RBAC, object: 'Deployment/ctl', item: '*|deployments|get', value: 'cluster' }],
+      [{ kind: FactKind.WORKLOAD, object: 'Deployment/ctl' }, { kind: FactKind.RBAC_SUBJECT, object: 'Deployment/ctl', value: 'sa' }, { kind: FactKind.RBAC, object: 'Deployment/ctl', item: 'apps|deployments|get', value: 'namespace' }],
+    );
+    expect(wildcard.map(describeDifference)).toEqual(['rbac Deployment/ctl [*|deployments|get] missing (upstream cluster)', 'rbac Deployment/ctl [apps|deployments|get] extra (ours namespace)']);
+    const exact = { kind: FactKind.RBAC, object: 'Deployment/ctl', item: literalPattern('*|deployments|get') };
+    expect(wildcard.map((d) => patternMatches(exact, d))).toEqual([true, false]);
+    expect(wildcard.map((d) => patternMatches({ kind: FactKind.RBAC, object: '*', item: '*|deployments|get' }, d))).toEqual([true, true]);
+    expect(wildcard.map((d) => patternMatches({ kind: FactKind.RBAC, object: '*', actual: 'namespace*' }, d))).toEqual([false, true]);
   });
 
   test('classification: declared, tolerated, undeclared, and stale entries on both sides', () => {

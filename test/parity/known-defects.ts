@@ -1,4 +1,4 @@
-import { DifferencePattern, FactKind } from '../../lib/parity';
+import { DifferencePattern, FactKind, literalPattern } from '../../lib/parity';
 
 /**
  * Defects being fixed on other branches (issue "37 run-time defects found against
@@ -41,7 +41,8 @@ export interface KnownDefectItem {
 
 /** Entries split into one pattern per listed item. */
 export function knownDefectItems(entries: readonly KnownDefect[]): KnownDefectItem[] {
-  return entries.flatMap((entry) => (entry.items ?? [entry.fact.item]).map((item) => ({ entry, fact: { ...entry.fact, item } })));
+  // Listed items are exact: a `*` in one (an RBAC wildcard) is literal.
+  return entries.flatMap((entry) => (entry.items ? entry.items.map(literalPattern) : [entry.fact.item]).map((item) => ({ entry, fact: { ...entry.fact, item } })));
 }
 
 const F = FactKind;
@@ -233,10 +234,11 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
   { install: 'kubeflow-pipelines-multi-user', defect: 'KFP-SEAWEED-VER', fact: { kind: F.PORT, object: 'Deployment/seaweedfs container seaweedfs', status: 'missing' }, items: ['19333/TCP', '8111/TCP', '8888/TCP', '9333/TCP'], note: "seaweedfs runs with other args, command and ports than upstream's pinned version" },
   { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'Deployment/cache-server', status: 'missing' }, items: ['|configmaps|get'], note: 'rbac upstream has, we lack' },
   { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline', status: 'missing' }, items: ['mlflow.kubeflow.org|experiments|create', 'mlflow.kubeflow.org|experiments|get', 'mlflow.kubeflow.org|experiments|list', 'mlflow.kubeflow.org|experiments|update'], note: 'rbac upstream has, we lack' },
-  { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline', status: 'differs' }, items: ['|configmaps|get'], note: 'rbac differs from upstream: |configmaps|get upstream cluster names kfp-launcher; namespace names kfp-launcher, ours cluster names kfp-launcher' },
+  { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline', status: 'differs' }, items: ['|configmaps|get', '|secrets|get'], note: 'rbac differs from upstream: upstream grants get on kfp-launcher and kfp-mlflow-credentials cluster-wide and in its namespace by name, ours cluster-wide by name' },
   { install: 'kubeflow-pipelines-multi-user', defect: 'KFP-PA-REPORT', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline-persistenceagent', status: 'missing' }, items: ['pipelines.kubeflow.org|scheduledworkflows|report', 'pipelines.kubeflow.org|workflows|report'], note: 'the persistence agent lacks the report verb checked by SubjectAccessReview' },
   { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline-ui', status: 'missing' }, items: ['|configmaps|get', '|configmaps|list'], note: 'rbac upstream has, we lack' },
   { install: 'kubeflow-pipelines-multi-user', defect: 'KFP-UI-SECRETS', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline-ui', status: 'missing' }, items: ['|secrets|list'], note: 'the UI lacks its access to Secrets' },
+  { install: 'kubeflow-pipelines-multi-user', defect: 'KFP-UI-SECRETS', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline-ui', status: 'differs' }, items: ['|secrets|get'], note: 'the UI reads Secrets cluster-wide; upstream, in its namespace' },
   { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline-viewer-crd', status: 'missing' }, items: ['*|deployments|create', '*|deployments|delete', '*|deployments|get', '*|deployments|list', '*|deployments|patch', '*|deployments|update', '*|deployments|watch', '*|services|create', '*|services|delete', '*|services|get', '*|services|list', '*|services|patch', '*|services|update', '*|services|watch'], note: 'rbac upstream has, we lack' },
   { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'Deployment/ml-pipeline-viewer-crd', status: 'extra' }, items: ['apps|deployments|create', 'apps|deployments|delete', 'apps|deployments|get', 'apps|deployments|list', 'apps|deployments|patch', 'apps|deployments|update', 'apps|deployments|watch', '|services|create', '|services|delete', '|services|get', '|services|list', '|services|patch', '|services|update', '|services|watch'], note: 'rbac we add, upstream has not' },
   { install: 'kubeflow-pipelines-multi-user', defect: 'UNTRIAGED', fact: { kind: F.RBAC, object: 'StatefulSet/metacontroller', status: 'missing' }, items: ['networking.istio.io|destinationrules|create', 'networking.istio.io|destinationrules|delete', 'networking.istio.io|destinationrules|get', 'networking.istio.io|destinationrules|list', 'networking.istio.io|destinationrules|patch', 'networking.istio.io|destinationrules|update', 'networking.istio.io|destinationrules|watch', 'security.istio.io|authorizationpolicies|create', 'security.istio.io|authorizationpolicies|delete', 'security.istio.io|authorizationpolicies|get', 'security.istio.io|authorizationpolicies|list', 'security.istio.io|authorizationpolicies|patch', 'security.istio.io|authorizationpolicies|update', 'security.istio.io|authorizationpolicies|watch'], note: 'rbac upstream has, we lack' },
