@@ -1,7 +1,9 @@
+import { App } from 'cdk8s';
 import { factsInstalls, parityTable, readFacts, runParity, ParityRun } from './harness';
 import { KNOWN_DEFECTS } from './known-defects';
-import { PARITY_TARGETS, UNCOMPARED_INSTALLS } from './targets';
+import { COMPONENTS_WITHOUT_FACTS, PARITY_TARGETS, UNCOMPARED_INSTALLS } from './targets';
 import { describeDifference, describePattern, PARITY_FACTS_VERSION } from '../../lib/parity';
+import { DEFAULT_PLATFORMS } from '../../platforms';
 
 /**
  * Every default component against the facts of upstream's own default install at the
@@ -34,6 +36,13 @@ describe('parity with upstream\'s default installs', () => {
     const compared = new Set(PARITY_TARGETS.map((t) => t.install));
     expect(factsInstalls().filter((i) => !compared.has(i) && !UNCOMPARED_INSTALLS[i])).toEqual([]);
     expect(Object.keys(UNCOMPARED_INSTALLS).filter((i) => compared.has(i) || !factsInstalls().includes(i))).toEqual([]);
+  });
+
+  test('every component of every default platform has upstream facts, or says why not', () => {
+    const covered = new Set(PARITY_TARGETS.flatMap((t) => t.components));
+    const all = new Set(DEFAULT_PLATFORMS.flatMap((p) => p.create(new App({ outdir: '/nonexistent' })).components.map((c) => c.componentName)));
+    expect([...all].filter((c) => !covered.has(c) && !COMPONENTS_WITHOUT_FACTS[c]).sort()).toEqual([]);
+    expect(Object.keys(COMPONENTS_WITHOUT_FACTS).filter((c) => covered.has(c) || !all.has(c))).toEqual([]);
   });
 
   test.each(PARITY_TARGETS.map((t) => [t.install]))('%s: every difference from upstream is a declared deviation or a known defect', (install) => {

@@ -52,3 +52,9 @@ export const PARITY_TARGETS: readonly ParityTarget[] = [
 export const UNCOMPARED_INSTALLS: Readonly<Record<string, string>> = {
   'kubeflow-pipelines': 'single-user Pipelines: no default platform runs it (kubeflow runs multi-user, opendatahub runs the operator)',
 };
+
+/** Default components with no upstream facts, and why. */
+export const COMPONENTS_WITHOUT_FACTS: Readonly<Record<string, string>> = {
+  'cert-manager': 'infrastructure the platform may install; its release manifest is not among the rendered upstream installs',
+  'ai-gateway-payload-processing': 'upstream ships a Helm chart only: there is no rendered default install to take facts from',
+};
