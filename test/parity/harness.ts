@@ -90,7 +90,11 @@ export function runParity(targets: readonly ParityTarget[] = PARITY_TARGETS, kno
   return {
     results,
     staleDeviations,
-    staleDefects: results.flatMap((r) => r.classification.staleTolerated),
+    // An entry is stale when it matches nothing, or only differences a deviation declares.
+    staleDefects: results.flatMap((r) => [
+      ...r.classification.staleTolerated,
+      ...[...r.classification.tolerated].filter(([, ds]) => ds.every((d) => r.classification.declared.includes(d))).map(([k]) => k),
+    ]),
     unknownInstalls: known.filter((k) => !installs.has(k.install)),
   };
 }
