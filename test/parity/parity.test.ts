@@ -1,8 +1,8 @@
 import { App } from 'cdk8s';
-import { factsInstalls, parityTable, readFacts, runParity, ParityRun } from './harness';
-import { KNOWN_DEFECTS } from './known-defects';
+import { factsInstalls, parityTable, readFacts, runParity, ParityRun, undeclaredLines } from './harness';
+import { KNOWN_DEFECTS, KnownDefect } from './known-defects';
 import { COMPONENTS_WITHOUT_FACTS, PARITY_TARGETS, UNCOMPARED_INSTALLS } from './targets';
-import { describeDifference, describePattern, PARITY_FACTS_VERSION } from '../../lib/parity';
+import { describeDifference, describePattern, FactKind, PARITY_FACTS_VERSION } from '../../lib/parity';
 import { DEFAULT_PLATFORMS } from '../../platforms';
 
 /**
@@ -62,4 +62,23 @@ describe('parity with upstream\'s default installs', () => {
     expect(run.unknownInstalls.map((k) => `${k.install}: ${describePattern(k.fact)}`)).toEqual([]);
     expect(KNOWN_DEFECTS.filter((k) => k.defect === 'UNTRIAGED' && !k.note?.trim()).map((k) => describePattern(k.fact))).toEqual([]);
   });
+
+  describe('fails', () => {
+    const kueue = PARITY_TARGETS.filter((t) => t.install === 'kueue');
+    const visibility = KNOWN_DEFECTS.filter((k) => k.install === 'kueue');
+
+    test('when a difference is neither declared nor known', () => {
+      expect(undeclaredLines(runParity(kueue, []))).toEqual([
+        'kueue: mount Deployment/kueue-controller-manager container manager [/visibility] missing (upstream emptyDir)',
+      ]);
+    });
+
+    test('when a known defect matches nothing, or only what a deviation declares', () => {
+      const gone: KnownDefect = { install: 'kueue', defect: 'UNTRIAGED', fact: { kind: FactKind.ENV, object: 'Deployment/kueue-controller-manager container manager', status: 'missing' }, items: ['GONE'], note: 'n' };
+      const declared: KnownDefect = { install: 'kueue', defect: 'UNTRIAGED', fact: { kind: FactKind.WEBHOOK, object: 'mutating mpod.kb.io', status: 'missing' }, note: 'n' };
+      const r = runParity(kueue, [...visibility, gone, declared]);
+      expect(r.staleDefects.map((k) => k.entry)).toEqual([gone, declared]);
+    });
+  });
 });
+
