@@ -170,6 +170,16 @@ project.addTask('gen:versions', {
   description: 'Regenerate versions.json (the image versions table as data) from the components\' TypeScript image tables',
   exec: 'ts-node --transpile-only scripts/gen-versions.ts',
 });
+project.addTask('gen:parity-facts', {
+  description: 'Extract the parity facts (test/parity/facts/) from upstream\'s rendered installs: npx projen gen:parity-facts <installs folder>',
+  exec: 'ts-node --transpile-only scripts/extract-upstream-facts.ts',
+  receiveArgs: true,
+});
+project.addTask('parity', {
+  description: 'Print, per upstream install, the facts compared, differences, declared deviations and known defects (--list: every undeclared difference and stale entry)',
+  exec: 'ts-node --transpile-only scripts/parity-report.ts',
+  receiveArgs: true,
+});
 // The package task: compile pkg/ afresh, then pack the tarball into dist/js/.
 project.packageTask.reset('rm -rf pkg');
 project.packageTask.exec('tsc -p tsconfig.package.json');

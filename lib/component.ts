@@ -4,6 +4,7 @@ import { IConstruct } from 'constructs';
 import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
 import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
+import { ParityDeviation, parityDeviationProblems } from './parity';
 import type { Platform } from './platform';
 import { RuntimeWebhook, validateRuntimeWebhook } from './runtime-webhooks';
 import { VersionsTable } from './versions';
@@ -185,6 +186,12 @@ export abstract class Component extends Chart {
    * Declared with `addDashboardLinks`, read by the dashboard at synth.
    */
   public readonly dashboardLinks: DashboardLinks[] = [];
+  /**
+   * Where this component differs from upstream's default install on purpose, and why
+   * (declared with `declareParityDeviations`; the parity test holds them to upstream's
+   * facts, REPORT.md lists them).
+   */
+  public readonly parityDeviations: ParityDeviation[] = [];
 
   constructor(scope: Platform, id: string, namespace: string) {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id) || id.length > 63) {
@@ -226,6 +233,13 @@ export abstract class Component extends Chart {
     // versions.json (tags Renovate bumps) over the TypeScript table; the platform's overrides last.
     const versions = this.platform.imageSettings.versions ?? VersionsTable.DEFAULT;
     return this.platform.resolveImage(`${this.componentName}/${key}`, versions.resolve(this, key, spec).spec);
+  }
+
+  /** Declares differences from upstream's default install that the component makes on purpose. */
+  protected declareParityDeviations(deviations: readonly ParityDeviation[]): void {
+    const problems = deviations.flatMap(parityDeviationProblems);
+    if (problems.length) throw new Error(`${this.node.path}: parity deviations: ${problems.join('; ')}`);
+    this.parityDeviations.push(...deviations);
   }
 
   /** Declares a CRD of this component. */

@@ -3,6 +3,7 @@ import { caSourceOf, Finding, resolveBackend, webhooksOf } from './checks';
 import type { Component } from './component';
 import { Controller, MetricsProtection } from './controller';
 import { crdName, Gvk, gvkKey } from './crd';
+import { deviationReportLines } from './parity';
 import { PlatformModel } from './platform';
 import { securityExceptionsOf } from './security';
 
@@ -157,6 +158,7 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
     : 'None: every pod passes Pod Security "restricted", RBAC has no wildcards and fail-closed webhooks on built-in kinds skip kube-system and their own namespace.');
   if (exceptions.length) lines.push('');
   for (const l of exceptions) lines.push(`- ${l}`);
+  lines.push('', '## Deviations from upstream', '', ...deviationReportLines(m.components));
   lines.push('', '## Changed at run time', '');
   lines.push(m.runtimeChanges.length
     ? 'Controllers change these fields after apply; GitOps engines must ignore them (Argo CD ignoreDifferences).'

@@ -5,4 +5,5 @@ export * from './rbac';
 export * from './visibility';
 export * from './user-roles';
 export * from './kueue';
+export * from './parity';
 export * as kueueCrds from './crds';

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { KueueManagerConfigProps, renderManagerConfig, validateManagerConfig } from './config';
 import { clusterQueueCrd, cohortCrd, CRDS, localQueueCrd, multiKueueClusterCrd, workloadCrd } from './crds';
 import { BUILTIN_INTEGRATIONS, INTEGRATIONS, IntegrationInfo, KueueIntegration, webhookPath } from './integrations';
+import { kueueParityDeviations } from './parity';
 import { integrationUserRoles, KUEUE_USER_ROLES, MANAGER_NAMESPACED_RULES, MANAGER_RULES } from './rbac';
 import { KueueUserRoles } from './user-roles';
 import { KUEUE_IMAGES } from './versions';
@@ -120,6 +121,7 @@ export class Kueue extends Component {
     }
     if (problems.length) throw new Error(`${this.node.path}: ${problems.join('; ')}`);
     this.integrations = integrations;
+    this.declareParityDeviations(kueueParityDeviations(integrations));
     const enabled = integrations.map((n) => INTEGRATIONS[n]);
 
     this.addNamespace({ 'control-plane': 'controller-manager', 'app.kubernetes.io/name': 'kueue' });

@@ -1,0 +1,599 @@
+/**
+ * Parity with upstream: the facts of a component's run-time wiring (webhooks, RBAC per
+ * workload, containers, volumes, Services, ConfigMap keys), extracted from a set of
+ * Kubernetes objects, and the typed differences between two such sets.
+ *
+ * The same extraction runs on upstream's rendered install (scripts/extract-upstream-facts.ts
+ * writes the result into test/parity/facts/, so nothing reads upstream's files at test
+ * time) and on a component's synthesized objects: both sides are reduced the same way.
+ * Namespaces are left out of every fact (platforms place components in their own
+ * namespaces); a grant in another namespace keeps that namespace's name.
+ */
+
+/**
+ * Version of the extraction below. Facts files record it; the parity test refuses files
+ * written by another version (regenerate them with `npx projen gen:parity-facts`).
+ */
+export const PARITY_FACTS_VERSION = 1;
+
+/** What a fact is about. */
+export enum FactKind {
+  /** An admission webhook, by type and name (value: its configuration's name). */
+  WEBHOOK = 'webhook',
+  /** A field of an admission webhook: service (name:port), path, failurePolicy, sideEffects. */
+  WEBHOOK_FIELD = 'webhook-field',
+  /** One rule tuple of a webhook: operation|group|version|resource|scope. */
+  WEBHOOK_RULE = 'webhook-rule',
+  /** A CRD's conversion webhook: service (name:port) and path. */
+  CONVERSION = 'conversion',
+  /** A Deployment, StatefulSet or DaemonSet, by kind/name. */
+  WORKLOAD = 'workload',
+  /** A pod volume no container mounts, by its source (e.g. configMap:foo, emptyDir). */
+  VOLUME = 'volume',
+  /** A container (init containers as `init:<name>`). */
+  CONTAINER = 'container',
+  /** A container's command (value: the list). */
+  COMMAND = 'command',
+  /** One container argument, as written (flags with their values). */
+  ARG = 'arg',
+  /** One env variable name (values are not compared). */
+  ENV = 'env',
+  /** One container port, by number/protocol. */
+  PORT = 'port',
+  /** One volume mount, by mount path (value: the volume's source, e.g. secret:foo, emptyDir). */
+  MOUNT = 'mount',
+  /** The ServiceAccount of a workload (value: its name): the subject of the RBAC facts. */
+  RBAC_SUBJECT = 'rbac-subject',
+  /** One triple group|resource|verb the workload's ServiceAccount may use (value: the scope). */
+  RBAC = 'rbac',
+  /** A Service, by name (value: its type). */
+  SERVICE = 'service',
+  /** One selector label of a Service (value: the label's value). */
+  SERVICE_SELECTOR = 'service-selector',
+  /** One Service port, by port/protocol (value: the target port, a named one resolved through the backend). */
+  SERVICE_PORT = 'service-port',
+  /** A ConfigMap, by name. */
+  CONFIGMAP = 'configmap',
+  /** One key of a ConfigMap (data and binaryData). */
+  CONFIGMAP_KEY = 'configmap-key',
+}
+
+/** One fact: what (kind), about which object, which item of it, and its value. */
+export interface Fact {
+  readonly kind: FactKind;
+  /** e.g. `Deployment/kueue-controller-manager`, `Deployment/x container manager`, `mutating mpod.kb.io`. */
+  readonly object: string;
+  /** The item within the object (an env name, an arg, a triple), when the fact is one. */
+  readonly item?: string;
+  /** The value compared, when there is one beyond presence. */
+  readonly value?: string;
+}
+
+/** Where upstream's facts came from, and how they were extracted. */
+export interface ParitySource {
+  /** The install's name (its file name), e.g. kueue or kubeflow-pipelines-multi-user. */
+  readonly install: string;
+  /** owner/name on GitHub. */
+  readonly repository: string;
+  /** The git ref rendered (a release tag, or a branch pinned by commit). */
+  readonly tag: string;
+  readonly commit: string;
+  /** How the install was rendered (folder, kustomize command). */
+  readonly renderedFrom: string;
+  readonly postProcessing?: string;
+  /** Images the install deploys (repository:tag). */
+  readonly images: readonly string[];
+}
+
+/** A facts file: test/parity/facts/<install>.json. */
+export interface ParityFactsFile {
+  readonly source: ParitySource;
+  readonly extractor: { readonly script: string; readonly version: number };
+  readonly facts: readonly Fact[];
+}
+
+export type DifferenceStatus = 'missing' | 'extra' | 'differs';
+
+/** One difference between upstream's facts and ours. */
+export interface ParityDifference extends Fact {
+  /** missing: upstream has it, we do not; extra: we add it; differs: both, other values. */
+  readonly status: DifferenceStatus;
+  readonly expected?: string;
+  readonly actual?: string;
+}
+
+/** Why a component differs from upstream on purpose. */
+export enum DeviationCategory {
+  /** Pod Security restricted, read-only root filesystems, secure metrics, narrower webhooks. */
+  HARDENING = 'hardening',
+  /** RBAC narrowed to what the controller uses (least privilege). */
+  SCOPED_RBAC = 'scoped-rbac',
+  /** Wiring the platform provides instead (certificates, namespaces, shared Services). */
+  PLATFORM_INTEGRATION = 'platform-integration',
+  /** A fix upstream made after the pinned tag, taken early. */
+  NEWER_UPSTREAM_FIX = 'newer-upstream-fix',
+  /** A part of upstream's install the construct leaves out or makes optional. */
+  NOT_INSTALLED = 'not-installed',
+}
+
+/**
+ * Which differences an entry covers: kind and object, optionally item, status and our
+ * value. Object, item and value may hold `*` (any run of characters; `\\*` is a literal `*`).
+ */
+export interface DifferencePattern {
+  readonly kind: FactKind;
+  readonly object: string;
+  /** @default - any item (and facts without one) */
+  readonly item?: string;
+  /** @default - any status */
+  readonly status?: DifferenceStatus;
+  /**
+   * Our value, for a difference that has one (e.g. `namespace*` for a grant narrowed to a
+   * namespace).
+   * @default - any value
+   */
+  readonly actual?: string;
+}
+
+/** A difference from upstream a construct makes on purpose, declared as data. */
+export interface ParityDeviation {
+  readonly fact: DifferencePattern;
+  readonly category: DeviationCategory;
+  /** One sentence: why. */
+  readonly reason: string;
+}
+
+const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
+const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+
+const keyOf = (f: Fact) => `${f.kind}\u0000${f.object}\u0000${f.item ?? ''}`;
+
+/** The presence fact a fact belongs to (its parent), or undefined for top-level facts. */
+function parentOf(f: Fact): Fact | undefined {
+  switch (f.kind) {
+    case FactKind.WEBHOOK_FIELD:
+    case FactKind.WEBHOOK_RULE:
+      return { kind: FactKind.WEBHOOK, object: f.object };
+    case FactKind.VOLUME:
+    case FactKind.CONTAINER:
+    case FactKind.RBAC_SUBJECT:
+      return { kind: FactKind.WORKLOAD, object: f.object };
+    case FactKind.COMMAND:
+    case FactKind.ARG:
+    case FactKind.ENV:
+    case FactKind.PORT:
+    case FactKind.MOUNT: {
+      const i = f.object.indexOf(' container ');
+      return { kind: FactKind.CONTAINER, object: f.object.slice(0, i), item: f.object.slice(i + ' container '.length) };
+    }
+    case FactKind.RBAC:
+      return { kind: FactKind.RBAC_SUBJECT, object: f.object };
+    case FactKind.SERVICE_SELECTOR:
+    case FactKind.SERVICE_PORT:
+      return { kind: FactKind.SERVICE, object: f.object };
+    case FactKind.CONFIGMAP_KEY:
+      return { kind: FactKind.CONFIGMAP, object: f.object };
+    default:
+      return undefined;
+  }
+}
+
+const labelsMatch = (sel: Record<string, string>, labels: Record<string, string> = {}) => Object.entries(sel).every(([k, v]) => labels[k] === v);
+
+/**
+ * A ConfigMap or Secret name without the content hash kustomize's generators append
+ * (`-` and ten characters of its alphabet): the program reads the object by its base name
+ * through the reference kustomize rewrites, so the hash is not part of the fact.
+ */
+export function withoutGeneratorHash(name: string): string {
+  return name.replace(/-[bcdfghkmt2456789]{10}$/, '');
+}
+
+function volumeSource(v: any): string {
+  if (v.configMap) return `configMap:${withoutGeneratorHash(v.configMap.name)}`;
+  if (v.secret) return `secret:${withoutGeneratorHash(v.secret.secretName)}`;
+  if (v.persistentVolumeClaim) return `persistentVolumeClaim:${v.persistentVolumeClaim.claimName}`;
+  if (v.projected) return 'projected';
+  if (v.emptyDir) return 'emptyDir';
+  if (v.hostPath) return `hostPath:${v.hostPath.path}`;
+  if (v.csi) return `csi:${v.csi.driver}`;
+  if (v.downwardAPI) return 'downwardAPI';
+  if (v.ephemeral) return 'ephemeral';
+  const other = Object.keys(v).filter((k) => k !== 'name');
+  return other.join(',') || 'emptyDir';
+}
+
+/** Why the API server would reject a policy rule (such a role grants nothing), or undefined. */
+function invalidRule(r: any, namespaced: boolean): string | undefined {
+  if (!r.verbs?.length) return 'verbs required';
+  if (r.nonResourceURLs?.length) return namespaced || r.apiGroups?.length || r.resources?.length ? 'non-resource URLs mixed with resources or in a Role' : undefined;
+  if (!r.apiGroups?.length) return 'apiGroups required';
+  if (!r.resources?.length) return 'resources required';
+  return undefined;
+}
+
+/** Triples group|resource|verb a workload's ServiceAccount may use, with their scope. */
+function grantsOf(objs: any[], wl: any): { sa: string; grants: Map<string, Set<string>> } {
+  const spec = wl.spec?.template?.spec ?? {};
+  const sa: string = spec.serviceAccountName ?? spec.serviceAccount ?? 'default';
+  const wns = wl.metadata?.namespace;
+  const grants = new Map<string, Set<string>>();
+  const add = (k: string, scope: string) => {
+    if (!grants.has(k)) grants.set(k, new Set());
+    grants.get(k)!.add(scope);
+  };
+  const clusterRoles = objs.filter((o) => o.kind === 'ClusterRole');
+  const rulesOf = (kind: string, name: string, bns: string | undefined): any[] => {
+    const role = kind === 'ClusterRole'
+      ? clusterRoles.find((o) => o.metadata?.name === name)
+      : objs.find((o) => o.kind === 'Role' && o.metadata?.name === name && o.metadata?.namespace === bns);
+    if (!role) return [];
+    if ((role.rules ?? []).some((r: any) => invalidRule(r, role.kind === 'Role'))) return [];
+    let rules: any[] = role.rules ?? [];
+    for (const sel of role.aggregationRule?.clusterRoleSelectors ?? []) {
+      for (const cr of clusterRoles) {
+        if (cr !== role && labelsMatch(sel.matchLabels ?? {}, cr.metadata?.labels)) rules = rules.concat(cr.rules ?? []);
+      }
+    }
+    return rules;
+  };
+  for (const b of objs.filter((o) => o.kind === 'ClusterRoleBinding' || o.kind === 'RoleBinding')) {
+    const bns = b.metadata?.namespace;
+    const bound = (b.subjects ?? []).some((x: any) => x.kind === 'ServiceAccount' && x.name === sa && (x.namespace ?? bns) === wns);
+    if (!bound) continue;
+    const scope = b.kind === 'ClusterRoleBinding' ? 'cluster' : bns === wns ? 'namespace' : `namespace ${bns}`;
+    for (const r of rulesOf(b.roleRef?.kind, b.roleRef?.name, bns)) {
+      const names = r.resourceNames?.length ? ` names ${[...r.resourceNames].sort().join(',')}` : '';
+      for (const v of (r.verbs ?? []).flatMap((x: string) => (x === '*' ? VERBS : [x]))) {
+        for (const u of r.nonResourceURLs ?? []) add(`nonResourceURL|${u}|${v}`, 'cluster');
+        for (const g of r.apiGroups ?? []) for (const res of r.resources ?? []) add(`${g}|${res}|${v}`, scope + names);
+      }
+    }
+  }
+  return { sa, grants };
+}
+
+/** The scope of a triple: the widest grant wins; otherwise every grant, sorted. */
+function scopeOf(scopes: Set<string>): string {
+  return scopes.has('cluster') ? 'cluster' : scopes.has('namespace') ? 'namespace' : [...scopes].sort().join('; ');
+}
+
+function podTemplate(w: any): any {
+  return w.spec?.template?.spec ?? {};
+}
+
+/**
+ * The facts of a set of objects (one component's, or one upstream install's), sorted.
+ * `crds` are the CRDs whose conversion webhooks count (default: the CRDs among objs).
+ */
+export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.filter((o) => o?.kind === 'CustomResourceDefinition')): Fact[] {
+  const all = objs.filter((o) => o && typeof o === 'object' && o.kind);
+  const out = new Map<string, Fact>();
+  const add = (f: Fact) => {
+    const k = keyOf(f);
+    const had = out.get(k);
+    // Two objects of one kind and name (e.g. webhooks in two configurations): first wins, as in the API.
+    if (!had) out.set(k, f);
+  };
+  const opt = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  // Admission webhooks.
+  for (const cfg of all.filter((o) => o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration')) {
+    const type = cfg.kind.startsWith('Validating') ? 'validating' : 'mutating';
+    for (const w of cfg.webhooks ?? []) {
+      const object = `${type} ${w.name}`;
+      add({ kind: FactKind.WEBHOOK, object, value: cfg.metadata?.name });
+      const svc = w.clientConfig?.service;
+      add({ kind: FactKind.WEBHOOK_FIELD, object, item: 'service', value: svc ? `${svc.name}:${svc.port ?? 443}` : `url ${w.clientConfig?.url}` });
+      add({ kind: FactKind.WEBHOOK_FIELD, object, item: 'path', value: svc?.path ?? '/' });
+      add({ kind: FactKind.WEBHOOK_FIELD, object, item: 'failurePolicy', value: w.failurePolicy ?? 'Fail' });
+      add({ kind: FactKind.WEBHOOK_FIELD, object, item: 'sideEffects', value: opt(w.sideEffects) });
+      for (const r of w.rules ?? []) {
+        for (const op of r.operations ?? []) {
+          for (const g of r.apiGroups ?? []) {
+            for (const v of r.apiVersions ?? []) {
+              for (const res of r.resources ?? []) add({ kind: FactKind.WEBHOOK_RULE, object, item: `${op}|${g}|${v}|${res}|${r.scope ?? '*'}` });
+            }
+          }
+        }
+      }
+    }
+  }
+  // Conversion webhooks.
+  for (const crd of crds) {
+    const conv = crd.spec?.conversion;
+    if (conv?.strategy !== 'Webhook') continue;
+    const svc = conv.webhook?.clientConfig?.service;
+    add({ kind: FactKind.CONVERSION, object: crd.metadata?.name, value: svc ? `${svc.name}:${svc.port ?? 443}${svc.path ?? '/'}` : `url ${conv.webhook?.clientConfig?.url}` });
+  }
+  // Workloads: containers, volumes, and RBAC through their ServiceAccount.
+  const workloads = all.filter((o) => WORKLOAD_KINDS.includes(o.kind));
+  for (const w of workloads) {
+    const wl = `${w.kind}/${w.metadata?.name}`;
+    const spec = podTemplate(w);
+    add({ kind: FactKind.WORKLOAD, object: wl });
+    // Volumes by what they hold, not by name (names are local to the pod): unmounted ones here,
+    // mounted ones as the mounts' values.
+    const volumes = new Map<string, string>((spec.volumes ?? []).map((v: any) => [v.name, volumeSource(v)]));
+    const mounted = new Set<string>();
+    const containers = [
+      ...(spec.initContainers ?? []).map((c: any) => [`init:${c.name}`, c]),
+      ...(spec.containers ?? []).map((c: any) => [c.name, c]),
+    ] as Array<[string, any]>;
+    for (const [name, c] of containers) {
+      add({ kind: FactKind.CONTAINER, object: wl, item: name });
+      const object = `${wl} container ${name}`;
+      if (c.command?.length) add({ kind: FactKind.COMMAND, object, value: JSON.stringify(c.command) });
+      for (const a of c.args ?? []) add({ kind: FactKind.ARG, object, item: String(a) });
+      for (const e of c.env ?? []) add({ kind: FactKind.ENV, object, item: e.name });
+      for (const p of c.ports ?? []) add({ kind: FactKind.PORT, object, item: `${p.containerPort}/${p.protocol ?? 'TCP'}` });
+      for (const m of c.volumeMounts ?? []) {
+        mounted.add(m.name);
+        add({ kind: FactKind.MOUNT, object, item: m.mountPath + (m.subPath ? ` (subPath ${m.subPath})` : ''), value: volumes.get(m.name) ?? `no volume ${m.name}` });
+      }
+    }
+    for (const [name, source] of volumes) if (!mounted.has(name)) add({ kind: FactKind.VOLUME, object: wl, item: source });
+    const { sa, grants } = grantsOf(all, w);
+    add({ kind: FactKind.RBAC_SUBJECT, object: wl, value: sa });
+    for (const [triple, scopes] of grants) add({ kind: FactKind.RBAC, object: wl, item: triple, value: scopeOf(scopes) });
+  }
+  // Services: selector and ports (named target ports resolved through the selected workload).
+  for (const svc of all.filter((o) => o.kind === 'Service')) {
+    const object = svc.metadata?.name;
+    const sel: Record<string, string> = svc.spec?.selector ?? {};
+    add({ kind: FactKind.SERVICE, object, value: svc.spec?.type ?? 'ClusterIP' });
+    for (const [k, v] of Object.entries(sel)) add({ kind: FactKind.SERVICE_SELECTOR, object, item: k, value: String(v) });
+    const backend = Object.keys(sel).length
+      ? workloads.find((w) => w.metadata?.namespace === svc.metadata?.namespace && labelsMatch(sel, w.spec?.template?.metadata?.labels))
+      : undefined;
+    const cports = (podTemplate(backend ?? {}).containers ?? []).flatMap((c: any) => c.ports ?? []);
+    for (const p of svc.spec?.ports ?? []) {
+      let tp = p.targetPort ?? p.port;
+      if (typeof tp === 'string' && !/^\d+$/.test(tp)) tp = cports.find((c: any) => c.name === tp)?.containerPort ?? tp;
+      add({ kind: FactKind.SERVICE_PORT, object, item: `${p.port}/${p.protocol ?? 'TCP'}`, value: String(tp) });
+    }
+  }
+  // ConfigMaps: names and keys (programs read them by name and key at run time).
+  for (const cm of all.filter((o) => o.kind === 'ConfigMap')) {
+    const object = withoutGeneratorHash(cm.metadata?.name);
+    add({ kind: FactKind.CONFIGMAP, object });
+    for (const k of [...Object.keys(cm.data ?? {}), ...Object.keys(cm.binaryData ?? {})]) add({ kind: FactKind.CONFIGMAP_KEY, object, item: k });
+  }
+  return [...out.values()].sort(compareFact);
+}
+
+function compareFact(a: Fact, b: Fact): number {
+  const x = keyOf(a), y = keyOf(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Differences of `actual` (ours) from `expected` (upstream's): every upstream fact we lack
+ * or hold with another value, and every fact we add under an object upstream has (an arg
+ * of an upstream container, a triple of an upstream workload...). Objects upstream does not
+ * have count only when they are webhooks or conversion webhooks (they intercept the API).
+ */
+export function compareFacts(expected: readonly Fact[], actual: readonly Fact[]): ParityDifference[] {
+  const out: ParityDifference[] = [];
+  // A workload whose one container upstream names otherwise: compare what is in it under
+  // upstream's name (the name itself is one difference), rather than report it all missing.
+  const containersOf = (fs: readonly Fact[]) => {
+    const m = new Map<string, string[]>();
+    for (const f of fs) if (f.kind === FactKind.CONTAINER && !f.item!.startsWith('init:')) m.set(f.object, [...(m.get(f.object) ?? []), f.item!]);
+    return m;
+  };
+  const ec = containersOf(expected), acs = containersOf(actual);
+  const renames = new Map<string, string>();
+  for (const [wl, names] of ec) {
+    const ours = acs.get(wl) ?? [];
+    const onlyUp = names.filter((n) => !ours.includes(n)), onlyOurs = ours.filter((n) => !names.includes(n));
+    if (onlyUp.length !== 1 || onlyOurs.length !== 1) continue;
+    renames.set(`${wl} container ${onlyOurs[0]}`, `${wl} container ${onlyUp[0]}`);
+    out.push({ kind: FactKind.CONTAINER, object: wl, item: onlyUp[0], status: 'differs', expected: `named ${onlyUp[0]}`, actual: `named ${onlyOurs[0]}` });
+  }
+  const renamed = actual.map((f) => {
+    if (f.kind === FactKind.CONTAINER && renames.has(`${f.object} container ${f.item}`)) return { ...f, item: renames.get(`${f.object} container ${f.item}`)!.split(' container ')[1] };
+    return renames.has(f.object) ? { ...f, object: renames.get(f.object)! } : f;
+  });
+  const ex = new Map(expected.map((f) => [keyOf(f), f]));
+  const ac = new Map(renamed.map((f) => [keyOf(f), f]));
+  for (const [k, f] of ex) {
+    const a = ac.get(k);
+    if (!a) {
+      out.push({ ...f, status: 'missing', expected: f.value });
+    } else if (f.kind !== FactKind.WEBHOOK && f.kind !== FactKind.RBAC_SUBJECT && (f.value ?? '') !== (a.value ?? '')) {
+      out.push({ ...f, status: 'differs', expected: f.value, actual: a.value });
+    }
+  }
+  for (const [k, f] of ac) {
+    if (ex.has(k)) continue;
+    const parent = parentOf(f);
+    const counts = parent ? ex.has(keyOf(parent)) : f.kind === FactKind.WEBHOOK || f.kind === FactKind.CONVERSION;
+    if (counts) out.push({ ...f, status: 'extra', actual: f.value });
+  }
+  return withoutImplied(out).sort((a, b) => compareFact(a, b) || (a.status < b.status ? -1 : a.status > b.status ? 1 : 0));
+}
+
+/** Drops what a missing object implies: the missing facts of a missing webhook, workload, container, Service or ConfigMap. */
+function withoutImplied(diffs: readonly ParityDifference[]): ParityDifference[] {
+  const missing = new Set(diffs.filter((d) => d.status === 'missing').map(keyOf));
+  return diffs.filter((d) => {
+    if (d.status !== 'missing') return true;
+    const p = parentOf(d);
+    return !p || !missing.has(keyOf(p));
+  });
+}
+
+const globCache = new Map<string, RegExp>();
+function glob(pattern: string): RegExp {
+  let re = globCache.get(pattern);
+  if (!re) {
+    const literal = (x: string) => x.replace(/\\\*/g, '*').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`^${pattern.split(/(?<!\\)\*/).map(literal).join('.*')}$`, 's');
+    globCache.set(pattern, re);
+  }
+  return re;
+}
+
+/** Whether a pattern covers a difference. */
+export function patternMatches(p: DifferencePattern, d: ParityDifference): boolean {
+  return p.kind === d.kind
+    && glob(p.object).test(d.object)
+    && (p.item === undefined || (d.item !== undefined && glob(p.item).test(d.item)))
+    && (p.status === undefined || p.status === d.status)
+    && (p.actual === undefined || (d.actual !== undefined && glob(p.actual).test(d.actual)));
+}
+
+/** A text as a pattern that matches exactly that text. */
+export function literalPattern(text: string): string {
+  return text.replace(/\*/g, '\\*');
+}
+
+/** One line naming a difference: kind, object, item, status and the values. */
+export function describeDifference(d: ParityDifference): string {
+  const values = d.status === 'differs' ? `: upstream ${d.expected ?? '(none)'}, ours ${d.actual ?? '(none)'}`
+    : d.status === 'missing' && d.expected !== undefined ? ` (upstream ${d.expected})`
+      : d.status === 'extra' && d.actual !== undefined ? ` (ours ${d.actual})` : '';
+  return `${d.kind} ${d.object}${d.item !== undefined ? ` [${d.item}]` : ''} ${d.status}${values}`;
+}
+
+/** A pattern's text, as REPORT.md and test failures show it. */
+export function describePattern(p: DifferencePattern): string {
+  return `${p.kind} ${p.object}${p.item !== undefined ? ` [${p.item}]` : ''}${p.status ? ` ${p.status}` : ''}${p.actual !== undefined ? ` (ours ${p.actual})` : ''}`;
+}
+
+/** Problems of a deviation declaration (an empty reason, a pattern that matches everything). */
+export function parityDeviationProblems(d: ParityDeviation): string[] {
+  const out: string[] = [];
+  if (!d.reason.trim()) out.push(`deviation ${describePattern(d.fact)}: reason is empty; say in one sentence why the component differs from upstream`);
+  if (!d.fact.object.replace(/\*/g, '')) out.push(`deviation ${describePattern(d.fact)}: object '${d.fact.object}' matches every object; name the object (a '*' may stand for part of it)`);
+  if (!Object.values(DeviationCategory).includes(d.category)) out.push(`deviation ${describePattern(d.fact)}: category '${d.category}' is not one of ${Object.values(DeviationCategory).join(', ')}`);
+  return out;
+}
+
+/** Differences classified by the entries that cover them. */
+export interface ParityClassification<K> {
+  /** Differences covered by a declared deviation. */
+  readonly declared: ParityDifference[];
+  /** Differences covered by a tolerated entry (known defects), by entry. */
+  readonly tolerated: Map<K, ParityDifference[]>;
+  /** Differences nothing covers. */
+  readonly undeclared: ParityDifference[];
+  /** Deviations that cover no difference (stale). */
+  readonly staleDeviations: ParityDeviation[];
+  /** Tolerated entries that cover no difference (stale). */
+  readonly staleTolerated: K[];
+}
+
+/** Sorts differences into declared deviations, tolerated entries and the rest; finds stale entries. */
+export function classifyDifferences<K extends { readonly fact: DifferencePattern }>(
+  diffs: readonly ParityDifference[], deviations: readonly ParityDeviation[], tolerated: readonly K[],
+): ParityClassification<K> {
+  const usedDev = new Set<ParityDeviation>();
+  const tol = new Map<K, ParityDifference[]>();
+  const declared: ParityDifference[] = [];
+  const undeclared: ParityDifference[] = [];
+  for (const d of diffs) {
+    const devs = deviations.filter((x) => patternMatches(x.fact, d));
+    const tols = tolerated.filter((x) => patternMatches(x.fact, d));
+    devs.forEach((x) => usedDev.add(x));
+    for (const t of tols) tol.set(t, [...(tol.get(t) ?? []), d]);
+    if (devs.length) declared.push(d);
+    else if (!tols.length) undeclared.push(d);
+  }
+  return {
+    declared,
+    tolerated: tol,
+    undeclared,
+    staleDeviations: deviations.filter((x) => !usedDev.has(x)),
+    staleTolerated: tolerated.filter((x) => !tol.has(x)),
+  };
+}
+
+/**
+ * Differences every component makes, because a lib/ mechanism makes them (Controller,
+ * WebhookServer): declared once here rather than by each component.
+ */
+export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
+  {
+    fact: { kind: FactKind.ENV, object: '* container *', item: 'POD_NAMESPACE', status: 'extra' },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'lib/controller.ts gives every controller its namespace through the downward API as POD_NAMESPACE; a program that does not read it is unaffected.',
+  },
+  {
+    fact: { kind: FactKind.PORT, object: '* container *', item: '8081/TCP', status: 'extra' },
+    category: DeviationCategory.HARDENING,
+    reason: 'lib/controller.ts declares the health probe port as a named container port, so that probes and checks refer to a declared port.',
+  },
+  {
+    fact: { kind: FactKind.PORT, object: '* container *', item: '8443/TCP', status: 'extra' },
+    category: DeviationCategory.HARDENING,
+    reason: 'lib/controller.ts declares the secure metrics endpoint as a named container port, which its Service and the checks refer to.',
+  },
+  {
+    fact: { kind: FactKind.MOUNT, object: '* container *', status: 'extra', actual: 'emptyDir' },
+    category: DeviationCategory.HARDENING,
+    reason: 'containers run with a read-only root filesystem and get a writable emptyDir where the program writes (lib/workload.ts scratch mounts).',
+  },
+  {
+    fact: { kind: FactKind.SERVICE_SELECTOR, object: '*', item: 'app.kubernetes.io/name', status: 'extra' },
+    category: DeviationCategory.HARDENING,
+    reason: 'Services select their backend by all of its selector labels, so that in a namespace shared by several operators they reach only its pods.',
+  },
+  ...['admissionregistration.k8s.io|mutatingwebhookconfigurations|*', 'admissionregistration.k8s.io|validatingwebhookconfigurations|*'].map((item) => ({
+    fact: { kind: FactKind.RBAC, object: '*', item, status: 'differs' as const, actual: 'cluster names *' },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'the webhook certificate rotator (lib/webhook-server.ts) may write only its own webhook configurations (resourceNames).',
+  })),
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: '|secrets|*', status: 'differs', actual: 'namespace*' },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'the webhook certificate rotator (lib/webhook-server.ts) reads Secrets of its own namespace only and writes only its own Secret (resourceNames).',
+  },
+  ...['admissionregistration.k8s.io|mutatingwebhookconfigurations|*', 'admissionregistration.k8s.io|validatingwebhookconfigurations|*', 'apiextensions.k8s.io|customresourcedefinitions|*', '|secrets|*'].map((item) => ({
+    fact: { kind: FactKind.RBAC, object: '*', item, status: 'extra' as const },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'the webhook certificate rotator (lib/webhook-server.ts) patches caBundle and its Secret, limited by resourceNames to its own objects.',
+  })),
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: 'coordination.k8s.io|leases|*', status: 'differs', actual: 'namespace' },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'leader election uses Leases in the controller\'s own namespace only (lib/controller.ts): a Role, where upstream binds a ClusterRole.',
+  },
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: 'coordination.k8s.io|leases|*', status: 'extra' },
+    category: DeviationCategory.SCOPED_RBAC,
+    reason: 'leader election manages Leases in the controller\'s own namespace (lib/controller.ts), every verb but only there.',
+  },
+  {
+    fact: { kind: FactKind.RBAC, object: '*', item: '|events|*', status: 'extra' },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'a controller with leader election may record events in its own namespace (lib/controller.ts).',
+  },
+  ...['authentication.k8s.io|tokenreviews|create', 'authorization.k8s.io|subjectaccessreviews|create'].map((item) => ({
+    fact: { kind: FactKind.RBAC, object: '*', item, status: 'extra' as const },
+    category: DeviationCategory.HARDENING,
+    reason: 'authenticated metrics (lib/controller.ts) check each scrape\'s token and its permission on /metrics.',
+  })),
+];
+
+/**
+ * REPORT.md's "Deviations from upstream": the framework's, then each component's, one line
+ * per category and reason with the facts it covers.
+ */
+export function deviationReportLines(components: ReadonlyArray<{ readonly componentName: string; readonly parityDeviations: readonly ParityDeviation[] }>): string[] {
+  const lines = ['Differences from upstream\'s default installs made on purpose (the parity test holds each to the facts of upstream\'s install at the release modelled):', ''];
+  const group = (who: string, list: readonly ParityDeviation[]) => {
+    const byReason = new Map<string, ParityDeviation[]>();
+    for (const d of list) {
+      const k = `${d.category}\u0000${d.reason}`;
+      byReason.set(k, [...(byReason.get(k) ?? []), d]);
+    }
+    for (const [k, ds] of byReason) {
+      const [category, reason] = k.split('\u0000');
+      lines.push(`- ${who} (${category}): ${ds.map((d) => describePattern(d.fact)).join('; ')}: ${reason}`);
+    }
+  };
+  group('every component', FRAMEWORK_PARITY_DEVIATIONS);
+  for (const c of components) group(c.componentName, c.parityDeviations);
+  return lines;
+}

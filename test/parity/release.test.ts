@@ -1,0 +1,102 @@
+import { readFacts } from './harness';
+import { KNOWN_RELEASE_MISMATCHES, KnownReleaseMismatch } from './known-defects';
+import { PARITY_TARGETS, ParityTarget } from './targets';
+import { VersionEntry } from '../../lib/versions';
+import VERSIONS from '../../versions.json';
+
+/**
+ * "One revision": a construct models the release its pinned image was built from, so each
+ * component's `modelled` tag (versions.json) is the tag upstream's facts were taken at, and
+ * every image the install also deploys is modelled at the install's tag.
+ */
+
+/** Where the release modelled is rightly not the facts' ref, and why. */
+const RELEASE_EXCEPTIONS: Readonly<Record<string, { readonly modelled: string; readonly reason: string }>> = {
+  'training-operator': {
+    modelled: 'v1-5170a36',
+    reason: 'the facts are of branch release-1.9 at commit 078ec30 (there is no 1.9 tag); the install pins the image built from that commit, v1-5170a36',
+  },
+  'spark-operator': {
+    modelled: '2.5.2',
+    reason: 'v2.5.2\'s kustomize config still pins controller v2.5.0-rc.0; the release\'s Helm chart, the main install, deploys image tag 2.5.2 of the same tag',
+  },
+};
+
+const entries = VERSIONS.images as readonly VersionEntry[];
+
+/** Repository path without the registry, and tag (undefined for a digest). */
+function parseImage(ref: string): { path: string; tag?: string } {
+  if (ref.includes('@')) return { path: stripRegistry(ref.split('@')[0].replace(/:[^/:]+$/, '')) };
+  const i = ref.lastIndexOf(':');
+  return i > ref.lastIndexOf('/') ? { path: stripRegistry(ref.slice(0, i)), tag: ref.slice(i + 1) } : { path: stripRegistry(ref), tag: 'latest' };
+}
+function stripRegistry(repo: string): string {
+  const p = repo.split('/');
+  if (p.length > 1 && (p[0].includes('.') || p[0].includes(':'))) p.shift();
+  return p.join('/');
+}
+
+interface Mismatch {
+  readonly install: string;
+  readonly component: string;
+  readonly key: string;
+  readonly modelled: string;
+  readonly expected: string;
+}
+
+/** Every modelled tag that differs from the facts' release (exceptions applied). */
+export function releaseMismatches(targets: readonly ParityTarget[]): Mismatch[] {
+  const out: Mismatch[] = [];
+  for (const t of targets) {
+    const facts = readFacts(t.install);
+    const release = entries.find((e) => e.component === t.release.component && e.key === t.release.key);
+    if (!release) throw new Error(`versions.json has no entry ${t.release.component}/${t.release.key} (parity target ${t.install})`);
+    const exception = RELEASE_EXCEPTIONS[t.install];
+    const expected = exception ? exception.modelled : facts.source.tag;
+    if (release.modelled !== expected) out.push({ install: t.install, component: release.component, key: release.key, modelled: release.modelled, expected });
+    // Images the install deploys too, by repository path (registries are mirrored): modelled at the install's tag.
+    for (const img of facts.source.images.map(parseImage)) {
+      if (!img.tag) continue;
+      for (const e of entries.filter((x) => (t.components.includes(x.component) || x.component === t.release.component) && x !== release)) {
+        if (stripRegistry(e.repository) === img.path && e.modelled !== img.tag && !(exception && e.modelled === exception.modelled)) {
+          out.push({ install: t.install, component: e.component, key: e.key, modelled: e.modelled, expected: img.tag });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+const same = (m: Mismatch, k: KnownReleaseMismatch) => m.install === k.install && m.component === k.component && m.key === k.key && m.modelled === k.modelled;
+
+describe('one revision: versions.json modelled = the release of upstream\'s facts', () => {
+  const mismatches = releaseMismatches(PARITY_TARGETS);
+
+  test('every modelled release is the facts\' tag, a documented exception or a known mismatch', () => {
+    const unexplained = mismatches.filter((m) => !KNOWN_RELEASE_MISMATCHES.some((k) => same(m, k)));
+    expect(unexplained.map((m) => `${m.install}: versions.json ${m.component}/${m.key} modelled ${m.modelled}, upstream's facts are of ${m.expected}`)).toEqual([]);
+  });
+
+  test('no known release mismatch is stale (delete entries whose fix merged)', () => {
+    const stale = KNOWN_RELEASE_MISMATCHES.filter((k) => !mismatches.some((m) => same(m, k)));
+    expect(stale.map((k) => `${k.install}: ${k.component}/${k.key} ${k.modelled} (${k.defect})`)).toEqual([]);
+  });
+
+  test('every exception names a compared install and still applies', () => {
+    for (const [install, e] of Object.entries(RELEASE_EXCEPTIONS)) {
+      const t = PARITY_TARGETS.find((x) => x.install === install);
+      expect(t).toBeDefined();
+      const release = entries.find((x) => x.component === t!.release.component && x.key === t!.release.key)!;
+      // An exception whose ref now equals the modelled tag is not needed any more.
+      expect(readFacts(install).source.tag).not.toEqual(e.modelled);
+      expect(release.modelled).toEqual(e.modelled);
+    }
+  });
+
+  test('fails when a modelled tag is not the facts\' release', () => {
+    const kueue = PARITY_TARGETS.find((t) => t.install === 'kueue')!;
+    // A target pointed at an image modelled at another release than kueue's facts.
+    const wrong = releaseMismatches([{ ...kueue, release: { component: 'jobset', key: 'controller' } }]);
+    expect(wrong).toEqual([{ install: 'kueue', component: 'jobset', key: 'controller', modelled: 'v0.12.0', expected: 'v0.19.2' }]);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Which default platform and components each upstream install (test/parity/facts/) is
+ * compared with, and which image carries the release the component models.
+ */
+export interface ParityTarget {
+  /** The facts file: test/parity/facts/<install>.json. */
+  readonly install: string;
+  /** The default platform (platforms/index.ts) whose output is compared. */
+  readonly platform: string;
+  /** The components of that platform whose objects make up upstream's install. */
+  readonly components: readonly string[];
+  /** The versions.json entry (component id, image key) whose `modelled` tag is the release modelled. */
+  readonly release: { readonly component: string; readonly key: string };
+}
+
+export const PARITY_TARGETS: readonly ParityTarget[] = [
+  { install: 'kserve', platform: 'serving', components: ['kserve'], release: { component: 'kserve', key: 'controller' } },
+  { install: 'gateway-api-inference-extension', platform: 'serving', components: ['gateway-api-inference-extension'], release: { component: 'gateway-api-inference-extension', key: 'epp' } },
+  { install: 'kueue', platform: 'training', components: ['kueue'], release: { component: 'kueue', key: 'controller' } },
+  { install: 'jobset', platform: 'training', components: ['jobset'], release: { component: 'jobset', key: 'controller' } },
+  // Trainer's manager overlay installs JobSet too.
+  { install: 'trainer', platform: 'training', components: ['trainer', 'jobset'], release: { component: 'trainer', key: 'controller' } },
+  { install: 'training-operator', platform: 'training', components: ['training-operator'], release: { component: 'training-operator', key: 'controller' } },
+  { install: 'kuberay', platform: 'training', components: ['kuberay'], release: { component: 'kuberay', key: 'operator' } },
+  { install: 'appwrapper', platform: 'training', components: ['appwrapper'], release: { component: 'appwrapper', key: 'controller' } },
+  { install: 'codeflare-operator', platform: 'training', components: ['codeflare'], release: { component: 'codeflare', key: 'operator' } },
+  { install: 'spark-operator', platform: 'training', components: ['spark-operator'], release: { component: 'spark-operator', key: 'operator' } },
+  { install: 'modelmesh-serving', platform: 'model-serving', components: ['modelmesh-serving'], release: { component: 'modelmesh-serving', key: 'controller' } },
+  { install: 'llm-d-inference-scheduler', platform: 'model-serving', components: ['llm-d-router'], release: { component: 'llm-d-router', key: 'endpointPicker' } },
+  { install: 'workload-variant-autoscaler', platform: 'model-serving', components: ['workload-variant-autoscaler'], release: { component: 'workload-variant-autoscaler', key: 'controller' } },
+  { install: 'models-as-a-service', platform: 'model-serving', components: ['models-as-a-service'], release: { component: 'models-as-a-service', key: 'controller' } },
+  { install: 'model-registry-operator', platform: 'model-serving', components: ['model-registry-operator'], release: { component: 'model-registry-operator', key: 'operator' } },
+  { install: 'llama-stack-k8s-operator', platform: 'model-serving', components: ['llama-stack-k8s-operator'], release: { component: 'llama-stack-k8s-operator', key: 'controller' } },
+  { install: 'mlflow-operator', platform: 'model-serving', components: ['mlflow-operator'], release: { component: 'mlflow-operator', key: 'controller' } },
+  { install: 'odh-model-controller', platform: 'model-serving', components: ['odh-model-controller'], release: { component: 'odh-model-controller', key: 'controller' } },
+  // The kubeflow platform runs Pipelines multi-user, as the Kubeflow distribution does.
+  { install: 'kubeflow-pipelines-multi-user', platform: 'kubeflow', components: ['kubeflow-pipelines'], release: { component: 'kubeflow-pipelines', key: 'apiServer' } },
+  { install: 'argo-workflows', platform: 'kubeflow', components: ['argo-workflows'], release: { component: 'argo-workflows', key: 'workflowController' } },
+  { install: 'katib', platform: 'kubeflow', components: ['katib'], release: { component: 'katib', key: 'controller' } },
+  { install: 'notebook-controller', platform: 'kubeflow', components: ['notebook-controller'], release: { component: 'notebook-controller', key: 'controller' } },
+  { install: 'profile-controller', platform: 'kubeflow', components: ['profile-controller'], release: { component: 'profile-controller', key: 'controller' } },
+  { install: 'admission-webhook', platform: 'kubeflow', components: ['admission-webhook'], release: { component: 'admission-webhook', key: 'webhook' } },
+  { install: 'central-dashboard', platform: 'kubeflow', components: ['central-dashboard'], release: { component: 'central-dashboard', key: 'dashboard' } },
+  { install: 'model-registry', platform: 'kubeflow', components: ['model-registry'], release: { component: 'model-registry', key: 'server' } },
+  { install: 'data-science-pipelines-operator', platform: 'opendatahub', components: ['data-science-pipelines-operator'], release: { component: 'data-science-pipelines-operator', key: 'operator' } },
+];
+
+/**
+ * Facts files no default platform is compared with, and why (kept for reference and for
+ * the release check).
+ */
+export const UNCOMPARED_INSTALLS: Readonly<Record<string, string>> = {
+  'kubeflow-pipelines': 'single-user Pipelines: no default platform runs it (kubeflow runs multi-user, opendatahub runs the operator)',
+};
+
+/** Default components with no upstream facts, and why. */
+export const COMPONENTS_WITHOUT_FACTS: Readonly<Record<string, string>> = {
+  'cert-manager': 'infrastructure the platform may install; its release manifest is not among the rendered upstream installs',
+  'ai-gateway-payload-processing': 'upstream ships a Helm chart only: there is no rendered default install to take facts from',
+};
