@@ -1,13 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, renderSvg } from '../lib/architecture';
-import { Platform, PlatformError } from '../lib/platform';
-import { buildPlatform, writePlatform } from '../lib/synth';
-import { DEFAULT_PLATFORMS } from '../platforms';
 import { OptionSpec, parseArgs } from './args';
 import { CliIo, Command, UsageError } from './io';
 import { validateCommand } from './validate';
+import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, renderSvg } from '../lib/architecture';
+import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
+import { Platform, PlatformError } from '../lib/platform';
+import { buildPlatform, effectiveGitOpsSettings, writePlatform } from '../lib/synth';
+import { DEFAULT_PLATFORMS } from '../platforms';
 
 // `mlplatform <command>`: every command takes its arguments and a CliIo and returns its
 // exit code (0 ok, 1 checks failed or findings, 2 usage). Tests call `run` in-process.
@@ -68,14 +69,38 @@ function writeOut(io: CliIo, out: string | undefined, text: string): void {
   io.stderr.write(`wrote ${shown.startsWith('..') ? file : shown}\n`);
 }
 
-const SYNTH_OPTIONS: Record<string, OptionSpec> = { platform: { multiple: true }, out: {} };
+const SYNTH_OPTIONS: Record<string, OptionSpec> = {
+  'platform': { multiple: true }, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {},
+};
+
+const FORMAT_NAMES = ['argocd', 'flux', 'helm', 'cmp'];
+
+/** GitOps settings from synth's flags, over the environment's (MLP_*) and the example's. */
+function gitopsFromFlags(options: Record<string, string[]>, io: CliIo, env: Record<string, string | undefined>): GitOpsSettings | false {
+  const formats = options.formats?.[0];
+  if (formats === 'none') return false;
+  const list = formats?.split(',').map((f) => f.trim()).filter((f) => f);
+  const unknown = (list ?? []).filter((f) => !FORMAT_NAMES.includes(f));
+  if (unknown.length || (list && !list.length)) throw new UsageError(`synth: --formats '${formats}': list some of ${FORMAT_NAMES.join(', ')} (comma-separated), or 'none'`);
+  const settings = effectiveGitOpsSettings({
+    repoURL: options['repo-url']?.[0],
+    targetRevision: options.revision?.[0],
+    path: options['gitops-path']?.[0],
+    repositoryRoot: options['repository-root'] && path.resolve(io.cwd, options['repository-root'][0]),
+    formats: list && { argocd: list.includes('argocd'), flux: list.includes('flux'), helm: list.includes('helm'), configManagementPlugin: list.includes('cmp') },
+  }, env);
+  return settings ?? false;
+}
 
 async function synthCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('synth', args, SYNTH_OPTIONS);
   if (positionals.length) throw new UsageError(`synth: unexpected argument '${positionals[0]}' (name platforms with --platform NAME)`);
   const names = options.platform ?? DEFAULT_PLATFORMS.map((p) => p.name);
   for (const n of names) checkPlatformName('synth', n);
-  const outdir = path.resolve(io.cwd, options.out?.[0] ?? 'dist');
+  const outdir = path.resolve(io.cwd, options.out?.[0] ?? process.env.CDK8S_OUTDIR ?? 'dist');
+  const gitops = gitopsFromFlags(options, io, process.env);
+  // Bad settings fail before anything is built (the same settings writePlatform resolves).
+  if (gitops) resolveGitOpsSettings('mlplatform synth', gitops, { outdir });
   // Build (and check) every platform before writing any, so that a failure leaves dist/ as it was.
   const builds = [];
   const failures: string[] = [];
@@ -92,7 +117,7 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   for (const b of builds) {
-    writePlatform(b, outdir);
+    writePlatform(b, outdir, { gitops });
     io.stdout.write(`${b.model.platform.name}: ${b.model.objects.length} objects, ${b.files.size} files -> ${path.relative(io.cwd, path.join(outdir, b.model.platform.name)) || '.'}\n`);
   }
   return 0;
@@ -190,10 +215,14 @@ async function helpCommand(args: string[], io: CliIo): Promise<number> {
 const COMMANDS: Record<string, CommandEntry> = {
   synth: {
     summary: 'build, check and write the default platforms',
-    usage: 'mlplatform synth [--platform NAME]... [--out DIR]',
+    usage: 'mlplatform synth [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
     details: 'Builds each platform (every platform unless --platform names some), runs every check, and writes\n' +
-      'DIR/<platform>/ (default dist/) in apply phases with kustomization.yaml and REPORT.md; the same\n' +
-      'output as `npx cdk8s synth`. Nothing is written unless every platform passes.',
+      'DIR/<platform>/ (default $CDK8S_OUTDIR, else dist/) in apply phases with kustomization.yaml, REPORT.md and\n' +
+      'the GitOps files: byte for byte the output of `npx cdk8s synth`. Nothing is written unless every platform passes.\n' +
+      'GitOps: --repo-url (MLP_REPO_URL) the repository Argo CD and Flux sync; --revision (MLP_TARGET_REVISION);\n' +
+      'paths in it follow DIR, relative to the repository root: the nearest folder with .git, or --repository-root\n' +
+      '(MLP_REPOSITORY_ROOT), or give --gitops-path (MLP_GITOPS_PATH); --formats (MLP_GITOPS_FORMATS) some of\n' +
+      'argocd, flux, helm, cmp (default argocd,flux), or none.',
     run: synthCommand,
   },
   report: {
