@@ -4,7 +4,7 @@ import { CertificateProvider } from './certificates';
 import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
-import { ImageSettings, ImageSpec, resolveImage } from './images';
+import { imageSettingsProblems, ImageSettings, ImageSpec, resolveImage } from './images';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
@@ -103,6 +103,8 @@ export class Platform extends Construct {
     }
     this.certificates = props.certificates ?? CertificateProvider.certManager();
     this.imageSettings = props.images ?? {};
+    const imageProblems = imageSettingsProblems(this.imageSettings);
+    if (imageProblems.length) throw new Error(`${this.node.path}: invalid image settings of platform '${props.name}':\n${imageProblems.join('\n')}`);
     this.prerequisites = props.prerequisites ?? [];
     this.existingNamespaces = props.existingNamespaces ?? ['default', 'kube-system'];
     this.explicitOwners = new Map(Object.entries(props.crdOwners ?? {}));
