@@ -4,7 +4,7 @@ import { CertificateProvider } from './certificates';
 import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
-import { imageSettingsProblems, ImageSettings, ImageSpec, resolveImage } from './images';
+import { ImageSettings, ImageSpec, registryMirrorProblems, resolveImage } from './images';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
@@ -103,7 +103,8 @@ export class Platform extends Construct {
     }
     this.certificates = props.certificates ?? CertificateProvider.certManager();
     this.imageSettings = props.images ?? {};
-    const imageProblems = imageSettingsProblems(this.imageSettings);
+    // The mirror is checked here; overrides where each image resolves (naming the image key).
+    const imageProblems = this.imageSettings.registryMirror === undefined ? [] : registryMirrorProblems(this.imageSettings.registryMirror).map((p) => `images.${p}`);
     if (imageProblems.length) throw new Error(`${this.node.path}: invalid image settings of platform '${props.name}':\n${imageProblems.join('\n')}`);
     this.prerequisites = props.prerequisites ?? [];
     this.existingNamespaces = props.existingNamespaces ?? ['default', 'kube-system'];
