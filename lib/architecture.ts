@@ -144,13 +144,6 @@ function groupOf(apiVersion: string): string {
   return String(apiVersion ?? '').includes('/') ? String(apiVersion).split('/')[0] : '';
 }
 
-function imageRef(ref: string): string | undefined {
-  const at = ref.indexOf('@');
-  if (at >= 0) return ref.slice(at + 1);
-  const last = ref.split('/').pop() ?? '';
-  return last.includes(':') ? last.slice(last.indexOf(':') + 1) : undefined;
-}
-
 function podSpecOf(json: any): any {
   return json.spec?.template?.spec ?? json.spec?.jobTemplate?.spec?.template?.spec ?? (json.kind === 'ClusterServingRuntime' || json.kind === 'ServingRuntime' ? json.spec : undefined);
 }
@@ -185,10 +178,8 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
 
   const components: ArchitectureComponent[] = m.components.map((c) => {
     const images = Object.keys(c.images).sort().map((key) => ({ key, image: c.image(key) }));
-    const firstWorkload = byComponent.get(c)!.find((o) => ['Deployment', 'StatefulSet', 'DaemonSet'].includes(o.json.kind));
-    const runImage = firstWorkload ? containersOf(firstWorkload.json)[0]?.image : undefined;
-    const firstKey = Object.keys(c.images)[0];
-    const version = imageRef(runImage ?? (firstKey ? c.image(firstKey) : ''));
+    // The release the construct declares it models, not an image tag (KFP's first workload is MySQL).
+    const version = c.release;
     return { name: name(c), class: c.constructor.name, namespace: c.namespaceName, ...(version ? { version } : {}), images, objects: byComponent.get(c)!.length };
   });
 

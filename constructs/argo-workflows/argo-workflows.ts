@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { ARGO_GROUP, CRDS } from './crds';
-import { ARGO_WORKFLOWS_IMAGES } from './versions';
+import { ARGO_WORKFLOWS_IMAGES, ARGO_WORKFLOWS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
@@ -69,6 +69,11 @@ export const ARGO_CONTROLLER_RULES: PolicyRule[] = [
  * the executor image it injects), and the aggregated admin/edit/view roles.
  */
 export class ArgoWorkflows extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return ARGO_WORKFLOWS_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = ARGO_WORKFLOWS_IMAGES;
   public readonly controller: Workload;
 

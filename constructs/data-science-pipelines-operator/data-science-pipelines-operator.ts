@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { BUNDLED_CRDS, CRDS, DSPA_GROUP, dspaCrd } from './crds';
-import { DSPO_IMAGES } from './versions';
+import { DSPO_IMAGES, DSPO_VERSION } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -80,6 +80,11 @@ const MANAGER_RULES: PolicyRule[] = [
  * shipped: declared as runtime webhooks, which the checks and the report account for.
  */
 export class DataSciencePipelinesOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return DSPO_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = DSPO_IMAGES;
   public readonly controller: Controller;
 

@@ -48,6 +48,11 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * managers with their webhooks; and, optionally, the AIHub module manager.
  */
 export class ModelRegistryOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string | undefined {
+    return MODEL_REGISTRY_IMAGES.operator.tag;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = MODEL_REGISTRY_IMAGES;
   public readonly operator: Controller;
   public readonly webhookServer: WebhookServer;

@@ -2,12 +2,16 @@ import { App } from 'cdk8s';
 import { ArgoWorkflows } from '../../constructs/argo-workflows';
 import { DataSciencePipelinesOperator } from '../../constructs/data-science-pipelines-operator';
 import { KubeflowPipelines } from '../../constructs/kubeflow-pipelines';
+import { KFP_VERSION } from '../../constructs/kubeflow-pipelines/versions';
+import { KUEUE_VERSION } from '../../constructs/kueue/versions';
+import { MODEL_REGISTRY_VERSION } from '../../constructs/model-registry/versions';
 import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, renderSvg } from '../../lib/architecture';
 import { CertificateProvider } from '../../lib/certificates';
 import { CERT_MANAGER } from '../../lib/component';
 import { PHASES } from '../../lib/phases';
 import { Platform } from '../../lib/platform';
 import { buildPlatform, PlatformBuild } from '../../lib/synth';
+import { DEFAULT_PLATFORMS } from '../../platforms';
 import { TrainingPlatform } from '../../platforms/training';
 
 const training: PlatformBuild = buildPlatform(new TrainingPlatform(new App(), 'training'));
@@ -30,10 +34,23 @@ describe('architectureOf', () => {
     expect(kueue.class).toBe('Kueue');
     expect(kueue.images.map((i) => i.key)).toEqual(Object.keys(component.images).sort());
     for (const i of kueue.images) expect(i.image).toBe(component.image(i.key));
-    // The version is the tag the controller runs.
+    // The version is the release the construct models (for Kueue also the tag its controller runs).
+    expect(kueue.version).toBe(KUEUE_VERSION);
     const deployment = training.model.objects.find((o) => o.component === component && o.json.kind === 'Deployment')!;
     expect(deployment.json.spec.template.spec.containers[0].image.endsWith(`:${kueue.version}`)).toBe(true);
     expect(kueue.objects).toBe(training.model.objects.filter((o) => o.component === component).length);
+  });
+
+  test('a component\'s version is the release its construct declares, not the tag of its first image (issue 17.7)', () => {
+    const kubeflow = DEFAULT_PLATFORMS.find((p) => p.name === 'kubeflow')!.create(new App({ outdir: '/nonexistent' }));
+    const versions = new Map(architectureOf(kubeflow.resolve()).components.map((c) => [c.name, c.version]));
+    // Their first workloads run MySQL (8.4, 8.0.39): not the component's version.
+    expect(versions.get('kubeflow-pipelines')).toBe(KFP_VERSION);
+    expect(versions.get('model-registry')).toBe(MODEL_REGISTRY_VERSION);
+    // Every component of every default platform declares one.
+    for (const p of DEFAULT_PLATFORMS) {
+      for (const c of p.create(new App({ outdir: '/nonexistent' })).components) expect([c.componentName, typeof c.release]).toEqual([c.componentName, 'string']);
+    }
   });
 
   test('maps every emitted CRD to its owner', () => {
