@@ -237,7 +237,8 @@ const COMMANDS: Record<string, CommandEntry> = {
   graph: {
     summary: 'the dependency graph of a platform',
     usage: 'mlplatform graph --platform NAME [--format mermaid|dot|svg] [--out FILE]',
-    details: 'Prints the component dependency graph (arrows point at what a component depends on) as\n' +
+    details: 'Prints the component dependency graph (arrows point from a component to what it depends on; the\n' +
+      'legend names each edge kind, its colour and line) as ' +
       'Mermaid (default), Graphviz DOT or SVG.',
     run: graphCommand,
   },

@@ -415,13 +415,30 @@ function coldApplyOf(m: PlatformModel): ColdApply {
   return { phases, componentOrder, waits };
 }
 
-const EDGE_STYLE: Record<DependencyKind, { dot: string; mermaid: string }> = {
-  'watches': { dot: 'color="#1f6feb"', mermaid: '-->' },
-  'creates': { dot: 'color="#1a7f37", penwidth=2', mermaid: '==>' },
-  'crd-owner': { dot: 'color="#8250df", style=dashed', mermaid: '-.->' },
-  'webhook': { dot: 'color="#cf222e", style=dotted', mermaid: '-.->' },
-  'infrastructure': { dot: 'color="#6e7781", style=dashed', mermaid: '-.->' },
+const EDGE_STYLE: Record<DependencyKind, { dot: string; mermaid: string; color: string; line: string }> = {
+  'watches': { dot: 'color="#1f6feb"', mermaid: '-->', color: '#1f6feb', line: 'blue, solid' },
+  'creates': { dot: 'color="#1a7f37", penwidth=2', mermaid: '==>', color: '#1a7f37', line: 'green, thick' },
+  'crd-owner': { dot: 'color="#8250df", style=dashed', mermaid: '-.->', color: '#8250df', line: 'purple, dashed' },
+  'webhook': { dot: 'color="#cf222e", style=dotted', mermaid: '-.->', color: '#cf222e', line: 'red, dotted' },
+  'infrastructure': { dot: 'color="#6e7781", style=dashed', mermaid: '-.->', color: '#6e7781', line: 'grey, dashed' },
 };
+
+/** The one direction every graph of the project uses. */
+export const GRAPH_DIRECTION = 'arrows point from a component to what it depends on';
+
+/** The legend of the dependency graphs: each edge kind, its line and what it means. */
+export const GRAPH_LEGEND: ReadonlyArray<{ kind: DependencyKind; line: string; mermaid: string; means: string }> = [
+  { kind: 'watches', means: 'watches or reads a kind the other serves' },
+  { kind: 'creates', means: 'creates objects of a kind the other serves' },
+  { kind: 'crd-owner', means: 'uses a CRD the other owns and emits' },
+  { kind: 'webhook', means: 'its objects pass through the other\'s webhook' },
+  { kind: 'infrastructure', means: 'needs infrastructure the other provides' },
+].map((l) => ({ ...l, kind: l.kind as DependencyKind, line: EDGE_STYLE[l.kind as DependencyKind].line, mermaid: EDGE_STYLE[l.kind as DependencyKind].mermaid }));
+
+/** The legend as Markdown lines. */
+export function graphLegendMarkdown(): string[] {
+  return [`The ${GRAPH_DIRECTION}. Edge kinds:`, '', ...GRAPH_LEGEND.map((l) => `- \`${l.mermaid}\` ${l.kind} (${l.line}): ${l.means}`)];
+}
 
 /** One edge per (from, to, kind), with the kinds' names joined. */
 function graphEdges(a: Architecture): Array<{ from: string; to: string; kind: DependencyKind; label: string; toPrerequisite: boolean }> {
@@ -440,13 +457,15 @@ function nodeId(name: string): string {
   return `n_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
-/** The dependency graph as a Mermaid flowchart (arrows point at what a component depends on). */
+/** The dependency graph as a Mermaid flowchart (arrows point at what a component depends on; edges coloured by kind as in the SVG). */
 export function architectureMermaid(a: Architecture): string {
-  const lines = ['graph LR'];
+  const lines = [`%% ${GRAPH_DIRECTION}; ${GRAPH_LEGEND.map((l) => `${l.mermaid} ${l.kind} (${l.line})`).join(', ')}`, 'graph LR'];
   for (const c of a.components) lines.push(`  ${nodeId(c.name)}["${c.name}${c.version ? ` ${c.version}` : ''}"]`);
   const external = [...new Set(a.dependencies.filter((d) => d.toPrerequisite).map((d) => d.to))].sort();
   for (const p of external) lines.push(`  ${nodeId(p)}(["${p} (prerequisite)"])`);
-  for (const e of graphEdges(a)) lines.push(`  ${nodeId(e.from)} ${EDGE_STYLE[e.kind].mermaid}|${e.label.replace(/[|"]/g, '')}| ${nodeId(e.to)}`);
+  const edges = graphEdges(a);
+  for (const e of edges) lines.push(`  ${nodeId(e.from)} ${EDGE_STYLE[e.kind].mermaid}|${e.label.replace(/[|"]/g, '')}| ${nodeId(e.to)}`);
+  edges.forEach((e, i) => lines.push(`  linkStyle ${i} stroke:${EDGE_STYLE[e.kind].color}`));
   return lines.join('\n') + '\n';
 }
 
@@ -467,7 +486,14 @@ export function architectureDot(a: Architecture): string {
   const external = [...new Set(a.dependencies.filter((d) => d.toPrerequisite).map((d) => d.to))].sort();
   for (const p of external) lines.push(`  ${nodeId(p)} [label=${dotString(`${p}\n(prerequisite)`)}, shape=ellipse, style=dashed];`);
   for (const e of graphEdges(a)) lines.push(`  ${nodeId(e.from)} -> ${nodeId(e.to)} [label=${dotString(e.label)}, ${EDGE_STYLE[e.kind].dot}];`);
-  lines.push('}');
+  // The legend: one sample edge per kind, in its colour and line style.
+  lines.push('  subgraph cluster_legend {', `    label=${dotString('legend')}; fontsize=10; style=dashed; color="#d0d7de";`,
+    '    node [shape=plaintext, style="", fillcolor="", fontsize=9, margin=0];');
+  GRAPH_LEGEND.forEach((l, i) => {
+    lines.push(`    legend_${i}_from [label=""]; legend_${i}_to [label=${dotString(`${l.kind}: ${l.means}`)}];`);
+    lines.push(`    legend_${i}_from -> legend_${i}_to [${EDGE_STYLE[l.kind].dot}];`);
+  });
+  lines.push('  }', '}');
   return lines.join('\n') + '\n';
 }
 
@@ -546,6 +572,6 @@ export function architectureSections(a: Architecture, level: number, only: reado
   section('images');
   lines.push(`${h} Images to mirror`, '', '```', ...a.images, '```');
   section('graph');
-  lines.push(`${h} Dependency graph`, '', 'Arrows point at what a component depends on.', '', '```mermaid', architectureMermaid(a).trimEnd(), '```');
+  lines.push(`${h} Dependency graph`, '', ...graphLegendMarkdown(), '', '```mermaid', architectureMermaid(a).trimEnd(), '```');
   return only.flatMap((k, i) => (i ? ['', ...sections.get(k)!] : sections.get(k)!));
 }

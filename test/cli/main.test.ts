@@ -58,7 +58,7 @@ describe('mlplatform', () => {
     expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, list, validate, help; see mlplatform --help)\n");
     const option = await cli(['synth', '--outdir', 'x']);
     expect(option.code).toBe(2);
-    expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --out, --help)');
+    expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --out, --repo-url, --revision, --repository-root, --gitops-path, --formats, --help)');
     const format = await cli(['report', '--platform', 'serving', '--format', 'pdf']);
     expect(format.code).toBe(2);
     expect(format.stderr.split('\n')[0]).toBe("mlplatform report: --format 'pdf' is not one of md, json, svg");
@@ -138,7 +138,7 @@ describe('mlplatform', () => {
     expect(json.components.map((c: any) => c.name)).toEqual(['gateway-api-inference-extension', 'kserve']);
     expect(json.dependencies).toContainEqual(expect.objectContaining({ from: 'kserve', to: 'gateway-api-inference-extension' }));
     for (const image of json.images) expect(md.stdout).toContain(`\n${image}\n`);
-    expect(json.graph.mermaid).toMatch(/^graph LR\n/);
+    expect(json.graph.mermaid).toMatch(/^%% arrows point from a component to what it depends on; .*\ngraph LR\n/);
     expect(json.graph.dot).toMatch(/^digraph "serving" \{/);
 
     const dir = tmp();
@@ -146,7 +146,8 @@ describe('mlplatform', () => {
     expect(svg).toEqual({ code: 0, stdout: '', stderr: 'wrote arch/serving.svg\n' });
     const text = fs.readFileSync(path.join(dir, 'arch', 'serving.svg'), 'utf8');
     expect(text).toContain('<svg');
-    const nodes = [...text.matchAll(/class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).sort();
+    // The legend's sample nodes aside.
+    const nodes = [...text.matchAll(/class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).filter((t) => !t.startsWith('legend_')).sort();
     // The components, and cert-manager, a prerequisite of the serving platform.
     expect(nodes).toEqual(['n_cert_manager', 'n_gateway_api_inference_extension', 'n_kserve']);
   });
@@ -154,7 +155,7 @@ describe('mlplatform', () => {
   test('graph prints Mermaid by default, DOT and SVG on request', async () => {
     const mermaid = await cli(['graph', '--platform', 'training']);
     expect(mermaid.code).toBe(0);
-    expect(mermaid.stdout).toMatch(/^graph LR\n/);
+    expect(mermaid.stdout).toMatch(/^%% arrows point from a component to what it depends on; .*\ngraph LR\n/);
     expect(mermaid.stdout).toContain('n_trainer ==>|creates: JobSet| n_jobset');
     const dot = await cli(['graph', '--platform', 'training', '--format', 'dot']);
     expect(dot.stdout).toContain('n_trainer -> n_jobset [label="creates: JobSet"');

@@ -157,8 +157,31 @@ describe('graph', () => {
   test('renders to an SVG with a node per component', async () => {
     const svg = await renderSvg(architectureDot(arch));
     expect(svg).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>\s*$/);
-    const titles = [...svg.matchAll(/<g id="node\d+" class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).sort();
+    // Components and prerequisites; the legend's sample nodes aside.
+    const titles = [...svg.matchAll(/<g id="node\d+" class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).filter((t) => !t.startsWith('legend_')).sort();
     expect(titles).toEqual([...arch.components.map((c) => `n_${c.name.replace(/-/g, '_')}`), 'n_opendatahub_operator'].sort());
+  });
+});
+
+describe('one graph direction and legend (issue 17.8)', () => {
+  test('Mermaid, DOT/SVG and REPORT.md draw the dependent component first, each with the legend of edge kinds', async () => {
+    const mermaid = architectureMermaid(arch);
+    expect(mermaid.split('\n')[0]).toBe('%% arrows point from a component to what it depends on; --> watches (blue, solid), ==> creates (green, thick), ' +
+      '-.-> crd-owner (purple, dashed), -.-> webhook (red, dotted), -.-> infrastructure (grey, dashed)');
+    expect(mermaid).toMatch(/n_trainer ==>\|creates: JobSet\| n_jobset/);
+    // Colours as in the SVG.
+    expect(mermaid).toMatch(/linkStyle \d+ stroke:#1a7f37/);
+    const dot = architectureDot(arch);
+    expect(dot).toContain('subgraph cluster_legend');
+    for (const kind of ['watches', 'creates', 'crd-owner', 'webhook', 'infrastructure']) expect(dot).toMatch(new RegExp(`legend_\\d_to \\[label="${kind}: `));
+    const svg = await renderSvg(dot);
+    expect(svg).toContain('creates: creates objects of a kind the other serves');
+    expect(svg).toMatch(/stroke="#cf222e"/);
+    const report = training.files.get('REPORT.md')!;
+    expect(report).toContain('The arrows point from a component to what it depends on');
+    // Trainer creates JobSets: it depends on JobSet, in REPORT.md as in the graph command.
+    expect(report).toMatch(/ {2}trainer -->\|jobset\.x-k8s\.io\/JobSet\| jobset/);
+    expect(report).not.toMatch(/ {2}jobset -->\|jobset\.x-k8s\.io\/JobSet\| trainer/);
   });
 });
 
