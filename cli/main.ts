@@ -4,10 +4,11 @@ import { App } from 'cdk8s';
 import { OptionSpec, parseArgs } from './args';
 import { CliIo, Command, UsageError } from './io';
 import { validateCommand } from './validate';
-import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, renderSvg } from '../lib/architecture';
+import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, MirrorFormat, MIRROR_FORMATS, mirrorList, mirrorPairs, renderSvg } from '../lib/architecture';
 import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
-import { Platform, PlatformError } from '../lib/platform';
-import { buildPlatform, effectiveGitOpsSettings, writePlatform } from '../lib/synth';
+import { registryMirrorProblems } from '../lib/images';
+import { Platform, PlatformError, platformsOf } from '../lib/platform';
+import { buildPlatform, effectiveGitOpsSettings, loadApps, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
 
 // `mlplatform <command>`: every command takes its arguments and a CliIo and returns its
@@ -23,7 +24,7 @@ interface CommandEntry {
   readonly ownHelp?: boolean;
 }
 
-const FORMATS = { report: ['md', 'json', 'svg'], graph: ['mermaid', 'dot', 'svg'] } as const;
+const FORMATS = { report: ['md', 'json', 'svg'], graph: ['mermaid', 'dot', 'svg'], mirror: MIRROR_FORMATS } as const;
 
 /** The version in the package.json of this package (found upwards from this file: src, build/ or the package). */
 export function packageVersion(): string {
@@ -55,6 +56,53 @@ function onePlatform(command: string, options: Record<string, string[]>): string
   if (!name) throw new UsageError(`${command}: --platform NAME is required (platforms: ${platformNames()})`);
   checkPlatformName(command, name);
   return name;
+}
+
+/**
+ * Loads a user's app (`--app FILE`: the compiled .js, or a .ts file when the project has
+ * ts-node) without synthesizing it, and returns its platforms: those of every PlatformApp it
+ * creates, and of every construct it exports (e.g. `export const app` or `export const platform`).
+ */
+export function appPlatforms(command: string, file: string, cwd: string): Platform[] {
+  const resolved = path.resolve(cwd, file);
+  if (!fs.existsSync(resolved)) throw new UsageError(`${command}: --app ${file}: no such file`);
+  // A module runs once per process: its platforms are kept for the next command.
+  const loaded = LOADED.get(resolved);
+  if (loaded) return loaded;
+  if (/\.[cm]?ts$/.test(resolved)) {
+    let register: string;
+    try {
+      register = require.resolve('ts-node/register/transpile-only', { paths: [cwd, __dirname] });
+    } catch {
+      throw new UsageError(`${command}: --app ${file}: a TypeScript app needs ts-node in the project (npm install --save-dev ts-node), or compile it (npx tsc) and pass the .js file`);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(register);
+  }
+  let exported: Record<string, unknown> = {};
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const apps = loadApps(() => { exported = require(resolved); });
+  const roots = [...apps, ...Object.values(exported ?? {}).filter((v): v is Platform => typeof v === 'object' && v !== null && 'node' in v)];
+  const platforms: Platform[] = [];
+  for (const r of roots) {
+    for (const p of r instanceof Platform ? [r] : platformsOf(r as unknown as App)) if (!platforms.includes(p)) platforms.push(p);
+  }
+  if (!platforms.length) throw new UsageError(`${command}: --app ${file} creates no platform (create a PlatformApp with platforms in it, or export the App or Platform)`);
+  LOADED.set(resolved, platforms);
+  return platforms;
+}
+
+const LOADED = new Map<string, Platform[]>();
+
+/** The platform a command inspects: a default platform, or one of the app's (--app). */
+function inspectedPlatform(command: string, options: Record<string, string[]>, io: CliIo): Platform {
+  if (!options.app) return createPlatform(onePlatform(command, options));
+  const platforms = appPlatforms(command, options.app[0], io.cwd);
+  const name = options.platform?.[0];
+  if (!name && platforms.length === 1) return platforms[0];
+  const found = platforms.find((p) => p.name === name);
+  if (!found) throw new UsageError(`${command}: ${name ? `no platform named '${name}' in ${options.app[0]}` : '--platform NAME is required'} (platforms: ${platforms.map((p) => p.name).join(', ')})`);
+  return found;
 }
 
 function writeOut(io: CliIo, out: string | undefined, text: string): void {
@@ -123,13 +171,12 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-const REPORT_OPTIONS: Record<string, OptionSpec> = { platform: {}, format: { choices: FORMATS.report }, out: {} };
+const REPORT_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.report }, out: {} };
 
 async function reportCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('report', args, REPORT_OPTIONS);
   if (positionals.length) throw new UsageError(`report: unexpected argument '${positionals[0]}'`);
-  const name = onePlatform('report', options);
-  const build = buildPlatform(createPlatform(name));
+  const build = buildPlatform(inspectedPlatform('report', options, io));
   const a = architectureOf(build.model, build.largeCrds);
   const format = options.format?.[0] ?? 'md';
   let text: string;
@@ -144,14 +191,13 @@ async function reportCommand(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-const GRAPH_OPTIONS: Record<string, OptionSpec> = { platform: {}, format: { choices: FORMATS.graph }, out: {} };
+const GRAPH_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.graph }, out: {} };
 
 async function graphCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('graph', args, GRAPH_OPTIONS);
   if (positionals.length) throw new UsageError(`graph: unexpected argument '${positionals[0]}'`);
-  const name = onePlatform('graph', options);
   // The graph needs the resolved component graph, not the checks.
-  const platform = createPlatform(name);
+  const platform = inspectedPlatform('graph', options, io);
   const a = architectureOf(platform.resolve());
   const format = options.format?.[0] ?? 'mermaid';
   let text: string;
@@ -161,6 +207,23 @@ async function graphCommand(args: string[], io: CliIo): Promise<number> {
     text = format === 'dot' ? architectureDot(a) : architectureMermaid(a);
   }
   writeOut(io, options.out?.[0], text);
+  return 0;
+}
+
+const MIRROR_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.mirror }, mirror: {}, out: {} };
+
+async function mirrorCommand(args: string[], io: CliIo): Promise<number> {
+  const { options, positionals } = parseArgs('mirror', args, MIRROR_OPTIONS);
+  if (positionals.length) throw new UsageError(`mirror: unexpected argument '${positionals[0]}'`);
+  const registry = options.mirror?.[0];
+  const problems = registry === undefined ? [] : registryMirrorProblems(registry);
+  if (problems.length) throw new UsageError(`mirror: --mirror: ${problems[0]}`);
+  const platform = inspectedPlatform('mirror', options, io);
+  const pairs = mirrorPairs(architectureOf(platform.resolve()), registry);
+  if (!registry && pairs.every((p) => p.source === p.destination) && (options.format?.[0] ?? 'skopeo') !== 'imageset') {
+    throw new UsageError(`mirror: platform '${platform.name}' pulls from upstream registries; give --mirror REGISTRY (e.g. mirror.example.com/ml), or set the platform's images.registryMirror`);
+  }
+  writeOut(io, options.out?.[0], mirrorList(pairs, (options.format?.[0] ?? 'skopeo') as MirrorFormat));
   return 0;
 }
 
@@ -227,20 +290,31 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   report: {
     summary: 'the architecture page of a platform',
-    usage: 'mlplatform report --platform NAME [--format md|json|svg] [--out FILE]',
+    usage: 'mlplatform report (--platform NAME | --app FILE [--platform NAME]) [--format md|json|svg] [--out FILE]',
     details: 'Builds and checks the platform, then prints (or writes to FILE) its architecture: components with\n' +
       'versions and images, CRD ownership, cross-component dependencies, webhooks, the cold-apply order,\n' +
       'server-side apply, object counts, images to mirror and the dependency graph. md (default) is Markdown,\n' +
-      'json the same content as data, svg the dependency graph as a picture.',
+      'json the same content as data, svg the dependency graph as a picture.\n' +
+      '--app FILE inspects your own app instead of a default platform: the compiled .js (or .ts with ts-node in\n' +
+      'the project) is loaded without synthesizing; its PlatformApps\' platforms (and exported Apps or Platforms) count.',
     run: reportCommand,
   },
   graph: {
     summary: 'the dependency graph of a platform',
-    usage: 'mlplatform graph --platform NAME [--format mermaid|dot|svg] [--out FILE]',
+    usage: 'mlplatform graph (--platform NAME | --app FILE [--platform NAME]) [--format mermaid|dot|svg] [--out FILE]',
     details: 'Prints the component dependency graph (arrows point from a component to what it depends on; the\n' +
       'legend names each edge kind, its colour and line) as ' +
-      'Mermaid (default), Graphviz DOT or SVG.',
+      'Mermaid (default), Graphviz DOT or SVG. --app FILE: as for report.',
     run: graphCommand,
+  },
+  mirror: {
+    summary: 'the images of a platform, from their sources to a registry mirror',
+    usage: 'mlplatform mirror (--platform NAME | --app FILE [--platform NAME]) [--mirror REGISTRY] [--format skopeo|imageset|tsv] [--out FILE]',
+    details: 'Prints each image the platform pulls with its upstream source, for a copy tool: skopeo (default) one\n' +
+      '`skopeo copy --all docker://SOURCE docker://DESTINATION` line per image; imageset an oc-mirror\n' +
+      'ImageSetConfiguration (mirror.openshift.io/v2alpha1) listing the sources; tsv source TAB destination.\n' +
+      'Destinations are the platform\'s images.registryMirror, or --mirror REGISTRY (the same path mapping).',
+    run: mirrorCommand,
   },
   list: {
     summary: 'the default platforms, their components, or the image versions',

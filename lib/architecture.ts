@@ -2,10 +2,12 @@ import { webhooksOf, resolveBackend, caSourceOf } from './checks';
 import type { Component } from './component';
 import { Controller } from './controller';
 import { crdName, CrdDefinition, gvkKey } from './crd';
+import { resolveImage, splitRegistry } from './images';
 import { Phase, PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows } from './rbac';
 import { kindOwner, objectCounts, sharedCrds } from './report';
+import { VersionsTable } from './versions';
 
 /**
  * The architecture of a built platform, computed from its resolved model (the synthesized
@@ -29,6 +31,18 @@ export interface Architecture {
   readonly objectCounts: Record<string, number>;
   /** Every image the platform pulls (pod specs and the components' versions tables): sorted, de-duplicated. */
   readonly images: string[];
+  /**
+   * Each image with where it comes from: the upstream reference (versions table and overrides,
+   * without the registry mirror) and what the platform pulls; sorted by destination. An image
+   * no versions table names (e.g. in a patch) is its own source.
+   */
+  readonly mirror: MirrorPair[];
+}
+
+/** One image to copy into a registry mirror. */
+export interface MirrorPair {
+  readonly source: string;
+  readonly destination: string;
 }
 
 export interface ArchitectureComponent {
@@ -36,7 +50,7 @@ export interface ArchitectureComponent {
   /** The construct class, e.g. KServe. */
   readonly class: string;
   readonly namespace: string;
-  /** The tag (or digest) of its first workload's first container, else of its first image. */
+  /** The upstream release its construct models (Component.release). */
   readonly version?: string;
   /** Its versions table, resolved (mirror and overrides applied), sorted by key. */
   readonly images: Array<{ readonly key: string; readonly image: string }>;
@@ -320,6 +334,16 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
   const images = new Set<string>();
   for (const o of m.objects) for (const ct of containersOf(o.json)) if (ct.image) images.add(ct.image);
   for (const c of components) for (const i of c.images) images.add(i.image);
+  const sources = new Map<string, string>();
+  const settings = m.platform.imageSettings;
+  const versions = settings.versions ?? VersionsTable.DEFAULT;
+  for (const c of m.components) {
+    for (const [key, spec] of Object.entries(c.images)) {
+      const resolved = versions.resolve(c, key, spec).spec;
+      const source = resolveImage(`${c.componentName}/${key}`, resolved, { ...settings, registryMirror: undefined });
+      if (settings.registryMirror) sources.set(c.image(key), qualifiedImage(source));
+    }
+  }
 
   return {
     platform: m.platform.name,
@@ -331,7 +355,55 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
     serverSideApply: [...largeCrds],
     objectCounts: objectCounts(m),
     images: [...images].sort(),
+    mirror: [...images].sort().map((destination) => ({ source: sources.get(destination) ?? destination, destination })),
   };
+}
+
+/** Formats mlplatform mirror writes. */
+export const MIRROR_FORMATS = ['skopeo', 'imageset', 'tsv'] as const;
+export type MirrorFormat = (typeof MIRROR_FORMATS)[number];
+
+/**
+ * The mirror pairs of an architecture; with `registry`, destinations under that registry
+ * instead (`registry/<path>`, the path as a registry mirror keeps it: Docker Hub short names
+ * under library/).
+ */
+export function mirrorPairs(a: Architecture, registry?: string): MirrorPair[] {
+  if (!registry) return a.mirror;
+  const mirror = registry.replace(/\/+$/, '');
+  const pairs = a.mirror.map((p) => {
+    const { name, suffix } = splitReference(p.source);
+    return { source: qualifiedImage(p.source), destination: `${mirror}/${splitRegistry(name).path}${suffix}` };
+  });
+  return pairs.sort((x, y) => (x.destination < y.destination ? -1 : x.destination > y.destination ? 1 : 0));
+}
+
+/** `name` and `:tag` / `@digest` of an image reference. */
+function splitReference(ref: string): { name: string; suffix: string } {
+  const at = ref.indexOf('@');
+  const end = at >= 0 ? at : ref.lastIndexOf(':') > ref.lastIndexOf('/') ? ref.lastIndexOf(':') : ref.length;
+  return { name: ref.slice(0, end), suffix: ref.slice(end) };
+}
+
+/** A reference with its registry spelled out (Docker Hub: docker.io/library/...), as copy tools want it. */
+export function qualifiedImage(ref: string): string {
+  const { name, suffix } = splitReference(ref);
+  const r = splitRegistry(name);
+  return r.registry ? ref : `docker.io/${r.path}${suffix}`;
+}
+
+/**
+ * Mirror pairs as a copy tool takes them: `skopeo` one `skopeo copy --all` line per image;
+ * `imageset` an oc-mirror (v2) ImageSetConfiguration listing the sources (oc-mirror keeps each
+ * source's path under the destination registry given on its command line); `tsv` source and
+ * destination separated by a tab.
+ */
+export function mirrorList(pairs: readonly MirrorPair[], format: MirrorFormat): string {
+  const copies = pairs.filter((p) => p.source !== p.destination || format === 'imageset');
+  if (format === 'skopeo') return copies.map((p) => `skopeo copy --all docker://${p.source} docker://${p.destination}\n`).join('');
+  if (format === 'tsv') return copies.map((p) => `${p.source}\t${p.destination}\n`).join('');
+  const sources = [...new Set(copies.map((p) => p.source))].sort();
+  return ['kind: ImageSetConfiguration', 'apiVersion: mirror.openshift.io/v2alpha1', 'mirror:', '  additionalImages:', ...sources.map((s) => `    - name: ${s}`), ''].join('\n');
 }
 
 function coldApplyOf(m: PlatformModel): ColdApply {
@@ -571,6 +643,11 @@ export function architectureSections(a: Architecture, level: number, only: reado
   lines.push(`| total | ${Object.values(a.objectCounts).reduce((x, y) => x + y, 0)} |`);
   section('images');
   lines.push(`${h} Images to mirror`, '', '```', ...a.images, '```');
+  const copied = a.mirror.filter((p) => p.source !== p.destination);
+  if (copied.length) {
+    lines.push('', 'From their sources (`mlplatform mirror` prints these as `skopeo copy` lines or an ImageSetConfiguration):', '',
+      '| source | destination |', '| --- | --- |', ...copied.map((p) => `| \`${p.source}\` | \`${p.destination}\` |`));
+  }
   section('graph');
   lines.push(`${h} Dependency graph`, '', ...graphLegendMarkdown(), '', '```mermaid', architectureMermaid(a).trimEnd(), '```');
   return only.flatMap((k, i) => (i ? ['', ...sections.get(k)!] : sections.get(k)!));
