@@ -239,8 +239,8 @@ describe('ModelsAsAService with the other Open Data Hub serving components', () 
     expect(objects.filter((o) => o.kind === 'Issuer').map((o) => o.metadata.namespace)).toEqual(['kserve', 'opendatahub']);
     expect(build.files.get('00-foundation/00-namespaces.yaml')!.match(/name: opendatahub$/gm)).toHaveLength(1);
     const report = build.files.get('REPORT.md')!;
-    expect(report).toContain('ai-gateway-payload-processing -->|inference.opendatahub.io/ExternalModel| models-as-a-service');
-    expect(report).toContain('kserve -->|serving.kserve.io/InferenceService| model-registry-operator');
-    expect(report).toContain('gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| ai-gateway-payload-processing');
+    expect(report).toContain('models-as-a-service -->|inference.opendatahub.io/ExternalModel| ai-gateway-payload-processing');
+    expect(report).toContain('model-registry-operator -->|serving.kserve.io/InferenceService| kserve');
+    expect(report).toContain('ai-gateway-payload-processing -->|inference.networking.k8s.io/InferencePool| gateway-api-inference-extension');
   });
 });
