@@ -416,7 +416,6 @@ export function platformsOf(app: App): Platform[] {
 }
 
 
-
 function checkNamespaceName(where: string, prop: string, name: string): void {
   if (typeof name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 63) {
     throw new Error(`${where}: ${prop}: namespace '${name}' is not a valid namespace name; use a lower-case DNS label of at most 63 characters (e.g. 'team-a')`);
