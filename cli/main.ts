@@ -250,15 +250,24 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
     }
   }
   const rows = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // versions: one line per (component, key, image), with every platform that deploys it: a
+  // component placed in several namespaces pulls the same images.
+  const versions = new Map<string, Set<string>>();
   for (const [key, c] of rows) {
     const name = key.split(' ')[0];
     if (what === 'components') {
       io.stdout.write(`${name} (${c.class}) ${c.version ?? '-'}  namespace ${c.namespace}  platforms: ${c.platforms.join(', ')}\n`);
       for (const i of c.images) io.stdout.write(`  ${i.key}: ${i.image}\n`);
     } else {
-      for (const i of c.images) io.stdout.write(`${name}\t${i.key}\t${i.image}\n`);
+      for (const i of c.images) {
+        const line = `${name}\t${i.key}\t${i.image}`;
+        const platforms = versions.get(line) ?? new Set<string>();
+        for (const p of c.platforms) platforms.add(p);
+        versions.set(line, platforms);
+      }
     }
   }
+  for (const [line, platforms] of versions) io.stdout.write(`${line}\t${DEFAULT_PLATFORMS.map((p) => p.name).filter((p) => platforms.has(p)).join(',')}\n`);
   return 0;
 }
 
@@ -320,7 +329,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'the default platforms, their components, or the image versions',
     usage: 'mlplatform list [platforms|components|versions]',
     details: 'platforms (default): name and description; components: each component with its version,\n' +
-      'namespace, platforms and images; versions: one line per image (component, key, image), tab-separated.',
+      'namespace, platforms and images; versions: one line per image (component, key, image, platforms), tab-separated.',
     run: listCommand,
   },
   validate: {

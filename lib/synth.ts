@@ -47,6 +47,14 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   const problems = platform.node
     .findAll()
     .flatMap((c) => c.node.validate().map((e) => (e.startsWith(c.node.path) ? e : `${c.node.path}: ${e}`)));
+  // cdk8s orders a chart's objects by addDependency; a platform orders by phase and component
+  // requirements, so such a dependency would be ignored (cycles included): it is an error.
+  for (const c of [platform, ...platform.node.findAll()]) {
+    for (const d of c.node.dependencies) {
+      problems.push(`${c.node.path}: addDependency(${d.node.path}) is not honoured: a platform orders objects by phase and by the kinds components require; ` +
+        'remove it, and declare what the component needs (a required kind orders it after the component that serves it)');
+    }
+  }
   if (problems.length) throw new PlatformError(problems);
   step('resolve');
   const model = platform.resolve();

@@ -55,7 +55,7 @@ describe('mlplatform', () => {
   test('fails with exit 2 and one line naming the command for an unknown command, option or value', async () => {
     const unknown = await cli(['deploy']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, list, validate, help; see mlplatform --help)\n");
+    expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, mirror, list, validate, help; see mlplatform --help)\n");
     const option = await cli(['synth', '--outdir', 'x']);
     expect(option.code).toBe(2);
     expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --out, --repo-url, --revision, --repository-root, --gitops-path, --formats, --help)');
@@ -88,8 +88,14 @@ describe('mlplatform', () => {
     expect(components.stdout).toMatch(/^kserve \(KServe\) v0\.20\.0 {2}namespace kserve {2}platforms: serving, model-serving, kubeflow$/m);
     expect(components.stdout).toMatch(/^ {2}controller: kserve\/kserve-controller:v0\.20\.0$/m);
     const versions = await cli(['list', 'versions']);
-    expect(versions.stdout).toContain('kserve\tcontroller\tkserve/kserve-controller:v0.20.0\n');
-    expect(versions.stdout).toMatch(/^kueue\t\w+\t.*kueue.*:v0\.\d+\.\d+$/m);
+    expect(versions.stdout).toContain('kserve\tcontroller\tkserve/kserve-controller:v0.20.0\tserving,model-serving,kubeflow,opendatahub\n');
+    expect(versions.stdout).toMatch(/^kueue\t\w+\t.*kueue.*:v0\.\d+\.\d+\t[a-z,-]+$/m);
+    // One line per image (issue 17.16): a component in several namespaces is not listed twice.
+    const lines = versions.stdout.trim().split('\n');
+    expect(lines.length).toBe(new Set(lines.map((l) => l.split('\t').slice(0, 3).join('\t'))).size);
+    // Versions are the modelled releases, not database image tags (issue 17.7).
+    expect(components.stdout).toMatch(/^kubeflow-pipelines \(KubeflowPipelines\) 2\.\d+\.\d+ /m);
+    expect(components.stdout).toMatch(/^model-registry \(KubeflowModelRegistry\) v0\.\d+\.\d+ /m);
   });
 
   test('synth writes the platforms it names, byte for byte what buildPlatform renders', async () => {

@@ -104,3 +104,13 @@ describe('PlatformApp', () => {
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 });
+
+test('cdk8s addDependency is an error naming both paths, not silently ignored (issue 17.16)', () => {
+  const app = new PlatformApp({ outdir: '/nonexistent' });
+  const platform = new Platform(app, 'p', { name: 'p', prerequisites: [CERT_MANAGER] });
+  const a = new TestComponent(platform, 'a', 'a-system', (c) => c.namespaceObject());
+  const b = new TestComponent(platform, 'b', 'b-system', (c) => c.namespaceObject());
+  a.node.addDependency(b);
+  b.node.addDependency(a); // a cycle: cdk8s would not notice either
+  expect(() => buildPlatform(platform)).toThrow(/p\/a: addDependency\(p\/b\) is not honoured: a platform orders objects by phase and by the kinds components require;[\s\S]*p\/b: addDependency\(p\/a\) is not honoured/);
+});
