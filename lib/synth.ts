@@ -1,3 +1,4 @@
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
@@ -292,6 +293,10 @@ export class PlatformApp extends App {
       if (gitopsError) throw gitopsError;
       progress.show('', 'write');
       for (const o of outputs) replaceFiles(o.output.dir, o.output.files);
+      if (gitops && gitops.repoURL !== EXAMPLE_GITOPS_SETTINGS.repoURL && gitIgnores(this.outdir)) {
+        process.stderr.write(`warning: ${this.outdir} is ignored by git, but the Argo CD and Flux files point at it in ${gitops.repoURL}; ` +
+          'commit the output where it is not ignored, or synthesize into a checkout of the GitOps repository (README: "Getting the output into git")\n');
+      }
       const built = new Set(outputs.map((o) => o.platform));
       for (const fleet of this.node.findAll().filter((c): c is Fleet => c instanceof Fleet)) {
         if ([...fleet.platforms.values()].every((p) => built.has(p))) writeFiles(this.outdir, fleet.files({ outdir: this.outdir }));
@@ -300,6 +305,15 @@ export class PlatformApp extends App {
       progress.clear();
     }
   }
+}
+
+/**
+ * Whether git ignores a folder (`git check-ignore`, run locally, no network); false without git
+ * or outside a repository.
+ */
+export function gitIgnores(dir: string): boolean {
+  const r = spawnSync('git', ['check-ignore', '-q', path.resolve(dir)], { cwd: fs.existsSync(dir) ? dir : process.cwd(), stdio: 'ignore' });
+  return r.status === 0;
 }
 
 /** Where runApp reports. */

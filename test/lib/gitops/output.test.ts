@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -6,7 +7,7 @@ import { gitopsBuild, gitopsPlatform } from './fixture';
 import { parseDocs } from './support';
 import { ArgoCdFlavor, fluxKustomizations, gitopsFiles, phaseKustomization, phasePlan, resolveGitOpsSettings } from '../../../lib/gitops';
 import { Phase } from '../../../lib/phases';
-import { gitopsSettingsFromEnvironment, PlatformApp, PlatformBuild, writePlatform } from '../../../lib/synth';
+import { gitIgnores, gitopsSettingsFromEnvironment, PlatformApp, PlatformBuild, writePlatform } from '../../../lib/synth';
 
 let build: PlatformBuild;
 beforeAll(() => {
@@ -195,4 +196,36 @@ describe('settings from the environment', () => {
 test('a fixture app outside any repository still synthesizes (its folder is the root)', () => {
   const app = new App({ outdir: '/x' });
   expect(() => gitopsPlatform(app, 'other')).not.toThrow();
+});
+
+describe('output that git ignores (issue 17.14)', () => {
+  test('gitIgnores tells whether the repository ignores the output folder; synth warns when a real repository is set', () => {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-ignored-'));
+    try {
+      execFileSync('git', ['init', '-q', repo]);
+      fs.writeFileSync(path.join(repo, '.gitignore'), '/dist/\n');
+      fs.mkdirSync(path.join(repo, 'dist'));
+      fs.mkdirSync(path.join(repo, 'clusters'));
+      expect(gitIgnores(path.join(repo, 'dist'))).toBe(true);
+      expect(gitIgnores(path.join(repo, 'clusters'))).toBe(false);
+      const written: string[] = [];
+      const spy = jest.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => { written.push(String(s)); return true; });
+      try {
+        const app = new PlatformApp({ outdir: path.join(repo, 'dist'), gitops: { repoURL: 'https://git.example.com/real.git' } });
+        gitopsPlatform(app, 'mine');
+        app.synth();
+        const ok = new PlatformApp({ outdir: path.join(repo, 'clusters'), gitops: { repoURL: 'https://git.example.com/real.git' } });
+        gitopsPlatform(ok, 'mine');
+        ok.synth();
+      } finally {
+        spy.mockRestore();
+      }
+      expect(written.filter((w) => w.startsWith('warning:'))).toEqual([
+        `warning: ${path.join(repo, 'dist')} is ignored by git, but the Argo CD and Flux files point at it in https://git.example.com/real.git; ` +
+        'commit the output where it is not ignored, or synthesize into a checkout of the GitOps repository (README: "Getting the output into git")\n',
+      ]);
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
+  });
 });
