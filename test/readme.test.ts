@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { PHASES } from '../lib/phases';
 
 // The README's "Compose your own platform" example is code we run, not prose that rots.
 const README = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
@@ -20,6 +21,19 @@ describe('README', () => {
     expect(commands).toHaveLength(2);
     expect(commands[0]).toMatch(/^npm ci && npx cdk8s synth\b/);
     expect(commands[1]).toMatch(/^npm ci && npx projen test\b/);
+  });
+
+  test('the phase table lists every phase folder synth writes (issue 17.16)', () => {
+    const table = README.split('## What synth writes')[1].split('\n\n')[2];
+    const folders = [...table.matchAll(/^\| `(\d\d-[a-z-]+)\/` \|/gm)].map((m) => m[1]);
+    expect(folders).toEqual(PHASES);
+  });
+
+  test('says how to run a consumer project, and where misspelled props are caught', () => {
+    const running = README.split('**Running it.**')[1]?.split('\n\n')[0] ?? '';
+    expect(running).toContain('tsc');
+    expect(running).toContain('tsx');
+    expect(running).toMatch(/misspelled/);
   });
 
   test('the compose-your-own-platform example synthesizes and passes every check', () => {

@@ -5,7 +5,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { gitopsBuild, gitopsPlatform } from './fixture';
 import { parseDocs } from './support';
-import { ArgoCdFlavor, fluxKustomizations, gitopsFiles, phaseKustomization, phasePlan, resolveGitOpsSettings } from '../../../lib/gitops';
+import { ArgoCdFlavor, fluxKustomizations, gitopsFiles, helmChart, phaseKustomization, phasePlan, resolveGitOpsSettings } from '../../../lib/gitops';
 import { Phase } from '../../../lib/phases';
 import { gitIgnores, gitopsSettingsFromEnvironment, PlatformApp, PlatformBuild, writePlatform } from '../../../lib/synth';
 
@@ -129,6 +129,13 @@ describe('CRDs and Namespaces are protected from automatic pruning', () => {
     expect(parseDocs(parseDocs(fluxOnly.get(`${Phase.FOUNDATION}/kustomization.yaml`)!)[0].patches[0].patch)[0].metadata.annotations)
       .toEqual({ 'kustomize.toolkit.fluxcd.io/prune': 'disabled' });
     expect(phaseKustomization(phasePlan(build)[0])).not.toHaveProperty('patches');
+  });
+
+  test('Helm keeps Namespaces on uninstall (CRDs in crds/ it never deletes)', () => {
+    const chart = helmChart(build, resolveGitOpsSettings('t', { repoURL: 'https://g/r.git' }));
+    const namespaces = parseDocs(chart.get(`helm/templates/${Phase.FOUNDATION}/00-namespaces.yaml`)!);
+    expect(namespaces.length).toBeGreaterThan(0);
+    for (const n of namespaces) expect([n.kind, n.metadata.annotations['helm.sh/resource-policy']]).toEqual(['Namespace', 'keep']);
   });
 });
 
