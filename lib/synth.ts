@@ -2,9 +2,10 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
+import { CertificateProviderKind } from './certificates';
 import { Finding, isError, largeCrds as largeCrdObjects, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
-import { EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, repositoryPath, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
+import { ArgoCdFlavor, EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, repositoryPath, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
 import { platformReport } from './report';
@@ -174,6 +175,18 @@ export function platformOutput(build: PlatformBuild, outdir: string, gitops: Res
   return { dir, files };
 }
 
+/**
+ * The settings one platform is written with: a platform whose webhook certificates come from
+ * OpenShift's service CA (opendatahub) runs on OpenShift, so unless `argocd.flavor` is set its
+ * Argo CD is OpenShift GitOps (namespace openshift-gitops, health check on the ArgoCD resource).
+ */
+export function platformGitOpsSettings(settings: GitOpsSettings, platform: Platform): GitOpsSettings {
+  const c = platform.certificates;
+  const openshift = c.kind === CertificateProviderKind.OPENSHIFT_SERVICE_CA || c.fallback?.kind === CertificateProviderKind.OPENSHIFT_SERVICE_CA;
+  if (!openshift || settings.argocd?.flavor !== undefined) return settings;
+  return { ...settings, argocd: { ...settings.argocd, flavor: ArgoCdFlavor.OPENSHIFT_GITOPS } };
+}
+
 export interface WritePlatformOptions {
   /**
    * Where the output lives in git, for the GitOps files; false writes none.
@@ -188,7 +201,7 @@ export interface WritePlatformOptions {
  */
 export function writePlatform(build: PlatformBuild, outdir: string, options: WritePlatformOptions = {}): void {
   const settings = effectiveGitOpsSettings(options.gitops);
-  const gitops = settings && resolveGitOpsSettings('writePlatform', settings, { outdir });
+  const gitops = settings && resolveGitOpsSettings('writePlatform', platformGitOpsSettings(settings, build.model.platform), { outdir });
   const out = platformOutput(build, outdir, gitops);
   replaceFiles(out.dir, out.files);
 }
@@ -275,8 +288,8 @@ export class PlatformApp extends App {
       // Settings are checked up front, but their error is raised where it always was: after every platform has built.
       let gitops: ResolvedGitOpsSettings | undefined;
       let gitopsError: unknown;
+      const settings = effectiveGitOpsSettings(this.gitops);
       try {
-        const settings = effectiveGitOpsSettings(this.gitops);
         gitops = settings && resolveGitOpsSettings('PlatformApp', settings, { outdir: this.outdir });
       } catch (e) {
         gitopsError = e;
@@ -288,7 +301,8 @@ export class PlatformApp extends App {
       for (const p of platforms) {
         const b = buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n) });
         if (gitopsError) continue;
-        outputs.push({ platform: p, output: platformOutput(b, this.outdir, gitops) });
+        const mine = gitops && settings && resolveGitOpsSettings('PlatformApp', platformGitOpsSettings(settings, p), { outdir: this.outdir });
+        outputs.push({ platform: p, output: platformOutput(b, this.outdir, mine) });
       }
       if (gitopsError) throw gitopsError;
       progress.show('', 'write');

@@ -4,9 +4,13 @@ import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { gitopsBuild, gitopsPlatform } from './fixture';
+import { TestComponent } from '../support';
 import { parseDocs } from './support';
-import { ArgoCdFlavor, fluxKustomizations, gitopsFiles, helmChart, phaseKustomization, phasePlan, resolveGitOpsSettings } from '../../../lib/gitops';
+import { CertificateProvider } from '../../../lib/certificates';
+import { CERT_MANAGER } from '../../../lib/component';
+import { ArgoCdFlavor, fluxKustomizations, gitopsFiles, GitOpsSettings, helmChart, phaseKustomization, phasePlan, resolveGitOpsSettings } from '../../../lib/gitops';
 import { Phase } from '../../../lib/phases';
+import { Platform } from '../../../lib/platform';
 import { gitIgnores, gitopsSettingsFromEnvironment, PlatformApp, PlatformBuild, writePlatform } from '../../../lib/synth';
 
 let build: PlatformBuild;
@@ -234,5 +238,22 @@ describe('output that git ignores (issue 17.14)', () => {
     } finally {
       fs.rmSync(repo, { recursive: true, force: true });
     }
+  });
+});
+
+test('a platform on OpenShift (certificates from the service CA, as opendatahub) defaults to OpenShift GitOps; a set flavor wins (issue 17.15)', () => {
+  withRepo((repo) => {
+    const make = (gitops: GitOpsSettings, outdir: string) => {
+      const app = new PlatformApp({ outdir: path.join(repo, outdir), gitops });
+      const p = new Platform(app, 'ocp', { name: 'ocp', certificates: CertificateProvider.openShiftServiceCa(), prerequisites: [CERT_MANAGER] });
+      new TestComponent(p, 'widgets', 'widgets-system', (c) => c.namespaceObject());
+      app.synth();
+      return path.join(repo, outdir, 'ocp', 'argocd');
+    };
+    const ocp = make({ repoURL: 'https://g/r.git' }, 'a');
+    expect(fs.readdirSync(ocp).sort()).toEqual(['apps', 'argocd-health-check.yaml', 'root.yaml']);
+    expect(readDocs(path.join(ocp, 'root.yaml'))[0].metadata.namespace).toBe('openshift-gitops');
+    const upstream = make({ repoURL: 'https://g/r.git', argocd: { flavor: ArgoCdFlavor.ARGOCD } }, 'b');
+    expect(fs.readdirSync(upstream).sort()).toEqual(['apps', 'argocd-cm-health.yaml', 'root.yaml']);
   });
 });
