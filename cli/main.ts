@@ -165,8 +165,8 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   for (const b of builds) {
-    writePlatform(b, outdir, { gitops });
-    io.stdout.write(`${b.model.platform.name}: ${b.model.objects.length} objects, ${b.files.size} files -> ${path.relative(io.cwd, path.join(outdir, b.model.platform.name)) || '.'}\n`);
+    const out = writePlatform(b, outdir, { gitops });
+    io.stdout.write(`${b.model.platform.name}: ${b.model.objects.length} objects, ${out.files.size} files -> ${path.relative(io.cwd, out.dir) || '.'}\n`);
   }
   return 0;
 }

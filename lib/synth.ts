@@ -198,12 +198,14 @@ export interface WritePlatformOptions {
 /**
  * Writes a built platform to outdir/<platform>/, replacing what was there: exactly what
  * PlatformApp's synth and `mlplatform synth` write (phases, REPORT.md, GitOps files).
+ * Returns the folder and the files written.
  */
-export function writePlatform(build: PlatformBuild, outdir: string, options: WritePlatformOptions = {}): void {
+export function writePlatform(build: PlatformBuild, outdir: string, options: WritePlatformOptions = {}): PlatformOutput {
   const settings = effectiveGitOpsSettings(options.gitops);
   const gitops = settings && resolveGitOpsSettings('writePlatform', platformGitOpsSettings(settings, build.model.platform), { outdir });
   const out = platformOutput(build, outdir, gitops);
   replaceFiles(out.dir, out.files);
+  return out;
 }
 
 /** Writes files (relative path -> text) to dir, removing what was there. */
