@@ -106,9 +106,10 @@ const project = new typescript.TypeScriptProject({
     dirs: ['lib', 'constructs', 'platforms', 'cli'],
     devdirs: ['test', 'scripts'],
     ignorePatterns: ['imports/**', 'build/**', 'dist/**', 'node_modules/**', '*.js', '*.mjs', '*.d.ts'],
+    commandOptions: { fix: false },
   },
   // node_modules without a slash also ignores a node_modules symlink (git worktrees share one).
-  gitignore: ['/dist/', '/build/', '/pkg/', '/.bench/', '/test/.readme-example.ts', '/node_modules'],
+  gitignore: ['/dist/', '/build/', '/pkg/', '/artifacts/', '/.bench/', '/test/.readme-example.ts', '/node_modules'],
 });
 
 // What the package ships: the compiled library and CLI with their declarations and the data
@@ -180,11 +181,20 @@ project.addTask('parity', {
   exec: 'ts-node --transpile-only scripts/parity-report.ts',
   receiveArgs: true,
 });
-// The package task: compile pkg/ afresh, then pack the tarball into dist/js/.
+// The package task: compile pkg/ afresh, then pack the tarball into artifacts/ (not dist/, the synth output).
 project.packageTask.reset('rm -rf pkg');
 project.packageTask.exec('tsc -p tsconfig.package.json');
-project.packageTask.exec('mkdir -p dist/js');
-project.packageTask.exec('npm pack --pack-destination dist/js');
+project.packageTask.exec('mkdir -p artifacts');
+project.packageTask.exec('npm pack --pack-destination artifacts');
+
+// The test task lints without fixing (eslintOptions.commandOptions: running the tests must not
+// rewrite sources); fixing is its own task.
+const LINT_DIRS = 'lib constructs platforms cli test scripts projenrc .projenrc.ts';
+project.addTask('eslint:fix', {
+  description: 'Lint and fix what eslint can fix (rewrites sources)',
+  exec: `eslint --ext .ts,.tsx --fix --no-error-on-unmatched-pattern ${LINT_DIRS}`,
+  receiveArgs: true,
+});
 
 project.addTask('synth', {
   description: 'Synthesize the default platforms into dist/',

@@ -1,8 +1,9 @@
-import { PlatformError } from './lib/platform';
-import { PlatformApp } from './lib/synth';
+import { PlatformApp, runApp } from './lib/synth';
 import { DEFAULT_PLATFORMS } from './platforms';
 
-// The default platforms that `npx cdk8s synth` writes to dist/.
+// The default platforms that `npx cdk8s synth` writes to dist/ (CDK8S_OUTDIR, or `cdk8s synth -o DIR`).
+// GitOps settings come from MLP_REPO_URL, MLP_TARGET_REVISION, MLP_GITOPS_PATH, MLP_REPOSITORY_ROOT
+// and MLP_GITOPS_FORMATS (see PlatformAppProps.gitops).
 const app = new PlatformApp({ outdir: process.env.CDK8S_OUTDIR ?? 'dist' });
 // MLP_PLATFORMS (comma-separated names) synthesizes some of them: only those are constructed.
 // With a name that is no default platform all are, so that PlatformApp's error lists them.
@@ -10,12 +11,6 @@ const only = process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((
 const known = !only || only.every((n) => DEFAULT_PLATFORMS.some((p) => p.name === n));
 for (const p of DEFAULT_PLATFORMS) if (!only || !known || only.includes(p.name)) p.create(app);
 
-try {
-  app.synth();
-} catch (e) {
-  // A checked problem is reported as a list naming each construct path, not a stack trace.
-  // Constructors throw plain errors that already name the construct path, the prop and the fix.
-  process.stderr.write(`synth failed: ${(e as Error).message}\n`);
-  if (process.env.DEBUG && !(e instanceof PlatformError)) process.stderr.write(`${(e as Error).stack}\n`);
-  process.exit(1);
-}
+// A checked problem is reported as a list naming each construct path, not a stack trace (DEBUG=1 adds
+// the stack of an unexpected error); the exit code is 1.
+runApp(app);

@@ -1,13 +1,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, renderSvg } from '../lib/architecture';
-import { Platform, PlatformError } from '../lib/platform';
-import { buildPlatform, writePlatform } from '../lib/synth';
-import { DEFAULT_PLATFORMS } from '../platforms';
 import { OptionSpec, parseArgs } from './args';
 import { CliIo, Command, UsageError } from './io';
 import { validateCommand } from './validate';
+import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, MirrorFormat, MIRROR_FORMATS, mirrorList, mirrorPairs, renderSvg } from '../lib/architecture';
+import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
+import { registryMirrorProblems } from '../lib/images';
+import { Platform, PlatformError, platformsOf } from '../lib/platform';
+import { buildPlatform, effectiveGitOpsSettings, loadApps, writePlatform } from '../lib/synth';
+import { DEFAULT_PLATFORMS } from '../platforms';
 
 // `mlplatform <command>`: every command takes its arguments and a CliIo and returns its
 // exit code (0 ok, 1 checks failed or findings, 2 usage). Tests call `run` in-process.
@@ -22,7 +24,7 @@ interface CommandEntry {
   readonly ownHelp?: boolean;
 }
 
-const FORMATS = { report: ['md', 'json', 'svg'], graph: ['mermaid', 'dot', 'svg'] } as const;
+const FORMATS = { report: ['md', 'json', 'svg'], graph: ['mermaid', 'dot', 'svg'], mirror: MIRROR_FORMATS } as const;
 
 /** The version in the package.json of this package (found upwards from this file: src, build/ or the package). */
 export function packageVersion(): string {
@@ -56,6 +58,53 @@ function onePlatform(command: string, options: Record<string, string[]>): string
   return name;
 }
 
+/**
+ * Loads a user's app (`--app FILE`: the compiled .js, or a .ts file when the project has
+ * ts-node) without synthesizing it, and returns its platforms: those of every PlatformApp it
+ * creates, and of every construct it exports (e.g. `export const app` or `export const platform`).
+ */
+export function appPlatforms(command: string, file: string, cwd: string): Platform[] {
+  const resolved = path.resolve(cwd, file);
+  if (!fs.existsSync(resolved)) throw new UsageError(`${command}: --app ${file}: no such file`);
+  // A module runs once per process: its platforms are kept for the next command.
+  const loaded = LOADED.get(resolved);
+  if (loaded) return loaded;
+  if (/\.[cm]?ts$/.test(resolved)) {
+    let register: string;
+    try {
+      register = require.resolve('ts-node/register/transpile-only', { paths: [cwd, __dirname] });
+    } catch {
+      throw new UsageError(`${command}: --app ${file}: a TypeScript app needs ts-node in the project (npm install --save-dev ts-node), or compile it (npx tsc) and pass the .js file`);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(register);
+  }
+  let exported: Record<string, unknown> = {};
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const apps = loadApps(() => { exported = require(resolved); });
+  const roots = [...apps, ...Object.values(exported ?? {}).filter((v): v is Platform => typeof v === 'object' && v !== null && 'node' in v)];
+  const platforms: Platform[] = [];
+  for (const r of roots) {
+    for (const p of r instanceof Platform ? [r] : platformsOf(r as unknown as App)) if (!platforms.includes(p)) platforms.push(p);
+  }
+  if (!platforms.length) throw new UsageError(`${command}: --app ${file} creates no platform (create a PlatformApp with platforms in it, or export the App or Platform)`);
+  LOADED.set(resolved, platforms);
+  return platforms;
+}
+
+const LOADED = new Map<string, Platform[]>();
+
+/** The platform a command inspects: a default platform, or one of the app's (--app). */
+function inspectedPlatform(command: string, options: Record<string, string[]>, io: CliIo): Platform {
+  if (!options.app) return createPlatform(onePlatform(command, options));
+  const platforms = appPlatforms(command, options.app[0], io.cwd);
+  const name = options.platform?.[0];
+  if (!name && platforms.length === 1) return platforms[0];
+  const found = platforms.find((p) => p.name === name);
+  if (!found) throw new UsageError(`${command}: ${name ? `no platform named '${name}' in ${options.app[0]}` : '--platform NAME is required'} (platforms: ${platforms.map((p) => p.name).join(', ')})`);
+  return found;
+}
+
 function writeOut(io: CliIo, out: string | undefined, text: string): void {
   if (!out) {
     io.stdout.write(text);
@@ -68,14 +117,38 @@ function writeOut(io: CliIo, out: string | undefined, text: string): void {
   io.stderr.write(`wrote ${shown.startsWith('..') ? file : shown}\n`);
 }
 
-const SYNTH_OPTIONS: Record<string, OptionSpec> = { platform: { multiple: true }, out: {} };
+const SYNTH_OPTIONS: Record<string, OptionSpec> = {
+  'platform': { multiple: true }, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {},
+};
+
+const FORMAT_NAMES = ['argocd', 'flux', 'helm', 'cmp'];
+
+/** GitOps settings from synth's flags, over the environment's (MLP_*) and the example's. */
+function gitopsFromFlags(options: Record<string, string[]>, io: CliIo, env: Record<string, string | undefined>): GitOpsSettings | false {
+  const formats = options.formats?.[0];
+  if (formats === 'none') return false;
+  const list = formats?.split(',').map((f) => f.trim()).filter((f) => f);
+  const unknown = (list ?? []).filter((f) => !FORMAT_NAMES.includes(f));
+  if (unknown.length || (list && !list.length)) throw new UsageError(`synth: --formats '${formats}': list some of ${FORMAT_NAMES.join(', ')} (comma-separated), or 'none'`);
+  const settings = effectiveGitOpsSettings({
+    repoURL: options['repo-url']?.[0],
+    targetRevision: options.revision?.[0],
+    path: options['gitops-path']?.[0],
+    repositoryRoot: options['repository-root'] && path.resolve(io.cwd, options['repository-root'][0]),
+    formats: list && { argocd: list.includes('argocd'), flux: list.includes('flux'), helm: list.includes('helm'), configManagementPlugin: list.includes('cmp') },
+  }, env);
+  return settings ?? false;
+}
 
 async function synthCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('synth', args, SYNTH_OPTIONS);
   if (positionals.length) throw new UsageError(`synth: unexpected argument '${positionals[0]}' (name platforms with --platform NAME)`);
   const names = options.platform ?? DEFAULT_PLATFORMS.map((p) => p.name);
   for (const n of names) checkPlatformName('synth', n);
-  const outdir = path.resolve(io.cwd, options.out?.[0] ?? 'dist');
+  const outdir = path.resolve(io.cwd, options.out?.[0] ?? process.env.CDK8S_OUTDIR ?? 'dist');
+  const gitops = gitopsFromFlags(options, io, process.env);
+  // Bad settings fail before anything is built (the same settings writePlatform resolves).
+  if (gitops) resolveGitOpsSettings('mlplatform synth', gitops, { outdir });
   // Build (and check) every platform before writing any, so that a failure leaves dist/ as it was.
   const builds = [];
   const failures: string[] = [];
@@ -92,19 +165,18 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   for (const b of builds) {
-    writePlatform(b, outdir);
-    io.stdout.write(`${b.model.platform.name}: ${b.model.objects.length} objects, ${b.files.size} files -> ${path.relative(io.cwd, path.join(outdir, b.model.platform.name)) || '.'}\n`);
+    const out = writePlatform(b, outdir, { gitops });
+    io.stdout.write(`${b.model.platform.name}: ${b.model.objects.length} objects, ${out.files.size} files -> ${path.relative(io.cwd, out.dir) || '.'}\n`);
   }
   return 0;
 }
 
-const REPORT_OPTIONS: Record<string, OptionSpec> = { platform: {}, format: { choices: FORMATS.report }, out: {} };
+const REPORT_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.report }, out: {} };
 
 async function reportCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('report', args, REPORT_OPTIONS);
   if (positionals.length) throw new UsageError(`report: unexpected argument '${positionals[0]}'`);
-  const name = onePlatform('report', options);
-  const build = buildPlatform(createPlatform(name));
+  const build = buildPlatform(inspectedPlatform('report', options, io));
   const a = architectureOf(build.model, build.largeCrds);
   const format = options.format?.[0] ?? 'md';
   let text: string;
@@ -119,14 +191,13 @@ async function reportCommand(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-const GRAPH_OPTIONS: Record<string, OptionSpec> = { platform: {}, format: { choices: FORMATS.graph }, out: {} };
+const GRAPH_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.graph }, out: {} };
 
 async function graphCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('graph', args, GRAPH_OPTIONS);
   if (positionals.length) throw new UsageError(`graph: unexpected argument '${positionals[0]}'`);
-  const name = onePlatform('graph', options);
   // The graph needs the resolved component graph, not the checks.
-  const platform = createPlatform(name);
+  const platform = inspectedPlatform('graph', options, io);
   const a = architectureOf(platform.resolve());
   const format = options.format?.[0] ?? 'mermaid';
   let text: string;
@@ -136,6 +207,23 @@ async function graphCommand(args: string[], io: CliIo): Promise<number> {
     text = format === 'dot' ? architectureDot(a) : architectureMermaid(a);
   }
   writeOut(io, options.out?.[0], text);
+  return 0;
+}
+
+const MIRROR_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.mirror }, mirror: {}, out: {} };
+
+async function mirrorCommand(args: string[], io: CliIo): Promise<number> {
+  const { options, positionals } = parseArgs('mirror', args, MIRROR_OPTIONS);
+  if (positionals.length) throw new UsageError(`mirror: unexpected argument '${positionals[0]}'`);
+  const registry = options.mirror?.[0];
+  const problems = registry === undefined ? [] : registryMirrorProblems(registry);
+  if (problems.length) throw new UsageError(`mirror: --mirror: ${problems[0]}`);
+  const platform = inspectedPlatform('mirror', options, io);
+  const pairs = mirrorPairs(architectureOf(platform.resolve()), registry);
+  if (!registry && pairs.every((p) => p.source === p.destination) && (options.format?.[0] ?? 'skopeo') !== 'imageset') {
+    throw new UsageError(`mirror: platform '${platform.name}' pulls from upstream registries; give --mirror REGISTRY (e.g. mirror.example.com/ml), or set the platform's images.registryMirror`);
+  }
+  writeOut(io, options.out?.[0], mirrorList(pairs, (options.format?.[0] ?? 'skopeo') as MirrorFormat));
   return 0;
 }
 
@@ -162,15 +250,24 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
     }
   }
   const rows = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // versions: one line per (component, key, image), with every platform that deploys it: a
+  // component placed in several namespaces pulls the same images.
+  const versions = new Map<string, Set<string>>();
   for (const [key, c] of rows) {
     const name = key.split(' ')[0];
     if (what === 'components') {
       io.stdout.write(`${name} (${c.class}) ${c.version ?? '-'}  namespace ${c.namespace}  platforms: ${c.platforms.join(', ')}\n`);
       for (const i of c.images) io.stdout.write(`  ${i.key}: ${i.image}\n`);
     } else {
-      for (const i of c.images) io.stdout.write(`${name}\t${i.key}\t${i.image}\n`);
+      for (const i of c.images) {
+        const line = `${name}\t${i.key}\t${i.image}`;
+        const platforms = versions.get(line) ?? new Set<string>();
+        for (const p of c.platforms) platforms.add(p);
+        versions.set(line, platforms);
+      }
     }
   }
+  for (const [line, platforms] of versions) io.stdout.write(`${line}\t${DEFAULT_PLATFORMS.map((p) => p.name).filter((p) => platforms.has(p)).join(',')}\n`);
   return 0;
 }
 
@@ -190,33 +287,49 @@ async function helpCommand(args: string[], io: CliIo): Promise<number> {
 const COMMANDS: Record<string, CommandEntry> = {
   synth: {
     summary: 'build, check and write the default platforms',
-    usage: 'mlplatform synth [--platform NAME]... [--out DIR]',
+    usage: 'mlplatform synth [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
     details: 'Builds each platform (every platform unless --platform names some), runs every check, and writes\n' +
-      'DIR/<platform>/ (default dist/) in apply phases with kustomization.yaml and REPORT.md; the same\n' +
-      'output as `npx cdk8s synth`. Nothing is written unless every platform passes.',
+      'DIR/<platform>/ (default $CDK8S_OUTDIR, else dist/) in apply phases with kustomization.yaml, REPORT.md and\n' +
+      'the GitOps files: byte for byte the output of `npx cdk8s synth`. Nothing is written unless every platform passes.\n' +
+      'GitOps: --repo-url (MLP_REPO_URL) the repository Argo CD and Flux sync; --revision (MLP_TARGET_REVISION);\n' +
+      'paths in it follow DIR, relative to the repository root: the nearest folder with .git, or --repository-root\n' +
+      '(MLP_REPOSITORY_ROOT), or give --gitops-path (MLP_GITOPS_PATH); --formats (MLP_GITOPS_FORMATS) some of\n' +
+      'argocd, flux, helm, cmp (default argocd,flux), or none.',
     run: synthCommand,
   },
   report: {
     summary: 'the architecture page of a platform',
-    usage: 'mlplatform report --platform NAME [--format md|json|svg] [--out FILE]',
+    usage: 'mlplatform report (--platform NAME | --app FILE [--platform NAME]) [--format md|json|svg] [--out FILE]',
     details: 'Builds and checks the platform, then prints (or writes to FILE) its architecture: components with\n' +
       'versions and images, CRD ownership, cross-component dependencies, webhooks, the cold-apply order,\n' +
       'server-side apply, object counts, images to mirror and the dependency graph. md (default) is Markdown,\n' +
-      'json the same content as data, svg the dependency graph as a picture.',
+      'json the same content as data, svg the dependency graph as a picture.\n' +
+      '--app FILE inspects your own app instead of a default platform: the compiled .js (or .ts with ts-node in\n' +
+      'the project) is loaded without synthesizing; its PlatformApps\' platforms (and exported Apps or Platforms) count.',
     run: reportCommand,
   },
   graph: {
     summary: 'the dependency graph of a platform',
-    usage: 'mlplatform graph --platform NAME [--format mermaid|dot|svg] [--out FILE]',
-    details: 'Prints the component dependency graph (arrows point at what a component depends on) as\n' +
-      'Mermaid (default), Graphviz DOT or SVG.',
+    usage: 'mlplatform graph (--platform NAME | --app FILE [--platform NAME]) [--format mermaid|dot|svg] [--out FILE]',
+    details: 'Prints the component dependency graph (arrows point from a component to what it depends on; the\n' +
+      'legend names each edge kind, its colour and line) as ' +
+      'Mermaid (default), Graphviz DOT or SVG. --app FILE: as for report.',
     run: graphCommand,
+  },
+  mirror: {
+    summary: 'the images of a platform, from their sources to a registry mirror',
+    usage: 'mlplatform mirror (--platform NAME | --app FILE [--platform NAME]) [--mirror REGISTRY] [--format skopeo|imageset|tsv] [--out FILE]',
+    details: 'Prints each image the platform pulls with its upstream source, for a copy tool: skopeo (default) one\n' +
+      '`skopeo copy --all docker://SOURCE docker://DESTINATION` line per image; imageset an oc-mirror\n' +
+      'ImageSetConfiguration (mirror.openshift.io/v2alpha1) listing the sources; tsv source TAB destination.\n' +
+      'Destinations are the platform\'s images.registryMirror, or --mirror REGISTRY (the same path mapping).',
+    run: mirrorCommand,
   },
   list: {
     summary: 'the default platforms, their components, or the image versions',
     usage: 'mlplatform list [platforms|components|versions]',
     details: 'platforms (default): name and description; components: each component with its version,\n' +
-      'namespace, platforms and images; versions: one line per image (component, key, image), tab-separated.',
+      'namespace, platforms and images; versions: one line per image (component, key, image, platforms), tab-separated.',
     run: listCommand,
   },
   validate: {

@@ -2,10 +2,12 @@ import { webhooksOf, resolveBackend, caSourceOf } from './checks';
 import type { Component } from './component';
 import { Controller } from './controller';
 import { crdName, CrdDefinition, gvkKey } from './crd';
+import { resolveImage, splitRegistry } from './images';
 import { Phase, PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows } from './rbac';
 import { kindOwner, objectCounts, sharedCrds } from './report';
+import { VersionsTable } from './versions';
 
 /**
  * The architecture of a built platform, computed from its resolved model (the synthesized
@@ -29,6 +31,18 @@ export interface Architecture {
   readonly objectCounts: Record<string, number>;
   /** Every image the platform pulls (pod specs and the components' versions tables): sorted, de-duplicated. */
   readonly images: string[];
+  /**
+   * Each image with where it comes from: the upstream reference (versions table and overrides,
+   * without the registry mirror) and what the platform pulls; sorted by destination. An image
+   * no versions table names (e.g. in a patch) is its own source.
+   */
+  readonly mirror: MirrorPair[];
+}
+
+/** One image to copy into a registry mirror. */
+export interface MirrorPair {
+  readonly source: string;
+  readonly destination: string;
 }
 
 export interface ArchitectureComponent {
@@ -36,7 +50,7 @@ export interface ArchitectureComponent {
   /** The construct class, e.g. KServe. */
   readonly class: string;
   readonly namespace: string;
-  /** The tag (or digest) of its first workload's first container, else of its first image. */
+  /** The upstream release its construct models (Component.release). */
   readonly version?: string;
   /** Its versions table, resolved (mirror and overrides applied), sorted by key. */
   readonly images: Array<{ readonly key: string; readonly image: string }>;
@@ -144,13 +158,6 @@ function groupOf(apiVersion: string): string {
   return String(apiVersion ?? '').includes('/') ? String(apiVersion).split('/')[0] : '';
 }
 
-function imageRef(ref: string): string | undefined {
-  const at = ref.indexOf('@');
-  if (at >= 0) return ref.slice(at + 1);
-  const last = ref.split('/').pop() ?? '';
-  return last.includes(':') ? last.slice(last.indexOf(':') + 1) : undefined;
-}
-
 function podSpecOf(json: any): any {
   return json.spec?.template?.spec ?? json.spec?.jobTemplate?.spec?.template?.spec ?? (json.kind === 'ClusterServingRuntime' || json.kind === 'ServingRuntime' ? json.spec : undefined);
 }
@@ -185,10 +192,8 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
 
   const components: ArchitectureComponent[] = m.components.map((c) => {
     const images = Object.keys(c.images).sort().map((key) => ({ key, image: c.image(key) }));
-    const firstWorkload = byComponent.get(c)!.find((o) => ['Deployment', 'StatefulSet', 'DaemonSet'].includes(o.json.kind));
-    const runImage = firstWorkload ? containersOf(firstWorkload.json)[0]?.image : undefined;
-    const firstKey = Object.keys(c.images)[0];
-    const version = imageRef(runImage ?? (firstKey ? c.image(firstKey) : ''));
+    // The release the construct declares it models, not an image tag (KFP's first workload is MySQL).
+    const version = c.release;
     return { name: name(c), class: c.constructor.name, namespace: c.namespaceName, ...(version ? { version } : {}), images, objects: byComponent.get(c)!.length };
   });
 
@@ -329,6 +334,16 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
   const images = new Set<string>();
   for (const o of m.objects) for (const ct of containersOf(o.json)) if (ct.image) images.add(ct.image);
   for (const c of components) for (const i of c.images) images.add(i.image);
+  const sources = new Map<string, string>();
+  const settings = m.platform.imageSettings;
+  const versions = settings.versions ?? VersionsTable.DEFAULT;
+  for (const c of m.components) {
+    for (const [key, spec] of Object.entries(c.images)) {
+      const resolved = versions.resolve(c, key, spec).spec;
+      const source = resolveImage(`${c.componentName}/${key}`, resolved, { ...settings, registryMirror: undefined });
+      if (settings.registryMirror) sources.set(c.image(key), qualifiedImage(source));
+    }
+  }
 
   return {
     platform: m.platform.name,
@@ -340,7 +355,55 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
     serverSideApply: [...largeCrds],
     objectCounts: objectCounts(m),
     images: [...images].sort(),
+    mirror: [...images].sort().map((destination) => ({ source: sources.get(destination) ?? destination, destination })),
   };
+}
+
+/** Formats mlplatform mirror writes. */
+export const MIRROR_FORMATS = ['skopeo', 'imageset', 'tsv'] as const;
+export type MirrorFormat = (typeof MIRROR_FORMATS)[number];
+
+/**
+ * The mirror pairs of an architecture; with `registry`, destinations under that registry
+ * instead (`registry/<path>`, the path as a registry mirror keeps it: Docker Hub short names
+ * under library/).
+ */
+export function mirrorPairs(a: Architecture, registry?: string): MirrorPair[] {
+  if (!registry) return a.mirror;
+  const mirror = registry.replace(/\/+$/, '');
+  const pairs = a.mirror.map((p) => {
+    const { name, suffix } = splitReference(p.source);
+    return { source: qualifiedImage(p.source), destination: `${mirror}/${splitRegistry(name).path}${suffix}` };
+  });
+  return pairs.sort((x, y) => (x.destination < y.destination ? -1 : x.destination > y.destination ? 1 : 0));
+}
+
+/** `name` and `:tag` / `@digest` of an image reference. */
+function splitReference(ref: string): { name: string; suffix: string } {
+  const at = ref.indexOf('@');
+  const end = at >= 0 ? at : ref.lastIndexOf(':') > ref.lastIndexOf('/') ? ref.lastIndexOf(':') : ref.length;
+  return { name: ref.slice(0, end), suffix: ref.slice(end) };
+}
+
+/** A reference with its registry spelled out (Docker Hub: docker.io/library/...), as copy tools want it. */
+export function qualifiedImage(ref: string): string {
+  const { name, suffix } = splitReference(ref);
+  const r = splitRegistry(name);
+  return r.registry ? ref : `docker.io/${r.path}${suffix}`;
+}
+
+/**
+ * Mirror pairs as a copy tool takes them: `skopeo` one `skopeo copy --all` line per image;
+ * `imageset` an oc-mirror (v2) ImageSetConfiguration listing the sources (oc-mirror keeps each
+ * source's path under the destination registry given on its command line); `tsv` source and
+ * destination separated by a tab.
+ */
+export function mirrorList(pairs: readonly MirrorPair[], format: MirrorFormat): string {
+  const copies = pairs.filter((p) => p.source !== p.destination || format === 'imageset');
+  if (format === 'skopeo') return copies.map((p) => `skopeo copy --all docker://${p.source} docker://${p.destination}\n`).join('');
+  if (format === 'tsv') return copies.map((p) => `${p.source}\t${p.destination}\n`).join('');
+  const sources = [...new Set(copies.map((p) => p.source))].sort();
+  return ['kind: ImageSetConfiguration', 'apiVersion: mirror.openshift.io/v2alpha1', 'mirror:', '  additionalImages:', ...sources.map((s) => `    - name: ${s}`), ''].join('\n');
 }
 
 function coldApplyOf(m: PlatformModel): ColdApply {
@@ -424,13 +487,30 @@ function coldApplyOf(m: PlatformModel): ColdApply {
   return { phases, componentOrder, waits };
 }
 
-const EDGE_STYLE: Record<DependencyKind, { dot: string; mermaid: string }> = {
-  'watches': { dot: 'color="#1f6feb"', mermaid: '-->' },
-  'creates': { dot: 'color="#1a7f37", penwidth=2', mermaid: '==>' },
-  'crd-owner': { dot: 'color="#8250df", style=dashed', mermaid: '-.->' },
-  'webhook': { dot: 'color="#cf222e", style=dotted', mermaid: '-.->' },
-  'infrastructure': { dot: 'color="#6e7781", style=dashed', mermaid: '-.->' },
+const EDGE_STYLE: Record<DependencyKind, { dot: string; mermaid: string; color: string; line: string }> = {
+  'watches': { dot: 'color="#1f6feb"', mermaid: '-->', color: '#1f6feb', line: 'blue, solid' },
+  'creates': { dot: 'color="#1a7f37", penwidth=2', mermaid: '==>', color: '#1a7f37', line: 'green, thick' },
+  'crd-owner': { dot: 'color="#8250df", style=dashed', mermaid: '-.->', color: '#8250df', line: 'purple, dashed' },
+  'webhook': { dot: 'color="#cf222e", style=dotted', mermaid: '-.->', color: '#cf222e', line: 'red, dotted' },
+  'infrastructure': { dot: 'color="#6e7781", style=dashed', mermaid: '-.->', color: '#6e7781', line: 'grey, dashed' },
 };
+
+/** The one direction every graph of the project uses. */
+export const GRAPH_DIRECTION = 'arrows point from a component to what it depends on';
+
+/** The legend of the dependency graphs: each edge kind, its line and what it means. */
+export const GRAPH_LEGEND: ReadonlyArray<{ kind: DependencyKind; line: string; mermaid: string; means: string }> = [
+  { kind: 'watches', means: 'watches or reads a kind the other serves' },
+  { kind: 'creates', means: 'creates objects of a kind the other serves' },
+  { kind: 'crd-owner', means: 'uses a CRD the other owns and emits' },
+  { kind: 'webhook', means: 'its objects pass through the other\'s webhook' },
+  { kind: 'infrastructure', means: 'needs infrastructure the other provides' },
+].map((l) => ({ ...l, kind: l.kind as DependencyKind, line: EDGE_STYLE[l.kind as DependencyKind].line, mermaid: EDGE_STYLE[l.kind as DependencyKind].mermaid }));
+
+/** The legend as Markdown lines. */
+export function graphLegendMarkdown(): string[] {
+  return [`The ${GRAPH_DIRECTION}. Edge kinds:`, '', ...GRAPH_LEGEND.map((l) => `- \`${l.mermaid}\` ${l.kind} (${l.line}): ${l.means}`)];
+}
 
 /** One edge per (from, to, kind), with the kinds' names joined. */
 function graphEdges(a: Architecture): Array<{ from: string; to: string; kind: DependencyKind; label: string; toPrerequisite: boolean }> {
@@ -449,13 +529,15 @@ function nodeId(name: string): string {
   return `n_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
-/** The dependency graph as a Mermaid flowchart (arrows point at what a component depends on). */
+/** The dependency graph as a Mermaid flowchart (arrows point at what a component depends on; edges coloured by kind as in the SVG). */
 export function architectureMermaid(a: Architecture): string {
-  const lines = ['graph LR'];
+  const lines = [`%% ${GRAPH_DIRECTION}; ${GRAPH_LEGEND.map((l) => `${l.mermaid} ${l.kind} (${l.line})`).join(', ')}`, 'graph LR'];
   for (const c of a.components) lines.push(`  ${nodeId(c.name)}["${c.name}${c.version ? ` ${c.version}` : ''}"]`);
   const external = [...new Set(a.dependencies.filter((d) => d.toPrerequisite).map((d) => d.to))].sort();
   for (const p of external) lines.push(`  ${nodeId(p)}(["${p} (prerequisite)"])`);
-  for (const e of graphEdges(a)) lines.push(`  ${nodeId(e.from)} ${EDGE_STYLE[e.kind].mermaid}|${e.label.replace(/[|"]/g, '')}| ${nodeId(e.to)}`);
+  const edges = graphEdges(a);
+  for (const e of edges) lines.push(`  ${nodeId(e.from)} ${EDGE_STYLE[e.kind].mermaid}|${e.label.replace(/[|"]/g, '')}| ${nodeId(e.to)}`);
+  edges.forEach((e, i) => lines.push(`  linkStyle ${i} stroke:${EDGE_STYLE[e.kind].color}`));
   return lines.join('\n') + '\n';
 }
 
@@ -476,7 +558,14 @@ export function architectureDot(a: Architecture): string {
   const external = [...new Set(a.dependencies.filter((d) => d.toPrerequisite).map((d) => d.to))].sort();
   for (const p of external) lines.push(`  ${nodeId(p)} [label=${dotString(`${p}\n(prerequisite)`)}, shape=ellipse, style=dashed];`);
   for (const e of graphEdges(a)) lines.push(`  ${nodeId(e.from)} -> ${nodeId(e.to)} [label=${dotString(e.label)}, ${EDGE_STYLE[e.kind].dot}];`);
-  lines.push('}');
+  // The legend: one sample edge per kind, in its colour and line style.
+  lines.push('  subgraph cluster_legend {', `    label=${dotString('legend')}; fontsize=10; style=dashed; color="#d0d7de";`,
+    '    node [shape=plaintext, style="", fillcolor="", fontsize=9, margin=0];');
+  GRAPH_LEGEND.forEach((l, i) => {
+    lines.push(`    legend_${i}_from [label=""]; legend_${i}_to [label=${dotString(`${l.kind}: ${l.means}`)}];`);
+    lines.push(`    legend_${i}_from -> legend_${i}_to [${EDGE_STYLE[l.kind].dot}];`);
+  });
+  lines.push('  }', '}');
   return lines.join('\n') + '\n';
 }
 
@@ -554,7 +643,12 @@ export function architectureSections(a: Architecture, level: number, only: reado
   lines.push(`| total | ${Object.values(a.objectCounts).reduce((x, y) => x + y, 0)} |`);
   section('images');
   lines.push(`${h} Images to mirror`, '', '```', ...a.images, '```');
+  const copied = a.mirror.filter((p) => p.source !== p.destination);
+  if (copied.length) {
+    lines.push('', 'From their sources (`mlplatform mirror` prints these as `skopeo copy` lines or an ImageSetConfiguration):', '',
+      '| source | destination |', '| --- | --- |', ...copied.map((p) => `| \`${p.source}\` | \`${p.destination}\` |`));
+  }
   section('graph');
-  lines.push(`${h} Dependency graph`, '', 'Arrows point at what a component depends on.', '', '```mermaid', architectureMermaid(a).trimEnd(), '```');
+  lines.push(`${h} Dependency graph`, '', ...graphLegendMarkdown(), '', '```mermaid', architectureMermaid(a).trimEnd(), '```');
   return only.flatMap((k, i) => (i ? ['', ...sections.get(k)!] : sections.get(k)!));
 }

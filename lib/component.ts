@@ -181,6 +181,16 @@ export abstract class Component extends Chart {
   public readonly providesInfrastructure: string[] = [];
   /** Every image it runs, by key: its versions table. */
   public abstract readonly images: Readonly<Record<string, ImageSpec>>;
+
+  /**
+   * The upstream release the construct models (its CRD schemas, RBAC and flags), e.g. 'v0.19.2':
+   * what `mlplatform list components`, `graph` and `report` show as its version. Declared by
+   * each construct (an image tag is not it: a component also runs databases and sidecars).
+   * @default - none declared
+   */
+  public get release(): string | undefined {
+    return undefined;
+  }
   /**
    * Links it contributes to a central dashboard, if the platform has one (none by default).
    * Declared with `addDashboardLinks`, read by the dashboard at synth.

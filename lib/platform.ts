@@ -4,7 +4,7 @@ import { CertificateProvider } from './certificates';
 import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
-import { ImageSettings, ImageSpec, resolveImage } from './images';
+import { ImageSettings, ImageSpec, registryMirrorProblems, resolveImage } from './images';
 import { MetricsFence, resolveMetricsFence } from './network-policy';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
@@ -29,9 +29,30 @@ export interface PlatformProps extends PlatformCustomization {
    * created inside the platform, after its props. `resolveCrd` does the same later.
    */
   readonly crdOwners?: Record<string, string>;
-  /** Namespaces that exist on the cluster already (objects may live there without a Namespace object). @default ['default', 'kube-system'] */
+  /**
+   * Namespaces that exist on the cluster already (objects may live there without a Namespace
+   * object), in addition to 'default' and 'kube-system'. See also `addExistingNamespace`.
+   * @default - only 'default' and 'kube-system'
+   */
   readonly existingNamespaces?: string[];
+  /**
+   * Namespaces the platform creates (a Namespace object each, in the foundation phase), e.g.
+   * tenant namespaces outside Profiles that LocalQueues or InferenceServices live in. See also
+   * `addNamespace`.
+   * @default []
+   */
+  readonly createNamespaces?: Array<string | PlatformNamespace>;
 }
+
+/** A namespace the platform creates. */
+export interface PlatformNamespace {
+  readonly name: string;
+  /** Labels of its Namespace object. @default {} */
+  readonly labels?: Record<string, string>;
+}
+
+/** Namespaces that exist on every cluster. */
+export const DEFAULT_EXISTING_NAMESPACES: readonly string[] = ['default', 'kube-system'];
 
 /** The Namespace objects components emit for one namespace, and the labels they carry. */
 export interface SharedNamespace {
@@ -107,9 +128,33 @@ export class Platform extends Construct {
     this.certificates = props.certificates ?? CertificateProvider.certManager();
     this.imageSettings = props.images ?? {};
     this.metricsFence = resolveMetricsFence(this.node.path, props.metricsFence);
+    // The mirror is checked here; overrides where each image resolves (naming the image key).
+    const imageProblems = this.imageSettings.registryMirror === undefined ? [] : registryMirrorProblems(this.imageSettings.registryMirror).map((p) => `images.${p}`);
+    if (imageProblems.length) throw new Error(`${this.node.path}: invalid image settings of platform '${props.name}':\n${imageProblems.join('\n')}`);
     this.prerequisites = props.prerequisites ?? [];
-    this.existingNamespaces = props.existingNamespaces ?? ['default', 'kube-system'];
+    // Merged with the defaults: listing one namespace must not make 'default' unknown.
+    this.existingNamespaces = [...DEFAULT_EXISTING_NAMESPACES];
+    for (const n of props.existingNamespaces ?? []) this.addExistingNamespace(n);
+    for (const n of props.createNamespaces ?? []) this.addNamespace(typeof n === 'string' ? n : n.name, typeof n === 'string' ? {} : n.labels);
     this.explicitOwners = new Map(Object.entries(props.crdOwners ?? {}));
+  }
+
+  /**
+   * Declares a namespace the platform creates: a Namespace object (with `labels`) in the
+   * foundation phase, before every namespaced object. Components that create their own
+   * namespace do not need this.
+   */
+  public addNamespace(name: string, labels: Record<string, string> = {}): void {
+    checkNamespaceName(this.node.path, 'addNamespace', name);
+    let holder = this.node.tryFindChild(PlatformNamespaces.ID) as PlatformNamespaces | undefined;
+    if (!holder) holder = new PlatformNamespaces(this);
+    holder.add(name, labels);
+  }
+
+  /** Declares a namespace that exists on the cluster already (no Namespace object is emitted). */
+  public addExistingNamespace(name: string): void {
+    checkNamespaceName(this.node.path, 'existingNamespaces', name);
+    if (!this.existingNamespaces.includes(name)) this.existingNamespaces.push(name);
   }
 
   /** The components, in declaration order. */
@@ -384,3 +429,36 @@ export function platformsOf(app: App): Platform[] {
 }
 
 
+function checkNamespaceName(where: string, prop: string, name: string): void {
+  if (typeof name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 63) {
+    throw new Error(`${where}: ${prop}: namespace '${name}' is not a valid namespace name; use a lower-case DNS label of at most 63 characters (e.g. 'team-a')`);
+  }
+}
+
+/** The component that emits the Namespaces a platform declares itself (Platform.addNamespace). */
+class PlatformNamespaces extends Component {
+  public static readonly ID = 'platform-namespaces';
+  public readonly images = {};
+  private readonly names = new Map<string, ApiObject>();
+
+  constructor(scope: Platform) {
+    super(scope, PlatformNamespaces.ID, 'default');
+  }
+
+  public add(name: string, labels: Record<string, string>): void {
+    const had = this.names.get(name);
+    if (had) {
+      for (const [k, v] of Object.entries(labels)) {
+        const existing = had.metadata.getLabel(k);
+        if (existing !== undefined && existing !== v) {
+          throw new Error(`${this.platform.node.path}: addNamespace: namespace '${name}' is declared twice with label ${k}=${existing} and ${k}=${v}; declare it once`);
+        }
+        had.metadata.addLabel(k, v);
+      }
+      return;
+    }
+    this.names.set(name, new ApiObject(this, `Namespace-${name}`, {
+      apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(Object.keys(labels).length ? { labels } : {}) },
+    }));
+  }
+}

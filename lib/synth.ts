@@ -1,9 +1,11 @@
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
+import { CertificateProviderKind } from './certificates';
 import { Finding, isError, largeCrds as largeCrdObjects, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
-import { EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
+import { ArgoCdFlavor, EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, repositoryPath, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
 import { platformReport } from './report';
@@ -47,6 +49,14 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   const problems = platform.node
     .findAll()
     .flatMap((c) => c.node.validate().map((e) => (e.startsWith(c.node.path) ? e : `${c.node.path}: ${e}`)));
+  // cdk8s orders a chart's objects by addDependency; a platform orders by phase and component
+  // requirements, so such a dependency would be ignored (cycles included): it is an error.
+  for (const c of [platform, ...platform.node.findAll()]) {
+    for (const d of c.node.dependencies) {
+      problems.push(`${c.node.path}: addDependency(${d.node.path}) is not honoured: a platform orders objects by phase and by the kinds components require; ` +
+        'remove it, and declare what the component needs (a required kind orders it after the component that serves it)');
+    }
+  }
   if (problems.length) throw new PlatformError(problems);
   step('resolve');
   const model = platform.resolve();
@@ -106,9 +116,96 @@ function toYaml(docs: unknown[]): string {
   return toYamlDocuments(docs);
 }
 
-/** Writes a built platform to outdir/<platform>/, replacing what was there. */
-export function writePlatform(build: PlatformBuild, outdir: string): void {
-  replaceFiles(path.join(outdir, build.model.platform.name), build.files);
+/**
+ * GitOps settings from the environment, for apps that leave them unset: MLP_REPO_URL
+ * (repoURL), MLP_TARGET_REVISION (targetRevision), MLP_GITOPS_PATH (path),
+ * MLP_REPOSITORY_ROOT (repositoryRoot) and MLP_GITOPS_FORMATS (a comma-separated list of
+ * argocd, flux, helm, cmp: exactly those are written).
+ */
+export function gitopsSettingsFromEnvironment(env: Record<string, string | undefined> = process.env): Partial<GitOpsSettings> {
+  const formats = env.MLP_GITOPS_FORMATS?.split(',').map((f) => f.trim()).filter((f) => f);
+  const known = ['argocd', 'flux', 'helm', 'cmp'];
+  const unknown = (formats ?? []).filter((f) => !known.includes(f));
+  if (unknown.length) throw new Error(`MLP_GITOPS_FORMATS: unknown format ${unknown.join(', ')}; list some of ${known.join(', ')} (comma-separated)`);
+  return definedOnly({
+    repoURL: env.MLP_REPO_URL || undefined,
+    targetRevision: env.MLP_TARGET_REVISION || undefined,
+    path: env.MLP_GITOPS_PATH || undefined,
+    repositoryRoot: env.MLP_REPOSITORY_ROOT || undefined,
+    formats: formats && {
+      argocd: formats.includes('argocd'), flux: formats.includes('flux'), helm: formats.includes('helm'), configManagementPlugin: formats.includes('cmp'),
+    },
+  });
+}
+
+/**
+ * The GitOps settings an app writes with: the example repository, then the environment
+ * (gitopsSettingsFromEnvironment), then the app's own settings; undefined for `false`.
+ */
+export function effectiveGitOpsSettings(gitops: Partial<GitOpsSettings> | false | undefined, env: Record<string, string | undefined> = process.env): GitOpsSettings | undefined {
+  if (gitops === false) return undefined;
+  return { ...EXAMPLE_GITOPS_SETTINGS, ...gitopsSettingsFromEnvironment(env), ...definedOnly(gitops ?? {}) };
+}
+
+function definedOnly<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** What one platform writes: its folder and every file in it (phases, REPORT.md, GitOps files). */
+export interface PlatformOutput {
+  /** outdir/<platform>, or outdir/fleet/<fleet>/<cluster>/<platform> for a fleet's platform. */
+  readonly dir: string;
+  readonly files: Map<string, string>;
+}
+
+/**
+ * The one output of a built platform, whichever entry point writes it (PlatformApp's synth,
+ * `mlplatform synth`, writePlatform): its files and, unless `gitops` is undefined, its GitOps
+ * files with paths relative to the repository root (a fleet's platform uses the fleet's settings).
+ */
+export function platformOutput(build: PlatformBuild, outdir: string, gitops: ResolvedGitOpsSettings | undefined): PlatformOutput {
+  const name = build.model.platform.name;
+  const placement = gitops ? fleetPlacement(build, { outdir }) : undefined;
+  const dir = path.join(placement ? path.join(outdir, placement.folder) : outdir, name);
+  const files = new Map(build.files);
+  const extra = placement
+    ? gitopsFiles(build, placement.settings, { base: repositoryPath(placement.settings.path, placement.folder), namePrefix: `${placement.cluster}-` })
+    : gitops ? gitopsFiles(build, gitops) : undefined;
+  for (const [f, t] of extra ?? []) files.set(f, t);
+  return { dir, files };
+}
+
+/**
+ * The settings one platform is written with: a platform whose webhook certificates come from
+ * OpenShift's service CA (opendatahub) runs on OpenShift, so unless `argocd.flavor` is set its
+ * Argo CD is OpenShift GitOps (namespace openshift-gitops, health check on the ArgoCD resource).
+ */
+export function platformGitOpsSettings(settings: GitOpsSettings, platform: Platform): GitOpsSettings {
+  const c = platform.certificates;
+  const openshift = c.kind === CertificateProviderKind.OPENSHIFT_SERVICE_CA || c.fallback?.kind === CertificateProviderKind.OPENSHIFT_SERVICE_CA;
+  if (!openshift || settings.argocd?.flavor !== undefined) return settings;
+  return { ...settings, argocd: { ...settings.argocd, flavor: ArgoCdFlavor.OPENSHIFT_GITOPS } };
+}
+
+export interface WritePlatformOptions {
+  /**
+   * Where the output lives in git, for the GitOps files; false writes none.
+   * @default - as PlatformApp: the example repository and the MLP_* environment variables
+   */
+  readonly gitops?: GitOpsSettings | false;
+}
+
+/**
+ * Writes a built platform to outdir/<platform>/, replacing what was there: exactly what
+ * PlatformApp's synth and `mlplatform synth` write (phases, REPORT.md, GitOps files).
+ * Returns the folder and the files written.
+ */
+export function writePlatform(build: PlatformBuild, outdir: string, options: WritePlatformOptions = {}): PlatformOutput {
+  const settings = effectiveGitOpsSettings(options.gitops);
+  const gitops = settings && resolveGitOpsSettings('writePlatform', platformGitOpsSettings(settings, build.model.platform), { outdir });
+  const out = platformOutput(build, outdir, gitops);
+  replaceFiles(out.dir, out.files);
+  return out;
 }
 
 /** Writes files (relative path -> text) to dir, removing what was there. */
@@ -134,10 +231,34 @@ export interface PlatformAppProps extends AppProps {
   readonly platforms?: string[];
   /**
    * Where the output lives in git, for the GitOps files written next to each platform
-   * (argocd/, flux/, helm/, phase kustomizations; see lib/gitops); false writes none.
+   * (argocd/, flux/, optionally helm/, phase kustomizations; see lib/gitops); false writes none.
+   * Settings it leaves unset come from MLP_REPO_URL, MLP_TARGET_REVISION, MLP_GITOPS_PATH,
+   * MLP_REPOSITORY_ROOT and MLP_GITOPS_FORMATS (see gitopsSettingsFromEnvironment).
    * @default EXAMPLE_GITOPS_SETTINGS (a placeholder repository: set yours before syncing)
    */
   readonly gitops?: GitOpsSettings | false;
+}
+
+/** Set while `mlplatform report|graph --app FILE` loads an app: PlatformApp.synth then writes nothing. */
+const LOAD_ONLY = Symbol.for('cdk8s-mlplatform.loadOnly');
+const LOADED_APPS = Symbol.for('cdk8s-mlplatform.loadedApps');
+type Registry = { [LOAD_ONLY]?: boolean; [LOADED_APPS]?: App[] };
+
+/**
+ * Loads an app module for inspection: while `load` runs, every PlatformApp created is
+ * recorded and its synth() (and runApp) does nothing. Returns the apps created.
+ */
+export function loadApps(load: () => void): App[] {
+  const g = globalThis as Registry;
+  g[LOAD_ONLY] = true;
+  g[LOADED_APPS] = [];
+  try {
+    load();
+    return g[LOADED_APPS]!;
+  } finally {
+    g[LOAD_ONLY] = false;
+    g[LOADED_APPS] = undefined;
+  }
 }
 
 /**
@@ -147,15 +268,17 @@ export interface PlatformAppProps extends AppProps {
  */
 export class PlatformApp extends App {
   private readonly only?: string[];
-  private readonly gitops?: GitOpsSettings;
+  private readonly gitops: GitOpsSettings | false | undefined;
 
   constructor(props: PlatformAppProps = {}) {
     super(props);
-    this.gitops = props.gitops === false ? undefined : props.gitops ?? EXAMPLE_GITOPS_SETTINGS;
+    this.gitops = props.gitops;
     this.only = props.platforms ?? process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((n) => n);
+    (globalThis as Registry)[LOADED_APPS]?.push(this);
   }
 
   public synth(): void {
+    if ((globalThis as Registry)[LOAD_ONLY]) return;
     let platforms = platformsOf(this);
     if (this.only) {
       const unknown = this.only.filter((n) => !platforms.some((p) => p.name === n));
@@ -167,38 +290,74 @@ export class PlatformApp extends App {
       // Settings are checked up front, but their error is raised where it always was: after every platform has built.
       let gitops: ResolvedGitOpsSettings | undefined;
       let gitopsError: unknown;
+      const settings = effectiveGitOpsSettings(this.gitops);
       try {
-        gitops = this.gitops && resolveGitOpsSettings('PlatformApp', this.gitops);
+        gitops = settings && resolveGitOpsSettings('PlatformApp', settings, { outdir: this.outdir });
       } catch (e) {
         gitopsError = e;
       }
       // Each platform's output (its files and GitOps files) is rendered as soon as it is built,
       // so that its model (the JSON of every object) can be released before the next one is
       // built; nothing is written until every platform has built.
-      const outputs: Array<{ platform: Platform; dir: string; files: Map<string, string>; gitops?: Map<string, string> }> = [];
+      const outputs: Array<{ platform: Platform; output: PlatformOutput }> = [];
       for (const p of platforms) {
         const b = buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n) });
-        // A fleet's platforms go to dist/fleet/<fleet>/<cluster>/<platform>/.
-        const placement = fleetPlacement(b);
-        const dir = path.join(placement ? path.join(this.outdir, placement.folder) : this.outdir, p.name);
-        let files: Map<string, string> | undefined;
-        if (gitops && placement) files = gitopsFiles(b, placement.settings, { base: `${placement.settings.path}/${placement.folder}`, namePrefix: `${placement.cluster}-` });
-        else if (gitops) files = gitopsFiles(b, gitops);
-        outputs.push({ platform: p, dir, files: b.files, gitops: files });
+        if (gitopsError) continue;
+        const mine = gitops && settings && resolveGitOpsSettings('PlatformApp', platformGitOpsSettings(settings, p), { outdir: this.outdir });
+        outputs.push({ platform: p, output: platformOutput(b, this.outdir, mine) });
       }
       if (gitopsError) throw gitopsError;
       progress.show('', 'write');
-      for (const o of outputs) {
-        replaceFiles(o.dir, o.files);
-        if (o.gitops) writeFiles(o.dir, o.gitops);
+      for (const o of outputs) replaceFiles(o.output.dir, o.output.files);
+      if (gitops && gitops.repoURL !== EXAMPLE_GITOPS_SETTINGS.repoURL && gitIgnores(this.outdir)) {
+        process.stderr.write(`warning: ${this.outdir} is ignored by git, but the Argo CD and Flux files point at it in ${gitops.repoURL}; ` +
+          'commit the output where it is not ignored, or synthesize into a checkout of the GitOps repository (README: "Getting the output into git")\n');
       }
       const built = new Set(outputs.map((o) => o.platform));
       for (const fleet of this.node.findAll().filter((c): c is Fleet => c instanceof Fleet)) {
-        if ([...fleet.platforms.values()].every((p) => built.has(p))) writeFiles(this.outdir, fleet.files());
+        if ([...fleet.platforms.values()].every((p) => built.has(p))) writeFiles(this.outdir, fleet.files({ outdir: this.outdir }));
       }
     } finally {
       progress.clear();
     }
+  }
+}
+
+/**
+ * Whether git ignores a folder (`git check-ignore`, run locally, no network); false without git
+ * or outside a repository.
+ */
+export function gitIgnores(dir: string): boolean {
+  const r = spawnSync('git', ['check-ignore', '-q', path.resolve(dir)], { cwd: fs.existsSync(dir) ? dir : process.cwd(), stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/** Where runApp reports. */
+export interface RunAppOptions {
+  /** @default process.stderr */
+  readonly stderr?: { write(s: string): unknown };
+  /** The environment (DEBUG=1 adds the stack of an unexpected error). @default process.env */
+  readonly env?: Record<string, string | undefined>;
+}
+
+/**
+ * Synthesizes an app the way this project's main.ts does, for an app's entry point: a
+ * failure is reported once, as `synth failed: ` and the problem list (each problem with its
+ * construct path), without a stack trace unless DEBUG is set and the error is not a checked
+ * problem. Returns the exit code (0, or 1 on failure) and sets process.exitCode to it.
+ */
+export function runApp(app: App, options: RunAppOptions = {}): number {
+  if ((globalThis as Registry)[LOAD_ONLY]) return 0;
+  const stderr = options.stderr ?? process.stderr;
+  const env = options.env ?? process.env;
+  try {
+    app.synth();
+    return 0;
+  } catch (e) {
+    stderr.write(`synth failed: ${(e as Error)?.message ?? String(e)}\n`);
+    if (env.DEBUG && !(e instanceof PlatformError)) stderr.write(`${(e as Error)?.stack}\n`);
+    process.exitCode = 1;
+    return 1;
   }
 }
 

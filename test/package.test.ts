@@ -52,15 +52,36 @@ new Kueue(platform, 'kueue');
 new GatewayApiInferenceExtension(platform, 'gateway-api-inference-extension');
 new KServe(platform, 'kserve', { localModel: false });
 const build = buildPlatform(platform);
-writePlatform(build, 'out');
+writePlatform(build, 'out', { gitops: { repoURL: 'https://git.example.com/mine.git' } });
 const arch = architectureOf(build.model, build.largeCrds);
 console.log(JSON.stringify({ components: arch.components.map((c) => c.name), images: arch.images, files: [...build.files.keys()] }));
+`;
+
+/** The README's package example shape: a PlatformApp run by runApp (main.ts's runner). */
+const MAIN = `
+import { CERT_MANAGER, KServe, Platform, PlatformApp, runApp } from 'cdk8s-mlplatform';
+
+const app = new PlatformApp({ outdir: 'clusters/prod', gitops: { repoURL: 'https://git.example.com/mine.git' } });
+const platform = new Platform(app, 'broken', { name: 'broken', prerequisites: [CERT_MANAGER] });
+new KServe(platform, 'kserve', { localModel: false });   // without the inference extension: fails its checks
+runApp(app);
+`;
+
+/** A working app in the same shape, for `mlplatform report --app`. */
+const INSPECTED = `
+import { CERT_MANAGER, Kueue, Platform, PlatformApp, runApp } from 'cdk8s-mlplatform';
+
+const app = new PlatformApp({ outdir: 'never-written' });
+const platform = new Platform(app, 'mine', { name: 'mine', prerequisites: [CERT_MANAGER], images: { registryMirror: 'mirror.example.com/ml' } });
+new Kueue(platform, 'kueue');
+runApp(app);
 `;
 
 test('the packed package installs offline without devDependencies, composes a platform, and runs mlplatform', () => {
   const started = Date.now();
   execFileSync('npx', ['projen', 'package'], { cwd: ROOT, stdio: 'pipe' });
-  const tarball = path.join(ROOT, 'dist', 'js', `${PKG.name}-${PKG.version}.tgz`);
+  // In artifacts/, not in dist/ (the synth output).
+  const tarball = path.join(ROOT, 'artifacts', `${PKG.name}-${PKG.version}.tgz`);
   const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
   expect(listing).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/mlplatform.js', 'package/pkg/index.js', 'package/pkg/index.d.ts', 'package/pkg/cli/main.js', 'package/pkg/imports/k8s/core-types.json']));
   // Only the compiled package: no sources, tests or build tooling.
@@ -84,7 +105,9 @@ test('the packed package installs offline without devDependencies, composes a pl
 
   // The app type-checks against the package's declarations (with our compiler: the fresh project has none) and runs.
   fs.writeFileSync(path.join(dir, 'app.ts'), APP);
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'ES2022', lib: ['es2022'], types: [], skipLibCheck: true, esModuleInterop: true }, files: ['app.ts'] }));
+  fs.writeFileSync(path.join(dir, 'main.ts'), MAIN);
+  fs.writeFileSync(path.join(dir, 'inspected.ts'), INSPECTED);
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'ES2022', lib: ['es2022'], types: [], skipLibCheck: true, esModuleInterop: true }, files: ['app.ts', 'main.ts', 'inspected.ts'] }));
   execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, stdio: 'pipe' });
   const result = JSON.parse(execFileSync(process.execPath, ['app.js'], { cwd: dir, encoding: 'utf8' }));
   expect(result.components).toEqual(['kueue', 'gateway-api-inference-extension', 'kserve']);
@@ -95,6 +118,21 @@ test('the packed package installs offline without devDependencies, composes a pl
   expect(controllers).toEqual(expect.arrayContaining([expect.stringMatching(/-kueue\.yaml$/), expect.stringMatching(/-kserve\.yaml$/)]));
   const kueue = fs.readFileSync(path.join(dir, 'out', 'mine', '10-controllers', controllers.find((f) => f.endsWith('-kueue.yaml'))!), 'utf8');
   expect(kueue).toMatch(/kind: Deployment\n[\s\S]*name: kueue-controller-manager/);
+  // writePlatform writes the GitOps files too, with paths where the files are (issues 17.1, 17.3).
+  const root = fs.readFileSync(path.join(dir, 'out', 'mine', 'argocd', 'root.yaml'), 'utf8');
+  expect(root).toContain('repoURL: https://git.example.com/mine.git');
+  expect(root).toMatch(/path: (out\/)?mine\/argocd\/apps\n/);
+  expect(fs.existsSync(path.join(dir, 'out', 'mine', 'flux', 'kustomizations.yaml'))).toBe(true);
+
+  // Errors from the exported runner: the problem list once, exit code 1, no stack trace (issue 17.4).
+  const failed = spawnSync(process.execPath, ['main.js'], { cwd: dir, encoding: 'utf8', env: { ...process.env, DEBUG: '' } });
+  expect(failed.status).toBe(1);
+  expect(failed.stderr).toMatch(/^synth failed: /);
+  expect(failed.stderr).toContain('broken/kserve');
+  expect(failed.stderr).not.toMatch(/^\s+at /m);
+  const problem = failed.stderr.split('\n').find((l) => l.includes('broken/kserve'))!;
+  expect(failed.stderr.split(problem).length - 1).toBe(1);
+  expect(fs.existsSync(path.join(dir, 'clusters'))).toBe(false);
 
   // The installed command runs the compiled CLI (no TypeScript at run time), SVG rendering included.
   const bin = path.join(dir, 'node_modules', '.bin', 'mlplatform');
@@ -104,9 +142,27 @@ test('the packed package installs offline without devDependencies, composes a pl
   const synth = spawnSync(bin, ['synth', '--platform', 'serving', '--out', 'dist'], { cwd: dir, encoding: 'utf8' });
   expect(synth.status).toBe(0);
   expect(fs.existsSync(path.join(dir, 'dist', 'serving', 'REPORT.md'))).toBe(true);
+  expect(fs.existsSync(path.join(dir, 'dist', 'serving', 'argocd', 'root.yaml'))).toBe(true);
+  // The consumer's own app, inspected without synthesizing (issue 17.12).
+  const report = spawnSync(bin, ['report', '--app', 'inspected.js'], { cwd: dir, encoding: 'utf8' });
+  expect({ status: report.status, stderr: report.stderr }).toEqual({ status: 0, stderr: '' });
+  expect(report.stdout).toMatch(/^# Architecture of platform mine\n/);
+  const mirror = spawnSync(bin, ['mirror', '--app', 'inspected.js'], { cwd: dir, encoding: 'utf8' });
+  expect(mirror.stdout).toMatch(/^skopeo copy --all docker:\/\/\S+ docker:\/\/mirror\.example\.com\/ml\//);
+  expect(fs.existsSync(path.join(dir, 'never-written'))).toBe(false);
   expect(fs.existsSync(path.join(dir, 'node_modules', 'cdk8s-mlplatform', 'pkg', 'cli', 'main.js'))).toBe(true);
 
   fs.rmSync(dir, { recursive: true, force: true });
   // Visible in the test output: the package test is the slow one.
   process.stderr.write(`package test: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }, 300_000);
+
+test('the test task lints without fixing; fixing and the tarball have their own places (issue 17.16)', () => {
+  const tasks = JSON.parse(fs.readFileSync(path.join(ROOT, '.projen', 'tasks.json'), 'utf8')).tasks;
+  const steps = (name: string) => JSON.stringify(tasks[name].steps);
+  expect(steps('test')).toContain('"spawn":"eslint"');
+  expect(steps('eslint')).not.toContain('--fix');
+  expect(steps('eslint:fix')).toContain('--fix');
+  expect(steps('package')).toContain('npm pack --pack-destination artifacts');
+  expect(steps('package')).not.toContain('dist/');
+});

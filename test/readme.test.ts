@@ -1,5 +1,7 @@
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import { PHASES } from '../lib/phases';
 
 // The README's "Compose your own platform" example is code we run, not prose that rots.
 const README = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
@@ -19,6 +21,19 @@ describe('README', () => {
     expect(commands).toHaveLength(2);
     expect(commands[0]).toMatch(/^npm ci && npx cdk8s synth\b/);
     expect(commands[1]).toMatch(/^npm ci && npx projen test\b/);
+  });
+
+  test('the phase table lists every phase folder synth writes (issue 17.16)', () => {
+    const table = README.split('## What synth writes')[1].split('\n\n')[2];
+    const folders = [...table.matchAll(/^\| `(\d\d-[a-z-]+)\/` \|/gm)].map((m) => m[1]);
+    expect(folders).toEqual(PHASES);
+  });
+
+  test('says how to run a consumer project, and where misspelled props are caught', () => {
+    const running = README.split('**Running it.**')[1]?.split('\n\n')[0] ?? '';
+    expect(running).toContain('tsc');
+    expect(running).toContain('tsx');
+    expect(running).toMatch(/misspelled/);
   });
 
   test('the compose-your-own-platform example synthesizes and passes every check', () => {
@@ -69,6 +84,32 @@ describe('README', () => {
       expect(images.filter((i: string) => !i.startsWith('registry.internal.example.com/mirror/'))).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the package example runs as a PlatformApp through runApp and writes the platform with its GitOps files', () => {
+    const source = exampleSource('Use it as a package');
+    expect(source).toContain('runApp(app);');
+    const dir = path.join(__dirname, '.cache');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'readme-package.ts');
+    fs.writeFileSync(file, source.replace(/from 'cdk8s-mlplatform'/g, "from '../../index'"));
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-readme-package-'));
+    const before = process.env.CDK8S_OUTDIR;
+    process.env.CDK8S_OUTDIR = out;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('./.cache/readme-package');
+      expect(process.exitCode ?? 0).toBe(0);
+      const files = fs.readdirSync(path.join(out, 'mine'));
+      expect(files).toEqual(expect.arrayContaining(['REPORT.md', 'kustomization.yaml', 'argocd', 'flux', '00-foundation', '10-controllers']));
+      const root = fs.readFileSync(path.join(out, 'mine', 'argocd', 'root.yaml'), 'utf8');
+      expect(root).toContain('repoURL: https://git.example.com/platform.git');
+    } finally {
+      if (before === undefined) delete process.env.CDK8S_OUTDIR;
+      else process.env.CDK8S_OUTDIR = before;
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(out, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,5 @@
 import { CRDS } from './crds';
-import { POD_DEFAULTS_IMAGES } from './versions';
+import { POD_DEFAULTS_IMAGES, POD_DEFAULTS_VERSION } from './versions';
 import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerResources } from '../../lib/controller';
@@ -28,6 +28,11 @@ const WEBHOOK_PORT = 4443;
  * namespace), so the platform's own namespaces never depend on it.
  */
 export class PodDefaultsWebhook extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return POD_DEFAULTS_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = POD_DEFAULTS_IMAGES;
   public readonly server: Controller;
   public readonly webhookServer: WebhookServer;

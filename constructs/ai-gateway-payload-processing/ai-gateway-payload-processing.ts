@@ -47,6 +47,11 @@ const SERVICE_ACCOUNT = 'payload-processing';
  * maas.opendatahub.io ExternalModels.
  */
 export class AiGatewayPayloadProcessing extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string | undefined {
+    return PAYLOAD_PROCESSING_IMAGES.processor.tag;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = PAYLOAD_PROCESSING_IMAGES;
   /** The stage in front of the authorization filter. */
   public readonly preProcessor: PayloadProcessor;

@@ -3,7 +3,7 @@ import { AppWrapperConfigProps, appWrapperConfigDocument, renderAppWrapperConfig
 import { appWrapperCrd, APPWRAPPER_GROUP } from './crds';
 import { APPWRAPPER_MANAGER_RULES } from './rbac';
 import { AppWrapperUserRoles } from './user-roles';
-import { APPWRAPPER_IMAGES } from './versions';
+import { APPWRAPPER_IMAGES, APPWRAPPER_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -52,6 +52,11 @@ const WEBHOOK_PORT = 9443;
  * their names with this component's, in other configurations).
  */
 export class AppWrapperOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return APPWRAPPER_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = APPWRAPPER_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { ARGO_GROUP, CRDS } from './crds';
-import { ARGO_WORKFLOWS_IMAGES } from './versions';
+import { ARGO_WORKFLOWS_IMAGES, ARGO_WORKFLOWS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
@@ -89,6 +89,11 @@ export function addArgoUserRoles(scope: Construct): void {
  * the executor image it injects), and the aggregated admin/edit/view roles.
  */
 export class ArgoWorkflows extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return ARGO_WORKFLOWS_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = ARGO_WORKFLOWS_IMAGES;
   public readonly controller: Workload;
   /** Whether it emits the argo-aggregate-to-admin/edit/view ClusterRoles. */

@@ -1,6 +1,6 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
-import { CENTRAL_DASHBOARD_IMAGES } from './versions';
+import { CENTRAL_DASHBOARD_IMAGES, CENTRAL_DASHBOARD_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLinks } from '../../lib/dashboard';
 import { ImageSpec } from '../../lib/images';
@@ -50,6 +50,11 @@ const PORT = 8082;
  * (`Component.dashboardLinks`); a component that is absent contributes none.
  */
 export class CentralDashboard extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return CENTRAL_DASHBOARD_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = CENTRAL_DASHBOARD_IMAGES;
   public readonly deployment: ApiObject;
   public readonly service: ApiObject;

@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { CERT_MANAGER_GROUP, CRDS } from './crds';
-import { CERT_MANAGER_IMAGES } from './versions';
+import { CERT_MANAGER_IMAGES, CERT_MANAGER_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -64,6 +64,11 @@ const CAINJECTOR_RULES: PolicyRule[] = [
  * webhook (checks MLP022 and MLP023 prove the order).
  */
 export class CertManager extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return CERT_MANAGER_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = CERT_MANAGER_IMAGES;
   public readonly controller: Controller;
   public readonly cainjector: Controller;

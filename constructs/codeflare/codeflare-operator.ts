@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { codeFlareConfigDocument, renderCodeFlareConfig } from './config';
 import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
-import { CODEFLARE_IMAGES } from './versions';
+import { CODEFLARE_IMAGES, CODEFLARE_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { crdName } from '../../lib/crd';
@@ -80,6 +80,11 @@ const WEBHOOK_PORT = 9443;
  * by the standalone AppWrapper controller, each in their own configurations.
  */
 export class CodeFlareOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return CODEFLARE_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = CODEFLARE_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { BUNDLED_CRDS, CRDS, DSPA_GROUP, dspaCrd } from './crds';
 import { DSPO_RUNTIME_ROLES } from './runtime-roles';
-import { DSPO_IMAGES, DspoImageKey } from './versions';
+import { DSPO_IMAGES, DSPO_VERSION, DspoImageKey } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -134,6 +134,11 @@ const isArgoWorkflows = (c: Component): c is ArgoWorkflows => c instanceof ArgoW
  * (argo ServiceAccount and roles) belongs to the ArgoWorkflows component, not here.
  */
 export class DataSciencePipelinesOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return DSPO_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = DSPO_IMAGES;
   public readonly controller: Controller;
 

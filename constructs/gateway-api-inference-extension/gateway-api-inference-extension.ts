@@ -47,6 +47,11 @@ export interface ReferencePickerOptions {
  * (`addInferencePool`).
  */
 export class GatewayApiInferenceExtension extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string | undefined {
+    return EPP_IMAGES[this.version].tag;
+  }
+
   public readonly version: GatewayApiInferenceExtensionVersion;
   public readonly images: Readonly<Record<string, ImageSpec>>;
 

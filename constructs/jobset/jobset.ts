@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
 import { JOBSET_GROUP } from './crds/jobset';
-import { JOBSET_IMAGES } from './versions';
+import { JOBSET_IMAGES, JOBSET_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -48,6 +48,11 @@ const MANAGER_RULES: PolicyRule[] = [
  * and the editor and viewer roles. Kubeflow Trainer requires it; Kueue integrates it.
  */
 export class JobSet extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return JOBSET_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = JOBSET_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

@@ -5,7 +5,7 @@ import { KATIB_DEFAULT_TRIAL_KINDS, katibConfigYaml, KatibTrialKind, trialKindGv
 import { KATIB_MYSQL_DATABASE, KATIB_MYSQL_SERVICE, KatibMySql } from './mysql';
 import { katibLabels } from './pod';
 import { KatibUi } from './ui';
-import { KATIB_IMAGES } from './versions';
+import { KATIB_IMAGES, KATIB_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { DatabaseEngine, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
@@ -93,6 +93,11 @@ const CONTROLLER_RULES: PolicyRule[] = [
  * MySQL/PostgreSQL, the UI, and Kubeflow's user roles.
  */
 export class Katib extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return KATIB_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = KATIB_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

@@ -6,7 +6,7 @@ import { llmInferenceServiceConfigPresets } from './llm-presets';
 import { KSERVE_LLMISVC_CRDS_OWNED, KSERVE_MANAGER_CRDS_OWNED } from './ownership';
 import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LLMISVC_VARIANT_AUTOSCALER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
 import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './runtimes';
-import { KSERVE_IMAGES, KServeImageKey } from './versions';
+import { KSERVE_IMAGES, KSERVE_VERSION, KServeImageKey } from './versions';
 import { ClusterServingRuntime, ClusterStorageContainer, LLMInferenceServiceConfig } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
@@ -72,6 +72,11 @@ function rule(version: string, resources: string[], operations: WebhookRule['ope
  * Inference Extension component.
  */
 export class KServe extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return KSERVE_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = KSERVE_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

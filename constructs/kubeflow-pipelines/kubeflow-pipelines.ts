@@ -8,7 +8,7 @@ import { Metacontroller } from './metacontroller';
 import { addPipelinesPolicies } from './policies';
 import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
-import { KUBEFLOW_PIPELINES_IMAGES } from './versions';
+import { KFP_VERSION, KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
@@ -225,6 +225,11 @@ export const PIPELINEVERSION_WEBHOOK = 'pipelineversions.pipelines.kubeflow.org'
  * - no cache deployer: the cache webhook's certificate comes from the platform's provider.
  */
 export class KubeflowPipelines extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return KFP_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = KUBEFLOW_PIPELINES_IMAGES;
   public readonly apiServer: Workload;
   public readonly storage: PipelinesStorage;

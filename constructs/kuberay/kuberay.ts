@@ -1,6 +1,6 @@
 import { CRDS } from './crds';
 import { KUBERAY_OPERATOR_RULES } from './rbac';
-import { KUBERAY_IMAGES } from './versions';
+import { KUBERAY_IMAGES, KUBERAY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { CustomResourceDefinition } from '../../lib/crd';
@@ -69,6 +69,11 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * opt-in validating webhooks.
  */
 export class KubeRay extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return KUBERAY_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = KUBERAY_IMAGES;
   public readonly operator: Controller;
   /** The webhook server, when `webhooks` is on. */

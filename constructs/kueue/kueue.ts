@@ -6,7 +6,7 @@ import { BUILTIN_INTEGRATIONS, INTEGRATIONS, IntegrationInfo, KueueIntegration, 
 import { kueueParityDeviations } from './parity';
 import { integrationUserRoles, KUEUE_USER_ROLES, MANAGER_NAMESPACED_RULES, MANAGER_RULES } from './rbac';
 import { KueueUserRoles } from './user-roles';
-import { KUEUE_IMAGES } from './versions';
+import { KUEUE_IMAGES, KUEUE_VERSION } from './versions';
 import { KueueVisibilityServer } from './visibility';
 import {
   ClusterQueue, ClusterQueueSpec, LocalQueue, LocalQueueSpec, ResourceFlavor, ResourceFlavorSpec,
@@ -96,6 +96,11 @@ const GROUP = 'kueue.x-k8s.io';
  * confirmed).
  */
 export class Kueue extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return KUEUE_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = KUEUE_IMAGES;
   public readonly integrations: readonly KueueIntegration[];
   public readonly controller: Controller;

@@ -27,6 +27,11 @@ const GROUP = 'llamastack.io';
  * autoscaler, disruption budget). No webhooks.
  */
 export class LlamaStackOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return LLAMA_STACK_OPERATOR_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = LLAMA_STACK_OPERATOR_IMAGES;
   public readonly controller: Controller;
 

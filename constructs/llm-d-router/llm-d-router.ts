@@ -37,6 +37,11 @@ const RESERVED_FLAGS = ['pool-name', 'pool-namespace', 'pool-group', 'zap-encode
  * (`gie.addInferencePool(id, { ..., picker: router.scheduler() })`).
  */
 export class LlmDRouter extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return LLM_D_ROUTER_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = LLM_D_ROUTER_IMAGES;
 
   constructor(scope: Platform, id: string, props: LlmDRouterProps = {}) {

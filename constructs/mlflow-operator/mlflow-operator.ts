@@ -38,6 +38,11 @@ const METRICS_CERT_SECRET = 'controller-manager-metrics-tls';
  * namespace users reach MLflow. No webhooks.
  */
 export class MLflowOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string | undefined {
+    return MLFLOW_OPERATOR_IMAGES.controller.tag;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = MLFLOW_OPERATOR_IMAGES;
   public readonly controller: Controller;
 

@@ -51,6 +51,11 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * the Roles it creates per registry and for the catalog are declared as grants (MLP031).
  */
 export class ModelRegistryOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string | undefined {
+    return MODEL_REGISTRY_IMAGES.operator.tag;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = MODEL_REGISTRY_IMAGES;
   public readonly operator: Controller;
   public readonly webhookServer: WebhookServer;

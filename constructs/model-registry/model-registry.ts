@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { ModelRegistryMySql } from './database';
 import { embedmdDatastore } from './embedmd';
-import { KUBEFLOW_MODEL_REGISTRY_IMAGES } from './versions';
+import { KUBEFLOW_MODEL_REGISTRY_IMAGES, MODEL_REGISTRY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { defaultPort, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
@@ -56,6 +56,11 @@ const QUANTITY = /^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
  * (ModelRegistryOperator), whose operator deploys registries from ModelRegistry resources.
  */
 export class KubeflowModelRegistry extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return MODEL_REGISTRY_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = KUBEFLOW_MODEL_REGISTRY_IMAGES;
   public readonly server: Workload;
   public readonly mysql?: ModelRegistryMySql;

@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
 import { MODELMESH_RUNTIME_IMAGES, MODELMESH_RUNTIMES } from './runtimes';
-import { MODELMESH_IMAGES } from './versions';
+import { MODELMESH_IMAGES, MODELMESH_VERSION } from './versions';
 import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
 import { Component, ComponentProps, CrdClaim, Prerequisite } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
@@ -55,6 +55,11 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
  * controller validates the runtimes it serves.
  */
 export class ModelMeshServing extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return MODELMESH_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = { ...MODELMESH_IMAGES, ...MODELMESH_RUNTIME_IMAGES };
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

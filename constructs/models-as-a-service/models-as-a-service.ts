@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { aiTenantCrd, configCrd, DEFAULT_AITENANT_NAMESPACE, legacyExternalModelCrd, maasAuthPolicyCrd, maasModelRefCrd, maasSubscriptionCrd, maasTenantConfigCrd, tenantCrd } from './crds';
 import { MAAS_CONTROLLER_RULES, MAAS_CONTROLLER_WATCHES, MAAS_OWNER_RULES, MAAS_VIEWER_RULES } from './rbac';
-import { MAAS_IMAGES } from './versions';
+import { MAAS_IMAGES, MAAS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -50,6 +50,11 @@ const PARAMETERS = 'maas-parameters';
  * them: they are never emitted twice.
  */
 export class ModelsAsAService extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return MAAS_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = MAAS_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { OdhNotebookController } from './odh-notebook-controller';
-import { NOTEBOOK_CONTROLLER_IMAGES } from './versions';
+import { NOTEBOOK_CONTROLLER_IMAGES, NOTEBOOK_CONTROLLER_VERSION } from './versions';
 import { DEFAULT_WORKBENCH_IMAGES, WorkbenchImage, WorkbenchKind } from './workbench-image';
 import { Notebook } from '../../imports/notebooks.kubeflow.org';
 import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
@@ -77,6 +77,11 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * Hub's notebook webhooks.
  */
 export class NotebookController extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return NOTEBOOK_CONTROLLER_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>>;
   public readonly controller: Controller;
   public readonly workbenchImages: readonly WorkbenchImage[];

@@ -44,6 +44,11 @@ function rule(group: string, version: string, resources: string[], operations: W
  * webhooks on KServe kinds, NIM Accounts and predictor pods.
  */
 export class OdhModelController extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string | undefined {
+    return ODH_MODEL_CONTROLLER_IMAGES.controller.tag;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = ODH_MODEL_CONTROLLER_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

@@ -5,7 +5,7 @@ import { CRDS } from './crds';
 import { KubeflowRoles } from './kubeflow-roles';
 import { DEFAULT_NAMESPACE_LABELS, ISTIO_INJECTION_LABEL } from './namespace-labels';
 import { Tenant, TenantProps, TenantSettings } from './tenant';
-import { PROFILE_CONTROLLER_IMAGES } from './versions';
+import { PROFILE_CONTROLLER_IMAGES, PROFILE_CONTROLLER_VERSION } from './versions';
 import { KubeflowRole } from '../../lib/aggregation';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller } from '../../lib/controller';
@@ -63,6 +63,11 @@ const RESERVED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'k
  * cluster-admin binding: it may bind only the three Kubeflow roles.
  */
 export class ProfileController extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return PROFILE_CONTROLLER_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = PROFILE_CONTROLLER_IMAGES;
   public readonly controller: Controller;
   public readonly roles: KubeflowRoles;

@@ -1,7 +1,7 @@
 import { CRDS } from './crds';
 import { CONTROLLER_RULES, NAMESPACED_EVENT_RULES, WEBHOOK_RULES } from './rbac';
 import { SparkJobNamespace } from './spark-job-namespace';
-import { SPARK_OPERATOR_IMAGES } from './versions';
+import { SPARK_OPERATOR_IMAGES, SPARK_OPERATOR_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { CustomResourceDefinition } from '../../lib/crd';
@@ -82,6 +82,11 @@ const API_FLAGS = ['--kube-api-qps=20', '--kube-api-burst=30'];
  * validating webhook configurations; driver RBAC in each job namespace; user roles.
  */
 export class SparkOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return SPARK_OPERATOR_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = SPARK_OPERATOR_IMAGES;
   public readonly controller: Controller;
   public readonly webhook: Controller;

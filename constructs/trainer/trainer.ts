@@ -51,6 +51,11 @@ export const STATUS_SERVER_PORT = 10443;
  * upstream does); the data-cache overlay (LeaderWorkerSet) is not modelled.
  */
 export class Trainer extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return TRAINER_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = TRAINER_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

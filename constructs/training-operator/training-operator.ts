@@ -1,5 +1,5 @@
 import { CRDS, KUBEFLOW_GROUP } from './crds';
-import { TRAINING_OPERATOR_IMAGES } from './versions';
+import { TRAINING_OPERATOR_IMAGES, TRAINING_OPERATOR_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { CrdDefinition } from '../../lib/crd';
@@ -64,6 +64,11 @@ const OPERATOR_RULES: PolicyRule[] = [
  * name, so a platform carries one or the other.
  */
 export class TrainingOperator extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return TRAINING_OPERATOR_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = TRAINING_OPERATOR_IMAGES;
   public readonly controller: Controller;
   public readonly webhookServer: WebhookServer;

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
-import { WVA_IMAGES } from './versions';
+import { WVA_IMAGES, WVA_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
@@ -39,6 +39,11 @@ const SATURATION_CONFIG = `${NAME}-saturation-scaling-config`;
  * metrics. No webhooks.
  */
 export class WorkloadVariantAutoscaler extends Component {
+  /** The upstream release this construct models. */
+  public override get release(): string {
+    return WVA_VERSION;
+  }
+
   public readonly images: Readonly<Record<string, ImageSpec>> = WVA_IMAGES;
   public readonly controller: Controller;
 

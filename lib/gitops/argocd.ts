@@ -1,7 +1,7 @@
 import { toYamlDocuments } from '../yaml-writer';
 import { IgnoredField, ignoredFields } from './ignore';
 import { phasePlan, stepName } from './plan';
-import { ResolvedGitOpsSettings } from './settings';
+import { ArgoCdFlavor, repositoryPath, ResolvedGitOpsSettings } from './settings';
 import type { PlatformBuild } from '../synth';
 
 export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
@@ -56,7 +56,7 @@ export function argoCdApps(build: PlatformBuild, settings: ResolvedGitOpsSetting
       },
       spec: {
         project: settings.argocd.project,
-        source: source(`${base}/${platform}/${step.phase}`),
+        source: source(repositoryPath(base, platform, step.phase)),
         destination: { server: settings.argocd.server },
         syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions, retry: { limit: 5, backoff: { duration: '10s', factor: 2, maxDuration: '3m' } } },
         ...(ignore.length ? { ignoreDifferences: ignore.map(toIgnoreDifference) } : {}),
@@ -69,7 +69,7 @@ export function argoCdApps(build: PlatformBuild, settings: ResolvedGitOpsSetting
     metadata: { name: prefix + platform, namespace: settings.argocd.namespace, labels: { 'app.kubernetes.io/part-of': platform } },
     spec: {
       project: settings.argocd.project,
-      source: source(`${base}/${platform}/argocd/apps`),
+      source: source(repositoryPath(base, platform, 'argocd', 'apps')),
       // The phase Applications live where Argo CD runs, whatever cluster they deploy to.
       destination: { server: 'https://kubernetes.default.svc', namespace: settings.argocd.namespace },
       syncPolicy: { automated: { prune: true, selfHeal: true } },
@@ -120,4 +120,26 @@ export function applicationHealthConfig(namespace: string): any {
     metadata: { name: 'argocd-cm', namespace, labels: { 'app.kubernetes.io/name': 'argocd-cm', 'app.kubernetes.io/part-of': 'argocd' } },
     data: { 'resource.customizations.health.argoproj.io_Application': APPLICATION_HEALTH_LUA },
   };
+}
+
+/**
+ * The same health check for OpenShift GitOps, where the operator owns argocd-cm (a key patched
+ * into it is reverted): the ArgoCD custom resource's `spec.resourceHealthChecks` entry, which the
+ * operator writes into argocd-cm. Only the field is given, to apply server-side onto the
+ * existing instance (`kubectl apply --server-side`).
+ */
+export function applicationHealthCheckResource(namespace: string, instance: string): any {
+  return {
+    apiVersion: 'argoproj.io/v1beta1',
+    kind: 'ArgoCD',
+    metadata: { name: instance, namespace },
+    spec: { resourceHealthChecks: [{ group: 'argoproj.io', kind: 'Application', check: APPLICATION_HEALTH_LUA }] },
+  };
+}
+
+/** The health check file of the settings' Argo CD flavor: path and object. */
+export function applicationHealthFile(settings: ResolvedGitOpsSettings): [string, any] {
+  return settings.argocd.flavor === ArgoCdFlavor.OPENSHIFT_GITOPS
+    ? ['argocd/argocd-health-check.yaml', applicationHealthCheckResource(settings.argocd.namespace, settings.argocd.instance)]
+    : ['argocd/argocd-cm-health.yaml', applicationHealthConfig(settings.argocd.namespace)];
 }

@@ -2,7 +2,7 @@ import type { PlatformBuild } from '../synth';
 import { toYamlDocument, toYamlDocuments } from '../yaml-writer';
 import { SYNC_WAVE, toIgnoreDifference } from './argocd';
 import { ignoredFields } from './ignore';
-import { phasePlan } from './plan';
+import { ARGOCD_PROTECT_OPTIONS, ARGOCD_SYNC_OPTIONS, phasePlan, PROTECTED_KINDS } from './plan';
 import { ResolvedGitOpsSettings } from './settings';
 
 /** The plugin's name (what an Application's `source.plugin.name` says). */
@@ -30,7 +30,8 @@ export function configManagementPlugin(namespace: string = 'argocd'): any {
     spec: {
       init: { command: ['sh', '-c', 'npm ci --ignore-scripts --no-audit --no-fund >&2'] },
       generate: { command: ['sh', '-c', CMP_GENERATE] },
-      discover: { fileName: './cdk8s.yaml' },
+      // The generate command runs this file: the plugin applies only where it exists.
+      discover: { fileName: './scripts/cmp-generate.ts' },
     },
   };
   return {
@@ -43,8 +44,9 @@ export function configManagementPlugin(namespace: string = 'argocd'): any {
 
 /**
  * What the plugin prints: every object of the platform in apply order, each annotated with
- * its phase's sync wave (one Application holds them all, so waves carry the phase order)
- * and, for CRDs too large for client-side apply, `ServerSideApply=true`.
+ * its phase's sync wave (one Application holds them all, so waves carry the phase order),
+ * `ServerSideApply=true` for CRDs too large for client-side apply, and `Prune=false,Delete=false`
+ * on CRDs and Namespaces (see PROTECTED_KINDS).
  */
 export function cmpStream(build: PlatformBuild): string {
   const large = new Set(build.largeCrds);
@@ -52,7 +54,11 @@ export function cmpStream(build: PlatformBuild): string {
   for (const step of phasePlan(build)) {
     for (const o of step.objects) {
       const annotations: Record<string, string> = { ...(o.json.metadata?.annotations ?? {}), [SYNC_WAVE]: String(step.wave) };
-      if (o.json.kind === 'CustomResourceDefinition' && large.has(o.json.metadata.name)) annotations['argocd.argoproj.io/sync-options'] = 'ServerSideApply=true';
+      const options = [
+        ...(o.json.kind === 'CustomResourceDefinition' && large.has(o.json.metadata.name) ? ['ServerSideApply=true'] : []),
+        ...(PROTECTED_KINDS.includes(o.json.kind) ? ARGOCD_PROTECT_OPTIONS : []),
+      ];
+      if (options.length) annotations[ARGOCD_SYNC_OPTIONS] = options.join(',');
       docs.push({ ...o.json, metadata: { ...o.json.metadata, annotations } });
     }
   }
@@ -61,14 +67,15 @@ export function cmpStream(build: PlatformBuild): string {
 
 /**
  * An Application that deploys the platform through the plugin: one Application, phase
- * order by sync waves, and the platform's run-time fields ignored.
+ * order by sync waves, and the platform's run-time fields ignored. Named `<platform>-cmp`:
+ * the app of apps' root Application is `<platform>`, in the same namespace.
  */
 export function cmpApplication(build: PlatformBuild, settings: ResolvedGitOpsSettings): any {
   const platform = build.model.platform.name;
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',
-    metadata: { name: platform, namespace: settings.argocd.namespace },
+    metadata: { name: `${platform}-cmp`, namespace: settings.argocd.namespace, labels: { 'app.kubernetes.io/part-of': platform } },
     spec: {
       project: settings.argocd.project,
       source: { repoURL: settings.repoURL, targetRevision: settings.targetRevision, path: '.', plugin: { name: CMP_NAME, env: [{ name: 'PLATFORM', value: platform }] } },

@@ -3,7 +3,7 @@ import { CertificateProvider } from '../certificates';
 import { Platform } from '../platform';
 import type { PlatformBuild } from '../synth';
 import { toYamlDocument } from '../yaml-writer';
-import { GitOpsSettings, resolveGitOpsSettings, ResolvedGitOpsSettings } from './settings';
+import { GitOpsContext, GitOpsSettings, repositoryPath, resolveGitOpsSettings, ResolvedGitOpsSettings } from './settings';
 
 /** What differs between the clusters of a fleet. */
 export interface ClusterSettings {
@@ -86,23 +86,23 @@ export class Fleet extends Construct {
     return `fleet/${this.name}/${cluster}`;
   }
 
-  /** The resolved GitOps settings of one cluster (its server as Argo CD destination). */
-  public settingsOf(cluster: string): ResolvedGitOpsSettings {
+  /** The resolved GitOps settings of one cluster (its server as Argo CD destination); `context.outdir` places `path`. */
+  public settingsOf(cluster: string, context: GitOpsContext = {}): ResolvedGitOpsSettings {
     const s = this.gitops;
-    return resolveGitOpsSettings(`${this.node.path}/${cluster}`, { ...s, argocd: { ...s.argocd, server: this.clusters[cluster].server } });
+    return resolveGitOpsSettings(`${this.node.path}/${cluster}`, { ...s, argocd: { ...s.argocd, server: this.clusters[cluster].server } }, context);
   }
 
   /**
    * The ApplicationSet: a list generator with one element per cluster, each generating the
    * cluster's root Application, which syncs the cluster's phase Applications (sync waves).
    */
-  public applicationSet(): any {
-    const s = resolveGitOpsSettings(this.node.path, this.gitops);
+  public applicationSet(context: GitOpsContext = {}): any {
+    const s = resolveGitOpsSettings(this.node.path, this.gitops, context);
     const elements = [...this.platforms.entries()].map(([cluster, p]) => ({
       cluster,
       server: this.clusters[cluster].server,
       platform: p.name,
-      path: `${s.path}/${this.folderOf(cluster)}/${p.name}/argocd/apps`,
+      path: repositoryPath(s.path, this.folderOf(cluster), p.name, 'argocd', 'apps'),
     }));
     return {
       apiVersion: 'argoproj.io/v1alpha1',
@@ -127,13 +127,13 @@ export class Fleet extends Construct {
   }
 
   /** The fleet's own files, relative to the output folder. */
-  public files(): Map<string, string> {
-    return new Map([[`fleet/${this.name}/applicationset.yaml`, toYamlDocument(this.applicationSet())]]);
+  public files(context: GitOpsContext = {}): Map<string, string> {
+    return new Map([[`fleet/${this.name}/applicationset.yaml`, toYamlDocument(this.applicationSet(context))]]);
   }
 }
 
 /** The cluster folder and GitOps settings of a built platform that belongs to a fleet. */
-export function fleetPlacement(build: PlatformBuild): { folder: string; cluster: string; settings: ResolvedGitOpsSettings } | undefined {
+export function fleetPlacement(build: PlatformBuild, context: GitOpsContext = {}): { folder: string; cluster: string; settings: ResolvedGitOpsSettings } | undefined {
   const f = Fleet.of(build.model.platform);
-  return f && { folder: f.fleet.folderOf(f.cluster), cluster: f.cluster, settings: f.fleet.settingsOf(f.cluster) };
+  return f && { folder: f.fleet.folderOf(f.cluster), cluster: f.cluster, settings: f.fleet.settingsOf(f.cluster, context) };
 }

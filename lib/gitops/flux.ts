@@ -1,7 +1,8 @@
 import { toYamlDocuments } from '../yaml-writer';
+import type { GitOpsLayout } from './argocd';
 import { ignoredFields } from './ignore';
 import { phasePlan, stepName } from './plan';
-import { ResolvedGitOpsSettings } from './settings';
+import { repositoryPath, ResolvedGitOpsSettings } from './settings';
 import type { PlatformBuild } from '../synth';
 
 /** Flux output of one platform. */
@@ -16,33 +17,36 @@ export interface FluxOutput {
  * One Flux Kustomization per phase folder. Each depends on the one before (phases are
  * applied in order; dependsOn makes Flux wait until that one is Ready), the CRD phase waits
  * for everything it applies (`wait: true`: CRDs Established), and other phases report Ready
- * only once their controller Deployments are (healthChecks), so webhooks and custom resources
+ * only once their Deployments, StatefulSets, DaemonSets and Certificates are (healthChecks), so webhooks and custom resources
  * never reach an API server whose backends are still starting. Flux applies server-side, so
  * large CRDs need nothing special, and fields our manifests leave out (injected caBundles)
  * are not Flux's to revert; aggregated ClusterRoles' `rules: []` is patched out so the
- * API server's aggregation owns the rules.
+ * API server's aggregation owns the rules. In a fleet, names carry the cluster prefix
+ * (`layout.namePrefix`), so one Flux may reconcile several clusters' Kustomizations.
  */
-export function fluxKustomizations(build: PlatformBuild, settings: ResolvedGitOpsSettings, base: string = settings.path): FluxOutput {
+export function fluxKustomizations(build: PlatformBuild, settings: ResolvedGitOpsSettings, layout: GitOpsLayout = {}): FluxOutput {
   const platform = build.model.platform.name;
+  const base = layout.base ?? settings.path;
+  const prefix = layout.namePrefix ?? '';
   const aggregated = ignoredFields(build.model).filter((f) => f.kind === 'ClusterRole' && f.jsonPointers.includes('/rules'));
   const kustomizations = phasePlan(build).map((step) => {
     const roles = aggregated.filter((f) => f.phase === step.phase);
     return {
       apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
       kind: 'Kustomization',
-      metadata: { name: stepName(platform, step.phase), namespace: settings.flux.namespace, labels: { 'app.kubernetes.io/part-of': platform } },
+      metadata: { name: prefix + stepName(platform, step.phase), namespace: settings.flux.namespace, labels: { 'app.kubernetes.io/part-of': platform } },
       spec: {
         interval: settings.flux.interval,
         timeout: settings.flux.timeout,
         retryInterval: '1m',
-        path: `./${base}/${platform}/${step.phase}`,
+        path: `./${repositoryPath(base, platform, step.phase)}`,
         prune: true,
         sourceRef: { kind: 'GitRepository', name: settings.flux.sourceName },
-        ...(step.after ? { dependsOn: [{ name: stepName(platform, step.after) }] } : {}),
+        ...(step.after ? { dependsOn: [{ name: prefix + stepName(platform, step.after) }] } : {}),
         ...(step.hasCrds
           ? { wait: true }
-          : step.deployments.length
-            ? { healthChecks: step.deployments.map((d) => ({ apiVersion: 'apps/v1', kind: 'Deployment', name: d.name, namespace: d.namespace })) }
+          : step.healthChecks.length
+            ? { healthChecks: step.healthChecks }
             : {}),
         ...(roles.length
           ? { patches: roles.map((r) => ({ patch: toYamlDocuments([[{ op: 'remove', path: '/rules' }]]), target: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', name: r.name } })) }

@@ -52,6 +52,12 @@ export function helmChart(build: PlatformBuild, settings: ResolvedGitOpsSettings
       const name = file.slice(step.phase.length + 1);
       if (step.phase === Phase.FOUNDATION && !name.startsWith('00-namespaces')) {
         files.set(`helm/crds/${name}`, text); // crds/ is not templated
+      } else if (step.phase === Phase.FOUNDATION) {
+        // Namespaces stay on uninstall and when dropped from the chart (as CRDs in crds/ do):
+        // deleting one deletes everything in it.
+        const docs = build.documents?.get(file) ?? parseAllDocuments(text).map((d) => d.toJSON());
+        const kept = docs.map((o) => ({ ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata?.annotations ?? {}), 'helm.sh/resource-policy': 'keep' } } }));
+        files.set(`helm/templates/${file}`, escapeTemplate(toYamlDocuments(kept)));
       } else if (weight === undefined) {
         files.set(`helm/templates/${file}`, escapeTemplate(text));
       } else {

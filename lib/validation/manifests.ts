@@ -189,7 +189,39 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
     const results = validateCustomResources(indexes.map((i) => docs[i].object), crd);
     indexes.forEach((i, k) => { issues[i] = results[k]; });
   }
+  duplicates(docs).forEach((issue, i) => { if (issue) issues[i] = [...issues[i], issue]; });
   return docs.flatMap((d, i) => issues[i].map((issue) => toFinding(d, issue)));
+}
+
+/**
+ * K8S-DUPLICATE: an object (API group, kind, namespace, name) defined again with different
+ * content: kubectl and GitOps engines apply one over the other. Identical copies pass.
+ */
+function duplicates(docs: readonly ManifestDocument[]): Array<ValidationIssue | undefined> {
+  const first = new Map<string, { doc: ManifestDocument; text: string }>();
+  return docs.map((d) => {
+    const o = d.object as any;
+    if (o === null || typeof o !== 'object' || typeof o.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') return undefined;
+    const key = `${groupOf(o.apiVersion)}/${o.kind}/${typeof o.metadata.namespace === 'string' ? o.metadata.namespace : ''}/${o.metadata.name}`;
+    const text = canonicalJson(o);
+    const seen = first.get(key);
+    if (!seen) {
+      first.set(key, { doc: d, text });
+      return undefined;
+    }
+    if (seen.text === text) return undefined;
+    const where = `${seen.doc.file}#${seen.doc.index}${seen.doc.prefix ? ` ${seen.doc.prefix}` : ''}`;
+    return { rule: 'K8S-DUPLICATE', path: '', message: `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name} is also defined in ${where} with different content; kubectl and GitOps engines would apply one over the other: keep one definition` };
+  });
+}
+
+/** JSON with object keys sorted, so that key order does not make two equal objects differ. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
 }
 
 function servedAs(kind: string): string {

@@ -55,10 +55,10 @@ describe('mlplatform', () => {
   test('fails with exit 2 and one line naming the command for an unknown command, option or value', async () => {
     const unknown = await cli(['deploy']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, list, validate, help; see mlplatform --help)\n");
+    expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, mirror, list, validate, help; see mlplatform --help)\n");
     const option = await cli(['synth', '--outdir', 'x']);
     expect(option.code).toBe(2);
-    expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --out, --help)');
+    expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --out, --repo-url, --revision, --repository-root, --gitops-path, --formats, --help)');
     const format = await cli(['report', '--platform', 'serving', '--format', 'pdf']);
     expect(format.code).toBe(2);
     expect(format.stderr.split('\n')[0]).toBe("mlplatform report: --format 'pdf' is not one of md, json, svg");
@@ -88,8 +88,14 @@ describe('mlplatform', () => {
     expect(components.stdout).toMatch(/^kserve \(KServe\) v0\.20\.0 {2}namespace kserve {2}platforms: serving, model-serving, kubeflow$/m);
     expect(components.stdout).toMatch(/^ {2}controller: kserve\/kserve-controller:v0\.20\.0$/m);
     const versions = await cli(['list', 'versions']);
-    expect(versions.stdout).toContain('kserve\tcontroller\tkserve/kserve-controller:v0.20.0\n');
-    expect(versions.stdout).toMatch(/^kueue\t\w+\t.*kueue.*:v0\.\d+\.\d+$/m);
+    expect(versions.stdout).toContain('kserve\tcontroller\tkserve/kserve-controller:v0.20.0\tserving,model-serving,kubeflow,opendatahub\n');
+    expect(versions.stdout).toMatch(/^kueue\t\w+\t.*kueue.*:v0\.\d+\.\d+\t[a-z,-]+$/m);
+    // One line per image (issue 17.16): a component in several namespaces is not listed twice.
+    const lines = versions.stdout.trim().split('\n');
+    expect(lines.length).toBe(new Set(lines.map((l) => l.split('\t').slice(0, 3).join('\t'))).size);
+    // Versions are the modelled releases, not database image tags (issue 17.7).
+    expect(components.stdout).toMatch(/^kubeflow-pipelines \(KubeflowPipelines\) 2\.\d+\.\d+ /m);
+    expect(components.stdout).toMatch(/^model-registry \(KubeflowModelRegistry\) v0\.\d+\.\d+ /m);
   });
 
   test('synth writes the platforms it names, byte for byte what buildPlatform renders', async () => {
@@ -138,7 +144,7 @@ describe('mlplatform', () => {
     expect(json.components.map((c: any) => c.name)).toEqual(['gateway-api-inference-extension', 'kserve']);
     expect(json.dependencies).toContainEqual(expect.objectContaining({ from: 'kserve', to: 'gateway-api-inference-extension' }));
     for (const image of json.images) expect(md.stdout).toContain(`\n${image}\n`);
-    expect(json.graph.mermaid).toMatch(/^graph LR\n/);
+    expect(json.graph.mermaid).toMatch(/^%% arrows point from a component to what it depends on; .*\ngraph LR\n/);
     expect(json.graph.dot).toMatch(/^digraph "serving" \{/);
 
     const dir = tmp();
@@ -146,7 +152,8 @@ describe('mlplatform', () => {
     expect(svg).toEqual({ code: 0, stdout: '', stderr: 'wrote arch/serving.svg\n' });
     const text = fs.readFileSync(path.join(dir, 'arch', 'serving.svg'), 'utf8');
     expect(text).toContain('<svg');
-    const nodes = [...text.matchAll(/class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).sort();
+    // The legend's sample nodes aside.
+    const nodes = [...text.matchAll(/class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).filter((t) => !t.startsWith('legend_')).sort();
     // The components, and cert-manager, a prerequisite of the serving platform.
     expect(nodes).toEqual(['n_cert_manager', 'n_gateway_api_inference_extension', 'n_kserve']);
   });
@@ -154,7 +161,7 @@ describe('mlplatform', () => {
   test('graph prints Mermaid by default, DOT and SVG on request', async () => {
     const mermaid = await cli(['graph', '--platform', 'training']);
     expect(mermaid.code).toBe(0);
-    expect(mermaid.stdout).toMatch(/^graph LR\n/);
+    expect(mermaid.stdout).toMatch(/^%% arrows point from a component to what it depends on; .*\ngraph LR\n/);
     expect(mermaid.stdout).toContain('n_trainer ==>|creates: JobSet| n_jobset');
     const dot = await cli(['graph', '--platform', 'training', '--format', 'dot']);
     expect(dot.stdout).toContain('n_trainer -> n_jobset [label="creates: JobSet"');

@@ -2,12 +2,16 @@ import { App } from 'cdk8s';
 import { ArgoWorkflows } from '../../constructs/argo-workflows';
 import { DataSciencePipelinesOperator } from '../../constructs/data-science-pipelines-operator';
 import { KubeflowPipelines } from '../../constructs/kubeflow-pipelines';
+import { KFP_VERSION } from '../../constructs/kubeflow-pipelines/versions';
+import { KUEUE_VERSION } from '../../constructs/kueue/versions';
+import { MODEL_REGISTRY_VERSION } from '../../constructs/model-registry/versions';
 import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, renderSvg } from '../../lib/architecture';
 import { CertificateProvider } from '../../lib/certificates';
 import { CERT_MANAGER } from '../../lib/component';
 import { PHASES } from '../../lib/phases';
 import { Platform } from '../../lib/platform';
 import { buildPlatform, PlatformBuild } from '../../lib/synth';
+import { DEFAULT_PLATFORMS } from '../../platforms';
 import { TrainingPlatform } from '../../platforms/training';
 
 const training: PlatformBuild = buildPlatform(new TrainingPlatform(new App(), 'training'));
@@ -30,10 +34,23 @@ describe('architectureOf', () => {
     expect(kueue.class).toBe('Kueue');
     expect(kueue.images.map((i) => i.key)).toEqual(Object.keys(component.images).sort());
     for (const i of kueue.images) expect(i.image).toBe(component.image(i.key));
-    // The version is the tag the controller runs.
+    // The version is the release the construct models (for Kueue also the tag its controller runs).
+    expect(kueue.version).toBe(KUEUE_VERSION);
     const deployment = training.model.objects.find((o) => o.component === component && o.json.kind === 'Deployment')!;
     expect(deployment.json.spec.template.spec.containers[0].image.endsWith(`:${kueue.version}`)).toBe(true);
     expect(kueue.objects).toBe(training.model.objects.filter((o) => o.component === component).length);
+  });
+
+  test('a component\'s version is the release its construct declares, not the tag of its first image (issue 17.7)', () => {
+    const kubeflow = DEFAULT_PLATFORMS.find((p) => p.name === 'kubeflow')!.create(new App({ outdir: '/nonexistent' }));
+    const versions = new Map(architectureOf(kubeflow.resolve()).components.map((c) => [c.name, c.version]));
+    // Their first workloads run MySQL (8.4, 8.0.39): not the component's version.
+    expect(versions.get('kubeflow-pipelines')).toBe(KFP_VERSION);
+    expect(versions.get('model-registry')).toBe(MODEL_REGISTRY_VERSION);
+    // Every component of every default platform declares one.
+    for (const p of DEFAULT_PLATFORMS) {
+      for (const c of p.create(new App({ outdir: '/nonexistent' })).components) expect([c.componentName, typeof c.release]).toEqual([c.componentName, 'string']);
+    }
   });
 
   test('maps every emitted CRD to its owner', () => {
@@ -140,8 +157,31 @@ describe('graph', () => {
   test('renders to an SVG with a node per component', async () => {
     const svg = await renderSvg(architectureDot(arch));
     expect(svg).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>\s*$/);
-    const titles = [...svg.matchAll(/<g id="node\d+" class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).sort();
+    // Components and prerequisites; the legend's sample nodes aside.
+    const titles = [...svg.matchAll(/<g id="node\d+" class="node">\s*<title>([^<]+)<\/title>/g)].map((m) => m[1]).filter((t) => !t.startsWith('legend_')).sort();
     expect(titles).toEqual([...arch.components.map((c) => `n_${c.name.replace(/-/g, '_')}`), 'n_opendatahub_operator'].sort());
+  });
+});
+
+describe('one graph direction and legend (issue 17.8)', () => {
+  test('Mermaid, DOT/SVG and REPORT.md draw the dependent component first, each with the legend of edge kinds', async () => {
+    const mermaid = architectureMermaid(arch);
+    expect(mermaid.split('\n')[0]).toBe('%% arrows point from a component to what it depends on; --> watches (blue, solid), ==> creates (green, thick), ' +
+      '-.-> crd-owner (purple, dashed), -.-> webhook (red, dotted), -.-> infrastructure (grey, dashed)');
+    expect(mermaid).toMatch(/n_trainer ==>\|creates: JobSet\| n_jobset/);
+    // Colours as in the SVG.
+    expect(mermaid).toMatch(/linkStyle \d+ stroke:#1a7f37/);
+    const dot = architectureDot(arch);
+    expect(dot).toContain('subgraph cluster_legend');
+    for (const kind of ['watches', 'creates', 'crd-owner', 'webhook', 'infrastructure']) expect(dot).toMatch(new RegExp(`legend_\\d_to \\[label="${kind}: `));
+    const svg = await renderSvg(dot);
+    expect(svg).toContain('creates: creates objects of a kind the other serves');
+    expect(svg).toMatch(/stroke="#cf222e"/);
+    const report = training.files.get('REPORT.md')!;
+    expect(report).toContain('The arrows point from a component to what it depends on');
+    // Trainer creates JobSets: it depends on JobSet, in REPORT.md as in the graph command.
+    expect(report).toMatch(/ {2}trainer -->\|jobset\.x-k8s\.io\/JobSet\| jobset/);
+    expect(report).not.toMatch(/ {2}jobset -->\|jobset\.x-k8s\.io\/JobSet\| trainer/);
   });
 });
 

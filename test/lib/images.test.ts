@@ -1,4 +1,7 @@
-import { resolveImage, splitRegistry } from '../../lib/images';
+import { App } from 'cdk8s';
+import { imageSettingsProblems, resolveImage, splitRegistry } from '../../lib/images';
+import { Platform } from '../../lib/platform';
+import { VersionsTable } from '../../lib/versions';
 
 const DIGEST = 'sha256:' + 'a'.repeat(64);
 
@@ -109,5 +112,46 @@ describe('resolveImage', () => {
 
   test('fails when the repository is empty', () => {
     expect(() => resolveImage('c/x', { repository: '', tag: 'v1' })).toThrow("image 'c/x': repository '' must be a repository without tag or digest");
+  });
+});
+
+describe('the OCI reference grammar (issue 17.2)', () => {
+  test('a mirror with a scheme, upper case, a space or no registry host is rejected, naming the grammar', () => {
+    for (const mirror of ['https://registry.example.com/mirror/', 'Registry.Example.com:5000/My Mirror', 'registry.example.com/My-Mirror', 'mirror/ml', 'registry.example.com//ml']) {
+      expect(() => resolveImage('kueue/controller', { repository: 'kueue/kueue', tag: 'v0.19.2' }, { registryMirror: mirror }))
+        .toThrow(/OCI distribution reference grammar/);
+      expect(imageSettingsProblems({ registryMirror: mirror })).toEqual([expect.stringMatching(new RegExp(`^images\\.registryMirror '${mirror.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}' must .*OCI distribution reference grammar`))]);
+    }
+    for (const mirror of ['registry.example.com:5000/ml', 'localhost:5000', 'localhost/ml', 'mirror.example.com/ml/', '[::1]:5000/a_b/c--d']) {
+      expect(imageSettingsProblems({ registryMirror: mirror })).toEqual([]);
+    }
+  });
+
+  test('overridden repositories, tags and digests are checked against it, each naming the key', () => {
+    expect(imageSettingsProblems({
+      overrides: {
+        'kserve/controller': { repository: 'quay.io/Org/Name' },
+        'kserve/agent': { tag: '-bad' },
+        'kserve/router': { digest: 'sha256:ABC' },
+        'kserve/ok': { repository: 'internal.example.com:5000/kserve/agent', tag: 'v1.2_3', digest: 'sha512:' + 'f'.repeat(128) },
+      },
+    })).toEqual([
+      expect.stringMatching(/^images\.overrides\['kserve\/controller'\]\.repository 'quay\.io\/Org\/Name' must be .*OCI distribution reference grammar/),
+      expect.stringMatching(/^images\.overrides\['kserve\/agent'\]\.tag '-bad' must be .*OCI distribution reference grammar/),
+      expect.stringMatching(/^images\.overrides\['kserve\/router'\]\.digest 'sha256:ABC' must be .*OCI distribution reference grammar/),
+    ]);
+    expect(() => resolveImage('k', { repository: 'quay.io/UPPER/name', tag: 'v1' })).toThrow("image 'k': repository 'quay.io/UPPER/name' must be [host[:port]/]path-component");
+  });
+
+  test('a Platform rejects a bad mirror at construction, naming its path, the value and the grammar', () => {
+    const app = new App();
+    expect(() => new Platform(app, 'p', { name: 'p', images: { registryMirror: 'https://registry.example.com/mirror/' } })).toThrow(
+      /^p: invalid image settings of platform 'p':\nimages\.registryMirror 'https:\/\/registry\.example\.com\/mirror\/' must be host\[:port\]\[\/path-component\]\.\.\. \(the OCI distribution reference grammar/);
+  });
+
+  test('every image in versions.json follows the grammar', () => {
+    for (const e of VersionsTable.DEFAULT.file.images) {
+      expect([e.component, e.key, imageSettingsProblems({ overrides: { x: { repository: e.repository, tag: e.tag, digest: e.digest } } })]).toEqual([e.component, e.key, []]);
+    }
   });
 });

@@ -475,6 +475,6 @@ describe('shared CRDs in the report', () => {
     provider(platform, 'owner');
     const report = buildPlatform(platform).files.get('REPORT.md')!;
     expect(report).toContain('- widgets.example.com: owner (also declared by user, which uses this copy)');
-    expect(report).toContain('  owner -.->|shares widgets.example.com| user');
+    expect(report).toContain('  user -.->|shares widgets.example.com| owner');
   });
 });

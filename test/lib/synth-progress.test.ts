@@ -4,6 +4,7 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { TestComponent } from './support';
 import { CERT_MANAGER } from '../../lib/component';
+import { GitOpsSettings } from '../../lib/gitops';
 import { Platform } from '../../lib/platform';
 import { buildPlatform, PlatformApp, Progress } from '../../lib/synth';
 
@@ -50,7 +51,7 @@ describe('buildPlatform steps', () => {
 });
 
 describe('PlatformApp', () => {
-  function appWith(names: string[], props: { platforms?: string[] } = {}) {
+  function appWith(names: string[], props: { platforms?: string[]; gitops?: GitOpsSettings | false } = {}) {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-synth-'));
     const app = new PlatformApp({ outdir, ...props });
     for (const name of names) {
@@ -78,16 +79,23 @@ describe('PlatformApp', () => {
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 
-  test('writes every platform with its GitOps files', () => {
+  test('writes every platform with its GitOps files: Argo CD and Flux by default, Helm when chosen', () => {
     const { app, outdir } = appWith(['one', 'two']);
     app.synth();
     expect(fs.readdirSync(outdir).sort()).toEqual(['one', 'two']);
     for (const name of ['one', 'two']) {
       const files = fs.readdirSync(path.join(outdir, name)).sort();
-      expect(files).toEqual(expect.arrayContaining(['REPORT.md', 'argocd', 'flux', 'helm', 'kustomization.yaml']));
-      expect(fs.readFileSync(path.join(outdir, name, 'helm', 'Chart.yaml'), 'utf8')).toContain(`name: ${name}`);
+      expect(files).toEqual(expect.arrayContaining(['REPORT.md', 'argocd', 'flux', 'kustomization.yaml']));
+      // Helm repeats every object (several MB per platform): off unless chosen.
+      expect(files).not.toContain('helm');
+      expect(fs.readdirSync(path.join(outdir, name, 'argocd')).sort()).toEqual(['apps', 'argocd-cm-health.yaml', 'root.yaml']);
     }
     fs.rmSync(outdir, { recursive: true, force: true });
+    const helm = appWith(['one'], { gitops: { repoURL: 'https://git.example.com/p.git', formats: { helm: true, argocd: false, flux: false } } });
+    helm.app.synth();
+    expect(fs.readdirSync(path.join(helm.outdir, 'one')).sort()).toEqual(['00-foundation', 'REPORT.md', 'helm', 'kustomization.yaml']);
+    expect(fs.readFileSync(path.join(helm.outdir, 'one', 'helm', 'Chart.yaml'), 'utf8')).toContain('name: one');
+    fs.rmSync(helm.outdir, { recursive: true, force: true });
   });
 
   test('fails when told to synthesize a platform it does not have, naming the ones it has', () => {
@@ -95,4 +103,14 @@ describe('PlatformApp', () => {
     expect(() => app.synth()).toThrow('no platform named three (the app has one)');
     fs.rmSync(outdir, { recursive: true, force: true });
   });
+});
+
+test('cdk8s addDependency is an error naming both paths, not silently ignored (issue 17.16)', () => {
+  const app = new PlatformApp({ outdir: '/nonexistent' });
+  const platform = new Platform(app, 'p', { name: 'p', prerequisites: [CERT_MANAGER] });
+  const a = new TestComponent(platform, 'a', 'a-system', (c) => c.namespaceObject());
+  const b = new TestComponent(platform, 'b', 'b-system', (c) => c.namespaceObject());
+  a.node.addDependency(b);
+  b.node.addDependency(a); // a cycle: cdk8s would not notice either
+  expect(() => buildPlatform(platform)).toThrow(/p\/a: addDependency\(p\/b\) is not honoured: a platform orders objects by phase and by the kinds components require;[\s\S]*p\/b: addDependency\(p\/a\) is not honoured/);
 });

@@ -32,18 +32,20 @@ describe('model-serving platform', () => {
     expect(b.model.crdOwners.get('externalmodels.inference.opendatahub.io')?.componentName).toBe('ai-gateway-payload-processing');
   });
 
-  test('the report\'s dependency graph shows the cross-component dependencies', () => {
+  test('the report\'s dependency graph shows the cross-component dependencies, pointing at what each component depends on', () => {
     const report = platformReport(b.model, b.largeCrds);
+    // Same direction as `mlplatform graph` (issue 17.8): the dependent component first.
     for (const edge of [
-      'gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| llm-d-router',
-      'gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| workload-variant-autoscaler',
-      'gateway-api-inference-extension -->|inference.networking.k8s.io/InferencePool| ai-gateway-payload-processing',
-      'workload-variant-autoscaler -->|llmd.ai/VariantAutoscaling| kserve',
-      'kserve -.->|shares servingruntimes.serving.kserve.io| modelmesh-serving',
+      'llm-d-router -->|inference.networking.k8s.io/InferencePool| gateway-api-inference-extension',
+      'workload-variant-autoscaler -->|inference.networking.k8s.io/InferencePool| gateway-api-inference-extension',
+      'ai-gateway-payload-processing -->|inference.networking.k8s.io/InferencePool| gateway-api-inference-extension',
+      'kserve -->|llmd.ai/VariantAutoscaling| workload-variant-autoscaler',
+      'modelmesh-serving -.->|shares servingruntimes.serving.kserve.io| kserve',
     ]) expect(report).toContain(edge);
-    expect(report).toMatch(/ai-gateway-payload-processing -->\|inference\.opendatahub\.io\/ExternalModel\| models-as-a-service/);
+    expect(report).toMatch(/models-as-a-service -->\|inference\.opendatahub\.io\/ExternalModel\| ai-gateway-payload-processing/);
+    expect(report).toContain('The arrows point from a component to what it depends on');
     // The model registry operator (v0.3.8) neither watches nor creates InferenceServices.
-    expect(report).not.toMatch(/-->\|[^|]*\| model-registry-operator/);
+    expect(report).not.toMatch(/model-registry-operator -->\|/);
   });
 
   test('ModelMesh\'s and KServe\'s ServingRuntime webhooks coexist, each wired to its own backend', () => {

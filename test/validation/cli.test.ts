@@ -70,9 +70,20 @@ describe('mlplatform validate', () => {
     expect(r.stdout.split('\n')).toEqual([
       'a/x.yml#0 Servic ml/web: [K8S-UNKNOWN-KIND] apiVersion: Kubernetes v1.32 does not serve Servic in v1',
       'b.yaml#1 Service ml/web: [K8S-RANGE] spec.ports[0].port: expected a number from 1 to 65535, got 0',
-      '2 errors, 0 warnings',
+      // b.yaml defines ml/web twice, differently: one would be applied over the other.
+      'b.yaml#1 Service ml/web: [K8S-DUPLICATE] Service ml/web is also defined in b.yaml#0 with different content; kubectl and GitOps engines would apply one over the other: keep one definition',
+      '3 errors, 0 warnings',
       '',
     ]);
+  });
+
+  test('two files defining one object with different content is an error; identical copies and other namespaces pass (issue 17.16)', async () => {
+    const reordered = 'kind: Service\napiVersion: v1\nspec:\n  ports: [{port: 80, name: http}]\nmetadata: {namespace: ml, name: web}\n';
+    const same = await run(['apps'], repo({ 'apps/a.yaml': SERVICE, 'apps/b.yaml': reordered, 'apps/c.yaml': SERVICE.replace('namespace: ml', 'namespace: other') }));
+    expect(same).toEqual({ code: 0, stdout: '0 errors, 0 warnings\n', stderr: '' });
+    const differ = await run(['apps'], repo({ 'apps/a.yaml': SERVICE, 'apps/b.yaml': SERVICE.replace('port: 80', 'port: 81') }));
+    expect(differ.code).toBe(1);
+    expect(differ.stdout).toBe('b.yaml#0 Service ml/web: [K8S-DUPLICATE] Service ml/web is also defined in a.yaml#0 with different content; kubectl and GitOps engines would apply one over the other: keep one definition\n1 error, 0 warnings\n');
   });
 
   test('--format json prints exactly one JSON array of findings, files relative to the folder given', async () => {

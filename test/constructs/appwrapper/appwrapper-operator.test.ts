@@ -160,7 +160,7 @@ describe('AppWrapperOperator', () => {
   });
 
   test('the report draws the runtime-only Kueue requirement dotted', () => {
-    expect(alone.files.get('REPORT.md')).toContain('  prerequisite -.->|kueue.x-k8s.io/Workload| appwrapper');
+    expect(alone.files.get('REPORT.md')).toContain('  appwrapper -.->|kueue.x-k8s.io/Workload| prerequisite');
   });
 
   test('without the Kueue integration it needs nothing from the platform', () => {

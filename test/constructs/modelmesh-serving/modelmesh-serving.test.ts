@@ -160,7 +160,7 @@ describe('ModelMesh Serving with KServe', () => {
   test('the report shows the sharing in the ownership map and the dependency graph', () => {
     const report = both.files.get('REPORT.md')!;
     expect(report).toContain('- servingruntimes.serving.kserve.io: kserve (also declared by modelmesh-serving, which uses this copy)');
-    expect(report).toContain('  kserve -.->|shares inferenceservices.serving.kserve.io| modelmesh-serving');
+    expect(report).toContain('  modelmesh-serving -.->|shares inferenceservices.serving.kserve.io| kserve');
   });
 
   test('both ServingRuntime webhooks coexist, each wired to its own backend', () => {

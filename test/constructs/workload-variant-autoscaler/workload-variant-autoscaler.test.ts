@@ -126,7 +126,7 @@ describe('Workload Variant Autoscaler with KServe', () => {
       return p;
     });
     expect(both.model.components.map((c) => c.componentName)).toEqual(['gateway-api-inference-extension', 'workload-variant-autoscaler', 'kserve']);
-    expect(both.files.get('REPORT.md')).toContain('  workload-variant-autoscaler -->|llmd.ai/VariantAutoscaling| kserve');
+    expect(both.files.get('REPORT.md')).toContain('  kserve -->|llmd.ai/VariantAutoscaling| workload-variant-autoscaler');
   });
 });
 

@@ -64,17 +64,22 @@ describe('Fleet', () => {
       expect(fs.readdirSync(path.join(outdir, 'fleet/prod')).sort()).toEqual(['applicationset.yaml', 'east', 'west']);
       const set = parseDocs(fs.readFileSync(path.join(outdir, 'fleet/prod/applicationset.yaml'), 'utf8'))[0];
       for (const { cluster, server, path: appsPath } of set.spec.generators[0].list.elements) {
-        const appsDir = path.join(outdir, appsPath.replace(/^dist\//, ''));
+        // Paths follow where the files are written: outdir is a folder outside any git repository, so it is the root.
+        const appsDir = path.join(outdir, appsPath);
         const apps = fs.readdirSync(appsDir).map((f) => parseDocs(fs.readFileSync(path.join(appsDir, f), 'utf8'))[0]);
         expect(apps.map((a) => a.metadata.name)).toContain(`${cluster}-batch-10-controllers`);
         for (const a of apps) {
           expect(a.spec.destination.server).toBe(server);
-          expect(a.spec.source.path).toMatch(new RegExp(`^dist/fleet/prod/${cluster}/batch/\\d\\d-[a-z-]+$`));
-          expect(fs.existsSync(path.join(outdir, a.spec.source.path.replace(/^dist\//, ''), 'kustomization.yaml'))).toBe(true);
+          expect(a.spec.source.path).toMatch(new RegExp(`^fleet/prod/${cluster}/batch/\\d\\d-[a-z-]+$`));
+          expect(fs.existsSync(path.join(outdir, a.spec.source.path, 'kustomization.yaml'))).toBe(true);
         }
       }
       const flux = parseDocs(fs.readFileSync(path.join(outdir, 'fleet/prod/east/batch/flux/kustomizations.yaml'), 'utf8'));
-      expect(flux[0].spec.path).toBe('./dist/fleet/prod/east/batch/00-foundation');
+      expect(flux[0].spec.path).toBe('./fleet/prod/east/batch/00-foundation');
+      expect(fs.existsSync(path.join(outdir, flux[0].spec.path, 'kustomization.yaml'))).toBe(true);
+      // One Flux may serve several clusters: Kustomization names carry the cluster, like Applications.
+      expect(flux.map((k) => k.metadata.name)).toEqual(expect.arrayContaining(['east-batch-00-foundation', 'east-batch-10-controllers']));
+      expect(flux[1].spec.dependsOn).toEqual([{ name: flux[0].metadata.name }]);
     } finally {
       fs.rmSync(outdir, { recursive: true, force: true });
     }

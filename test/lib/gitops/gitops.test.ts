@@ -140,7 +140,8 @@ describe('config management plugin', () => {
   test('the plugin generates by running the synth for the Application\'s PLATFORM', () => {
     const cm = configManagementPlugin('argo');
     const plugin = parseDocs(cm.data['plugin.yaml'])[0];
-    expect(plugin).toMatchObject({ kind: 'ConfigManagementPlugin', metadata: { name: CMP_NAME }, spec: { discover: { fileName: './cdk8s.yaml' } } });
+    // Discovered by the script it runs, so it applies only to a clone of this repository (a consumer project has neither file).
+    expect(plugin).toMatchObject({ kind: 'ConfigManagementPlugin', metadata: { name: CMP_NAME }, spec: { discover: { fileName: './scripts/cmp-generate.ts' } } });
     expect(plugin.spec.generate.command.join(' ')).toContain('scripts/cmp-generate.ts "$ARGOCD_ENV_PLATFORM"');
     expect(cm.metadata.namespace).toBe('argo');
   });
@@ -151,11 +152,19 @@ describe('config management plugin', () => {
     const waves = new Map(phasePlan(build).map((s) => [s.phase, String(s.wave)]));
     expect(docs.map((d) => d.metadata.annotations[SYNC_WAVE])).toEqual(build.model.objects.map((o) => waves.get(o.phase)));
     const large = parseDocs(cmpStream({ ...build, largeCrds: ['jobsets.jobset.x-k8s.io'] }));
-    expect(large.filter((d) => d.metadata.annotations['argocd.argoproj.io/sync-options']).map((d) => d.metadata.name)).toEqual(['jobsets.jobset.x-k8s.io']);
+    const options = (d: any) => d.metadata.annotations['argocd.argoproj.io/sync-options'];
+    expect(large.filter((d) => options(d)?.includes('ServerSideApply=true')).map((d) => d.metadata.name)).toEqual(['jobsets.jobset.x-k8s.io']);
+    expect(options(large.find((d) => d.metadata.name === 'jobsets.jobset.x-k8s.io'))).toBe('ServerSideApply=true,Prune=false,Delete=false');
+    // CRDs and Namespaces are never pruned nor deleted with the Application; nothing else is protected.
+    expect(large.filter((d) => options(d)?.includes('Prune=false,Delete=false')).map(idOf))
+      .toEqual(large.filter((d) => ['CustomResourceDefinition', 'Namespace'].includes(d.kind)).map(idOf));
   });
 
   test('its Application names the plugin and PLATFORM, and ignores the run-time fields', () => {
     const app = cmpApplication(build, settings);
+    // Not the root Application's name (argocd/root.yaml): both live in Argo CD's namespace.
+    expect(app.metadata.name).toBe('gitops-test-cmp');
+    expect(argoCdApps(build, settings).root.metadata.name).toBe('gitops-test');
     expect(app.spec.source.plugin).toEqual({ name: CMP_NAME, env: [{ name: 'PLATFORM', value: 'gitops-test' }] });
     expect(app.spec.ignoreDifferences).toHaveLength(ignoredFields(build.model).length);
   });
@@ -167,7 +176,8 @@ describe('settings', () => {
       repoURL: 'https://git.example.com/platform.git',
       targetRevision: 'HEAD',
       path: 'dist',
-      argocd: { namespace: 'argocd', project: 'default', server: 'https://kubernetes.default.svc' },
+      formats: { argocd: true, flux: true, helm: false, configManagementPlugin: false },
+      argocd: { flavor: 'argocd', namespace: 'argocd', instance: 'openshift-gitops', project: 'default', server: 'https://kubernetes.default.svc' },
       flux: { namespace: 'flux-system', sourceName: 'flux-system', interval: '10m', timeout: '10m' },
       helm: { chartVersion: '0.1.0' },
     });
@@ -180,7 +190,7 @@ describe('settings', () => {
 
   test('fails on a path outside the repository, a bad interval and a non-SemVer chart version, all at once', () => {
     expect(() => resolveGitOpsSettings('x', { repoURL: 'https://g/r.git', path: '../up', flux: { interval: 'ten' }, helm: { chartVersion: 'v1' } })).toThrow(
-      'x: GitOps settings: path "../up" must be a relative folder inside the repository without \'..\' (e.g. \'dist\' or \'clusters/prod\'); ' +
+      'x: GitOps settings: path "../up" must be a relative folder inside the repository without \'..\' (e.g. \'dist\' or \'clusters/prod\'; \'.\' for its root); ' +
       'flux.interval "ten" must be a Go duration (e.g. \'10m\', \'1h30m\'); helm.chartVersion "v1" must be a SemVer version (e.g. \'0.1.0\'); Helm rejects anything else');
   });
 });

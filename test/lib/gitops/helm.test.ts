@@ -28,7 +28,8 @@ function synthesized(): any[] {
 
 /** An object without the Helm hook annotations the chart adds. */
 function withoutHooks(o: any): any {
-  const annotations = Object.fromEntries(Object.entries(o.metadata.annotations ?? {}).filter(([k]) => !HELM_HOOK_ANNOTATIONS.includes(k)));
+  // Hooks, and the keep policy the chart puts on Namespaces (issue 17.13).
+  const annotations = Object.fromEntries(Object.entries(o.metadata.annotations ?? {}).filter(([k]) => !HELM_HOOK_ANNOTATIONS.includes(k) && k !== 'helm.sh/resource-policy'));
   const metadata = { ...o.metadata, annotations };
   if (!Object.keys(annotations).length) delete metadata.annotations;
   return { ...o, metadata };

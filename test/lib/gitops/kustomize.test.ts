@@ -59,7 +59,21 @@ describe('kustomize output', () => {
       expect([phase, rendered.map(idOf)]).toEqual([phase, mine.map(idOf)]);
       all.push(...rendered);
     }
-    expect(all).toEqual(expected);
+    // Exactly the CRDs and Namespaces carry the protection both engines honour, and nothing else changes.
+    const PROTECT = { 'argocd.argoproj.io/sync-options': 'Prune=false,Delete=false', 'kustomize.toolkit.fluxcd.io/prune': 'disabled' };
+    const protectedKinds = ['CustomResourceDefinition', 'Namespace'];
+    expect(all.filter((o) => protectedKinds.includes(o.kind)).length).toBeGreaterThan(10);
+    for (const o of all) {
+      const annotations = o.metadata.annotations ?? {};
+      expect([idOf(o), annotations['argocd.argoproj.io/sync-options'], annotations['kustomize.toolkit.fluxcd.io/prune']])
+        .toEqual(protectedKinds.includes(o.kind) ? [idOf(o), PROTECT['argocd.argoproj.io/sync-options'], 'disabled'] : [idOf(o), undefined, undefined]);
+    }
+    const strip = (o: any) => {
+      if (!protectedKinds.includes(o.kind)) return o;
+      const { ['argocd.argoproj.io/sync-options']: _a, ['kustomize.toolkit.fluxcd.io/prune']: _f, ...rest } = o.metadata.annotations;
+      return { ...o, metadata: { ...o.metadata, annotations: Object.keys(rest).length ? rest : undefined } };
+    };
+    expect(all.map(strip).map((o) => JSON.parse(JSON.stringify(o)))).toEqual(expected);
   });
 });
 
