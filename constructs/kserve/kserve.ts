@@ -13,7 +13,7 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
-import { declareSecurityExceptions } from '../../lib/security';
+import { declareSecurityExceptions, RootFilesystem } from '../../lib/security';
 import { excludingNamespaces, WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
@@ -90,6 +90,8 @@ export class KServe extends Component {
 
     // --- KServe controller manager ---------------------------------------------------
     this.controller = new Controller(this, 'ControllerManager', {
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       name: 'kserve-controller-manager',
       image: this.image('controller'),
       command: ['/manager'],
@@ -186,6 +188,8 @@ export class KServe extends Component {
         this.require({ group: 'llmd.ai', kind: 'VariantAutoscaling', reason: 'the LLMInferenceService controller creates VariantAutoscalings for workloads scaled by WVA' });
       }
       const ctl = new Controller(this, 'LLMInferenceServiceController', {
+        // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+        rootFilesystem: RootFilesystem.readOnly(),
         name: 'llmisvc-controller-manager',
         image: this.image('llmisvcController'),
         command: ['/manager'],
@@ -263,6 +267,8 @@ export class KServe extends Component {
     // --- LocalModel controller and node agent -----------------------------------------
     if (local) {
       const lm = new Controller(this, 'LocalModelController', {
+        // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+        rootFilesystem: RootFilesystem.readOnly(),
         name: 'kserve-localmodel-controller-manager',
         image: this.image('localmodelController'),
         command: ['/manager'],

@@ -326,7 +326,6 @@ export class KubeflowPipelines extends Component {
       service: { ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
       livenessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
-      scratch: [{ name: 'tmp', mountPath: '/tmp' }],
       ...rbac(UI_RULES),
     });
 
@@ -337,7 +336,6 @@ export class KubeflowPipelines extends Component {
       ports: [{ name: 'http', containerPort: 8888 }],
       livenessProbe: { tcpSocket: { port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5 },
       readinessProbe: { tcpSocket: { port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5 },
-      scratch: [{ name: 'tmp', mountPath: '/tmp' }],
       resources: { requests: { cpu: '30m', memory: '500Mi' } },
     });
 
@@ -363,7 +361,6 @@ export class KubeflowPipelines extends Component {
       ports: [{ name: 'md-envoy', containerPort: 9090 }, { name: 'envoy-admin', containerPort: 9901 }],
       service: { name: 'metadata-envoy-service', ports: [{ name: 'md-envoy', port: 9090, targetPort: 'md-envoy' }] },
       readinessProbe: { tcpSocket: { port: 'md-envoy' } },
-      scratch: [{ name: 'tmp', mountPath: '/tmp' }],
     });
     kfpWorkload('MetadataWriter', {
       name: 'metadata-writer',

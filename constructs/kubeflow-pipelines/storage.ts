@@ -104,7 +104,6 @@ export class PipelinesStorage extends Construct {
         runAsUser: 999,
         runAsGroup: 999,
         fsGroup: 999,
-        scratch: [{ name: 'run', mountPath: '/var/run/mysqld' }, { name: 'tmp', mountPath: '/tmp' }],
         volumeClaims: [{ name: 'mysql-pv-claim', size: size('database.included', db.included.size), storageClassName: db.included.storageClassName, mountPath: '/var/lib/mysql' }],
         resources: { requests: { cpu: '100m', memory: '800Mi' } },
       });
@@ -138,7 +137,6 @@ export class PipelinesStorage extends Construct {
         livenessProbe: { tcpSocket: { port: 's3' }, initialDelaySeconds: 30, periodSeconds: 20 },
         runAsUser: 1000,
         fsGroup: 1000,
-        scratch: [{ name: 'tmp', mountPath: '/tmp' }],
         volumeClaims: [{ name: 'seaweedfs-pvc', size: size('objectStore.included', os.included.size), storageClassName: os.included.storageClassName, mountPath: '/data' }],
       });
       s3 = { s3Host: 'minio-service', s3Port: 9000, s3Secure: false };

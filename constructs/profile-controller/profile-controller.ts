@@ -168,7 +168,7 @@ export class ProfileController extends Component {
         ports: [{ name: 'http-kfam', containerPort: KFAM_PORT, protocol: 'TCP' }],
         livenessProbe: { httpGet: { path: '/metrics', port: KFAM_PORT }, initialDelaySeconds: 30, periodSeconds: 30 },
         resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true },
       }] : undefined,
     });
     this.controller.mountConfigMap('namespace-labels', 'profiles-namespace-labels-data', LABELS_DIR);

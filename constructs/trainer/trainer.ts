@@ -11,6 +11,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, roleObject } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { WebhookServer } from '../../lib/webhook-server';
 import { JobSet } from '../jobset/jobset';
 
@@ -76,6 +77,8 @@ export class Trainer extends Component {
     const crds = CRDS.map((d) => this.addCrd(d));
 
     this.controller = new Controller(this, 'ControllerManager', {
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       name: NAME,
       image: this.image('controller'),
       args: [`--config=/${CONFIG_FILE}`, '--zap-log-level=2'],

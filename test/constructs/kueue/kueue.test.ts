@@ -198,6 +198,15 @@ describe('Kueue manager', () => {
     expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
   });
 
+  test('KUEUE-VIS: the read-only manager has a writable emptyDir at /visibility, where the visibility server writes its certificate', () => {
+    const d = find(objects(), 'Deployment', 'kueue-controller-manager');
+    const c = d.spec.template.spec.containers[0];
+    expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+    const mount = c.volumeMounts.find((m: any) => m.mountPath === '/visibility');
+    expect(mount).toEqual({ name: 'visibility', mountPath: '/visibility' });
+    expect(d.spec.template.spec.volumes).toContainEqual({ name: 'visibility', emptyDir: {} });
+  });
+
   test('secure metrics behind upstream\'s metrics Service', () => {
     const objs = objects();
     const svc = find(objs, 'Service', 'kueue-controller-manager-metrics-service');
