@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
 import { KServe } from '../../../constructs/kserve';
 import { WorkloadVariantAutoscaler, wvaCrds } from '../../../constructs/workload-variant-autoscaler';
@@ -6,7 +7,6 @@ import { CERT_MANAGER, PROMETHEUS_OPERATOR } from '../../../lib/component';
 import { CrdScope, crdName } from '../../../lib/crd';
 import { Platform } from '../../../lib/platform';
 import { objectCounts } from '../../../lib/report';
-import { parse } from 'yaml';
 import { build, pinnable, problemsOf } from '../../platforms/helpers';
 
 const PROMETHEUS = 'https://thanos-querier.openshift-monitoring.svc:9091';
