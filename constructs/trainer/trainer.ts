@@ -154,8 +154,9 @@ export class Trainer extends Component {
       },
       certManagement: { enable: selfManagedCert, webhookServiceName: TRAINER_SERVICE, webhookSecretName: TRAINER_WEBHOOK_SECRET },
       clientConnection: { qps: 50, burst: 100 },
-      // Field name as in upstream's manager config (the inventory calls it statusServer).
-      trainJobStatusServer: { port: STATUS_SERVER_PORT, qps: 5, burst: 10 },
+      // v2.3.0's Configuration field is statusServer (pkg/apis/config/v1alpha1); the manager
+      // decodes this file strictly (pkg/config/config.go), so any other name stops it at start.
+      statusServer: { port: STATUS_SERVER_PORT, qps: 5, burst: 10 },
     };
   }
 
