@@ -98,10 +98,14 @@ export class DataSciencePipelinesOperator extends Component {
     const params: Record<string, string> = { ZAP_LOG_LEVEL: props.logLevel ?? 'info', MAX_CONCURRENT_RECONCILES: String(mcr) };
     for (const [k, key] of Object.entries(IMAGE_PARAMS)) params[k] = this.image(key);
     new k8s.KubeConfigMap(this, 'Parameters', { metadata: { name: PARAMS, namespace: this.namespaceName }, data: params });
-    // UNCONFIRMED: the layout of config.yaml (the inventory names the ConfigMap and mount only).
+    // The manager's config.yaml, read at start and on change through viper (main.go at
+    // v2.18.0). Kubernetes expands $(VAR) in args and env only, never in a mounted file, and
+    // viper's env override maps Images.LauncherImage to IMAGES_LAUNCHERIMAGE (not our
+    // IMAGES_LAUNCHER): the file carries the resolved images under upstream's keys.
+    // Images.KubeRBACProxy is a required field: without it the manager exits at start.
     new k8s.KubeConfigMap(this, 'Config', {
       metadata: { name: CONFIG, namespace: this.namespaceName },
-      data: { 'config.yaml': stringify({ Images: Object.fromEntries(Object.keys(IMAGE_PARAMS).map((k) => [k.replace(/^IMAGES_/, ''), `$(${k})`])) }) },
+      data: { 'config.yaml': stringify(this.managerConfig()) },
     });
 
     this.controller = new Controller(this, 'ControllerManager', {
@@ -159,5 +163,40 @@ export class DataSciencePipelinesOperator extends Component {
       labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' },
       rules: [Rbac.read(DSPA_GROUP, 'datasciencepipelinesapplications', 'datasciencepipelinesapplications/api'), Rbac.read(PIPELINES_GROUP, 'pipelines', 'pipelineversions')],
     });
+  }
+
+  /**
+   * config.yaml as v2.18.0 reads it (controllers/config/defaults.go, apiserver.go,
+   * workflow_controller.go): the operand images, the metadata of the managed sample
+   * pipeline a DSPA may enable, and the operator's own settings, at upstream's defaults.
+   */
+  private managerConfig(): Record<string, unknown> {
+    return {
+      Images: {
+        ApiServer: this.image('apiServer'),
+        PersistenceAgent: this.image('persistenceAgent'),
+        ScheduledWorkflow: this.image('scheduledWorkflow'),
+        MlmdEnvoy: this.image('mlmdEnvoy'),
+        MlmdGRPC: this.image('mlmdGrpc'),
+        ArgoExecImage: this.image('argoExec'),
+        ArgoWorkflowController: this.image('argoWorkflowController'),
+        LauncherImage: this.image('launcher'),
+        DriverImage: this.image('driver'),
+        KubeRBACProxy: this.image('kubeRbacProxy'),
+        MariaDB: this.image('mariadb'),
+      },
+      // Name and Filepath are required when a DSPA enables the Iris sample pipeline (the
+      // file ships in the API server image).
+      ManagedPipelinesMetadata: {
+        Iris: { Name: '[Demo] iris-training', Filepath: '/samples/iris-pipeline-compiled.yaml', VersionName: '[Demo] iris-training' },
+      },
+      DSPO: {
+        ArgoWorkflowsControllers: JSON.stringify({ managementState: 'Managed' }),
+        HealthCheck: { Database: { ConnectionTimeout: '15s' }, ObjectStore: { ConnectionTimeout: '15s' } },
+        RequeueTime: '20s',
+        PlatformVersion: 'v0.0.0',
+        FIPSEnabled: false,
+      },
+    };
   }
 }

@@ -7,7 +7,7 @@ import { ImageSpec } from '../../lib/images';
  */
 export const DSPO_VERSION = 'v2.18.0';
 
-export type DspoImageKey = 'operator' | 'apiServer' | 'persistenceAgent' | 'scheduledWorkflow' | 'launcher' | 'driver' | 'argoWorkflowController' | 'argoExec' | 'mlmdGrpc' | 'mlmdEnvoy' | 'mariadb';
+export type DspoImageKey = 'operator' | 'apiServer' | 'persistenceAgent' | 'scheduledWorkflow' | 'launcher' | 'driver' | 'argoWorkflowController' | 'argoExec' | 'mlmdGrpc' | 'mlmdEnvoy' | 'mariadb' | 'kubeRbacProxy';
 
 const dsp = (name: string): ImageSpec => ({ repository: `quay.io/opendatahub/${name}`, tag: DSPO_VERSION });
 
@@ -29,4 +29,7 @@ export const DSPO_IMAGES: Readonly<Record<DspoImageKey, ImageSpec>> = Object.fre
   mlmdGrpc: { repository: 'quay.io/opendatahub/mlmd-grpc-server', tag: DSPO_VERSION },
   mlmdEnvoy: { repository: 'registry.redhat.io/openshift-service-mesh/proxyv2-rhel9', tag: '2.6' },
   mariadb: { repository: 'registry.redhat.io/rhel9/mariadb-105', tag: '1' },
+  // Images.KubeRBACProxy, a required field of the manager's config.yaml (controllers/config/
+  // defaults.go at v2.18.0): the digest of upstream's config/overlays/odh at v2.18.0.
+  kubeRbacProxy: { repository: 'registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9', digest: 'sha256:eac5ade5fc49b724ef33c05c81bf960f7bec3f52faa2e44db249d05bcc45c280' },
 });

@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { ArgoWorkflows } from '../../../constructs/argo-workflows';
 import { DataSciencePipelinesOperator, DataSciencePipelinesOperatorProps } from '../../../constructs/data-science-pipelines-operator';
 import { KubeflowPipelines } from '../../../constructs/kubeflow-pipelines';
@@ -53,6 +54,27 @@ describe('Data Science Pipelines Operator component', () => {
     expect(params.IMAGES_ARGO_WORKFLOWCONTROLLER).toBe('quay.io/opendatahub/ds-pipelines-argo-workflowcontroller:3.6.12');
     expect(params.MAX_CONCURRENT_RECONCILES).toBe('10');
     for (const v of Object.values(params) as string[]) expect(v).not.toMatch(/:(latest|master)$/);
+  });
+
+  test('config.yaml carries the resolved operand images under upstream\'s keys, the required Images.KubeRBACProxy, and the DSPO settings (no $(VAR): a mounted file is not expanded)', () => {
+    const text = named('ConfigMap', 'data-science-pipelines-operator-dspo-config').data['config.yaml'];
+    expect(text).not.toContain('$(');
+    const config = parse(text);
+    expect(Object.keys(config)).toEqual(['Images', 'ManagedPipelinesMetadata', 'DSPO']);
+    // The paths v2.18.0 reads (controllers/config/defaults.go), each a pinned image.
+    expect(Object.keys(config.Images).sort()).toEqual([
+      'ApiServer', 'ArgoExecImage', 'ArgoWorkflowController', 'DriverImage', 'KubeRBACProxy', 'LauncherImage', 'MariaDB', 'MlmdEnvoy', 'MlmdGRPC', 'PersistenceAgent', 'ScheduledWorkflow',
+    ]);
+    expect(config.Images.LauncherImage).toBe('quay.io/opendatahub/ds-pipelines-launcher:v2.18.0');
+    expect(config.Images.KubeRBACProxy).toBe('registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9@sha256:eac5ade5fc49b724ef33c05c81bf960f7bec3f52faa2e44db249d05bcc45c280');
+    expect(config.ManagedPipelinesMetadata.Iris).toMatchObject({ Name: '[Demo] iris-training', Filepath: '/samples/iris-pipeline-compiled.yaml' });
+    expect(config.DSPO).toEqual({
+      ArgoWorkflowsControllers: '{"managementState":"Managed"}',
+      HealthCheck: { Database: { ConnectionTimeout: '15s' }, ObjectStore: { ConnectionTimeout: '15s' } },
+      RequeueTime: '20s',
+      PlatformVersion: 'v0.0.0',
+      FIPSEnabled: false,
+    });
   });
 
   test('RBAC: owns DSPAs, holds the Argo controller rules it grants, webhook configurations scoped by name except create', () => {
