@@ -33,7 +33,8 @@ export interface TrainerProps extends ComponentProps {
 }
 
 const NAME = 'kubeflow-trainer-controller-manager';
-const SELECTOR = { 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager' };
+/** Upstream's full selector (v2.3.0 manifests), so a Deployment installed from them can be taken over (selectors are immutable). */
+const SELECTOR = { 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager', 'app.kubernetes.io/part-of': 'kubeflow' };
 const CONFIG_FILE = 'controller_manager_config.yaml';
 /** The Service in front of the manager: webhooks and the TrainJob status server. */
 export const TRAINER_SERVICE = NAME;

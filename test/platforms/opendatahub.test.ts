@@ -63,7 +63,7 @@ describe('Open Data Hub platform', () => {
   });
 
   test('object count', () => {
-    expect(objects.length).toBe(389);
+    expect(objects.length).toBe(391);
   });
 
   test('object counts by kind', () => {

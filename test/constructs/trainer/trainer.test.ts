@@ -43,7 +43,8 @@ describe('Trainer component', () => {
   test('runs kubeflow-trainer-controller-manager in kubeflow-system from the v2.3.0 image', () => {
     const d = named('Deployment', 'kubeflow-trainer-controller-manager');
     expect(d.metadata.namespace).toBe('kubeflow-system');
-    expect(d.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager' });
+    // upstream's full selector (v2.3.0 manifests)
+    expect(d.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager', 'app.kubernetes.io/part-of': 'kubeflow' });
     expect(d.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('kubeflow');
     const c = container('kubeflow-trainer-controller-manager');
     expect(c.image).toBe('ghcr.io/kubeflow/trainer/trainer-controller-manager:v2.3.0');
