@@ -30,6 +30,9 @@ export const DSPO_IMAGES: Readonly<Record<DspoImageKey, ImageSpec>> = Object.fre
   mlmdEnvoy: { repository: 'registry.redhat.io/openshift-service-mesh/proxyv2-rhel9', tag: '2.6' },
   mariadb: { repository: 'registry.redhat.io/rhel9/mariadb-105', tag: '1' },
   // Images.KubeRBACProxy, a required field of the manager's config.yaml (controllers/config/
-  // defaults.go at v2.18.0): the digest of upstream's config/overlays/odh at v2.18.0.
-  kubeRbacProxy: { repository: 'registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9', digest: 'sha256:eac5ade5fc49b724ef33c05c81bf960f7bec3f52faa2e44db249d05bcc45c280' },
+  // defaults.go at v2.18.0). Upstream's odh overlay pins this repository by digest only
+  // (sha256:eac5ade5fc49b724ef33c05c81bf960f7bec3f52faa2e44db249d05bcc45c280, tag not named);
+  // the versions table needs a tag, so we pin the v4.18 minor: set that digest through the
+  // platform's image overrides to match upstream byte for byte.
+  kubeRbacProxy: { repository: 'registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9', tag: 'v4.18' },
 });

@@ -66,7 +66,7 @@ describe('Data Science Pipelines Operator component', () => {
       'ApiServer', 'ArgoExecImage', 'ArgoWorkflowController', 'DriverImage', 'KubeRBACProxy', 'LauncherImage', 'MariaDB', 'MlmdEnvoy', 'MlmdGRPC', 'PersistenceAgent', 'ScheduledWorkflow',
     ]);
     expect(config.Images.LauncherImage).toBe('quay.io/opendatahub/ds-pipelines-launcher:v2.18.0');
-    expect(config.Images.KubeRBACProxy).toBe('registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9@sha256:eac5ade5fc49b724ef33c05c81bf960f7bec3f52faa2e44db249d05bcc45c280');
+    expect(config.Images.KubeRBACProxy).toBe('registry.redhat.io/openshift4/ose-kube-rbac-proxy-rhel9:v4.18');
     expect(config.ManagedPipelinesMetadata.Iris).toMatchObject({ Name: '[Demo] iris-training', Filepath: '/samples/iris-pipeline-compiled.yaml' });
     expect(config.DSPO).toEqual({
       ArgoWorkflowsControllers: '{"managementState":"Managed"}',
