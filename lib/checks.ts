@@ -38,6 +38,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP021', title: 'every webhook and conversion webhook has a CA source', check: checkCaSources },
   { id: 'MLP022', title: 'no object a fail-closed webhook intercepts is applied before that webhook backend is up', check: checkInterception },
   { id: 'MLP023', title: 'objects that an infrastructure component\'s webhooks intercept are applied after those webhooks are configured', check: checkInfrastructureWebhooksFirst },
+  { id: 'MLP024', title: 'no Service, PodDisruptionBudget, NetworkPolicy or workload selector picks the pods of another workload in its namespace', check: checkSelectorOverlaps },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
   { id: 'MLP031', title: 'a controller holds every permission of the roles it creates at run time, its direct client calls and its SubjectAccessReview-checked verbs (as the API server\'s escalation check compares rules)', check: checkRuntimeNeeds },
   { id: 'MLP040', title: 'no Secret carries literal credentials (passwords, secret or access keys): reference a Secret the user provides', check: checkLiteralCredentials },
@@ -334,6 +335,10 @@ export function resolveBackend(m: PlatformModel, w: WebhookRef): { workload?: Pl
   if (!Object.keys(selector).length) return { service, problem: `Service ${svcRef.name} has no selector, so no workload backs it` };
   const workloads = (ix.workloads.get(svcRef.namespace) ?? []).filter((o) => matchLabels(selector, o.json.spec.template?.metadata?.labels ?? {}));
   if (!workloads.length) return { service, problem: `Service ${svcRef.name} selects ${JSON.stringify(selector)}, which matches no workload's pod labels in namespace ${svcRef.namespace}` };
+  // Several workloads: the Service spreads calls over all their pods, and most go to a server that does not serve this webhook.
+  if (workloads.length > 1) {
+    return { service, problem: `Service ${svcRef.name} selects ${JSON.stringify(selector)}, which matches the pods of ${workloads.length} workloads in namespace ${svcRef.namespace} (${workloads.map((x) => `${x.json.kind} ${x.json.metadata.name}`).join(', ')}); select exactly the backend's pods: add a label only they carry to the selector` };
+  }
   const target = sp.targetPort ?? sp.port;
   for (const wl of workloads) {
     for (const c of wl.json.spec.template.spec.containers ?? []) {
@@ -351,6 +356,75 @@ function checkWebhookBackends(m: PlatformModel): Finding[] {
     if (r.problem) out.push({ rule: 'MLP020', path: w.owner.path, message: `${webhookLabel(w)} ${r.problem}` });
   }
   return out;
+}
+
+/** Kinds whose pod template selectors MLP024 compares. */
+const SELECTING_WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'];
+
+/** An object that selects pods, and the selector it uses. */
+export interface PodSelection {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** For a workload: its pod template's labels. */
+  readonly podLabels?: Record<string, string>;
+  readonly selector: LabelSelector;
+}
+
+/** The pod selector of a Service, PodDisruptionBudget, NetworkPolicy or workload; undefined when it selects nothing by label. */
+function podSelectionOf(j: any): PodSelection | undefined {
+  const base = { kind: String(j.kind), namespace: String(j.metadata?.namespace ?? ''), name: String(j.metadata?.name) };
+  const nonEmpty = (sel: LabelSelector | undefined) => (sel && (Object.keys(sel.matchLabels ?? {}).length || (sel.matchExpressions ?? []).length) ? sel : undefined);
+  if (j.kind === 'Service' && j.spec?.selector && Object.keys(j.spec.selector).length) return { ...base, selector: { matchLabels: j.spec.selector } };
+  // A PDB's empty selector selects every pod of its namespace: that counts.
+  if (j.kind === 'PodDisruptionBudget' && j.spec?.selector) return { ...base, selector: j.spec.selector };
+  // A NetworkPolicy's empty podSelector is a namespace-wide policy on purpose.
+  if (j.kind === 'NetworkPolicy') {
+    const sel = nonEmpty(j.spec?.podSelector);
+    return sel ? { ...base, selector: sel } : undefined;
+  }
+  if (SELECTING_WORKLOAD_KINDS.includes(j.kind) && j.spec?.template) {
+    const podLabels = j.spec.template.metadata?.labels ?? {};
+    return { ...base, podLabels, selector: j.spec.selector ?? { matchLabels: {} } };
+  }
+  return undefined;
+}
+
+/**
+ * Selector collisions inside a namespace, in words: a Service, PodDisruptionBudget or
+ * NetworkPolicy that selects the pods of more than one workload, and a workload whose
+ * selector matches another workload's pod template (its controller would adopt or count
+ * those pods). In a namespace several components share (Open Data Hub puts them all in
+ * one), kubebuilder's default `control-plane: controller-manager` is on many operators'
+ * pods: a webhook Service selecting by it alone sends calls to the wrong server.
+ */
+export function selectorOverlaps(objects: readonly any[]): Array<{ index: number; message: string }> {
+  const selections = objects.map(podSelectionOf);
+  const workloads = selections.map((s, index) => ({ s, index })).filter((x): x is { s: PodSelection; index: number } => x.s?.podLabels !== undefined);
+  const out: Array<{ index: number; message: string }> = [];
+  const hasSelector = (sel: LabelSelector) => Object.keys(sel.matchLabels ?? {}).length > 0 || (sel.matchExpressions ?? []).length > 0;
+  selections.forEach((s, index) => {
+    if (!s) return;
+    const others = workloads.filter((w) => w.index !== index && w.s.namespace === s.namespace && hasSelector(s.selector) && selectorMatches(s.selector, w.s.podLabels!));
+    const what = `${s.kind} ${s.namespace}/${s.name} selects ${JSON.stringify(s.selector.matchExpressions?.length ? s.selector : s.selector.matchLabels ?? {})}`;
+    if (s.podLabels !== undefined) {
+      for (const w of others) {
+        out.push({ index, message: `${what}, which matches the pods of ${w.s.kind} ${w.s.name}; its controller would count them as its own: select on a label only its own pods carry` });
+      }
+    } else if (others.length > 1 || (!hasSelector(s.selector) && workloads.filter((w) => w.s.namespace === s.namespace).length > 1)) {
+      const hit = hasSelector(s.selector) ? others : workloads.filter((w) => w.s.namespace === s.namespace);
+      out.push({ index, message: `${what}, which matches the pods of ${hit.length} workloads (${hit.map((w) => `${w.s.kind} ${w.s.name}`).join(', ')}); select exactly one workload's pods: add a label only they carry` });
+    }
+  });
+  return out;
+}
+
+function checkSelectorOverlaps(m: PlatformModel): Finding[] {
+  // A policy declared through lib/network-policy.ts names its targets: MLP060 holds its
+  // selector to exactly those (and allows pods made at run time), so it is not judged twice.
+  return selectorOverlaps(m.objects.map((o) => o.json))
+    .filter((f) => !policyTargetsOf(m.objects[f.index].apiObject))
+    .map((f) => ({ rule: 'MLP024', path: m.objects[f.index].path, message: f.message }));
 }
 
 /** The CA source of a webhook, in words, or undefined when there is none. */

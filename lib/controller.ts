@@ -6,7 +6,7 @@ import { CrdDefinition } from './crd';
 import { labelSelectorMatches, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort, policyTargetsOf } from './network-policy';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
-import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
 
 /** How a controller's metrics endpoint is protected. */
 export enum MetricsProtection {
@@ -166,6 +166,14 @@ export interface ControllerProps {
   readonly accessReviews?: RbacNeed[];
   readonly volumes?: Array<Record<string, unknown>>;
   readonly volumeMounts?: Array<Record<string, unknown>>;
+  /**
+   * The manager container's root filesystem and the writable emptyDirs it gets:
+   * `RootFilesystem.readOnly([...paths])` where every path the program writes is known and
+   * mounted (upstream sets readOnlyRootFilesystem), `RootFilesystem.asUpstream([...])` where
+   * upstream leaves the root writable.
+   * @default RootFilesystem.asUpstream(): readOnlyRootFilesystem left out, no emptyDir
+   */
+  readonly rootFilesystem?: RootFilesystem;
   /** @default 10 */
   readonly terminationGracePeriodSeconds?: number;
   /** Extra pod template annotations. */
@@ -359,8 +367,9 @@ export class Controller extends Construct {
     const resourceIssues = resourceProblems(resources, custom?.resources ? `customization controllers['${target}'].resources merged over the component's` : 'resources');
     if (resourceIssues.length) throw new Error(`${this.node.path}: ${resourceIssues.join('; ')}`);
     const env = [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, ...(props.env ?? [])];
-    this.extraVolumes.push(...(props.volumes ?? []));
-    this.extraMounts.push(...(props.volumeMounts ?? []));
+    const rootFs = props.rootFilesystem ?? RootFilesystem.asUpstream();
+    this.extraVolumes.push(...rootFs.volumes(this.node.path), ...(props.volumes ?? []));
+    this.extraMounts.push(...rootFs.mounts(), ...(props.volumeMounts ?? []));
 
     // L1 binding on purpose: cdk8s-plus's Deployment adds a construct-path selector label
     // (selectors are immutable, so a rename would break upgrades) and pod defaults we do
@@ -395,7 +404,7 @@ export class Controller extends Construct {
                   allowPrivilegeEscalation: false,
                   capabilities: { drop: ['ALL'] },
                   privileged: false,
-                  readOnlyRootFilesystem: true,
+                  readOnlyRootFilesystem: rootFs.readOnlyRootFilesystem,
                   runAsNonRoot: true,
                   runAsUser: props.runAsUser,
                 },

@@ -101,3 +101,66 @@ export function exceptionsFor(exceptions: readonly SecurityException[] | undefin
 
 /** The Pod Security "restricted" controls a pod exception may name. */
 export const POD_SECURITY_CHECKS: readonly SecurityCheck[] = SECURITY_CHECKS.filter((c) => c !== 'wildcardRbac' && c !== 'webhookNamespaces');
+
+/** A path the program writes, mounted as a writable emptyDir. */
+export interface WritablePath {
+  /** Volume name. */
+  readonly name: string;
+  readonly mountPath: string;
+  /** e.g. 1Gi. @default - no limit */
+  readonly sizeLimit?: string;
+  /** 'Memory' for a tmpfs. @default - the node's disk */
+  readonly medium?: 'Memory';
+}
+
+/**
+ * Whether a container's root filesystem is read-only, and the writable emptyDirs it gets.
+ * Read-only is hardening that only holds together with every path the program writes: a
+ * program that writes elsewhere exits at start (Kueue's visibility server and /visibility).
+ * So it is set only where a construct declares those paths as known; otherwise the root
+ * stays as upstream leaves it.
+ */
+export class RootFilesystem {
+  /**
+   * The program writes only to `writablePaths` (each a writable emptyDir) and to the volumes
+   * the construct mounts: `readOnlyRootFilesystem: true`.
+   */
+  public static readOnly(writablePaths: WritablePath[] = []): RootFilesystem {
+    return new RootFilesystem(true, writablePaths);
+  }
+
+  /**
+   * Where the program writes is not fully known (upstream does not set
+   * readOnlyRootFilesystem): the field is left out, so the image's root stays writable;
+   * `writablePaths` are still mounted where upstream declares emptyDirs.
+   */
+  public static asUpstream(writablePaths: WritablePath[] = []): RootFilesystem {
+    return new RootFilesystem(false, writablePaths);
+  }
+
+  private constructor(public readonly readOnly: boolean, public readonly writablePaths: readonly WritablePath[]) {}
+
+  /** The emptyDir volumes of the writable paths; throws on a repeated name or path. */
+  public volumes(where: string): Array<Record<string, unknown>> {
+    const names = new Set<string>();
+    const paths = new Set<string>();
+    for (const p of this.writablePaths) {
+      if (!p.mountPath.startsWith('/')) throw new Error(`${where}: rootFilesystem: writable path '${p.mountPath}' (volume ${p.name}) is not absolute; give the absolute path the program writes`);
+      if (names.has(p.name)) throw new Error(`${where}: rootFilesystem: volume name '${p.name}' is used by two writable paths; give each path its own volume name`);
+      if (paths.has(p.mountPath)) throw new Error(`${where}: rootFilesystem: writable path '${p.mountPath}' is declared twice; declare it once`);
+      names.add(p.name);
+      paths.add(p.mountPath);
+    }
+    return this.writablePaths.map((p) => ({ name: p.name, emptyDir: { ...(p.medium ? { medium: p.medium } : {}), ...(p.sizeLimit ? { sizeLimit: p.sizeLimit } : {}) } }));
+  }
+
+  /** The writable mounts of the writable paths. */
+  public mounts(): Array<Record<string, unknown>> {
+    return this.writablePaths.map((p) => ({ name: p.name, mountPath: p.mountPath }));
+  }
+
+  /** The container securityContext field: true when read-only, left out otherwise. */
+  public get readOnlyRootFilesystem(): true | undefined {
+    return this.readOnly ? true : undefined;
+  }
+}

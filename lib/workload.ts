@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { Component } from './component';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
-import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, SecurityException } from './security';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
 
 /** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
 export interface WorkloadProbe {
@@ -83,10 +83,13 @@ export interface WorkloadProps {
   readonly runAsUser?: number;
   readonly runAsGroup?: number;
   readonly fsGroup?: number;
-  /** @default true */
-  readonly readOnlyRootFilesystem?: boolean;
-  /** Writable emptyDir mounts (paths the process writes). */
-  readonly scratch?: Array<{ readonly name: string; readonly mountPath: string }>;
+  /**
+   * The container's root filesystem and the writable emptyDirs it gets:
+   * `RootFilesystem.readOnly([...paths])` where every path the program writes is known and
+   * mounted, `RootFilesystem.asUpstream([...])` where upstream leaves the root writable.
+   * @default RootFilesystem.asUpstream(): readOnlyRootFilesystem left out, no emptyDir
+   */
+  readonly rootFilesystem?: RootFilesystem;
   /** Claims to create and mount; the Deployment then uses the Recreate strategy. */
   readonly volumeClaims?: WorkloadVolumeClaim[];
   readonly volumes?: Array<Record<string, unknown>>;
@@ -210,13 +213,14 @@ export class Workload extends Construct {
         },
       });
     }
+    const rootFs = props.rootFilesystem ?? RootFilesystem.asUpstream();
     const volumes: Array<Record<string, unknown>> = this.volumes = [
-      ...(props.scratch ?? []).map((s) => ({ name: s.name, emptyDir: {} })),
+      ...rootFs.volumes(where),
       ...claims.map((c) => ({ name: c.name, persistentVolumeClaim: { claimName: c.name } })),
       ...(props.volumes ?? []),
     ];
     const mounts: Array<Record<string, unknown>> = this.mounts = [
-      ...(props.scratch ?? []).map((s) => ({ name: s.name, mountPath: s.mountPath })),
+      ...rootFs.mounts(),
       ...claims.map((c) => ({ name: c.name, mountPath: c.mountPath })),
       ...(props.volumeMounts ?? []),
     ];
@@ -266,7 +270,7 @@ export class Workload extends Construct {
                   allowPrivilegeEscalation: false,
                   capabilities: { drop: ['ALL'] },
                   privileged: false,
-                  readOnlyRootFilesystem: props.readOnlyRootFilesystem ?? true,
+                  readOnlyRootFilesystem: rootFs.readOnlyRootFilesystem,
                   runAsNonRoot: true,
                   runAsUser: props.runAsUser,
                   runAsGroup: props.runAsGroup,

@@ -52,7 +52,15 @@ export class PodDefaultsWebhook extends Component {
       containerName: 'poddefaults-webhook',
       image: this.image('webhook'),
       args: [`--tlsCertFile=${CERT_DIR}/tls.crt`, `--tlsKeyFile=${CERT_DIR}/tls.key`],
-      selectorLabels: { 'app': 'poddefaults', 'app.kubernetes.io/component': 'poddefaults' },
+      // Upstream's full selector (kubeflow/dashboard v2.0.0 overlays), so a Deployment installed
+      // from them can be taken over (selectors are immutable).
+      selectorLabels: {
+        'app': 'poddefaults',
+        'app.kubernetes.io/component': 'poddefaults',
+        'app.kubernetes.io/managed-by': 'kustomize',
+        'app.kubernetes.io/name': 'poddefaults-webhook',
+        'app.kubernetes.io/part-of': 'kubeflow-dashboard',
+      },
       ports: { webhook: WEBHOOK_PORT },
       webhookPortName: 'https-webhook',
       // Upstream's server has no health endpoint and ships no probes.

@@ -7,6 +7,7 @@ import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { Workload } from '../../lib/workload';
 
 /** A key of a Secret the user provides (never a literal credential). */
@@ -146,6 +147,8 @@ export class ArgoWorkflows extends Component {
       env: [{ name: 'LEADER_ELECTION_IDENTITY', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
       selectorLabels: { app: WORKFLOW_CONTROLLER },
       priorityClassName: WORKFLOW_CONTROLLER_PRIORITY_CLASS,
+      // Read-only root as upstream's; the controller writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       ports: [{ name: 'metrics', containerPort: 9090 }, { name: 'healthz', containerPort: 6060 }],
       // Upstream's metrics Service. UNCONFIRMED: whether v4.0.5 serves metrics over TLS by
       // default (metricsConfig.secure); the port and name are upstream's.

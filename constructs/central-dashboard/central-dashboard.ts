@@ -41,7 +41,14 @@ export interface CentralDashboardProps extends ComponentProps {
   readonly replicas?: number;
 }
 
-const SELECTOR = { 'app': 'kubeflow-dashboard', 'app.kubernetes.io/component': 'dashboard' };
+/** Upstream's full selector (kubeflow/dashboard v2.0.0 overlays), so a Deployment installed from them can be taken over (selectors are immutable). */
+const SELECTOR = {
+  'app': 'kubeflow-dashboard',
+  'app.kubernetes.io/component': 'dashboard',
+  'app.kubernetes.io/managed-by': 'kustomize',
+  'app.kubernetes.io/name': 'centraldashboard',
+  'app.kubernetes.io/part-of': 'kubeflow-dashboard',
+};
 const PORT = 8082;
 
 /**

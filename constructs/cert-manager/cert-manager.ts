@@ -6,6 +6,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { WebhookServer } from '../../lib/webhook-server';
 
 export interface CertManagerProps extends ComponentProps {
@@ -97,6 +98,8 @@ export class CertManager extends Component {
       image: this.image('controller'),
       args: ['--v=2', '--cluster-resource-namespace=$(POD_NAMESPACE)', election, `--acme-http01-solver-image=${this.image('acmesolver')}`, `--max-concurrent-challenges=${challenges}`],
       selectorLabels: labels('controller'),
+      // Read-only root as upstream's chart (v1.19.2 values: containerSecurityContext); it writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       ports: { health: 9403 },
       // Upstream probes liveness only; our readiness probe uses the same endpoint.
       probes: { livenessPath: '/livez', readinessPath: '/livez' },
@@ -114,6 +117,8 @@ export class CertManager extends Component {
       image: this.image('cainjector'),
       args: ['--v=2', election],
       selectorLabels: labels('cainjector'),
+      // Read-only root as upstream's chart (v1.19.2 values: containerSecurityContext); it writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       // Upstream's cainjector has no health endpoint and no probes.
       probes: false,
       metrics: ControllerMetrics.insecure(9402, METRICS_REASON, { serviceName: 'cert-manager-cainjector-metrics', portName: 'http-metrics' }),
@@ -140,6 +145,8 @@ export class CertManager extends Component {
         '--dynamic-serving-dns-names=cert-manager-webhook,cert-manager-webhook.$(POD_NAMESPACE),cert-manager-webhook.$(POD_NAMESPACE).svc',
       ],
       selectorLabels: labels('webhook'),
+      // Read-only root as upstream's chart (v1.19.2 values: containerSecurityContext); it writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       ports: { health: 6080, webhook: 10250 },
       probes: { livenessPath: '/livez', readinessPath: '/healthz' },
       metrics: ControllerMetrics.insecure(9402, METRICS_REASON, { serviceName: 'cert-manager-webhook-metrics', portName: 'http-metrics' }),

@@ -204,7 +204,9 @@ export class EndpointPicker extends Construct {
               livenessProbe: { grpc: { port: EPP_PORTS.grpcHealth, service: probeService ?? 'liveness' }, initialDelaySeconds: 5, periodSeconds: 10 },
               readinessProbe: { grpc: { port: EPP_PORTS.grpcHealth, service: probeService ?? 'readiness' }, initialDelaySeconds: 5, periodSeconds: 10 },
               resources: impl.resources ?? { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '1Gi' } },
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true, runAsNonRoot: true },
+              // The root filesystem stays writable, as both upstream charts leave it (the
+              // extension's epplib at v1.4.0, llm-d-router at v0.10.0): where the picker writes is not known.
+              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true },
               volumeMounts: impl.pluginConfig ? [{ name: 'plugin-config', mountPath: CONFIG_DIR, readOnly: true }] : undefined,
             }],
             volumes: impl.pluginConfig ? [{ name: 'plugin-config', configMap: { name: `${this.name}-config` } }] : undefined,

@@ -8,6 +8,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { excludingNamespaces, WebhookServer } from '../../lib/webhook-server';
 
 export interface JobSetProps extends ComponentProps {
@@ -20,7 +21,20 @@ export interface JobSetProps extends ComponentProps {
 }
 
 const NAME = 'jobset-controller-manager';
-const SELECTOR = { 'control-plane': 'controller-manager' };
+/**
+ * Upstream's full selector (v0.12.0 config/default: kustomize's labels plus
+ * control-plane). `control-plane: controller-manager` alone is on the pods of most
+ * kubebuilder operators: in a namespace shared with them (Open Data Hub), a Service selecting
+ * by it alone sends webhook and conversion calls to other operators (JOBSET-SEL). Keeping
+ * upstream's set also lets this Deployment take over one installed from upstream's
+ * manifests (a Deployment's selector is immutable).
+ */
+const SELECTOR = {
+  'app.kubernetes.io/instance': 'jobset',
+  'app.kubernetes.io/managed-by': 'kustomize',
+  'app.kubernetes.io/name': 'jobset',
+  'control-plane': 'controller-manager',
+};
 const CONFIG_FILE = 'controller_manager_config.yaml';
 export const JOBSET_WEBHOOK_SERVICE = 'jobset-webhook-service';
 export const JOBSET_WEBHOOK_SECRET = 'jobset-webhook-server-cert';
@@ -71,6 +85,8 @@ export class JobSet extends Component {
       command: ['/manager'],
       args: [`--config=/${CONFIG_FILE}`, '--zap-log-level=2'],
       selectorLabels: SELECTOR,
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       ports: { health: 8081, webhook: 9443 },
       // Secure metrics on 8443 (set by the manager's defaults; the Configuration file does not
       // override it). Service name as upstream's prometheus component names it.

@@ -25,8 +25,8 @@ const MYSQL_UID = 999;
  * The MySQL server that Katib's standalone install includes (katib-mysql): one replica,
  * Recreate strategy, data on a PersistentVolumeClaim. Unlike upstream (which ships a Secret
  * with a literal password), the root password is a Secret reference the platform team
- * provides. It runs as the image's mysql user with a read-only root filesystem; the
- * socket and temporary directories are emptyDirs.
+ * provides. It runs as the image's mysql user with the root filesystem writable, as
+ * upstream's (MySQL writes its socket and temporary files there).
  */
 export class KatibMySql extends Construct {
   public readonly deployment: ApiObject;
@@ -69,14 +69,10 @@ export class KatibMySql extends Construct {
               securityContext: restrictedContainer({ runAsUser: MYSQL_UID }),
               volumeMounts: [
                 { name: 'katib-mysql', mountPath: '/var/lib/mysql' },
-                { name: 'run', mountPath: '/var/run/mysqld' },
-                { name: 'tmp', mountPath: '/tmp' },
               ],
             }],
             volumes: [
               { name: 'katib-mysql', persistentVolumeClaim: { claimName: 'katib-mysql' } },
-              { name: 'run', emptyDir: {} },
-              { name: 'tmp', emptyDir: {} },
             ],
           },
         },

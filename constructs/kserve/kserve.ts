@@ -13,7 +13,7 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
-import { declareSecurityExceptions } from '../../lib/security';
+import { declareSecurityExceptions, RootFilesystem } from '../../lib/security';
 import { excludingNamespaces, WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
@@ -55,7 +55,14 @@ export interface KServeProps extends ComponentProps {
 /** Names of the LLMInferenceServiceConfig presets KServe installs. */
 export const LLM_INFERENCE_SERVICE_CONFIG_PRESETS: readonly string[] = Object.keys(llmInferenceServiceConfigPresets(() => 'unused:v0')).sort();
 
-const SELECTOR = (name: string) => ({ 'control-plane': name, 'app.kubernetes.io/name': 'kserve' });
+/**
+ * Upstream's selector of each KServe workload (v0.20.0 config: control-plane and
+ * controller-tools.k8s.io), kept whole so that a Deployment installed from upstream's
+ * manifests can be taken over (selectors are immutable). app.kubernetes.io/name: kserve
+ * stays on the pods as a label.
+ */
+const SELECTOR = (name: string) => ({ 'control-plane': name, 'controller-tools.k8s.io': '1.0' });
+const POD_LABELS = { 'app.kubernetes.io/name': 'kserve' };
 const GROUP = 'serving.kserve.io';
 
 function rule(version: string, resources: string[], operations: WebhookRule['operations'] = ['CREATE', 'UPDATE']): WebhookRule[] {
@@ -95,12 +102,15 @@ export class KServe extends Component {
 
     // --- KServe controller manager ---------------------------------------------------
     this.controller = new Controller(this, 'ControllerManager', {
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       name: 'kserve-controller-manager',
       image: this.image('controller'),
       command: ['/manager'],
       args: ['--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
       env: [{ name: 'SECRET_NAME', value: 'kserve-webhook-server-cert' }],
       selectorLabels: SELECTOR('kserve-controller-manager'),
+      labels: POD_LABELS,
       ports: { health: 8081, webhook: 9443 },
       // As upstream: the manager serves plain metrics on localhost, kube-rbac-proxy serves them
       // authenticated and authorized on 8443 through upstream's Service name.
@@ -191,11 +201,14 @@ export class KServe extends Component {
         this.require({ group: 'llmd.ai', kind: 'VariantAutoscaling', reason: 'the LLMInferenceService controller creates VariantAutoscalings for workloads scaled by WVA' });
       }
       const ctl = new Controller(this, 'LLMInferenceServiceController', {
+        // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+        rootFilesystem: RootFilesystem.readOnly(),
         name: 'llmisvc-controller-manager',
         image: this.image('llmisvcController'),
         command: ['/manager'],
         args: ['--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
         selectorLabels: SELECTOR('llmisvc-controller-manager'),
+        labels: POD_LABELS,
         ports: { health: 8081, webhook: 9443 },
         // controller-runtime secure metrics (authn/authz) on 8443, upstream's Service name.
         metrics: ControllerMetrics.secure(8443, { args: ['--metrics-addr=:8443', '--metrics-secure'], serviceName: 'llmisvc-controller-manager-service', portName: 'metrics' }),
@@ -268,11 +281,14 @@ export class KServe extends Component {
     // --- LocalModel controller and node agent -----------------------------------------
     if (local) {
       const lm = new Controller(this, 'LocalModelController', {
+        // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+        rootFilesystem: RootFilesystem.readOnly(),
         name: 'kserve-localmodel-controller-manager',
         image: this.image('localmodelController'),
         command: ['/manager'],
         args: ['--leader-elect', '--health-probe-addr=:8081', '--webhook-port=9443'],
         selectorLabels: SELECTOR('kserve-localmodel-controller-manager'),
+        labels: POD_LABELS,
         ports: { health: 8081, webhook: 9443 },
         replicas: props.replicas,
         leaderElectionId: 'kserve-local-model-manager-leader-lock',
@@ -334,22 +350,23 @@ export class KServe extends Component {
   private addNodeAgent(): void {
     const name = 'kserve-localmodelnode-agent';
     const selector = SELECTOR(name);
-    new k8s.KubeServiceAccount(this, 'NodeAgentServiceAccount', { metadata: { name, namespace: this.namespaceName, labels: selector } });
-    roleObject(this, 'NodeAgentClusterRole', { name: `${name}-role`, labels: selector, rules: LOCALMODEL_AGENT_RULES });
+    const labels = { ...selector, ...POD_LABELS };
+    new k8s.KubeServiceAccount(this, 'NodeAgentServiceAccount', { metadata: { name, namespace: this.namespaceName, labels } });
+    roleObject(this, 'NodeAgentClusterRole', { name: `${name}-role`, labels, rules: LOCALMODEL_AGENT_RULES });
     bindingObject(this, 'NodeAgentClusterRoleBinding', {
       name: `${name}-rolebinding`,
-      labels: selector,
+      labels,
       roleRef: { kind: 'ClusterRole', name: `${name}-role` },
       serviceAccounts: [{ name, namespace: this.namespaceName }],
     });
     const agent = new ApiObject(this, 'NodeAgent', {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
-      metadata: { name, namespace: this.namespaceName, labels: selector },
+      metadata: { name, namespace: this.namespaceName, labels },
       spec: {
         selector: { matchLabels: selector },
         template: {
-          metadata: { labels: selector },
+          metadata: { labels },
           spec: {
             serviceAccountName: name,
             terminationGracePeriodSeconds: 10,

@@ -464,7 +464,6 @@ export class KubeflowPipelines extends Component {
       service: { ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
       livenessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
-      scratch: [{ name: 'tmp', mountPath: '/tmp' }],
       volumes: [{ name: 'config-volume', configMap: { name: UI_CONFIGMAP } }],
       volumeMounts: [{ name: 'config-volume', mountPath: UI_CONFIG_DIR, readOnly: true }],
       ...(multiUser ? { rules: UI_RULES, namespacedRules: UI_OWN_NAMESPACE_RULES } : { namespacedRules: [...UI_RULES, ...UI_OWN_NAMESPACE_RULES] }),
@@ -490,7 +489,6 @@ export class KubeflowPipelines extends Component {
       ports: [{ name: 'http', containerPort: 8888 }],
       livenessProbe: { tcpSocket: { port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5 },
       readinessProbe: { tcpSocket: { port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5 },
-      scratch: [{ name: 'tmp', mountPath: '/tmp' }],
       resources: { requests: { cpu: '30m', memory: '500Mi' } },
     });
 
@@ -534,7 +532,6 @@ export class KubeflowPipelines extends Component {
       ports: [{ name: 'md-envoy', containerPort: ENVOY_PORT }],
       service: { name: 'metadata-envoy-service', ports: [{ name: 'md-envoy', port: ENVOY_PORT, targetPort: 'md-envoy' }] },
       readinessProbe: { tcpSocket: { port: 'md-envoy' } },
-      scratch: [{ name: 'tmp', mountPath: '/tmp' }],
       volumes: [{ name: 'envoy-config', configMap: { name: ENVOY_CONFIGMAP } }],
       volumeMounts: [{ name: 'envoy-config', mountPath: ENVOY_CONFIG_DIR, readOnly: true }],
     });

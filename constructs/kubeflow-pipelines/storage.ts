@@ -133,7 +133,6 @@ export class PipelinesStorage extends Construct {
         runAsUser: 999,
         runAsGroup: 999,
         fsGroup: 999,
-        scratch: [{ name: 'run', mountPath: '/var/run/mysqld' }, { name: 'tmp', mountPath: '/tmp' }],
         volumeClaims: [{ name: 'mysql-pv-claim', size: size('database.included', db.included.size), storageClassName: db.included.storageClassName, mountPath: '/var/lib/mysql' }],
         resources: { requests: { cpu: '100m', memory: '800Mi' } },
       });
@@ -171,8 +170,6 @@ export class PipelinesStorage extends Construct {
         runAsUser: 1000,
         runAsGroup: 1000,
         fsGroup: 1000,
-        // weed shell keeps its history in the temporary directory; the hook's marker file goes there too.
-        scratch: [{ name: 'tmp', mountPath: '/tmp' }],
         volumeClaims: [{ name: 'seaweedfs-pvc', size: size('objectStore.included', os.included.size), storageClassName: os.included.storageClassName, mountPath: '/data' }],
       });
       s3 = { s3Host: `seaweedfs.${scope.namespaceName}`, s3Port: 9000, s3Secure: false };

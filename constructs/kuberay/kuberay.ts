@@ -6,6 +6,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { CustomResourceDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
+import { RootFilesystem } from '../../lib/security';
 import { UserRoles } from '../../lib/user-roles';
 import { WebhookServer } from '../../lib/webhook-server';
 
@@ -109,6 +110,8 @@ export class KubeRay extends Component {
     if (props.watchNamespaces) args.push(`--watch-namespace=${props.watchNamespaces.join(',')}`);
 
     this.operator = new Controller(this, 'Operator', {
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       name: 'kuberay-operator',
       image: this.image('operator'),
       command: ['/manager'],

@@ -133,6 +133,17 @@ export function validateManagerConfig(integrations: readonly string[], props: Ku
   return problems;
 }
 
+/** Reconcile workers per kind, as upstream's manager configuration sets them. */
+export const GROUP_KIND_CONCURRENCY: Readonly<Record<string, number>> = Object.freeze({
+  'Job.batch': 5,
+  'Pod': 5,
+  'Workload.kueue.x-k8s.io': 10,
+  'LocalQueue.kueue.x-k8s.io': 5,
+  'Cohort.kueue.x-k8s.io': 1,
+  'ClusterQueue.kueue.x-k8s.io': 5,
+  'ResourceFlavor.kueue.x-k8s.io': 1,
+});
+
 /** The Configuration object, fields in a fixed order. */
 export function managerConfiguration(c: KueueManagerConfig): Record<string, unknown> {
   const p = c.props;
@@ -144,6 +155,9 @@ export function managerConfiguration(c: KueueManagerConfig): Record<string, unkn
     metrics: { bindAddress: `:${c.metricsPort}` },
     webhook: { port: c.webhookPort },
     leaderElection: { leaderElect: true, resourceName: c.leaderElectionId },
+    // Upstream's reconcile concurrency per kind (config/components/manager at v0.19.2); without
+    // it every controller reconciles one object at a time.
+    controller: { groupKindConcurrency: { ...GROUP_KIND_CONCURRENCY } },
     clientConnection: { qps: p.clientConnection?.qps ?? 300, burst: p.clientConnection?.burst ?? 500 },
     internalCertManagement: c.internalCertManagement
       ? { enable: true, webhookServiceName: c.webhookServiceName, webhookSecretName: c.webhookSecretName }

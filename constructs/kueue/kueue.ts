@@ -17,6 +17,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { ResourceRef } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { LabelSelector, WebhookProps, WebhookServer } from '../../lib/webhook-server';
 
 export interface KueueProps extends ComponentProps {
@@ -145,6 +146,10 @@ export class Kueue extends Component {
       command: ['/manager'],
       args: ['--config=/controller_manager_config.yaml', '--zap-log-level=2', ...featureGateArgs(props.featureGates ?? {})],
       selectorLabels,
+      // Read-only root as upstream's; the visibility server writes its self-signed serving
+      // certificate under /visibility at start (KUEUE-VIS: without it the manager exits and the
+      // fail-closed job webhooks reject every Job).
+      rootFilesystem: RootFilesystem.readOnly([{ name: 'visibility', mountPath: '/visibility' }]),
       ports: { health: PORTS.health, webhook: PORTS.webhook, extra: props.visibility ?? true ? [{ name: 'visibility', containerPort: PORTS.visibility }] : [] },
       // controller-runtime secure metrics; the bind address is set in the configuration file.
       metrics: ControllerMetrics.secure(PORTS.metrics, { serviceName: 'kueue-controller-manager-metrics-service', portName: 'https' }),

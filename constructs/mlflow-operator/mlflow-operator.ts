@@ -6,6 +6,7 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 
 export interface MLflowOperatorProps extends ComponentProps {
   /** The Gateway the MLflow servers are exposed through (HTTPRoutes attach to it). @default data-science-gateway */
@@ -67,6 +68,8 @@ export class MLflowOperator extends Component {
     const named = (apiGroups: string[], resources: string[], resourceNames: string[], verbs: string[]): PolicyRule => ({ apiGroups, resources, resourceNames, verbs: [...verbs].sort() });
     const openShiftMetrics = scope.certificates.kind === CertificateProviderKind.OPENSHIFT_SERVICE_CA;
     this.controller = new Controller(this, 'Controller', {
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       name: `${NAME}-controller-manager`,
       image: this.image('controller'),
       command: ['/manager'],

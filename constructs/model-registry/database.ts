@@ -21,8 +21,8 @@ const MYSQL_UID = 999;
 
 /**
  * The MySQL server the registry includes by default (upstream's overlays/db): one replica,
- * Recreate, data on the claim metadata-mysql, restricted security context, read-only root
- * filesystem with emptyDirs for the socket and temporary files. The root password is only a
+ * Recreate, data on the claim metadata-mysql, restricted security context with the root
+ * filesystem writable as upstream's (MySQL writes its socket and temporary files there). The root password is only a
  * Secret reference (upstream generates a Secret with a literal password; we emit none).
  */
 export class ModelRegistryMySql extends Construct {
@@ -52,7 +52,6 @@ export class ModelRegistryMySql extends Construct {
       runAsUser: MYSQL_UID,
       runAsGroup: MYSQL_UID,
       fsGroup: MYSQL_UID,
-      scratch: [{ name: 'run', mountPath: '/var/run/mysqld' }, { name: 'tmp', mountPath: '/tmp' }],
       volumeClaims: [{ name: MODEL_REGISTRY_DB_CLAIM, size: props.storage, storageClassName: props.storageClassName, mountPath: '/var/lib/mysql' }],
       resources: { requests: { cpu: '100m', memory: '512Mi' } },
       podAnnotations: { 'sidecar.istio.io/inject': 'false' },

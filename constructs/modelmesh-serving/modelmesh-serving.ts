@@ -33,7 +33,18 @@ export interface ModelMeshServingProps extends ComponentProps {
    * @default all of MODELMESH_RUNTIMES (triton-2.x, mlserver-1.x, ovms-1.x, torchserve-0.x)
    */
   readonly servingRuntimes?: string[] | false;
+  /**
+   * Emit the (empty) `storage-config` Secret in the controller's namespace, as upstream's
+   * install does. Runtime pods mount it (not optional) and the storage helper reads one
+   * storage connection per key from it; without it they never start. `false` when the
+   * platform team provides it (with the connections) in another way.
+   * @default true
+   */
+  readonly storageConfigSecret?: boolean;
 }
+
+/** The Secret runtime pods mount and the controller reads PVC entries from (v0.12.0's StorageSecretName default). */
+export const MODELMESH_STORAGE_CONFIG_SECRET = 'storage-config';
 
 const SELECTOR = { 'control-plane': 'modelmesh-controller' };
 const LABELS = {
@@ -112,9 +123,17 @@ export class ModelMeshServing extends Component {
           storageHelperResources: { requests: { cpu: '50m', memory: '96Mi' }, limits: { cpu: '2', memory: '512Mi' } },
           serviceAccountName: 'modelmesh',
           metrics: { enabled: true },
+          builtInServerTypes: ['triton', 'mlserver', 'ovms', 'torchserve'],
         }, { lineWidth: 0 }),
       },
     });
+    // MM-STORAGECONFIG: runtime pods mount this Secret (controllers/modelmesh/runtime.go at
+    // v0.12.0, volume not optional), so without it they stay in ContainerCreating. Empty, as
+    // upstream's install ships it: users add one storage connection per key; a GitOps apply
+    // of the empty Secret does not remove keys it never set.
+    if (props.storageConfigSecret ?? true) {
+      new k8s.KubeSecret(this, 'StorageConfig', { metadata: { name: MODELMESH_STORAGE_CONFIG_SECRET, namespace: ns }, type: 'Opaque' });
+    }
     // The identity of the runtime pods the controller deploys.
     new k8s.KubeServiceAccount(this, 'RuntimeServiceAccount', { metadata: { name: 'modelmesh', namespace: ns } });
 

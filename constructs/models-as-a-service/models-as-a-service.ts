@@ -7,6 +7,7 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, roleObject } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { WebhookServer } from '../../lib/webhook-server';
 import { AiGatewayPayloadProcessing } from '../ai-gateway-payload-processing/ai-gateway-payload-processing';
 import { externalModelCrd, externalProviderCrd } from '../ai-gateway-payload-processing/crds';
@@ -96,6 +97,8 @@ export class ModelsAsAService extends Component {
     });
     const fromParameters = (name: string, key: string) => ({ name, valueFrom: { configMapKeyRef: { name: PARAMETERS, key, optional: true } } });
     this.controller = new Controller(this, 'Manager', {
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       name: 'maas-controller',
       image: this.image('controller'),
       command: ['/manager'],

@@ -1,3 +1,4 @@
+import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { ModelServingApi } from './model-serving-api';
 import { ODH_MODEL_CONTROLLER_RULES, ODH_MODEL_CONTROLLER_WATCHES } from './rbac';
@@ -36,6 +37,9 @@ const ALL_STATES = Object.values(IntegrationState) as string[];
 function rule(group: string, version: string, resources: string[], operations: WebhookRule['operations']): WebhookRule[] {
   return [{ apiGroups: [group], apiVersions: [version], resources, operations }];
 }
+
+/** The ConfigMap the controller reads at run time (upstream's name). */
+export const ODH_MODEL_CONTROLLER_PARAMETERS = 'odh-model-controller-parameters';
 
 /**
  * odh-model-controller: Open Data Hub's companion to KServe. It reconciles KServe's
@@ -93,6 +97,16 @@ export class OdhModelController extends Component {
       watches: ODH_MODEL_CONTROLLER_WATCHES,
       // The leader-election role upstream also grants ConfigMaps (the older lock type).
       namespacedRules: [Rbac.manage('', 'configmaps')],
+    });
+
+    // OMC-PARAMS: read at run time by name and key (internal/webhook/core/v1/pod_webhook.go at
+    // odh-v3.5-EA2): the pod mutator looks up ray-tls-generator-image in this ConfigMap in the
+    // controller's namespace (POD_NAMESPACE) and denies a Ray-TLS pod when it is missing.
+    // Upstream's other params.env keys are kustomize parameters (env values, images of
+    // templates we do not ship) that no code reads from the cluster.
+    new k8s.KubeConfigMap(this, 'Parameters', {
+      metadata: { name: ODH_MODEL_CONTROLLER_PARAMETERS, namespace: this.namespaceName },
+      data: { 'ray-tls-generator-image': this.image('rayTlsGenerator') },
     });
 
     this.webhookServer = new WebhookServer(this, 'WebhookServer', {

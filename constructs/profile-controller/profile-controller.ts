@@ -48,7 +48,14 @@ export interface ProfileControllerProps extends ComponentProps {
   readonly replicas?: number;
 }
 
-const SELECTOR = { 'app': 'profile-controller', 'app.kubernetes.io/component': 'controller-manager' };
+/** Upstream's full selector (kubeflow/dashboard v2.0.0 overlays), so a Deployment installed from them can be taken over (selectors are immutable). */
+const SELECTOR = {
+  'app': 'profile-controller',
+  'app.kubernetes.io/component': 'controller-manager',
+  'app.kubernetes.io/managed-by': 'kustomize',
+  'app.kubernetes.io/name': 'profile-controller',
+  'app.kubernetes.io/part-of': 'kubeflow-dashboard',
+};
 const LABELS_DIR = '/etc/profile-controller';
 const KFAM_PORT = 8081;
 const RESERVED_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
@@ -173,7 +180,7 @@ export class ProfileController extends Component {
         ports: [{ name: 'http-kfam', containerPort: KFAM_PORT, protocol: 'TCP' }],
         livenessProbe: { httpGet: { path: '/metrics', port: KFAM_PORT }, initialDelaySeconds: 30, periodSeconds: 30 },
         resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true },
       }] : undefined,
     });
     this.controller.mountConfigMap('namespace-labels', 'profiles-namespace-labels-data', LABELS_DIR);

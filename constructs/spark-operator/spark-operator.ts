@@ -8,6 +8,7 @@ import { CustomResourceDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { UserRoles } from '../../lib/user-roles';
 import { LabelSelector, WebhookRule, WebhookServer } from '../../lib/webhook-server';
 
@@ -154,8 +155,8 @@ export class SparkOperator extends Component {
       rules: CONTROLLER_RULES,
       namespacedRules: NAMESPACED_EVENT_RULES,
       watches: [{ group: '', resource: 'pods' }, { group: '', resource: 'services' }, { group: '', resource: 'configmaps' }],
-      volumes: [{ name: 'tmp', emptyDir: { sizeLimit: '1Gi' } }],
-      volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+      // Read-only root as upstream's chart, with its 1Gi /tmp.
+      rootFilesystem: RootFilesystem.readOnly([{ name: 'tmp', mountPath: '/tmp', sizeLimit: '1Gi' }]),
     });
 
     // --- webhook ---------------------------------------------------------------------------
@@ -180,6 +181,9 @@ export class SparkOperator extends Component {
         `--leader-election-lock-namespace=${ns}`,
       ],
       selectorLabels: selector('webhook'),
+      // Read-only root as upstream's chart; the certificate directory it writes is the
+      // WebhookServer's writable emptyDir (writesCertDir).
+      rootFilesystem: RootFilesystem.readOnly(),
       ports: { health: 8081, webhook: 9443 },
       metrics: metrics('webhook'),
       replicas: props.webhookReplicas,

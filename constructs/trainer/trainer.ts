@@ -11,6 +11,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, roleObject } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { WebhookServer } from '../../lib/webhook-server';
 import { JobSet } from '../jobset/jobset';
 
@@ -32,7 +33,8 @@ export interface TrainerProps extends ComponentProps {
 }
 
 const NAME = 'kubeflow-trainer-controller-manager';
-const SELECTOR = { 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager' };
+/** Upstream's full selector (v2.3.0 manifests), so a Deployment installed from them can be taken over (selectors are immutable). */
+const SELECTOR = { 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager', 'app.kubernetes.io/part-of': 'kubeflow' };
 const CONFIG_FILE = 'controller_manager_config.yaml';
 /** The Service in front of the manager: webhooks and the TrainJob status server. */
 export const TRAINER_SERVICE = NAME;
@@ -81,6 +83,8 @@ export class Trainer extends Component {
     const crds = CRDS.map((d) => this.addCrd(d));
 
     this.controller = new Controller(this, 'ControllerManager', {
+      // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
+      rootFilesystem: RootFilesystem.readOnly(),
       name: NAME,
       image: this.image('controller'),
       args: [`--config=/${CONFIG_FILE}`, '--zap-log-level=2'],
@@ -156,8 +160,9 @@ export class Trainer extends Component {
       },
       certManagement: { enable: selfManagedCert, webhookServiceName: TRAINER_SERVICE, webhookSecretName: TRAINER_WEBHOOK_SECRET },
       clientConnection: { qps: 50, burst: 100 },
-      // Field name as in upstream's manager config (the inventory calls it statusServer).
-      trainJobStatusServer: { port: STATUS_SERVER_PORT, qps: 5, burst: 10 },
+      // v2.3.0's Configuration field is statusServer (pkg/apis/config/v1alpha1); the manager
+      // decodes this file strictly (pkg/config/config.go), so any other name stops it at start.
+      statusServer: { port: STATUS_SERVER_PORT, qps: 5, burst: 10 },
     };
   }
 

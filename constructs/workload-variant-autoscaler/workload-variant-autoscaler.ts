@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
+import { stringify } from 'yaml';
 import { CRDS } from './crds';
 import { WVA_IMAGES, WVA_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -26,12 +27,52 @@ export interface WorkloadVariantAutoscalerProps extends ComponentProps {
   readonly replicas?: number;
   /** @default debug (upstream's default at v0.5) */
   readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * The global saturation thresholds (the `default` entry of the saturation scaling
+   * ConfigMap, which the controller reads at run time; without it no model is scaled).
+   * @default upstream's: kvCacheThreshold 0.8, queueLengthThreshold 5, kvSpareTrigger 0.1, queueSpareTrigger 3, enableLimiter false
+   */
+  readonly saturation?: SaturationScalingProps;
+}
+
+/** Saturation thresholds of the V1 analyzer, as v0.5.1's SaturationScalingConfig reads them. */
+export interface SaturationScalingProps {
+  /** A replica is saturated at this KV cache utilization (0-1). @default 0.8 */
+  readonly kvCacheThreshold?: number;
+  /** A replica is saturated at this queue length (>= 0). @default 5 */
+  readonly queueLengthThreshold?: number;
+  /** Scale up when the average spare KV cache capacity falls below this (0-1, at most kvCacheThreshold). @default 0.1 */
+  readonly kvSpareTrigger?: number;
+  /** Scale up when the average spare queue capacity falls below this (>= 0). @default 3 */
+  readonly queueSpareTrigger?: number;
+  /** Limit scale-up by the GPUs available in the cluster. @default false */
+  readonly enableLimiter?: boolean;
 }
 
 const NAME = 'workload-variant-autoscaler';
 const SELECTOR = { 'app.kubernetes.io/name': NAME, 'control-plane': 'controller-manager' };
 const CONFIG = `${NAME}-wva-variantautoscaling-config`;
+/** Read at run time by name (SATURATION_CONFIG_MAP_NAME); each key is a model id or `default`, each value YAML. */
 const SATURATION_CONFIG = `${NAME}-saturation-scaling-config`;
+
+/** The saturation ConfigMap's `default` entry, checked as v0.5.1's SaturationScalingConfig.Validate checks it (an invalid entry is skipped at run time). */
+function saturationDefault(where: string, p: SaturationScalingProps): string {
+  const v = { kvCacheThreshold: 0.8, queueLengthThreshold: 5, kvSpareTrigger: 0.1, queueSpareTrigger: 3, enableLimiter: false, ...p };
+  const problems: string[] = [];
+  const fraction = (k: 'kvCacheThreshold' | 'kvSpareTrigger') => {
+    if (!(Number.isFinite(v[k]) && v[k] >= 0 && v[k] <= 1)) problems.push(`saturation.${k} ${v[k]} must be from 0 to 1`);
+  };
+  const count = (k: 'queueLengthThreshold' | 'queueSpareTrigger') => {
+    if (!(Number.isFinite(v[k]) && v[k] >= 0)) problems.push(`saturation.${k} ${v[k]} must be a number >= 0`);
+  };
+  fraction('kvCacheThreshold');
+  fraction('kvSpareTrigger');
+  count('queueLengthThreshold');
+  count('queueSpareTrigger');
+  if (!problems.length && v.kvCacheThreshold < v.kvSpareTrigger) problems.push(`saturation.kvCacheThreshold ${v.kvCacheThreshold} is below saturation.kvSpareTrigger ${v.kvSpareTrigger}; the controller skips such an entry: make kvCacheThreshold >= kvSpareTrigger`);
+  if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
+  return stringify(v);
+}
 
 /**
  * The Workload Variant Autoscaler v0.5.1 (llm-d): the llmd.ai VariantAutoscaling CRD and its
@@ -68,7 +109,24 @@ export class WorkloadVariantAutoscaler extends Component {
         WVA_SCALE_TO_ZERO: String(props.scaleToZero ?? false),
         WVA_LIMITED_MODE: 'false',
         WVA_NODE_SELECTOR: '',
+        // Read from this ConfigMap at run time (v0.5.1 internal/config); upstream's values.
+        GLOBAL_OPT_INTERVAL: '60s',
+        PROMETHEUS_METRICS_CACHE_ENABLED: 'true',
+        PROMETHEUS_METRICS_CACHE_TTL: '30s',
+        PROMETHEUS_METRICS_CACHE_CLEANUP_INTERVAL: '1m',
+        PROMETHEUS_METRICS_CACHE_FETCH_INTERVAL: '30s',
+        PROMETHEUS_METRICS_CACHE_FRESH_THRESHOLD: '1m',
+        PROMETHEUS_METRICS_CACHE_STALE_THRESHOLD: '2m',
+        PROMETHEUS_METRICS_CACHE_UNAVAILABLE_THRESHOLD: '5m',
+        // In upstream's ConfigMap, though no code of v0.5.1 reads it.
+        PROMETHEUS_METRICS_CACHE_MAX_SIZE: '0',
       },
+    });
+    // WVA-SATCFG: the saturation engine skips every model whose namespace has no `default`
+    // entry here, so without this ConfigMap nothing is ever scaled.
+    new k8s.KubeConfigMap(this, 'SaturationConfig', {
+      metadata: { name: SATURATION_CONFIG, namespace: ns, labels: { 'app.kubernetes.io/name': NAME } },
+      data: { default: saturationDefault(this.node.path, props.saturation ?? {}) },
     });
     const fromConfig = (key: string) => ({ name: key, valueFrom: { configMapKeyRef: { name: CONFIG, key } } });
 

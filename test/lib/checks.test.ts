@@ -49,6 +49,11 @@ function manager(c: TestComponent, props: Partial<ControllerProps> = {}): Contro
   return new Controller(c, 'Manager', { name: 'widget-controller', image: c.image('manager'), selectorLabels: SELECTOR, ports: { webhook: 9443 }, ...props });
 }
 
+/** A second controller in the same namespace, with its own selector. */
+function manager2(c: TestComponent, labels: Record<string, string> = {}): Controller {
+  return new Controller(c, 'Manager2', { name: 'gadget-controller', image: c.image('manager'), selectorLabels: { 'app.kubernetes.io/name': 'gadget-controller' }, labels });
+}
+
 function server(c: TestComponent, ctl: Controller = manager(c)): WebhookServer {
   return new WebhookServer(c, 'Webhooks', { controller: ctl, serviceName: 'widget-webhook', secretName: 'widget-webhook-tls' });
 }
@@ -414,6 +419,16 @@ const CASES: Case[] = [
     expected: [
       "[MLP010] p/test/Vs: VirtualService vs uses networking.istio.io/v2, which the platform's prerequisites do not serve (they serve networking.istio.io/VirtualService as v1, v1beta1, v1alpha3); use one of those versions",
     ],
+  },
+  {
+    rule: 'MLP024',
+    what: 'a Service selecting the pods of two workloads',
+    body: (c) => {
+      manager(c, { ports: {}, labels: { tier: 'control' } });
+      manager2(c, { tier: 'control' });
+      rawService(c, 'control', { selector: { tier: 'control' }, ports: [{ port: 80, targetPort: 8081 }] });
+    },
+    expected: ['[MLP024] p/test/Svc-control: Service test-system/control selects {"tier":"control"}, which matches the pods of 2 workloads (Deployment widget-controller, Deployment gadget-controller); select exactly one workload\'s pods: add a label only they carry'],
   },
   {
     rule: 'MLP023',

@@ -1,6 +1,7 @@
 import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
 import { Controller, ControllerMetrics, ControllerProps, MetricsProtection } from '../../lib/controller';
 import { Rbac } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 
 const SELECTOR = { 'app.kubernetes.io/name': 'widget-controller' };
 
@@ -39,7 +40,7 @@ describe('Controller', () => {
   });
 
   test('the Deployment passes the Pod Security restricted basics', () => {
-    const { c } = controller();
+    const { c } = controller({ rootFilesystem: RootFilesystem.readOnly() });
     const pod = deployment(c).spec.template.spec;
     expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
     for (const ct of pod.containers) {
@@ -51,6 +52,57 @@ describe('Controller', () => {
     }
     expect(pod.hostNetwork).toBeUndefined();
     expect(pod.hostPID).toBeUndefined();
+  });
+
+  describe('writable paths', () => {
+    test('by default the root filesystem is left as upstream leaves it: no readOnlyRootFilesystem, no emptyDir', () => {
+      const { c } = controller();
+      expect(container(c).securityContext.readOnlyRootFilesystem).toBeUndefined();
+      expect(container(c).volumeMounts).toBeUndefined();
+      expect(deployment(c).spec.template.spec.volumes).toBeUndefined();
+      expect(problemsOf(c.platform)).toEqual([]);
+    });
+
+    test('readOnly: every declared writable path is a writable emptyDir mount, next to the other volumes', () => {
+      const { c } = controller({
+        rootFilesystem: RootFilesystem.readOnly([{ name: 'visibility', mountPath: '/visibility' }, { name: 'tmp', mountPath: '/tmp', sizeLimit: '1Gi' }, { name: 'shm', mountPath: '/dev/shm', medium: 'Memory' }]),
+        volumes: [{ name: 'config', configMap: { name: 'widget-config' } }],
+        volumeMounts: [{ name: 'config', mountPath: '/config', readOnly: true }],
+      });
+      expect(container(c).securityContext.readOnlyRootFilesystem).toBe(true);
+      expect(container(c).volumeMounts).toEqual([
+        { name: 'visibility', mountPath: '/visibility' },
+        { name: 'tmp', mountPath: '/tmp' },
+        { name: 'shm', mountPath: '/dev/shm' },
+        { name: 'config', mountPath: '/config', readOnly: true },
+      ]);
+      expect(deployment(c).spec.template.spec.volumes).toEqual([
+        { name: 'visibility', emptyDir: {} },
+        { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
+        { name: 'shm', emptyDir: { medium: 'Memory' } },
+        { name: 'config', configMap: { name: 'widget-config' } },
+      ]);
+      expect(problemsOf(c.platform)).toEqual([]);
+    });
+
+    test('asUpstream: upstream\'s emptyDirs are mounted, the root stays writable', () => {
+      const { c } = controller({ rootFilesystem: RootFilesystem.asUpstream([{ name: 'cache', mountPath: '/cache' }]) });
+      expect(container(c).securityContext.readOnlyRootFilesystem).toBeUndefined();
+      expect(container(c).volumeMounts).toEqual([{ name: 'cache', mountPath: '/cache' }]);
+      expect(deployment(c).spec.template.spec.volumes).toEqual([{ name: 'cache', emptyDir: {} }]);
+    });
+
+    test('fails when a writable path is relative', () => {
+      expect(() => controller({ rootFilesystem: RootFilesystem.readOnly([{ name: 'tmp', mountPath: 'tmp' }]) }))
+        .toThrow("test/Manager: rootFilesystem: writable path 'tmp' (volume tmp) is not absolute; give the absolute path the program writes");
+    });
+
+    test('fails when two writable paths share a volume name, or a path is declared twice', () => {
+      expect(() => controller({ rootFilesystem: RootFilesystem.readOnly([{ name: 'tmp', mountPath: '/tmp' }, { name: 'tmp', mountPath: '/var/tmp' }]) }))
+        .toThrow("test/Manager: rootFilesystem: volume name 'tmp' is used by two writable paths; give each path its own volume name");
+      expect(() => controller({ rootFilesystem: RootFilesystem.readOnly([{ name: 'a', mountPath: '/tmp' }, { name: 'b', mountPath: '/tmp' }]) }))
+        .toThrow("test/Manager: rootFilesystem: writable path '/tmp' is declared twice; declare it once");
+    });
   });
 
   test('liveness and readiness probes use the health port', () => {

@@ -1,6 +1,7 @@
 import { findObject, newPlatform, problemsOf, TestComponent } from './support';
 import { CertificateProvider } from '../../lib/certificates';
 import { Rbac } from '../../lib/rbac';
+import { RootFilesystem } from '../../lib/security';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
 
@@ -28,11 +29,27 @@ describe('Workload', () => {
     const d = findObject(c, 'Deployment', 'ui');
     const pod = d.spec.template.spec;
     expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
-    expect(pod.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true });
+    // The root filesystem is left as upstream leaves it unless the workload declares where it writes.
+    expect(pod.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true });
+    expect(pod.volumes).toBeUndefined();
     expect(pod.containers[0].readinessProbe).toEqual({ httpGet: { path: '/healthz', port: 'http' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(findObject(c, 'Service', 'ui').spec.ports).toEqual([{ name: 'http', port: 3000, targetPort: 'http', protocol: 'TCP' }]);
     expect(findObject(c, 'ServiceAccount', 'ui').automountServiceAccountToken).toBe(false);
+  });
+
+  test('writable paths: readOnly mounts each declared path as an emptyDir and makes the root read-only', () => {
+    const { p, c } = withWorkload({ rootFilesystem: RootFilesystem.readOnly([{ name: 'tmp', mountPath: '/tmp' }]), volumeClaims: [{ name: 'data', size: '1Gi', mountPath: '/data' }] });
+    expect(problemsOf(p)).toEqual([]);
+    const pod = findObject(c, 'Deployment', 'ui').spec.template.spec;
+    expect(pod.containers[0].securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }, { name: 'data', mountPath: '/data' }]);
+    expect(pod.volumes).toEqual([{ name: 'tmp', emptyDir: {} }, { name: 'data', persistentVolumeClaim: { claimName: 'data' } }]);
+  });
+
+  test('fails when a writable path is declared twice', () => {
+    expect(() => withWorkload({ rootFilesystem: RootFilesystem.readOnly([{ name: 'a', mountPath: '/tmp' }, { name: 'b', mountPath: '/tmp' }]) }))
+      .toThrow("test/Ui: rootFilesystem: writable path '/tmp' is declared twice; declare it once");
   });
 
   test('RBAC as intent: a ClusterRole and Role bound to its ServiceAccount, which then mounts a token', () => {

@@ -63,7 +63,7 @@ describe('Open Data Hub platform', () => {
   });
 
   test('object count', () => {
-    expect(objects.length).toBe(392);
+    expect(objects.length).toBe(394);
   });
 
   test('object counts by kind', () => {

@@ -106,7 +106,7 @@ describe('CentralDashboard', () => {
     expect(find('AuthorizationPolicy', 'dashboard').spec).toEqual({
       action: 'ALLOW',
       rules: [{ from: [{ source: { principals: ['cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account'] } }] }],
-      selector: { matchLabels: { 'app': 'kubeflow-dashboard', 'app.kubernetes.io/component': 'dashboard' } },
+      selector: { matchLabels: { 'app': 'kubeflow-dashboard', 'app.kubernetes.io/component': 'dashboard', 'app.kubernetes.io/managed-by': 'kustomize', 'app.kubernetes.io/name': 'centraldashboard', 'app.kubernetes.io/part-of': 'kubeflow-dashboard' } },
     });
     expect(find('NetworkPolicy', 'dashboard').spec.ingress).toEqual([{
       from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['istio-system'] }] } }, { podSelector: {} }],

@@ -125,6 +125,29 @@ describe('Data Science Pipelines Operator component', () => {
     expect(() => buildPlatform(r)).toThrow("r/data-science-pipelines-operator: component 'argo-workflows' (ArgoWorkflows) also emits the argo-aggregate-to-admin/edit/view ClusterRoles, added after this one; add it before DataSciencePipelinesOperator, or set argoUserRoles: false here");
   });
 
+  test('config.yaml carries the resolved operand images under upstream\'s keys, the required Images.KubeRBACProxy, and the DSPO settings (no $(VAR): a mounted file is not expanded)', () => {
+    const text = named('ConfigMap', 'data-science-pipelines-operator-dspo-config').data['config.yaml'];
+    expect(text).not.toContain('$(');
+    const config = parse(text);
+    expect(Object.keys(config)).toEqual(['Images', 'ManagedPipelinesMetadata', 'DSPO']);
+    // The paths v2.18.0 reads (controllers/config/defaults.go), each a pinned image.
+    expect(Object.keys(config.Images).sort()).toEqual([
+      'ApiServer', 'ArgoExecImage', 'ArgoWorkflowController', 'DriverImage', 'KubeRBACProxy', 'LauncherImage', 'MariaDB', 'MlmdEnvoy', 'MlmdGRPC', 'PersistenceAgent', 'ScheduledWorkflow',
+    ]);
+    expect(config.Images.LauncherImage).toBe('quay.io/opendatahub/ds-pipelines-launcher:v2.18.0');
+    expect(config.Images.KubeRBACProxy).toBe('quay.io/openshift/origin-kube-rbac-proxy:4.19');
+    expect(config.ManagedPipelinesMetadata.Iris).toMatchObject({ Name: '[Demo] iris-training', Filepath: '/samples/iris-pipeline-compiled.yaml' });
+    expect(config.DSPO).toEqual({
+      ArgoWorkflowsControllers: '{"managementState":"Managed"}',
+      // Upstream sets this through DSPO_APISERVER_INCLUDE_OWNERREFERENCE (viper's env override); we write it in the file.
+      ApiServer: { IncludeOwnerReference: true },
+      HealthCheck: { Database: { ConnectionTimeout: '15s' }, ObjectStore: { ConnectionTimeout: '15s' } },
+      RequeueTime: '20s',
+      PlatformVersion: 'v0.0.0',
+      FIPSEnabled: false,
+    });
+  });
+
   test('RBAC: owns DSPAs, holds the Argo controller rules it grants, webhook configurations scoped by name except create', () => {
     const role = 'data-science-pipelines-operator-controller-manager-role';
     expect(can('ClusterRole', role, 'datasciencepipelinesapplications.opendatahub.io', 'datasciencepipelinesapplications/status', 'update')).toBe(true);

@@ -1,9 +1,11 @@
 import { App } from 'cdk8s';
 import { JobSet, JobSetProps } from '../../../constructs/jobset';
 import { CertificateProvider } from '../../../lib/certificates';
+import { selectorOverlaps } from '../../../lib/checks';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformProps } from '../../../lib/platform';
 import { buildPlatform } from '../../../lib/synth';
+import { OpenDataHubPlatform } from '../../../platforms/opendatahub';
 import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
@@ -14,9 +16,29 @@ function platform(props: JobSetProps = {}, platformProps: Partial<PlatformProps>
 }
 
 const built = buildPlatform(platform().p);
+/** Upstream's full selector (v0.12.0 config/default). */
+const JOBSET_SELECTOR = { 'app.kubernetes.io/instance': 'jobset', 'app.kubernetes.io/managed-by': 'kustomize', 'app.kubernetes.io/name': 'jobset', 'control-plane': 'controller-manager' };
 const { ofKind, named, container, can } = objectsOf(built);
 
 describe('JobSet component', () => {
+  test('JOBSET-SEL: the Deployment, webhook and metrics Services select upstream\'s full label set, which in Open Data Hub\'s shared namespace matches only JobSet\'s pods', () => {
+    for (const name of ['jobset-webhook-service', 'jobset-metrics-service']) expect(named('Service', name).spec.selector).toEqual(JOBSET_SELECTOR);
+    const odh = buildPlatform(new OpenDataHubPlatform(new App(), 'opendatahub'));
+    const objects = odh.model.objects.map((o) => o.json);
+    const pods = (o: any) => o.spec.template.metadata.labels;
+    const workloads = objects.filter((o) => o.kind === 'Deployment' && o.metadata.namespace === 'opendatahub');
+    // Several operators' pods carry kubebuilder's control-plane label...
+    expect(workloads.filter((w) => pods(w)['control-plane'] === 'controller-manager').length).toBeGreaterThan(3);
+    // ...but JobSet's Services and Deployment select only JobSet's.
+    for (const sel of [...['jobset-webhook-service', 'jobset-metrics-service'].map((n) => objects.find((o) => o.kind === 'Service' && o.metadata.name === n).spec.selector),
+      objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'jobset-controller-manager').spec.selector.matchLabels]) {
+      const hits = workloads.filter((w) => Object.entries(sel as Record<string, string>).every(([k, v]) => pods(w)[k] === v));
+      expect(hits.map((w) => w.metadata.name)).toEqual(['jobset-controller-manager']);
+    }
+    expect(selectorOverlaps(objects)).toEqual([]);
+  });
+
+
   test('synthesizes alone (no requirements) with every check passing', () => {
     expect(built.model.components.map((c) => c.componentName)).toEqual(['jobset']);
     expect(built.model.components[0].requires).toEqual([]);
@@ -25,7 +47,7 @@ describe('JobSet component', () => {
   test('runs jobset-controller-manager in jobset-system from the v0.12.0 image with its Configuration', () => {
     const d = named('Deployment', 'jobset-controller-manager');
     expect(d.metadata.namespace).toBe('jobset-system');
-    expect(d.spec.selector.matchLabels).toEqual({ 'control-plane': 'controller-manager' });
+    expect(d.spec.selector.matchLabels).toEqual(JOBSET_SELECTOR);
     const c = container('jobset-controller-manager');
     expect(c.image).toBe('registry.k8s.io/jobset/jobset:v0.12.0');
     expect(c.command).toEqual(['/manager']);

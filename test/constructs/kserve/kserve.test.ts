@@ -193,3 +193,14 @@ describe('KServe and the platform safety rules', () => {
     expect(off.objects.some((o) => o.kind === 'DaemonSet')).toBe(false);
   });
 });
+
+describe('KServe workloads select on upstream\'s full label set', () => {
+  test('each Deployment and the node agent DaemonSet select control-plane and controller-tools.k8s.io as v0.20.0 does; the pods keep app.kubernetes.io/name', () => {
+    const { objects } = kserve({ localModel: true });
+    for (const [kind, name] of [['Deployment', 'kserve-controller-manager'], ['Deployment', 'llmisvc-controller-manager'], ['Deployment', 'kserve-localmodel-controller-manager'], ['DaemonSet', 'kserve-localmodelnode-agent']]) {
+      const w = find(kind, name, objects);
+      expect(w.spec.selector.matchLabels).toEqual({ 'control-plane': name, 'controller-tools.k8s.io': '1.0' });
+      expect(w.spec.template.metadata.labels).toEqual({ 'control-plane': name, 'controller-tools.k8s.io': '1.0', 'app.kubernetes.io/name': 'kserve' });
+    }
+  });
+});

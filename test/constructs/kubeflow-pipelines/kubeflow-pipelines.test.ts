@@ -110,7 +110,7 @@ describe('Kubeflow Pipelines component', () => {
     for (const [d, image] of Object.entries(images)) {
       const c = container(d);
       expect(c.image).toBe(`ghcr.io/kubeflow/${image}:2.17.0`);
-      expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000, runAsGroup: 0 });
+      expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true, runAsUser: 1000, runAsGroup: 0 });
     }
     expect(ofKind('Deployment').map((d) => d.metadata.name).sort()).toEqual([
       'cache-server', 'metadata-envoy-deployment', 'metadata-grpc-deployment', 'metadata-writer', 'ml-pipeline', 'ml-pipeline-persistenceagent',

@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import {
   BUILTIN_INTEGRATIONS, Kueue, KUEUE_INTEGRATIONS, KueueIntegration, KueueProps, UPSTREAM_DEFAULT_INTEGRATIONS,
 } from '../../../constructs/kueue';
@@ -198,6 +199,15 @@ describe('Kueue manager', () => {
     expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
   });
 
+  test('KUEUE-VIS: the read-only manager has a writable emptyDir at /visibility, where the visibility server writes its certificate', () => {
+    const d = find(objects(), 'Deployment', 'kueue-controller-manager');
+    const c = d.spec.template.spec.containers[0];
+    expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+    const mount = c.volumeMounts.find((m: any) => m.mountPath === '/visibility');
+    expect(mount).toEqual({ name: 'visibility', mountPath: '/visibility' });
+    expect(d.spec.template.spec.volumes).toContainEqual({ name: 'visibility', emptyDir: {} });
+  });
+
   test('secure metrics behind upstream\'s metrics Service', () => {
     const objs = objects();
     const svc = find(objs, 'Service', 'kueue-controller-manager-metrics-service');
@@ -263,6 +273,15 @@ describe('Kueue manager configuration', () => {
       'leaderElection:',
       '  leaderElect: true',
       '  resourceName: c1f6bfd2.kueue.x-k8s.io',
+      'controller:',
+      '  groupKindConcurrency:',
+      '    Job.batch: 5',
+      '    Pod: 5',
+      '    Workload.kueue.x-k8s.io: 10',
+      '    LocalQueue.kueue.x-k8s.io: 5',
+      '    Cohort.kueue.x-k8s.io: 1',
+      '    ClusterQueue.kueue.x-k8s.io: 5',
+      '    ResourceFlavor.kueue.x-k8s.io: 1',
       'clientConnection:',
       '  qps: 300',
       '  burst: 500',
@@ -298,6 +317,23 @@ describe('Kueue manager configuration', () => {
       'fairSharing:', '  preemptionStrategies:', '    - LessThanOrEqualToFinalShare', '    - LessThanInitialShare', 'integrations:',
     ].join('\n'));
     expect(text.endsWith('objectRetentionPolicies:\n  workloads:\n    afterFinished: 1h\n')).toBe(true);
+  });
+});
+
+describe('Kueue manager configuration, as v0.19.2 reads it at start', () => {
+  test('reconcile concurrency per kind is upstream\'s (controller.groupKindConcurrency)', () => {
+    const text = find(objects(), 'ConfigMap', 'kueue-manager-config').data['controller_manager_config.yaml'];
+    expect(parse(text).controller).toEqual({
+      groupKindConcurrency: {
+        'Job.batch': 5,
+        'Pod': 5,
+        'Workload.kueue.x-k8s.io': 10,
+        'LocalQueue.kueue.x-k8s.io': 5,
+        'Cohort.kueue.x-k8s.io': 1,
+        'ClusterQueue.kueue.x-k8s.io': 5,
+        'ResourceFlavor.kueue.x-k8s.io': 1,
+      },
+    });
   });
 });
 

@@ -99,6 +99,18 @@ describe('the endpoint picker role: two implementations', () => {
     expect(b.model.objects.some((o) => o.json.kind === 'ConfigMap')).toBe(false);
   });
 
+  test('both pickers leave the root filesystem writable, as upstream\'s charts do (where they write is not known)', () => {
+    const b = build((app) => {
+      const { p, gie, router } = platform(app);
+      gie.addInferencePool('Pool', { namespace: 'default', name: 'llama', selector: { app: 'llama' }, targetPorts: [8000] });
+      gie.addInferencePool('Pool2', { namespace: 'default', name: 'mistral', selector: { app: 'mistral' }, targetPorts: [8000], picker: router.scheduler() });
+      return p;
+    });
+    const pickers = b.model.objects.filter((o) => o.json.kind === 'Deployment').map((o) => o.json.spec.template.spec.containers[0]);
+    expect(pickers).toHaveLength(2);
+    for (const c of pickers) expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+  });
+
   test('with two replicas the picker elects a leader, with its lease RBAC', () => {
     const b = build((app) => {
       const { p, gie, router } = platform(app);

@@ -63,7 +63,9 @@ describe('Kubeflow model registry', () => {
     // MR-MYSQL: upstream's image and args at v0.3.7 (overlays/db).
     expect(c.image).toBe('mysql:8.3');
     expect(c.args).toEqual(['--datadir', '/var/lib/mysql/datadir']);
-    expect(c.securityContext).toMatchObject({ runAsUser: 999, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(c.securityContext).toMatchObject({ runAsUser: 999, allowPrivilegeEscalation: false });
+    // upstream's MySQL writes its socket and temporary files on a writable root
+    expect(c.securityContext.readOnlyRootFilesystem).toBeUndefined();
     expect(c.env[0]).toEqual({ name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' } } });
     expect(named('PersistentVolumeClaim', 'metadata-mysql').spec.resources.requests.storage).toBe('20Gi');
     expect(named('Service', 'model-registry-db').spec.ports[0]).toMatchObject({ name: 'dbapi', port: 3306 });

@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
 import { KServe } from '../../../constructs/kserve';
 import { MODELMESH_ETCD, ModelMeshServing, modelmeshCrds } from '../../../constructs/modelmesh-serving';
@@ -221,5 +222,34 @@ describe('ModelMesh Serving failures', () => {
         "choose one owner: platform.resolveCrd('servingruntimes.serving.kserve.io', <component>) or crdOwners: { 'servingruntimes.serving.kserve.io': '<component id>' }, " +
         "or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
     );
+  });
+});
+
+describe('MM-STORAGECONFIG: what runtime pods read at run time', () => {
+  test('MM-STORAGECONFIG: the storage-config Secret runtime pods mount ships, empty, in the controller\'s namespace', () => {
+    const s = find('Secret', 'storage-config');
+    expect(s.metadata.namespace).toBe('modelmesh-serving');
+    expect(s.type).toBe('Opaque');
+    // Users add the connections: no literal credentials in the output.
+    expect(s.data).toBeUndefined();
+    expect(s.stringData).toBeUndefined();
+  });
+
+  test('storageConfigSecret: false leaves it to the platform team', () => {
+    const b = build((app) => {
+      const p = new Platform(app, 'mm', { name: 'modelmesh', prerequisites: [CERT_MANAGER, MODELMESH_ETCD] });
+      new ModelMeshServing(p, 'modelmesh-serving', { storageConfigSecret: false });
+      return p;
+    });
+    expect(b.model.objects.filter((o) => o.json.kind === 'Secret' && o.json.metadata.name === 'storage-config')).toEqual([]);
+  });
+
+  test('the config defaults carry upstream\'s keys, builtInServerTypes included', () => {
+    const defaults = parse(find('ConfigMap', 'model-serving-config-defaults').data['config-defaults.yaml']);
+    expect(Object.keys(defaults).sort()).toEqual([
+      'builtInServerTypes', 'headlessService', 'metrics', 'modelMeshImage', 'modelMeshResources', 'podsPerRuntime',
+      'restProxy', 'serviceAccountName', 'storageHelperImage', 'storageHelperResources',
+    ]);
+    expect(defaults.builtInServerTypes).toEqual(['triton', 'mlserver', 'ovms', 'torchserve']);
   });
 });

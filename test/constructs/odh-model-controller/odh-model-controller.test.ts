@@ -219,3 +219,25 @@ describe('OdhModelController alone', () => {
     expect(alone.objects.map(pinnable)).toMatchSnapshot();
   });
 });
+
+describe('OMC-PARAMS: the run-time ConfigMap the pod mutator reads', () => {
+  test('OMC-PARAMS: odh-model-controller-parameters ships in the controller\'s namespace (POD_NAMESPACE) with ray-tls-generator-image, a pinned image', () => {
+    const cm = find('ConfigMap', 'odh-model-controller-parameters');
+    expect(cm.metadata.namespace).toBe('opendatahub');
+    expect(cm.data).toEqual({ 'ray-tls-generator-image': 'registry.redhat.io/ubi9/ubi-minimal:9.6' });
+    const env = find('Deployment', 'odh-model-controller').spec.template.spec.containers[0].env;
+    expect(env).toContainEqual({ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+    // The controller may read it (its namespaced ConfigMap rules).
+    const role = find('Role', 'odh-model-controller-role');
+    expect(role.rules.some((r: any) => r.apiGroups.includes('') && r.resources.includes('configmaps') && r.verbs.includes('get'))).toBe(true);
+  });
+
+  test('the image follows the platform\'s registry mirror like every other image', () => {
+    const p = new Platform(new App(), 'p', { name: 'omc', prerequisites: [CERT_MANAGER], images: { registryMirror: 'mirror.example.com' } });
+    new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+    new KServe(p, 'kserve');
+    const c = new OdhModelController(p, 'odh-model-controller');
+    const cm = buildPlatform(p).model.objects.filter((o) => o.component === c).map((o) => o.json).find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'odh-model-controller-parameters');
+    expect(cm.data['ray-tls-generator-image']).toBe('mirror.example.com/ubi9/ubi-minimal:9.6');
+  });
+});

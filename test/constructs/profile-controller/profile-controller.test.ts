@@ -60,7 +60,8 @@ describe('ProfileController', () => {
     const pod = d.spec.template.spec;
     expect(d.metadata.namespace).toBe('kubeflow');
     expect(pod.serviceAccountName).toBe('profiles-controller-service-account');
-    expect(d.spec.selector.matchLabels).toEqual({ 'app': 'profile-controller', 'app.kubernetes.io/component': 'controller-manager' });
+    // upstream's full selector (kubeflow/dashboard v2.0.0)
+    expect(d.spec.selector.matchLabels).toEqual({ 'app': 'profile-controller', 'app.kubernetes.io/component': 'controller-manager', 'app.kubernetes.io/managed-by': 'kustomize', 'app.kubernetes.io/name': 'profile-controller', 'app.kubernetes.io/part-of': 'kubeflow-dashboard' });
     const [manager, kfam] = pod.containers;
     expect(manager.image).toBe('ghcr.io/kubeflow/dashboard/profile-controller:v2.0.0');
     expect(manager.command).toEqual(['/manager']);
@@ -89,7 +90,7 @@ describe('ProfileController', () => {
     });
     expect(find('AuthorizationPolicy', 'profiles-kfam', 'kubeflow').spec).toEqual({
       action: 'ALLOW',
-      selector: { matchLabels: { 'app': 'profile-controller', 'app.kubernetes.io/component': 'controller-manager' } },
+      selector: { matchLabels: { 'app': 'profile-controller', 'app.kubernetes.io/component': 'controller-manager', 'app.kubernetes.io/managed-by': 'kustomize', 'app.kubernetes.io/name': 'profile-controller', 'app.kubernetes.io/part-of': 'kubeflow-dashboard' } },
       rules: [{ from: [{ source: { principals: ['cluster.local/ns/kubeflow/sa/dashboard'] } }] }],
     });
     expect(find('NetworkPolicy', 'profiles-kfam', 'kubeflow').spec).toEqual({

@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { JobSet } from '../../../constructs/jobset';
 import { DEFAULT_TRAINING_RUNTIME_NAMES, Trainer, TrainerProps } from '../../../constructs/trainer';
 import { CertificateProvider } from '../../../lib/certificates';
@@ -42,7 +43,8 @@ describe('Trainer component', () => {
   test('runs kubeflow-trainer-controller-manager in kubeflow-system from the v2.3.0 image', () => {
     const d = named('Deployment', 'kubeflow-trainer-controller-manager');
     expect(d.metadata.namespace).toBe('kubeflow-system');
-    expect(d.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager' });
+    // upstream's full selector (v2.3.0 manifests)
+    expect(d.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'trainer', 'app.kubernetes.io/component': 'manager', 'app.kubernetes.io/part-of': 'kubeflow' });
     expect(d.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('kubeflow');
     const c = container('kubeflow-trainer-controller-manager');
     expect(c.image).toBe('ghcr.io/kubeflow/trainer/trainer-controller-manager:v2.3.0');
@@ -59,7 +61,15 @@ describe('Trainer component', () => {
     expect(config).toContain('webhookServiceName: kubeflow-trainer-controller-manager');
     expect(config).toContain('webhookSecretName: kubeflow-trainer-webhook-cert');
     expect(config).toContain('resourceName: trainer.kubeflow.org');
-    expect(config).toMatch(/trainJobStatusServer:\n {2}port: 10443/);
+    expect(config).toMatch(/statusServer:\n {2}port: 10443/);
+  });
+
+  test('the Configuration uses only the fields of v2.3.0\'s Configuration type: the manager decodes it strictly and exits on an unknown one', () => {
+    const config = parse(named('ConfigMap', 'kubeflow-trainer-config').data['controller_manager_config.yaml']);
+    // json tags of pkg/apis/config/v1alpha1/configuration_types.go at v2.3.0 (plus the TypeMeta fields).
+    const fields = ['apiVersion', 'kind', 'webhook', 'leaderElection', 'metrics', 'health', 'controller', 'certManagement', 'clientConnection', 'statusServer', 'featureGates'];
+    expect(Object.keys(config).filter((k) => !fields.includes(k))).toEqual([]);
+    expect(config.statusServer).toEqual({ port: 10443, qps: 5, burst: 10 });
   });
 
   test('one Service serves the webhooks (443) and the TrainJob status server (10443)', () => {

@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { GatewayApiInferenceExtension } from '../../../constructs/gateway-api-inference-extension';
 import { KServe } from '../../../constructs/kserve';
 import { WorkloadVariantAutoscaler, wvaCrds } from '../../../constructs/workload-variant-autoscaler';
@@ -154,5 +155,50 @@ describe('WVA-SVCMON', () => {
       return p;
     }));
     expect(problems.join('\n')).toContain('requires monitoring.coreos.com/ServiceMonitor (it reads the ServiceMonitors of the model servers it scales)');
+  });
+});
+
+describe('WVA-SATCFG: the run-time ConfigMaps the controller reads by name', () => {
+  const wva = (props: Record<string, unknown> = {}) => () => {
+    const p = new Platform(new App(), 'wva', { name: 'wva', prerequisites: [PROMETHEUS_OPERATOR] });
+    new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+    new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS, ...props });
+  };
+
+  test('WVA-SATCFG: the saturation ConfigMap named in SATURATION_CONFIG_MAP_NAME ships, with the `default` entry (without it no model is scaled)', () => {
+    const env = find('Deployment', NAME).spec.template.spec.containers[0].env;
+    const name = env.find((e: any) => e.name === 'SATURATION_CONFIG_MAP_NAME').value;
+    expect(name).toBe('workload-variant-autoscaler-saturation-scaling-config');
+    const cm = find('ConfigMap', name);
+    expect(cm.metadata.namespace).toBe('workload-variant-autoscaler-system');
+    expect(Object.keys(cm.data)).toEqual(['default']);
+    expect(parse(cm.data.default)).toEqual({ kvCacheThreshold: 0.8, queueLengthThreshold: 5, kvSpareTrigger: 0.1, queueSpareTrigger: 3, enableLimiter: false });
+  });
+
+  test('the main ConfigMap (CONFIG_MAP_NAME) carries upstream\'s keys, the optimization interval and cache settings included', () => {
+    const cm = find('ConfigMap', 'workload-variant-autoscaler-wva-variantautoscaling-config');
+    expect(Object.keys(cm.data).sort()).toEqual([
+      'GLOBAL_OPT_INTERVAL', 'PROMETHEUS_BASE_URL', 'PROMETHEUS_METRICS_CACHE_CLEANUP_INTERVAL', 'PROMETHEUS_METRICS_CACHE_ENABLED',
+      'PROMETHEUS_METRICS_CACHE_FETCH_INTERVAL', 'PROMETHEUS_METRICS_CACHE_FRESH_THRESHOLD', 'PROMETHEUS_METRICS_CACHE_MAX_SIZE',
+      'PROMETHEUS_METRICS_CACHE_STALE_THRESHOLD', 'PROMETHEUS_METRICS_CACHE_TTL', 'PROMETHEUS_METRICS_CACHE_UNAVAILABLE_THRESHOLD',
+      'PROMETHEUS_TLS_INSECURE_SKIP_VERIFY', 'WVA_LIMITED_MODE', 'WVA_NODE_SELECTOR', 'WVA_SCALE_TO_ZERO',
+    ]);
+    expect(cm.data.GLOBAL_OPT_INTERVAL).toBe('60s');
+  });
+
+  test('typed saturation thresholds', () => {
+    const p = new Platform(new App(), 'wva', { name: 'wva', prerequisites: [PROMETHEUS_OPERATOR] });
+    new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+    new WorkloadVariantAutoscaler(p, 'workload-variant-autoscaler', { prometheusUrl: PROMETHEUS, saturation: { kvCacheThreshold: 0.9, enableLimiter: true } });
+    const cm = p.node.findAll().find((c) => (c as any).kind === 'ConfigMap' && (c as any).name === 'workload-variant-autoscaler-saturation-scaling-config') as any;
+    expect(parse(cm.toJson().data.default)).toMatchObject({ kvCacheThreshold: 0.9, enableLimiter: true, queueLengthThreshold: 5 });
+  });
+
+  test('fails when a threshold is out of range, or kvCacheThreshold is below kvSpareTrigger (the controller would skip the entry)', () => {
+    expect(problemsOf(wva({ saturation: { kvCacheThreshold: 1.5 } }))).toEqual(['wva/workload-variant-autoscaler: saturation.kvCacheThreshold 1.5 must be from 0 to 1']);
+    expect(problemsOf(wva({ saturation: { queueSpareTrigger: -1 } }))).toEqual(['wva/workload-variant-autoscaler: saturation.queueSpareTrigger -1 must be a number >= 0']);
+    expect(problemsOf(wva({ saturation: { kvCacheThreshold: 0.05 } }))).toEqual([
+      'wva/workload-variant-autoscaler: saturation.kvCacheThreshold 0.05 is below saturation.kvSpareTrigger 0.1; the controller skips such an entry: make kvCacheThreshold >= kvSpareTrigger',
+    ]);
   });
 });
