@@ -20,7 +20,9 @@ export const catalogCrd: CrdDefinition = {
         database: s.object({
           volume: s.object({
             sizeLimit: s.quantity()
-              .rule("quantity(string(self)).isGreaterThan(quantity('0'))", 'sizeLimit must be a positive quantity')
+              // Not quantity(): that library compiles in new CRDs from Kubernetes 1.29 only. The schema's
+              // pattern admits valid quantities; of those, the positive ones have no '-' and a digit 1-9.
+              .rule("type(self) == int ? self > 0 : !self.startsWith('-') && self.matches('[1-9]')", 'sizeLimit must be a positive quantity')
               .describe('Size of the database volume.'),
           }).named('CatalogDatabaseVolume'),
         }).named('CatalogDatabase'),
