@@ -23,3 +23,4 @@ export * from './runtime-webhooks';
 export * from './architecture';
 export * from './versions';
 export * from './gitops';
+export * from './kubernetes-version';

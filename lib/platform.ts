@@ -5,6 +5,7 @@ import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
 import { ImageSettings, ImageSpec, resolveImage } from './images';
+import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersion, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from './kubernetes-version';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
@@ -80,6 +81,8 @@ export class Platform extends Construct {
   public readonly certificates: CertificateProvider;
   public readonly prerequisites: Prerequisite[];
   public readonly existingNamespaces: string[];
+  /** The oldest Kubernetes the platform must run on, MAJOR.MINOR. */
+  public readonly kubernetesVersion: KubernetesVersion;
   /** The validated customization; components and lib constructs read it as they are built. */
   public readonly customization: Customization;
   /** Registry mirror, overrides and versions data for every component's images. */
@@ -105,6 +108,11 @@ export class Platform extends Construct {
     this.imageSettings = props.images ?? {};
     this.prerequisites = props.prerequisites ?? [];
     this.existingNamespaces = props.existingNamespaces ?? ['default', 'kube-system'];
+    this.kubernetesVersion = props.kubernetesVersion === undefined ? DEFAULT_KUBERNETES_VERSION
+      : normalizeKubernetesVersion(props.kubernetesVersion, `${this.node.path}: kubernetesVersion`);
+    if (compareKubernetesVersions(this.kubernetesVersion, OLDEST_KUBERNETES_VERSION) < 0) {
+      throw new Error(`${this.node.path}: kubernetesVersion '${props.kubernetesVersion}' is older than ${OLDEST_KUBERNETES_VERSION}, the oldest Kubernetes this project models: target ${OLDEST_KUBERNETES_VERSION} or newer`);
+    }
     this.explicitOwners = new Map(Object.entries(props.crdOwners ?? {}));
   }
 

@@ -5,7 +5,7 @@ import { clusterQueueCrd, cohortCrd, CRDS, localQueueCrd, multiKueueClusterCrd, 
 import { BUILTIN_INTEGRATIONS, INTEGRATIONS, IntegrationInfo, KueueIntegration, webhookPath } from './integrations';
 import { integrationUserRoles, KUEUE_USER_ROLES, MANAGER_NAMESPACED_RULES, MANAGER_RULES } from './rbac';
 import { KueueUserRoles } from './user-roles';
-import { KUEUE_IMAGES } from './versions';
+import { KUEUE_IMAGES, KUEUE_KUBERNETES } from './versions';
 import { KueueVisibilityServer } from './visibility';
 import {
   ClusterQueue, ClusterQueueSpec, LocalQueue, LocalQueueSpec, ResourceFlavor, ResourceFlavorSpec,
@@ -107,6 +107,7 @@ export class Kueue extends Component {
 
   constructor(scope: Platform, id: string, props: KueueProps = {}) {
     super(scope, id, props.namespace ?? 'kueue-system');
+    this.requireKubernetes(KUEUE_KUBERNETES);
     const ns = this.namespaceName;
     const integrations = props.integrations ?? [...BUILTIN_INTEGRATIONS];
     const problems = validateManagerConfig(integrations, props.config ?? {});

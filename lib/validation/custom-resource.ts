@@ -2,8 +2,10 @@ import { CelInput, isCelError } from '@bufbuild/cel';
 import { ValidateFunction } from 'ajv';
 import { EXPECT, FORMATS, LIST_MAP, newAjv, suggest, toIssues, valuesByKey } from './ajv-support';
 import { compileCel } from './cel';
+import { crdCelIssues } from './cel-crd';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
 import { metadataIssues } from './names';
+import { KubernetesVersion } from '../kubernetes-version';
 import { coreTypeEntry } from '../schema/core';
 
 /**
@@ -144,8 +146,12 @@ function leaf(s: Props): Props {
   return out;
 }
 
-/** Checks that every x-kubernetes-validations rule (and message expression) of a CRD compiles. */
-export function compileCelRules(crd: any): ValidationIssue[] {
+/**
+ * Checks that every x-kubernetes-validations rule (and message expression) of a CRD compiles;
+ * with `kubernetesVersion`, also as that version's API server compiles them when it creates
+ * the CRD (scopes, string escapes, libraries, cost budgets: cel-crd.ts).
+ */
+export function compileCelRules(crd: any, kubernetesVersion?: KubernetesVersion): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
     const schema = v.schema?.openAPIV3Schema;
@@ -162,7 +168,10 @@ export function compileCelRules(crd: any): ValidationIssue[] {
       });
     }
   });
-  return issues;
+  if (!kubernetesVersion) return issues;
+  // One issue per rule: what does not compile here is not also reported for the server.
+  const seen = new Set(issues.map((i) => i.path));
+  return [...issues, ...crdCelIssues(crd, kubernetesVersion).filter((i) => !seen.has(i.path))];
 }
 
 function splitApiVersion(apiVersion: string): [string, string] {

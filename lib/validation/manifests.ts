@@ -5,6 +5,7 @@ import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from '.
 import { compileCelRules, validateCustomResources } from './custom-resource';
 import { ValidationIssue } from './issues';
 import { ruleOf, WARNING_RULES } from './rules';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../kubernetes-version';
 
 /**
  * Validation of manifest files (a GitOps repository, our own dist/): every Kubernetes
@@ -48,6 +49,12 @@ export interface ManifestOptions {
    * @default 'error'
    */
   readonly missingCrds?: 'error' | 'warning';
+  /**
+   * The Kubernetes version whose API server CRDs are compiled for (CEL scopes, libraries and
+   * cost budgets differ by version).
+   * @default DEFAULT_KUBERNETES_VERSION
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /** A document of a file. */
@@ -146,7 +153,7 @@ const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiV
 const isCrd = (o: any): boolean => o?.apiVersion === 'apiextensions.k8s.io/v1' && o?.kind === 'CustomResourceDefinition';
 
 /** Validates the documents; `crds` are further CRDs (from --crds) that serve custom resources. */
-export function validateDocuments(docs: readonly ManifestDocument[], crds: readonly unknown[] = []): ManifestFinding[] {
+export function validateDocuments(docs: readonly ManifestDocument[], crds: readonly unknown[] = [], kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): ManifestFinding[] {
   const byGk = new Map<string, any>();
   // CRDs of the input first: they are what gets applied.
   for (const o of [...docs.map((d) => d.object), ...crds] as any[]) {
@@ -183,7 +190,7 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
   builtins.forEach((i, k) => {
     issues[i] = builtinResults[k];
     const o = docs[i].object as any;
-    if (isCrd(o)) issues[i] = [...issues[i], ...compileCelRules(o).map((x) => ({ ...x, rule: 'K8S-CRD' }))];
+    if (isCrd(o)) issues[i] = [...issues[i], ...compileCelRules(o, kubernetesVersion).map((x) => ({ ...x, rule: 'K8S-CRD' }))];
   });
   for (const [crd, indexes] of byCrd) {
     const results = validateCustomResources(indexes.map((i) => docs[i].object), crd);
@@ -220,7 +227,7 @@ export function validateManifests(paths: readonly string[], options: ManifestOpt
   const cwd = options.cwd ?? process.cwd();
   const docs = paths.flatMap((p) => readPath(p, cwd, options.skippedCharts));
   const crds = (options.crds ?? []).flatMap((p) => readPath(p, cwd)).map((d) => d.object).filter(isCrd);
-  const findings = validateDocuments(docs, crds);
+  const findings = validateDocuments(docs, crds, options.kubernetesVersion);
   return options.missingCrds === 'warning' ? findings.map((f) => (f.rule === 'K8S-NO-CRD' ? { ...f, severity: 'warning' } : f)) : findings;
 }
 

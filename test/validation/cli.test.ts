@@ -128,6 +128,19 @@ describe('mlplatform validate', () => {
     expect(r.stdout).toMatch(/0 errors, 1 warning\n$/);
   });
 
+  test('--kubernetes-version compiles CRD rules as that version\'s API server does', async () => {
+    const crd = CRD.replace('rule: "self == oldSelf"}', 'rule: "quantity(self).isLessThan(quantity(\'1Gi\'))"}');
+    const root = repo({ 'crd.yaml': crd });
+    const old = await run(['crd.yaml', '--kubernetes-version', '1.28'], root);
+    expect(old.code).toBe(1);
+    expect(old.stdout).toContain('[K8S-CRD] spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.owner.x-kubernetes-validations[0].rule: '
+      + '"quantity(self).isLessThan(quantity(\'1Gi\'))" does not compile on Kubernetes 1.28: isLessThan(), quantity() are part of the CEL quantity library, which the API server compiles in new CRD rules from Kubernetes 1.29 only (targeting 1.28)');
+    expect((await run(['crd.yaml', '--kubernetes-version=1.29'], root)).code).toBe(0);
+    expect((await run(['crd.yaml'], root)).code).toBe(0);
+    await expect(run(['crd.yaml', '--kubernetes-version', 'latest'], root)).rejects.toThrow("--kubernetes-version: 'latest' is not a Kubernetes version: write MAJOR.MINOR, e.g. '1.30'");
+    await expect(run(['crd.yaml', '--kubernetes-version', '1.27'], root)).rejects.toThrow('--kubernetes-version: 1.27 is older than 1.28, the oldest version modelled');
+  });
+
   test('YAML that does not parse exits 2 with the file and document on stderr, nothing on stdout', async () => {
     const root = repo({ 'bad.yaml': `${SERVICE}---\nkind: [unclosed\n` });
     const r = await run(['bad.yaml', '--format', 'json'], root);
