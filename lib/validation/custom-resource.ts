@@ -284,8 +284,10 @@ function evaluateRule(rule: Props, self: CelInput, path: string): ValidationIssu
   if (typeof compiledRule === 'string') return { rule: 'K8S-CRD', path: at, message: `rule ${show(rule.rule, 60)} does not compile: ${compiledRule}` };
   const unevaluated = (why: string): ValidationIssue => ({ rule: 'K8S-CEL-UNEVALUATED', severity: 'warning', path: at, message: `rule ${show(rule.rule, 60)} was not evaluated: ${why}` });
   if (compiledRule.usesOldSelf) {
-    // A transition rule: the API server skips it on create and enforces it on update, against the stored object.
-    return unevaluated('a transition rule (oldSelf) is checked on update against the stored object, which a validator of files does not have');
+    // A transition rule: on create the API server does not evaluate it (there is no old object),
+    // and a validator of files validates creates. With optionalOldSelf it is evaluated on create
+    // with oldSelf unset, which this validator does not model.
+    return rule.optionalOldSelf === true ? unevaluated('a transition rule with optionalOldSelf runs on create with oldSelf unset, which this validator does not evaluate') : undefined;
   }
   if (compiledRule.unsupported.length) return unevaluated(`it calls ${compiledRule.unsupported.join(', ')}, which this validator does not implement`);
   const result = compiledRule.run(self);

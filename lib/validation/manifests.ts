@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, sep } from 'path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, Tags } from 'yaml';
 import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from './builtin';
 import { compileCelRules, validateCustomResources } from './custom-resource';
 import { ValidationIssue } from './issues';
@@ -67,6 +67,9 @@ export interface ManifestDocument {
 }
 
 const EXTENSIONS = /\.(ya?ml|json)$/i;
+
+/** The YAML 1.1 tags but the timestamp (see readManifest). */
+const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp');
 const SKIPPED = /^kustomization\.ya?ml$|^Kustomization$/;
 
 /**
@@ -114,7 +117,9 @@ export function readManifest(abs: string, display: string): ManifestDocument[] {
   } catch (e) {
     throw new ManifestInputError(`cannot read ${display}: ${(e as Error).message}`);
   }
-  const docs = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, prettyErrors: true });
+  // YAML 1.1 as kubectl and the API server read it (sigs.k8s.io/yaml), except that an
+  // unquoted timestamp stays a string: they decode into JSON, which has no dates.
+  const docs = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, prettyErrors: true, customTags: withoutTimestamps });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: ManifestDocument[] = [];
   list.forEach((doc, index) => {

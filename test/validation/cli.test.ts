@@ -121,11 +121,20 @@ describe('mlplatform validate', () => {
   });
 
   test('warnings alone exit 0 and are printed', async () => {
-    const root = repo({ 'all.yaml': `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
+    // A transition rule is not evaluated on create; with optionalOldSelf it would be, which this validator does not model.
+    const crd = CRD.replace('rule: "self == oldSelf"}', 'rule: "self == oldSelf", optionalOldSelf: true}');
+    const root = repo({ 'all.yaml': `${crd}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
     const r = await run(['all.yaml'], root);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('all.yaml#1 Widget w: warning [K8S-CEL-UNEVALUATED] spec.owner: rule "self == oldSelf" was not evaluated');
     expect(r.stdout).toMatch(/0 errors, 1 warning\n$/);
+  });
+
+  test('an immutable field (a transition rule) gives no finding on create', async () => {
+    const root = repo({ 'all.yaml': `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
+    const r = await run(['all.yaml'], root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('0 errors, 0 warnings\n');
   });
 
   test('--kubernetes-version compiles CRD rules as that version\'s API server does', async () => {
