@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
+import { kubernetesRangeText } from '../lib/kubernetes-version';
 import { OptionSpec, parseArgs } from './args';
 import { CliIo, Command, UsageError } from './io';
 import { validateCommand } from './validate';
@@ -240,11 +241,15 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   // Components as the default platforms configure them (resolved, not checked).
-  const seen = new Map<string, { version?: string; class: string; namespace: string; images: Array<{ key: string; image: string }>; platforms: string[] }>();
+  const seen = new Map<string, { version?: string; class: string; namespace: string; kubernetes: string; images: Array<{ key: string; image: string }>; platforms: string[] }>();
   for (const p of DEFAULT_PLATFORMS) {
-    for (const c of architectureOf(createPlatform(p.name).resolve()).components) {
+    const model = createPlatform(p.name).resolve();
+    const support = new Map(model.components.map((c) => [c.componentName, c.kubernetes]));
+    for (const c of architectureOf(model).components) {
+      const k8s = support.get(c.name);
+      const kubernetes = k8s ? `Kubernetes ${kubernetesRangeText(k8s)} (${k8s.feature})` : '';
       const key = `${c.name} ${c.class} ${c.namespace} ${c.version} ${JSON.stringify(c.images)}`;
-      const entry = seen.get(key) ?? { version: c.version, class: c.class, namespace: c.namespace, images: c.images, platforms: [] as string[] };
+      const entry = seen.get(key) ?? { version: c.version, class: c.class, namespace: c.namespace, kubernetes, images: c.images, platforms: [] as string[] };
       entry.platforms.push(p.name);
       seen.set(key, entry);
     }
@@ -257,6 +262,7 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
     const name = key.split(' ')[0];
     if (what === 'components') {
       io.stdout.write(`${name} (${c.class}) ${c.version ?? '-'}  namespace ${c.namespace}  platforms: ${c.platforms.join(', ')}\n`);
+      if (c.kubernetes) io.stdout.write(`  ${c.kubernetes}\n`);
       for (const i of c.images) io.stdout.write(`  ${i.key}: ${i.image}\n`);
     } else {
       for (const i of c.images) {

@@ -1,7 +1,8 @@
 import { CliIo, UsageError } from './io';
+import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from '../lib/kubernetes-version';
 import { describeObject, ManifestFinding, ManifestInputError, validateManifests } from '../lib/validation/manifests';
 
-export const VALIDATE_USAGE = `Usage: mlplatform validate PATH... [--crds DIR]... [--ignore-missing-crds] [--format text|json]
+export const VALIDATE_USAGE = `Usage: mlplatform validate PATH... [--crds DIR]... [--ignore-missing-crds] [--kubernetes-version X.Y] [--format text|json]
 
 Validates every Kubernetes object in the .yaml, .yml and .json files under each PATH
 (folders are walked; kustomization.yaml files and Helm charts, whose templates are not
@@ -10,7 +11,10 @@ server with strict field validation would: built-in kinds against the API schema
 API server's own rules, custom resources against their CustomResourceDefinition (found in
 the input or under --crds), CEL rules included. --ignore-missing-crds makes a custom
 resource without its CRD a warning instead of an error (for CRDs another repository
-installs, such as Argo CD's or Flux's).
+installs, such as Argo CD's or Flux's). --kubernetes-version X.Y (default ${DEFAULT_KUBERNETES_VERSION})
+compiles the CEL rules of CustomResourceDefinitions as that version's API server does when
+it creates them: what each scope can see, CEL string escapes, the libraries of that version,
+and the per-rule and per-CRD cost budgets.
 
 Exit codes: 0 no errors (warnings may be printed), 1 errors found, 2 usage error or
 input that cannot be read or parsed.
@@ -22,6 +26,7 @@ interface Args {
   readonly format: 'text' | 'json';
   readonly help: boolean;
   readonly ignoreMissingCrds: boolean;
+  readonly kubernetesVersion: string;
 }
 
 function parseArgs(args: string[]): Args {
@@ -30,6 +35,7 @@ function parseArgs(args: string[]): Args {
   let format: 'text' | 'json' = 'text';
   let help = false;
   let ignoreMissingCrds = false;
+  let kubernetesVersion = DEFAULT_KUBERNETES_VERSION;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -38,14 +44,22 @@ function parseArgs(args: string[]): Args {
       if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
       return v;
     };
-    if (flag === '--crds') {crds.push(value());} else if (flag === '--format') {
+    if (flag === '--crds') {crds.push(value());} else if (flag === '--kubernetes-version') {
+      const v = value();
+      try {
+        kubernetesVersion = normalizeKubernetesVersion(v, '--kubernetes-version');
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      if (compareKubernetesVersions(kubernetesVersion, OLDEST_KUBERNETES_VERSION) < 0) throw new UsageError(`--kubernetes-version: ${v} is older than ${OLDEST_KUBERNETES_VERSION}, the oldest version modelled`);
+    } else if (flag === '--format') {
       const v = value();
       if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be text or json, not '${v}'`);
       format = v;
     } else if (flag === '--ignore-missing-crds' && inline === undefined) {ignoreMissingCrds = true;} else if (flag === '-h' || flag === '--help') {help = true;} else if (flag === '--') {paths.push(...args.slice(i + 1)), i = args.length;} else if (flag.startsWith('-') && flag !== '-') {throw new UsageError(`unknown option ${flag}`);} else {paths.push(a);}
   }
   if (!help && !paths.length) throw new UsageError('give at least one file or folder to validate');
-  return { paths, crds, format, help, ignoreMissingCrds };
+  return { paths, crds, format, help, ignoreMissingCrds, kubernetesVersion };
 }
 
 /** `mlplatform validate PATH... [--crds DIR] [--format text|json]`. */
@@ -58,7 +72,7 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   let findings: ManifestFinding[];
   const skippedCharts: string[] = [];
   try {
-    findings = validateManifests(opts.paths, { crds: opts.crds, cwd: io.cwd, skippedCharts, missingCrds: opts.ignoreMissingCrds ? 'warning' : 'error' });
+    findings = validateManifests(opts.paths, { crds: opts.crds, cwd: io.cwd, skippedCharts, missingCrds: opts.ignoreMissingCrds ? 'warning' : 'error', kubernetesVersion: opts.kubernetesVersion });
   } catch (e) {
     if (e instanceof ManifestInputError) {
       io.stderr.write(`mlplatform validate: ${e.message}\n`);

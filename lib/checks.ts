@@ -1,5 +1,7 @@
+import { Component } from './component';
 import { Controller } from './controller';
 import { CrdDefinition, gvkKey } from './crd';
+import { compareKubernetesVersions } from './kubernetes-version';
 import { policyTargetsOf } from './network-policy';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
@@ -30,7 +32,8 @@ export interface CheckRule {
 export const CHECKS: CheckRule[] = [
   { id: 'MLP001', title: 'built-in objects match the Kubernetes API schema (strict fields) and the API server\'s RBAC validation', check: checkBuiltins },
   { id: 'MLP002', title: 'custom resources match the CRD the platform emits, CEL rules included', check: checkCustomResources },
-  { id: 'MLP003', title: 'every CEL rule of every CRD compiles', check: checkCelCompiles },
+  { id: 'MLP003', title: 'every CEL rule of every CRD compiles, as the API server of the platform\'s kubernetesVersion compiles it (scopes, string escapes, libraries, cost budgets)', check: checkCelCompiles },
+  { id: 'MLP070', title: 'no component needs a newer Kubernetes than the platform targets (kubernetesVersion)', check: checkKubernetesVersions },
   { id: 'MLP004', title: 'no two objects share kind, namespace and name', check: checkDuplicates },
   { id: 'MLP010', title: 'every custom resource is served by a CRD applied in an earlier phase, or by a prerequisite', check: checkCrdOrder },
   { id: 'MLP011', title: 'every namespaced object has its Namespace in an earlier phase, or an existing one', check: checkNamespaces },
@@ -113,10 +116,34 @@ function checkCustomResources(m: PlatformModel): Finding[] {
   return out;
 }
 
+/** Components whose declared minimum Kubernetes is newer than the platform's (MLP070). */
+function tooNew(m: PlatformModel): Component[] {
+  return m.components.filter((c) => compareKubernetesVersions(c.kubernetes.min, m.platform.kubernetesVersion) > 0);
+}
+
+function checkKubernetesVersions(m: PlatformModel): Finding[] {
+  const target = m.platform.kubernetesVersion;
+  const out: Finding[] = tooNew(m).map((c) => ({
+    rule: 'MLP070',
+    path: c.node.path,
+    message: `component ${c.componentName} (${c.constructor.name}) needs Kubernetes ${c.kubernetes.min} or newer for ${c.kubernetes.feature} (${c.kubernetes.source}), `
+      + `but the platform's kubernetesVersion is ${target}: set kubernetesVersion to '${c.kubernetes.min}' or newer, or turn the component off (components: { '${c.componentName}': false })`,
+  }));
+  for (const c of m.components) {
+    const max = c.kubernetes.max;
+    if (max && compareKubernetesVersions(target, max) > 0) {
+      out.push({ rule: 'MLP070', path: c.node.path, message: `component ${c.componentName} (${c.constructor.name}) supports Kubernetes up to ${max}, but the platform's kubernetesVersion is ${target}: target ${max} or older, or turn the component off` });
+    }
+  }
+  return out;
+}
+
 function checkCelCompiles(m: PlatformModel): Finding[] {
+  // The CRDs of a component MLP070 already stops would only repeat why.
+  const stopped = new Set(tooNew(m));
   return m.objects
-    .filter((o) => o.json.kind === 'CustomResourceDefinition')
-    .flatMap((o) => compileCelRules(o.json).map((i) => ({ rule: 'MLP003', path: o.path, message: `CRD ${o.json.metadata.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+    .filter((o) => o.json.kind === 'CustomResourceDefinition' && !stopped.has(o.component))
+    .flatMap((o) => compileCelRules(o.json, m.platform.kubernetesVersion).map((i) => ({ rule: 'MLP003', path: o.path, message: `CRD ${o.json.metadata.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
 function checkDuplicates(m: PlatformModel): Finding[] {

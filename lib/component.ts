@@ -4,6 +4,7 @@ import { IConstruct } from 'constructs';
 import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
 import { DashboardLinks, dashboardLinkProblems } from './dashboard';
 import { ImageSpec } from './images';
+import { BASELINE_KUBERNETES_SUPPORT, KubernetesSupport, normalizeKubernetesVersion } from './kubernetes-version';
 import { ParityDeviation, parityDeviationProblems } from './parity';
 import type { Platform } from './platform';
 import { RuntimeWebhook, validateRuntimeWebhook } from './runtime-webhooks';
@@ -203,6 +204,17 @@ export abstract class Component extends Chart {
    */
   public readonly parityDeviations: ParityDeviation[] = [];
 
+  /**
+   * The Kubernetes versions this component's upstream release supports. Components whose
+   * release or CRDs need more than the oldest modelled version declare it with
+   * `requireKubernetes`; a platform that targets an older Kubernetes fails synth (MLP070).
+   */
+  public get kubernetes(): KubernetesSupport {
+    return this.kubernetesSupport ?? BASELINE_KUBERNETES_SUPPORT;
+  }
+
+  private kubernetesSupport?: KubernetesSupport;
+
   constructor(scope: Platform, id: string, namespace: string) {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id) || id.length > 63) {
       throw new Error(`${scope.node.path}/${id}: component id '${id}' must be a lower-case DNS label of at most 63 characters (it names the component's files in dist/ and crdOwners refer to it)`);
@@ -217,6 +229,12 @@ export abstract class Component extends Chart {
     // Off: the component is still built (its props are still checked, its ids stay known to
     // the customization) but out of the construct tree, so it emits nothing.
     if (!scope.isComponentEnabled(id)) scope._disableComponent(this);
+  }
+
+  /** Declares the Kubernetes range of the upstream release (data: the minimum, the feature behind it, the source). */
+  protected requireKubernetes(support: KubernetesSupport): void {
+    for (const v of [support.min, ...(support.max ? [support.max] : [])]) normalizeKubernetesVersion(v, `${this.node.path}: requireKubernetes`);
+    this.kubernetesSupport = support;
   }
 
   /** The platform this component belongs to (also while customization has it off). */

@@ -11,6 +11,13 @@ import { resourceProblems } from './resources';
  */
 export interface PlatformCustomization {
   /**
+   * The oldest Kubernetes (MAJOR.MINOR) the platform must run on. Synth fails when a
+   * component needs a newer one (MLP070), and CRD rules are compiled as this version's API
+   * server compiles them (MLP003).
+   * @default DEFAULT_KUBERNETES_VERSION (1.32; lib/kubernetes-version.ts says why)
+   */
+  readonly kubernetesVersion?: string;
+  /**
    * Where webhook certificates come from, for every component.
    * @default - the platform's choice (CertificateProvider.certManager() for a bare Platform)
    */

@@ -24,3 +24,4 @@ export * from './runtime-webhooks';
 export * from './architecture';
 export * from './versions';
 export * from './gitops';
+export * from './kubernetes-version';

@@ -5,6 +5,7 @@ import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
 import { ImageSettings, ImageSpec, registryMirrorProblems, resolveImage } from './images';
+import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersion, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from './kubernetes-version';
 import { MetricsFence, resolveMetricsFence } from './network-policy';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
@@ -102,6 +103,8 @@ export class Platform extends Construct {
   public readonly certificates: CertificateProvider;
   public readonly prerequisites: Prerequisite[];
   public readonly existingNamespaces: string[];
+  /** The oldest Kubernetes the platform must run on, MAJOR.MINOR. */
+  public readonly kubernetesVersion: KubernetesVersion;
   /** The validated customization; components and lib constructs read it as they are built. */
   public readonly customization: Customization;
   /** Registry mirror, overrides and versions data for every component's images. */
@@ -136,6 +139,11 @@ export class Platform extends Construct {
     this.existingNamespaces = [...DEFAULT_EXISTING_NAMESPACES];
     for (const n of props.existingNamespaces ?? []) this.addExistingNamespace(n);
     for (const n of props.createNamespaces ?? []) this.addNamespace(typeof n === 'string' ? n : n.name, typeof n === 'string' ? {} : n.labels);
+    this.kubernetesVersion = props.kubernetesVersion === undefined ? DEFAULT_KUBERNETES_VERSION
+      : normalizeKubernetesVersion(props.kubernetesVersion, `${this.node.path}: kubernetesVersion`);
+    if (compareKubernetesVersions(this.kubernetesVersion, OLDEST_KUBERNETES_VERSION) < 0) {
+      throw new Error(`${this.node.path}: kubernetesVersion '${props.kubernetesVersion}' is older than ${OLDEST_KUBERNETES_VERSION}, the oldest Kubernetes this project models: target ${OLDEST_KUBERNETES_VERSION} or newer`);
+    }
     this.explicitOwners = new Map(Object.entries(props.crdOwners ?? {}));
   }
 

@@ -6,7 +6,7 @@ import { BUILTIN_INTEGRATIONS, INTEGRATIONS, IntegrationInfo, KueueIntegration, 
 import { kueueParityDeviations } from './parity';
 import { integrationUserRoles, KUEUE_USER_ROLES, MANAGER_NAMESPACED_RULES, MANAGER_RULES } from './rbac';
 import { KueueUserRoles } from './user-roles';
-import { KUEUE_IMAGES, KUEUE_VERSION } from './versions';
+import { KUEUE_IMAGES, KUEUE_KUBERNETES, KUEUE_VERSION } from './versions';
 import { KueueVisibilityServer } from './visibility';
 import {
   ClusterQueue, ClusterQueueSpec, LocalQueue, LocalQueueSpec, ResourceFlavor, ResourceFlavorSpec,
@@ -114,6 +114,7 @@ export class Kueue extends Component {
 
   constructor(scope: Platform, id: string, props: KueueProps = {}) {
     super(scope, id, props.namespace ?? 'kueue-system');
+    this.requireKubernetes(KUEUE_KUBERNETES);
     const ns = this.namespaceName;
     const integrations = props.integrations ?? [...BUILTIN_INTEGRATIONS];
     const problems = validateManagerConfig(integrations, props.config ?? {});

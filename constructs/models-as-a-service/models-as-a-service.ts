@@ -26,7 +26,7 @@ export interface ModelsAsAServiceProps extends ComponentProps {
   readonly infraNamespace?: string;
   /** Where MaaSSubscriptions are accepted. @default models-as-a-service */
   readonly subscriptionNamespace?: string;
-  /** Where AITenants are accepted (also enforced by the AITenant CRD). @default ai-tenants */
+  /** Where AITenants are accepted (the controller's --aitenant-namespace). @default ai-tenants */
   readonly aiTenantNamespace?: string;
   /** Where the monitoring stack runs. @default the component namespace */
   readonly monitoringNamespace?: string;
@@ -78,7 +78,7 @@ export class ModelsAsAService extends Component {
     const aiTenantNamespace = props.aiTenantNamespace ?? DEFAULT_AITENANT_NAMESPACE;
 
     this.addNamespace();
-    const owned = [aiTenantCrd(aiTenantNamespace), maasAuthPolicyCrd, maasModelRefCrd, maasSubscriptionCrd, maasTenantConfigCrd].map((d) => this.addCrd(d).definition);
+    const owned = [aiTenantCrd(), maasAuthPolicyCrd, maasModelRefCrd, maasSubscriptionCrd, maasTenantConfigCrd].map((d) => this.addCrd(d).definition);
     for (const d of [configCrd, legacyExternalModelCrd, tenantCrd]) this.addCrd(d);
     for (const def of [externalModelCrd, externalProviderCrd]) {
       this.useCrd(def, { reason: `MaaSModelRefs publish ${def.kind}s; upstream bundles a copy of the CRD, which the payload processor owns`, providedBy: AiGatewayPayloadProcessing });

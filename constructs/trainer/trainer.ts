@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { CRDS, TRAINER_GROUP } from './crds';
 import { TRAINER_MANAGER_RULES, TRAINER_USER_ROLES, VIEW_CLUSTER_RUNTIMES_RULES } from './rbac';
 import { DEFAULT_CLUSTER_TRAINING_RUNTIMES, DEFAULT_TRAINING_RUNTIME_NAMES, DefaultTrainingRuntimeName, FRAMEWORK_LABEL } from './runtimes';
-import { TRAINER_IMAGES, TRAINER_VERSION } from './versions';
+import { TRAINER_IMAGES, TRAINER_KUBERNETES, TRAINER_VERSION } from './versions';
 import { ClusterTrainingRuntime } from '../../imports/trainer.kubeflow.org';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
@@ -66,6 +66,7 @@ export class Trainer extends Component {
 
   constructor(scope: Platform, id: string, props: TrainerProps = {}) {
     super(scope, id, props.namespace ?? 'kubeflow-system');
+    this.requireKubernetes(TRAINER_KUBERNETES);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} is not allowed; set a whole number >= 1 (leader election keeps one manager active)`);
     }

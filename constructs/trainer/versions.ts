@@ -1,4 +1,5 @@
 import { ImageSpec } from '../../lib/images';
+import { KubernetesSupport } from '../../lib/kubernetes-version';
 
 /**
  * Pinned images of the Kubeflow Trainer component: release v2.3.0.
@@ -29,3 +30,15 @@ export const TRAINER_IMAGES: Readonly<Record<TrainerImageKey, ImageSpec>> = Obje
   jaxRuntime: { repository: 'nvcr.io/nvidia/jax', tag: '25.10-py3' },
   xgboostRuntime: trainer('xgboost-runtime'),
 });
+
+/**
+ * The Kubernetes versions Kubeflow Trainer v2.3.0 runs on. Its runtime CRDs embed the JobSet
+ * spec, with JobSet's rule on volumeClaimPolicies templates (`metadata.namespace`, a reserved
+ * word, unescaped): new CRD rules compile it from Kubernetes 1.32 (see JOBSET_KUBERNETES).
+ */
+export const TRAINER_KUBERNETES: KubernetesSupport = {
+  min: '1.32',
+  feature: "CEL access to a field named with a reserved word (JobSet templates' metadata.namespace) in the (Cluster)TrainingRuntime CRDs",
+  source: 'trainingruntimes/clustertrainingruntimes.trainer.kubeflow.org v2.3.0; kubernetes/kubernetes#126188',
+  basis: 'crd-rules',
+};

@@ -2,8 +2,10 @@ import { CelInput, isCelError } from '@bufbuild/cel';
 import { ValidateFunction } from 'ajv';
 import { EXPECT, FORMATS, LIST_MAP, newAjv, suggest, toIssues, valuesByKey } from './ajv-support';
 import { compileCel } from './cel';
+import { crdCelIssues } from './cel-crd';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
 import { metadataIssues } from './names';
+import { KubernetesVersion } from '../kubernetes-version';
 import { coreTypeEntry } from '../schema/core';
 
 /**
@@ -144,8 +146,12 @@ function leaf(s: Props): Props {
   return out;
 }
 
-/** Checks that every x-kubernetes-validations rule (and message expression) of a CRD compiles. */
-export function compileCelRules(crd: any): ValidationIssue[] {
+/**
+ * Checks that every x-kubernetes-validations rule (and message expression) of a CRD compiles;
+ * with `kubernetesVersion`, also as that version's API server compiles them when it creates
+ * the CRD (scopes, string escapes, libraries, cost budgets: cel-crd.ts).
+ */
+export function compileCelRules(crd: any, kubernetesVersion?: KubernetesVersion): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
     const schema = v.schema?.openAPIV3Schema;
@@ -162,7 +168,10 @@ export function compileCelRules(crd: any): ValidationIssue[] {
       });
     }
   });
-  return issues;
+  if (!kubernetesVersion) return issues;
+  // One issue per rule: what does not compile here is not also reported for the server.
+  const seen = new Set(issues.map((i) => i.path));
+  return [...issues, ...crdCelIssues(crd, kubernetesVersion).filter((i) => !seen.has(i.path))];
 }
 
 function splitApiVersion(apiVersion: string): [string, string] {
@@ -275,8 +284,10 @@ function evaluateRule(rule: Props, self: CelInput, path: string): ValidationIssu
   if (typeof compiledRule === 'string') return { rule: 'K8S-CRD', path: at, message: `rule ${show(rule.rule, 60)} does not compile: ${compiledRule}` };
   const unevaluated = (why: string): ValidationIssue => ({ rule: 'K8S-CEL-UNEVALUATED', severity: 'warning', path: at, message: `rule ${show(rule.rule, 60)} was not evaluated: ${why}` });
   if (compiledRule.usesOldSelf) {
-    // A transition rule: the API server skips it on create and enforces it on update, against the stored object.
-    return unevaluated('a transition rule (oldSelf) is checked on update against the stored object, which a validator of files does not have');
+    // A transition rule: on create the API server does not evaluate it (there is no old object),
+    // and a validator of files validates creates. With optionalOldSelf it is evaluated on create
+    // with oldSelf unset, which this validator does not model.
+    return rule.optionalOldSelf === true ? unevaluated('a transition rule with optionalOldSelf runs on create with oldSelf unset, which this validator does not evaluate') : undefined;
   }
   if (compiledRule.unsupported.length) return unevaluated(`it calls ${compiledRule.unsupported.join(', ')}, which this validator does not implement`);
   const result = compiledRule.run(self);

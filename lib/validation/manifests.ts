@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, sep } from 'path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, Tags } from 'yaml';
 import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from './builtin';
 import { compileCelRules, validateCustomResources } from './custom-resource';
 import { ValidationIssue } from './issues';
 import { ruleOf, WARNING_RULES } from './rules';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../kubernetes-version';
 
 /**
  * Validation of manifest files (a GitOps repository, our own dist/): every Kubernetes
@@ -48,6 +49,12 @@ export interface ManifestOptions {
    * @default 'error'
    */
   readonly missingCrds?: 'error' | 'warning';
+  /**
+   * The Kubernetes version whose API server CRDs are compiled for (CEL scopes, libraries and
+   * cost budgets differ by version).
+   * @default DEFAULT_KUBERNETES_VERSION
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /** A document of a file. */
@@ -60,6 +67,9 @@ export interface ManifestDocument {
 }
 
 const EXTENSIONS = /\.(ya?ml|json)$/i;
+
+/** The YAML 1.1 tags but the timestamp (see readManifest). */
+const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp');
 const SKIPPED = /^kustomization\.ya?ml$|^Kustomization$/;
 
 /**
@@ -107,7 +117,9 @@ export function readManifest(abs: string, display: string): ManifestDocument[] {
   } catch (e) {
     throw new ManifestInputError(`cannot read ${display}: ${(e as Error).message}`);
   }
-  const docs = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, prettyErrors: true });
+  // YAML 1.1 as kubectl and the API server read it (sigs.k8s.io/yaml), except that an
+  // unquoted timestamp stays a string: they decode into JSON, which has no dates.
+  const docs = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, prettyErrors: true, customTags: withoutTimestamps });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: ManifestDocument[] = [];
   list.forEach((doc, index) => {
@@ -146,7 +158,7 @@ const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiV
 const isCrd = (o: any): boolean => o?.apiVersion === 'apiextensions.k8s.io/v1' && o?.kind === 'CustomResourceDefinition';
 
 /** Validates the documents; `crds` are further CRDs (from --crds) that serve custom resources. */
-export function validateDocuments(docs: readonly ManifestDocument[], crds: readonly unknown[] = []): ManifestFinding[] {
+export function validateDocuments(docs: readonly ManifestDocument[], crds: readonly unknown[] = [], kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): ManifestFinding[] {
   const byGk = new Map<string, any>();
   // CRDs of the input first: they are what gets applied.
   for (const o of [...docs.map((d) => d.object), ...crds] as any[]) {
@@ -183,7 +195,7 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
   builtins.forEach((i, k) => {
     issues[i] = builtinResults[k];
     const o = docs[i].object as any;
-    if (isCrd(o)) issues[i] = [...issues[i], ...compileCelRules(o).map((x) => ({ ...x, rule: 'K8S-CRD' }))];
+    if (isCrd(o)) issues[i] = [...issues[i], ...compileCelRules(o, kubernetesVersion).map((x) => ({ ...x, rule: 'K8S-CRD' }))];
   });
   for (const [crd, indexes] of byCrd) {
     const results = validateCustomResources(indexes.map((i) => docs[i].object), crd);
@@ -252,7 +264,7 @@ export function validateManifests(paths: readonly string[], options: ManifestOpt
   const cwd = options.cwd ?? process.cwd();
   const docs = paths.flatMap((p) => readPath(p, cwd, options.skippedCharts));
   const crds = (options.crds ?? []).flatMap((p) => readPath(p, cwd)).map((d) => d.object).filter(isCrd);
-  const findings = validateDocuments(docs, crds);
+  const findings = validateDocuments(docs, crds, options.kubernetesVersion);
   return options.missingCrds === 'warning' ? findings.map((f) => (f.rule === 'K8S-NO-CRD' ? { ...f, severity: 'warning' } : f)) : findings;
 }
 

@@ -191,13 +191,14 @@ describe('REPORT.md', () => {
   test('keeps its sections and adds the architecture\'s dependencies, webhooks, cold apply and images to mirror', () => {
     const headings = report.split('\n').filter((l) => l.startsWith('## '));
     expect(headings).toEqual([
-      '## Components in apply order', '## Dependency graph', '## CRD ownership', '## Webhooks', '## Controller metrics', '## Safety exceptions', '## Deviations from upstream', '## Changed at run time',
+      '## Components in apply order', '## Kubernetes versions', '## Dependency graph', '## CRD ownership', '## Webhooks', '## Controller metrics', '## Safety exceptions', '## Deviations from upstream', '## Changed at run time',
       '## Images', '## Server-side apply', '## Warnings', '## Object counts',
       '## Cross-component dependencies', '## Webhooks per component', '## Cold apply', '## Images to mirror',
     ]);
     expect(report).toContain('| kueue | training-operator | watches | kubeflow.org/PyTorchJob | yes |');
     // Kueue declares the integrations upstream enables that the training platform leaves off.
     expect(report).toContain('- kueue (not-installed): webhook mutating mpod.kb.io missing; webhook validating vpod.kb.io missing: integration pod is not enabled');
+    expect(report).toContain('The platform targets Kubernetes 1.32 or newer (kubernetesVersion).');
     const mirror = report.split('## Images to mirror')[1].split('```')[1].trim().split('\n');
     expect(mirror).toEqual(arch.images);
   });

@@ -178,6 +178,43 @@ const CASES: Case[] = [
     ],
   },
   {
+    rule: 'MLP003',
+    what: 'a CRD rule that reads metadata.namespace at the root (CEL sees only name and generateName there)',
+    body: (c) => {
+      c.crd(widgetWith(s.object({ spec: s.object({ size: s.integer() }) }).rule("self.metadata.namespace == 'x'", 'one namespace only')));
+    },
+    expected: [
+      '[MLP003] p/test/Widget/Resource: CRD widgets.example.com: spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: '
+        + '"self.metadata.namespace == \'x\'" does not compile on Kubernetes 1.32: undefined field \'namespace\'',
+    ],
+  },
+  {
+    rule: 'MLP003',
+    what: 'a CRD rule whose estimated cost is over the per-rule budget (a regex over unbounded strings in an unbounded list)',
+    body: (c) => {
+      c.crd(widgetWith(s.object({ spec: s.object({ names: s.array(s.string()) }).rule("self.names.all(n, n.matches('^[a-z]+$'))", 'lower case') })));
+    },
+    expected: [
+      '[MLP003] p/test/Widget/Resource: CRD widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].rule: '
+        + '"self.names.all(n, n.matches(\'^[a-z]+$\'))": the estimated cost exceeds the API server\'s per-rule budget by a factor of more than 100x '
+        + '(659710961253 per evaluation, up to 1 evaluations; limit 10000000): bound what it reads with maxItems, maxProperties and maxLength, or simplify the rule',
+      '[MLP003] p/test/Widget/Resource: CRD widgets.example.com: spec.versions[0].schema.openAPIV3Schema: the estimated cost of all its CEL rules (659710961253) exceeds '
+        + 'the API server\'s per-CRD budget of 100000000 by a factor of more than 100x: bound the lists, maps and strings the costliest rules read (maxItems, maxProperties, maxLength)',
+    ],
+  },
+  {
+    rule: 'MLP070',
+    what: 'a component that needs a newer Kubernetes than the platform targets',
+    body: (c) => {
+      c.needsKubernetes({ min: '1.31', feature: 'the IP library in CRD rules', source: 'its release notes', basis: 'crd-rules' });
+    },
+    platform: () => newPlatform({ kubernetesVersion: '1.30' }),
+    expected: [
+      "[MLP070] p/test: component test (TestComponent) needs Kubernetes 1.31 or newer for the IP library in CRD rules (its release notes), but the platform's kubernetesVersion is 1.30: "
+        + "set kubernetesVersion to '1.31' or newer, or turn the component off (components: { 'test': false })",
+    ],
+  },
+  {
     rule: 'MLP004',
     what: 'two objects with the same kind, namespace and name',
     body: (c) => {

@@ -6,6 +6,7 @@ import { ApiObject, App } from 'cdk8s';
 import { AddCrdOptions, Component, CERT_MANAGER, CrdUse, Requirement } from '../../lib/component';
 import { CrdDefinition, CrdScope, CustomResourceDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
+import { KubernetesSupport } from '../../lib/kubernetes-version';
 import { Platform, PlatformError, PlatformProps } from '../../lib/platform';
 import { RuntimeWebhook } from '../../lib/runtime-webhooks';
 import { s } from '../../lib/schema/dsl';
@@ -32,6 +33,10 @@ export class TestComponent extends Component {
 
   public needs(req: Requirement): void {
     this.require(req);
+  }
+
+  public needsKubernetes(support: KubernetesSupport): void {
+    this.requireKubernetes(support);
   }
 
   public uses(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {

@@ -25,11 +25,16 @@ export function envtestAssets(): string | undefined {
   return existsSync(join(dir, 'kube-apiserver')) && existsSync(join(dir, 'etcd')) ? dir : undefined;
 }
 
-/** Why API-server tests skip here, or undefined when they run. */
+/** Set (to 1) where the API-server tests must run (CI): a missing server is then an error, not a skip. */
+export const REQUIRE_ENV = 'MLP_REQUIRE_APISERVER';
+
+/** Why API-server tests skip here, or undefined when they run. Throws when they must run and cannot. */
 export function skipReason(): string | undefined {
   if (envtestAssets()) return undefined;
   const dir = process.env[ASSETS_ENV];
-  return dir ? `SKIPPED: ${ASSETS_ENV}=${dir} lacks kube-apiserver or etcd` : `SKIPPED: no ${ASSETS_ENV}`;
+  const reason = dir ? `SKIPPED: ${ASSETS_ENV}=${dir} lacks kube-apiserver or etcd` : `SKIPPED: no ${ASSETS_ENV}`;
+  if (process.env[REQUIRE_ENV] === '1') throw new Error(`${REQUIRE_ENV}=1 but the API-server tests cannot run (${reason.replace(/^SKIPPED: /, '')}): point ${ASSETS_ENV} at a folder with kube-apiserver and etcd`);
+  return reason;
 }
 
 export interface ApiServerOptions {

@@ -132,11 +132,33 @@ describe('mlplatform validate', () => {
   });
 
   test('warnings alone exit 0 and are printed', async () => {
-    const root = repo({ 'all.yaml': `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
+    // A transition rule is not evaluated on create; with optionalOldSelf it would be, which this validator does not model.
+    const crd = CRD.replace('rule: "self == oldSelf"}', 'rule: "self == oldSelf", optionalOldSelf: true}');
+    const root = repo({ 'all.yaml': `${crd}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
     const r = await run(['all.yaml'], root);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('all.yaml#1 Widget w: warning [K8S-CEL-UNEVALUATED] spec.owner: rule "self == oldSelf" was not evaluated');
     expect(r.stdout).toMatch(/0 errors, 1 warning\n$/);
+  });
+
+  test('an immutable field (a transition rule) gives no finding on create', async () => {
+    const root = repo({ 'all.yaml': `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {owner: a}\n` });
+    const r = await run(['all.yaml'], root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('0 errors, 0 warnings\n');
+  });
+
+  test('--kubernetes-version compiles CRD rules as that version\'s API server does', async () => {
+    const crd = CRD.replace('rule: "self == oldSelf"}', 'rule: "quantity(self).isLessThan(quantity(\'1Gi\'))"}');
+    const root = repo({ 'crd.yaml': crd });
+    const old = await run(['crd.yaml', '--kubernetes-version', '1.28'], root);
+    expect(old.code).toBe(1);
+    expect(old.stdout).toContain('[K8S-CRD] spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.owner.x-kubernetes-validations[0].rule: '
+      + '"quantity(self).isLessThan(quantity(\'1Gi\'))" does not compile on Kubernetes 1.28: isLessThan(), quantity() are part of the CEL quantity library, which the API server compiles in new CRD rules from Kubernetes 1.29 only (targeting 1.28)');
+    expect((await run(['crd.yaml', '--kubernetes-version=1.29'], root)).code).toBe(0);
+    expect((await run(['crd.yaml'], root)).code).toBe(0);
+    await expect(run(['crd.yaml', '--kubernetes-version', 'latest'], root)).rejects.toThrow("--kubernetes-version: 'latest' is not a Kubernetes version: write MAJOR.MINOR, e.g. '1.30'");
+    await expect(run(['crd.yaml', '--kubernetes-version', '1.27'], root)).rejects.toThrow('--kubernetes-version: 1.27 is older than 1.28, the oldest version modelled');
   });
 
   test('YAML that does not parse exits 2 with the file and document on stderr, nothing on stdout', async () => {

@@ -198,28 +198,45 @@ function status(v: Version) {
 
 const QUOTA_RESERVED = "has(self.status) && has(self.status.conditions) && self.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')";
 const WAS_RESERVED = "has(oldSelf.status) && has(oldSelf.status.conditions) && oldSelf.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')";
+const WAS_ADMITTED = "has(oldSelf.status) && has(oldSelf.status.conditions) && oldSelf.status.conditions.exists(c, c.type == 'Admitted' && c.status == 'True')";
+const IS_ADMITTED = "has(self.status) && has(self.status.conditions) && self.status.conditions.exists(c, c.type == 'Admitted' && c.status == 'True')";
+/** Unchanged from the old object: both unset, or both set and equal. */
+const unchanged = (field: string) => `has(self.spec.${field}) == has(oldSelf.spec.${field}) && (!has(self.spec.${field}) || self.spec.${field} == oldSelf.spec.${field})`;
 
 /**
- * Whole-object rules: what may not change while the workload holds quota. With the rules on
- * list items (pod sets, slices) they bring the count to upstream's (14 in v1beta1, 23 in
- * v1beta2); which invariants they state is our reading of upstream's documentation, not a
- * copy of its rules (the outline shows only the rules on named fields).
+ * Whole-object rules, with upstream's meaning (v0.19.2): the admission covers every pod set,
+ * and what may not change while the workload holds quota (or, for its time limit, while it is
+ * admitted). Upstream's own rules, not a reading of its documentation: a rule of ours that
+ * compared podSets.map() results was over the cost budget of a v1.28 API server, which
+ * accepts upstream's.
  */
 function objectRules(v: Version) {
+  const bothSet = (field: string) => `has(oldSelf.spec.${field}) && has(self.spec.${field})`;
   const rules: Array<[string, string]> = [
-    [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || !has(oldSelf.spec.podSets) || self.spec.podSets.map(p, p.name) == oldSelf.spec.podSets.map(p, p.name)`, 'podSets cannot be added, removed or renamed while the workload holds quota'],
-    [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || (has(self.spec.queueName) == has(oldSelf.spec.queueName) && (!has(self.spec.queueName) || self.spec.queueName == oldSelf.spec.queueName))`, 'queueName cannot change while the workload holds quota'],
-    [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || !has(self.status.admission) || !has(oldSelf.status.admission) || self.status.admission.clusterQueue == oldSelf.status.admission.clusterQueue`, 'the admitting ClusterQueue cannot change while the workload holds quota'],
-    [`!${QUOTA_RESERVED} || has(self.status.admission)`, 'a workload with quota reserved must record its admission'],
+    [`!(${QUOTA_RESERVED} && has(self.status.admission)) || size(self.spec.podSets) == size(self.status.admission.podSetAssignments)`,
+      'the admission must assign every pod set of the spec (as many podSetAssignments as podSets)'],
   ];
-  if (v === 'v1beta2') {
+  if (v === 'v1beta1') {
     rules.push(
-      [`!(${QUOTA_RESERVED} && ${WAS_RESERVED}) || has(self.spec.priorityClassRef) == has(oldSelf.spec.priorityClassRef) && (!has(self.spec.priorityClassRef) || self.spec.priorityClassRef.group == oldSelf.spec.priorityClassRef.group && self.spec.priorityClassRef.kind == oldSelf.spec.priorityClassRef.kind)`,
-        'the kind of priority class cannot change while the workload holds quota'],
-      ['!has(self.status) || !has(self.status.admission) || !has(self.status.admission.podSetAssignments) || !has(self.spec.podSets) || self.status.admission.podSetAssignments.all(a, self.spec.podSets.exists(p, p.name == a.name))',
-        'every podSetAssignment must name a pod set of the spec'],
+      [`!(${WAS_RESERVED} && ${bothSet('priorityClassSource')}) || self.spec.priorityClassSource == oldSelf.spec.priorityClassSource`,
+        'priorityClassSource cannot change while the workload holds quota'],
+      [`!(${WAS_RESERVED} && ${bothSet('priorityClassSource')} && self.spec.priorityClassSource != 'kueue.x-k8s.io/workloadpriorityclass' && ${bothSet('priorityClassName')}) || self.spec.priorityClassName == oldSelf.spec.priorityClassName`,
+        'priorityClassName cannot change while the workload holds quota, unless it names a WorkloadPriorityClass'],
+    );
+  } else {
+    rules.push(
+      [`!(${WAS_RESERVED}) || has(self.spec.priorityClassRef) == has(oldSelf.spec.priorityClassRef)`, 'priorityClassRef cannot be set or removed while the workload holds quota'],
+      [`!(${WAS_RESERVED} && ${bothSet('priorityClassRef')}) || self.spec.priorityClassRef.group == oldSelf.spec.priorityClassRef.group`, 'priorityClassRef.group cannot change while the workload holds quota'],
+      [`!(${WAS_RESERVED} && ${bothSet('priorityClassRef')}) || self.spec.priorityClassRef.kind == oldSelf.spec.priorityClassRef.kind`, 'priorityClassRef.kind cannot change while the workload holds quota'],
+      [`!(${WAS_RESERVED} && ${bothSet('priorityClassRef')} && self.spec.priorityClassRef.group == 'scheduling.k8s.io' && self.spec.priorityClassRef.kind == 'PriorityClass') || self.spec.priorityClassRef.name == oldSelf.spec.priorityClassRef.name`,
+        'a PriorityClass named by priorityClassRef cannot change while the workload holds quota'],
     );
   }
+  rules.push(
+    [`!(${WAS_RESERVED} && ${QUOTA_RESERVED}) || (${unchanged('queueName')})`, 'queueName cannot change while the workload holds quota'],
+    [`!(${WAS_ADMITTED} && ${IS_ADMITTED}) || (has(self.spec.maximumExecutionTimeSeconds) ? self.spec.maximumExecutionTimeSeconds : 0) == (has(oldSelf.spec.maximumExecutionTimeSeconds) ? oldSelf.spec.maximumExecutionTimeSeconds : 0)`,
+      'maximumExecutionTimeSeconds cannot change while the workload is admitted'],
+  );
   return rules;
 }
 

@@ -25,8 +25,8 @@ export const mlflowConfigCrd: CrdDefinition = {
           .rule("!self.matches('(^|/)[.][.](/|$)')", 'artifactRootPath must not contain .. segments'),
         artifactRootSecret: s.string({ minLength: 1 }).required()
           .describe('A Secret in this namespace with the bucket and its credentials.')
-          .rule(`self.matches('${DNS1123_SUBDOMAIN}')`, 'artifactRootSecret must be a Secret name (lower-case DNS subdomain)'),
+          .rule(`self.matches(r'${DNS1123_SUBDOMAIN}')`, 'artifactRootSecret must be a Secret name (lower-case DNS subdomain)'),
       }).required().named('MLflowConfigSpec'),
-    }).rule(`self.metadata.name.matches('${DNS1123_SUBDOMAIN}')`, 'the MLflowConfig name must be a lower-case DNS subdomain'),
+    }).rule(`self.metadata.name.matches(r'${DNS1123_SUBDOMAIN}')`, 'the MLflowConfig name must be a lower-case DNS subdomain'),
   }],
 };

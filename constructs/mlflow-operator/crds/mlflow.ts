@@ -40,7 +40,6 @@ const SPEC_RULES: Array<[string, string]> = [
   ["!has(self.env) || self.env.all(e, e.name != 'MLFLOW_SERVER_DISABLE_SECURITY_MIDDLEWARE')", 'MLFLOW_SERVER_DISABLE_SECURITY_MIDDLEWARE may not be set'],
   ['!has(self.networkPolicyAdditionalEgressRules) || self.networkPolicyAdditionalEgressRules.all(r, (has(r.ports) && size(r.ports) > 0) || (has(r.to) && size(r.to) > 0))', 'each networkPolicyAdditionalEgressRules entry needs a port or a destination'],
   ['!has(self.networkPolicyEgressRules) || self.networkPolicyEgressRules.all(r, (has(r.ports) && size(r.ports) > 0) || (has(r.to) && size(r.to) > 0))', 'each networkPolicyEgressRules entry needs a port or a destination'],
-  ["!has(self.extraAllowedOrigins) || self.extraAllowedOrigins.all(o, o.matches('^https?://[^/\\\\s]+$'))", 'each extraAllowedOrigins entry must be an origin: scheme://host[:port]'],
   ['!has(self.traceArchival) || !has(self.traceArchival.enabled) || !self.traceArchival.enabled || has(self.traceArchival.location)', 'traceArchival.location must be set when trace archival is enabled'],
   ["!has(self.traceArchival) || !has(self.traceArchival.location) || self.traceArchival.location.matches('^[a-z0-9+.-]+://')", 'traceArchival.location must be a URI with a scheme, e.g. s3://bucket/traces'],
   ['!has(self.image) || !has(self.image.image) || size(self.image.image) > 0', 'image.image must not be empty'],

@@ -7,10 +7,12 @@ export const DEFAULT_AITENANT_NAMESPACE = 'ai-tenants';
 
 /**
  * maas.opendatahub.io/v1alpha1 AITenant: a tenant of the AI gateway, with its own namespace,
- * gateway, OIDC issuer and administrators. `namespace` is where AITenants are accepted
- * (the controller's --aitenant-namespace).
+ * gateway, OIDC issuer and administrators. The namespace AITenants are accepted in (the
+ * controller's --aitenant-namespace) is not a CRD rule: at the root of a custom resource, CEL
+ * sees only metadata.name and metadata.generateName, so a rule on metadata.namespace does not
+ * compile (upstream has none either).
  */
-export function aiTenantCrd(namespace: string = DEFAULT_AITENANT_NAMESPACE): CrdDefinition {
+export function aiTenantCrd(): CrdDefinition {
   return {
     group: GROUP,
     kind: 'AITenant',
@@ -50,8 +52,7 @@ export function aiTenantCrd(namespace: string = DEFAULT_AITENANT_NAMESPACE): Crd
         }).named('AITenantStatus'),
       })
         // The tenant name prefixes generated namespaces and objects: a short DNS label.
-        .rule(`self.metadata.name.size() <= 41 && self.metadata.name.matches('${DNS_LABEL}')`, 'name must be a DNS-1123 label of at most 41 characters')
-        .rule(`self.metadata.namespace == '${namespace}'`, `AITenants are accepted only in namespace ${namespace}`),
+        .rule(`self.metadata.name.size() <= 41 && self.metadata.name.matches('${DNS_LABEL}')`, 'name must be a DNS-1123 label of at most 41 characters'),
     }],
   };
 }

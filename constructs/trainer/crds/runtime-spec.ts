@@ -4,13 +4,11 @@ import { jobSetSpec } from '../../jobset/crds/jobset';
 
 export const TRAINER_GROUP = 'trainer.kubeflow.org';
 
-const DNS_LABEL = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
-
 /** Which containers of which Job receive the torch distributed environment. */
 const envInjectionTarget = s.object({
   jobName: s.string({ minLength: 1, maxLength: 253 }).required().describe('The ReplicatedJob whose containers receive the environment.'),
-  containerNames: s.array(s.string(), { listType: 'set', minItems: 1, maxItems: 8 })
-    .rule(`self.all(n, size(n) <= 63 && n.matches('${DNS_LABEL}'))`, 'containerNames must be container names (DNS labels of at most 63 characters)')
+  containerNames: s.array(s.string({ maxLength: 63 }), { listType: 'set', minItems: 1, maxItems: 8 })
+    .rule("!self.exists(c, c == 'node')", 'containerNames must not include the node container: it always receives the environment')
     .required()
     .describe('Containers of that Job that receive the environment.'),
 }).named('EnvInjectionTarget');

@@ -105,7 +105,9 @@ describe('kueue CRDs', () => {
       ResourceFlavor: [10, 10],
       Topology: [3, 3],
       WorkloadPriorityClass: [0, 0],
-      Workload: [14, 23],
+      // Upstream has 14 and 23: the whole-object rules are upstream's (5 and 7); the rules on
+      // pod sets and tolerations still differ from upstream's by one each (ours add topologyRequest rules).
+      Workload: [15, 24],
     });
     for (const d of CRDS) {
       const crd = { spec: { versions: d.versions.map((v) => ({ name: v.name, schema: { openAPIV3Schema: schemaOf(d, v.name) } })) }, metadata: { name: crdName(d) } };
@@ -206,7 +208,16 @@ describe('kueue CRDs', () => {
     expect(run(group.rule, { self: { group: 'kueue.x-k8s.io', kind: 'PriorityClass', name: 'p' } })).toBe(false);
     expect(run(kind.rule, { self: { group: 'scheduling.k8s.io', kind: 'PriorityClass', name: 'p' } })).toBe(true);
     const root = rulesAt(workloadCrd, '');
-    expect(root.length).toBe(6);
+    // Upstream's seven whole-object rules (v0.19.2).
+    expect(root.length).toBe(7);
+    const count = root.find((r) => r.message!.startsWith('the admission must assign'))!;
+    const admitted = (n: number) => ({ conditions: [{ type: 'QuotaReserved', status: 'True' }], admission: { clusterQueue: 'cq', podSetAssignments: Array.from({ length: n }, (_, i) => ({ name: `p${i}` })) } });
+    expect(run(count.rule, { self: { spec: { podSets: [{ name: 'a' }, { name: 'b' }] }, status: admitted(2) } })).toBe(true);
+    expect(run(count.rule, { self: { spec: { podSets: [{ name: 'a' }, { name: 'b' }] }, status: admitted(1) } })).toBe(false);
+    const time = root.find((r) => r.message!.startsWith('maximumExecutionTimeSeconds'))!;
+    const isAdmitted = { conditions: [{ type: 'Admitted', status: 'True' }] };
+    expect(run(time.rule, { self: { spec: { maximumExecutionTimeSeconds: 60 }, status: isAdmitted }, oldSelf: { spec: {}, status: isAdmitted } })).toBe(false);
+    expect(run(time.rule, { self: { spec: { maximumExecutionTimeSeconds: 60 }, status: {} }, oldSelf: { spec: {}, status: isAdmitted } })).toBe(true);
     const queue = root.find((r) => r.message!.startsWith('queueName'))!;
     const reserved = { conditions: [{ type: 'QuotaReserved', status: 'True' }], admission: { clusterQueue: 'cq' } };
     expect(run(queue.rule, { self: { spec: { queueName: 'b' }, status: reserved }, oldSelf: { spec: { queueName: 'a' }, status: reserved } })).toBe(false);

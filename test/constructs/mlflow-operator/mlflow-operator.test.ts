@@ -38,9 +38,11 @@ describe('MLflow operator CRDs', () => {
     expect(mlflowCrds.mlflowCrd.versions[0].printerColumns!.map((c) => c.name)).toEqual(['Available', 'Progressing', 'Version', 'URL']);
   });
 
-  test('MLflow carries 25 rules on spec and one on each label map', () => {
+  test('MLflow carries 24 rules on spec and one on each label map', () => {
     const spec = mlflowCrds.mlflowCrd.versions[0].schema.toJson().properties!.spec;
-    expect(spec['x-kubernetes-validations']).toHaveLength(25);
+    expect(spec['x-kubernetes-validations']).toHaveLength(24);
+    // No rule on extraAllowedOrigins (upstream has none): a regex over 64 unbounded strings is over the API server's cost budget.
+    expect(JSON.stringify(spec['x-kubernetes-validations'])).not.toContain('extraAllowedOrigins');
     expect(spec.properties!.nodeSelector['x-kubernetes-validations']).toHaveLength(1);
     expect(spec.properties!.podLabels['x-kubernetes-validations']).toHaveLength(1);
     expect(spec.properties!.migration.default).toEqual({ mode: 'Automatic' });

@@ -57,12 +57,13 @@ describe('Trainer CRDs (v2.3.0)', () => {
     expect(mpi.properties!.runLauncherAsNode.default).toBe(false);
   });
 
-  test('flux processes per node must be positive; env injection container names are DNS labels', () => {
+  test('flux processes per node must be positive; env injection never names the node container (upstream\'s rule, bounded names)', () => {
     expect(run(ruleAt(runtime, 'spec.mlPolicy.flux.numProcPerNode'), { self: 0 })).toBe(false);
     expect(run(ruleAt(runtime, 'spec.mlPolicy.flux.numProcPerNode'), { self: 4 })).toBe(true);
     const names = ruleAt(runtime, 'spec.mlPolicy.torch.envInjection.targets.[].containerNames');
-    expect(run(names, { self: ['node', 'sidecar-1'] })).toBe(true);
-    expect(run(names, { self: ['Node_1'] })).toBe(false);
+    expect(run(names, { self: ['sidecar-1', 'preflight'] })).toBe(true);
+    expect(run(names, { self: ['node', 'sidecar-1'] })).toBe(false);
+    expect(at(runtime, 'spec.mlPolicy.torch.envInjection.targets.[].containerNames.[]').maxLength).toBe(63);
   });
 
   test('gang scheduling policies: coscheduling timeout 60s, Volcano topology hard at tier 1', () => {

@@ -138,12 +138,18 @@ describe('validateCustomResource', () => {
     ]);
   });
 
-  test('a CEL rule that holds passes, and a transition rule is a warning, not a pass', () => {
-    expect(validateWithWarnings(model({ minReplicas: 1, maxReplicas: 5 }), CRD)).toEqual([{
+  test('a CEL rule that holds passes, and a transition rule is not evaluated on create (as the API server does)', () => {
+    expect(validateWithWarnings(model({ minReplicas: 1, maxReplicas: 5 }), CRD)).toEqual([]);
+  });
+
+  test('a transition rule with optionalOldSelf runs on create: a warning, not a pass', () => {
+    const crd = JSON.parse(JSON.stringify(CRD));
+    crd.spec.versions[1].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule: 'self.minReplicas == oldSelf.minReplicas', optionalOldSelf: true }];
+    expect(validateWithWarnings(model({ minReplicas: 1, maxReplicas: 5 }), crd)).toEqual([{
       rule: 'K8S-CEL-UNEVALUATED',
       severity: 'warning',
       path: 'spec',
-      message: 'rule "self.minReplicas == oldSelf.minReplicas" was not evaluated: a transition rule (oldSelf) is checked on update against the stored object, which a validator of files does not have',
+      message: 'rule "self.minReplicas == oldSelf.minReplicas" was not evaluated: a transition rule with optionalOldSelf runs on create with oldSelf unset, which this validator does not evaluate',
     }]);
   });
 
