@@ -6,6 +6,7 @@ import { Platform, PlatformError } from '../lib/platform';
 import { buildPlatform, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
 import { OptionSpec, parseArgs } from './args';
+import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './cluster';
 import { CliIo, Command, UsageError } from './io';
 import { validateCommand } from './validate';
 
@@ -226,6 +227,9 @@ const COMMANDS: Record<string, CommandEntry> = {
     run: (args, io) => validateCommand(args, io),
     ownHelp: true,
   },
+  apply: { ...CLUSTER_COMMANDS.apply, run: (args, io) => applyCommand(args, io, packageVersion()) },
+  diff: { ...CLUSTER_COMMANDS.diff, run: diffCommand },
+  plan: { ...CLUSTER_COMMANDS.plan, run: planCommand },
   help: {
     summary: 'this help, or a command\'s',
     usage: 'mlplatform help [COMMAND]',
