@@ -132,6 +132,7 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
         const action = await applyOne(client, o, id, fieldManager, dryRun);
         outcomes.push({ ref: describeRef(o.json), component, phase, action });
         counts[action] = (counts[action] ?? 0) + 1;
+        if (action === 'configured') reporter.line(`    configured ${describeRef(o.json)}`);
       }
       reporter.line(`  ${component}: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
     }
@@ -161,29 +162,48 @@ async function namespaceExists(client: KubeClient, name: string): Promise<boolea
   return (await client.get('v1', 'Namespace', undefined, name)) !== undefined;
 }
 
-/** Applies one object; says whether the server created, changed or kept it. */
+/**
+ * Applies one object; says whether the server created, changed or kept it. An object that
+ * exists is first applied as a dry run: when neither its fields nor this manager's field
+ * ownership would change, nothing is written (the server would otherwise write a no-op
+ * apply that only reorders managedFields or refreshes their time, a new resourceVersion
+ * that watchers and GitOps tools see as a change).
+ */
 async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean): Promise<ApplyAction> {
   const json = withPartOf(o.json, id);
-  let live: Json | undefined;
   try {
-    live = await client.get(json.apiVersion, json.kind, json.metadata.namespace, json.metadata.name);
+    let live: Json | undefined;
+    try {
+      live = await client.get(json.apiVersion, json.kind, json.metadata.namespace, json.metadata.name);
+    } catch (e) {
+      // In a dry run, a custom resource whose CRD is not there yet cannot be checked by the server.
+      if (dryRun && e instanceof ApiError && e.status === 404) return 'created';
+      throw e;
+    }
+    if (!live) {
+      try {
+        await client.apply(json, { fieldManager, dryRun });
+      } catch (e) {
+        // In a dry run, an object in a Namespace this run would create first.
+        if (dryRun && e instanceof ApiError && e.status === 404) return 'created';
+        throw e;
+      }
+      return 'created';
+    }
+    const preview = await client.apply(json, { fieldManager, dryRun: true });
+    if (!fieldChanges(normalize(live), normalize(preview)).length && sameOwnership(live, preview, fieldManager)) return 'unchanged';
+    if (!dryRun) await client.apply(json, { fieldManager });
+    return 'configured';
   } catch (e) {
-    // In a dry run, a custom resource whose CRD is not there yet cannot be checked by the server.
-    if (dryRun && e instanceof ApiError && e.status === 404) return 'created';
     throw withObject(e, o);
   }
-  let result: Json;
-  try {
-    result = await client.apply(json, { fieldManager, dryRun });
-  } catch (e) {
-    // In a dry run, an object in a Namespace (or of a kind) this run would create first.
-    if (dryRun && !live && e instanceof ApiError && e.status === 404) return 'created';
-    throw withObject(e, o);
-  }
-  if (!live) return 'created';
-  // A dry run stores nothing, so the resourceVersion cannot tell: compare the objects.
-  if (dryRun) return fieldChanges(normalize(live), normalize(result)).length ? 'configured' : 'unchanged';
-  return result.metadata?.resourceVersion === live.metadata?.resourceVersion ? 'unchanged' : 'configured';
+}
+
+/** Whether a manager owns the same fields in both versions of an object. */
+function sameOwnership(a: Json, b: Json, manager: string): boolean {
+  const fields = (o: Json) => JSON.stringify((o.metadata?.managedFields ?? [])
+    .filter((m: Json) => m.manager === manager && m.operation === 'Apply' && !m.subresource).map((m: Json) => [m.apiVersion, m.fieldsV1]));
+  return fields(a) === fields(b);
 }
 
 function withObject(e: unknown, o: DesiredObject): Error {
