@@ -149,9 +149,11 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
   if (parentChanges) await writeParent(...superset);
 
   if (options.prune) {
-    outcomes.push(...await prune(client, desired, parent, { ...before, groupKinds: [...superset[0]], namespaces: [...superset[1]] }, { dryRun, pruneCrds: options.pruneCrds ?? false, reporter }));
-    const final = [groupKinds, namespaces] as const;
-    if (superset[0].size !== groupKinds.size || superset[1].size !== namespaces.size) await writeParent(...final);
+    const pruned = await prune(client, desired, parent, { ...before, groupKinds: [...superset[0]], namespaces: [...superset[1]] }, { dryRun, pruneCrds: options.pruneCrds ?? false, reporter });
+    outcomes.push(...pruned.outcomes);
+    // The set now: the output, and what prune kept (so that a later prune still finds it).
+    const final = [new Set([...groupKinds, ...pruned.kept.map(groupKind)]), new Set([...namespaces, ...pruned.kept.map((k) => k.metadata?.namespace).filter((n): n is string => !!n)])] as const;
+    if (superset[0].size !== final[0].size || superset[1].size !== final[1].size) await writeParent(...final);
   }
   const unchanged = outcomes.every((o) => o.action === 'unchanged' || o.action === 'kept');
   reporter.line(summary(outcomes, dryRun));
@@ -221,13 +223,14 @@ export function pruneRank(o: Json): number {
 }
 
 async function prune(client: KubeClient, desired: DesiredPlatform, parent: ApplySetParent, state: Parameters<typeof listMembers>[2],
-  options: { dryRun: boolean; pruneCrds: boolean; reporter: WaitReporter }): Promise<ApplyOutcome[]> {
+  options: { dryRun: boolean; pruneCrds: boolean; reporter: WaitReporter }): Promise<{ outcomes: ApplyOutcome[]; kept: Json[] }> {
   client.forgetDiscovery();
   const keep = new Set(desired.objects.map((o) => objectKey(o.json)));
   const members = await listMembers(client, applySetId(parent), state, parent);
   const candidates = members.filter((m) => !keep.has(objectKey(m)) && m.metadata?.labels?.[APPLYSET_PART_OF] === applySetId(parent))
     .sort((a, b) => pruneRank(a) - pruneRank(b));
   const out: ApplyOutcome[] = [];
+  const kept: Json[] = [];
   if (candidates.length) options.reporter.line(`prune: ${candidates.length} objects no longer in the output`);
   for (const m of candidates) {
     const ref = describeRef(m);
@@ -237,6 +240,7 @@ async function prune(client: KubeClient, desired: DesiredPlatform, parent: Apply
         const note = `${count} custom resources of it remain; delete them, or pass --prune-crds to delete the CRD and them`;
         options.reporter.line(`  kept ${ref}: ${note}`);
         out.push({ ref, component: '-', phase: 'prune', action: 'kept', note });
+        kept.push(m);
         continue;
       }
     }
@@ -244,7 +248,7 @@ async function prune(client: KubeClient, desired: DesiredPlatform, parent: Apply
     options.reporter.line(`  pruned ${ref}`);
     out.push({ ref, component: '-', phase: 'prune', action: 'pruned' });
   }
-  return out;
+  return { outcomes: out, kept };
 }
 
 /** How many custom resources a CRD on the cluster still serves (all namespaces). */

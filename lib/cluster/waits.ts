@@ -99,7 +99,7 @@ export async function waitUntil(what: string, conditionText: string, probe: () =
     await sleep(options.intervalMs ?? 500);
     last = await probe();
   }
-  if (announced) options.reporter?.line(`  ${what}: ${conditionText} after ${Math.round((Date.now() - start) / 1000)} s`);
+  options.reporter?.line(`  ${what}: ${conditionText}${announced ? ` after ${Math.round((Date.now() - start) / 1000)} s` : ''}`);
 }
 
 /** Waits until the object (as applied) is ready by READY_CHECKS; objects of other kinds need no wait. */
