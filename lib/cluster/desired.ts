@@ -81,7 +81,13 @@ function externalKinds(objects: readonly Json[]): Gvk[] {
 
 /** The desired state of a built platform. */
 export function desiredFromModel(model: PlatformModel): DesiredPlatform {
-  const objects = model.objects.map((o) => ({ json: o.json, phase: o.phase, component: o.component.componentName }));
+  // The order the output files have: per phase, each Namespace once first, then the rest in model order.
+  const seen = new Set<string>();
+  const objects = PHASES.flatMap((phase) => {
+    const inPhase = model.objects.filter((o) => o.phase === phase);
+    const namespaces = inPhase.filter((o) => o.json.kind === 'Namespace' && !seen.has(o.json.metadata.name) && seen.add(o.json.metadata.name));
+    return [...namespaces, ...inPhase.filter((o) => o.json.kind !== 'Namespace')];
+  }).map((o) => ({ json: o.json as Manifest, phase: o.phase, component: o.component.componentName }));
   return { name: model.platform.name, objects, prerequisites: attribute(externalKinds(objects.map((o) => o.json)), model.platform.prerequisites, true), ignored: ignoredFields(model) };
 }
 

@@ -305,13 +305,13 @@ export function readOutput(spec: string, cwd: string, defaultPath?: string): Out
   const ref = colon >= 0 ? spec.slice(0, colon) : spec;
   let rel = colon >= 0 ? spec.slice(colon + 1) : defaultPath;
   if (!rel) throw new PlanInputError(`'${spec}' is neither a folder nor REF:PATH; name the folder in the revision (e.g. main:dist/serving) or give --to`);
-  const git = (args: string[], input?: Buffer) => spawnSync('git', args, { cwd, input, maxBuffer: 1 << 30 });
+  const git = (args: string[], dir = cwd) => spawnSync('git', args, { cwd: dir, maxBuffer: 1 << 30 });
   const top = git(['rev-parse', '--show-toplevel']);
   if (top.status !== 0) throw new PlanInputError(`'${spec}' is not a folder, and ${cwd} is not in a git repository to read it from: ${top.stderr.toString().trim()}`);
   const root = top.stdout.toString().trim();
   // A path relative to the working directory, as the user typed it, taken from the repository's root.
   rel = path.relative(root, path.resolve(cwd, rel)).split(path.sep).join('/');
-  const archive = git(['archive', '--format=tar', ref, '--', rel]);
+  const archive = git(['archive', '--format=tar', ref, '--', rel], root);
   if (archive.status !== 0) throw new PlanInputError(`cannot read ${rel} at ${ref}: ${archive.stderr.toString().trim()}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-'));
   try {
