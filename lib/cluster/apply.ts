@@ -15,13 +15,13 @@
  *    order, never a CRD that still has custom resources (unless pruneCrds).
  */
 import { PHASES } from '../phases';
-import { isBuiltinGroup } from '../validation/builtin';
 import { APPLYSET_PART_OF, applySetId, ApplySetParent, applySetParent, groupKind, listMembers, readApplySet, withPartOf, writeApplySet } from './applyset';
 import { ApiError, KubeClient } from './client';
 import { DesiredObject, DesiredPlatform, describeRef, Json, objectKey } from './desired';
 import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, FIELD_MANAGER } from './options';
 import { waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
+import { isBuiltinGroup } from '../validation/builtin';
 
 
 export interface ApplyOptions extends ClusterOptions {

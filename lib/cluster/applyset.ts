@@ -75,7 +75,8 @@ export async function readApplySet(client: KubeClient, parent: ApplySetParent): 
 }
 
 /** Writes the parent with these members' group-kinds and namespaces (sorted, as kubectl writes them). */
-export async function writeApplySet(client: KubeClient, parent: ApplySetParent, groupKinds: Iterable<string>, namespaces: Iterable<string>, options: { fieldManager: string; version: string; dryRun?: boolean }): Promise<void> {
+export async function writeApplySet(client: KubeClient, parent: ApplySetParent, groupKinds: Iterable<string>, namespaces: Iterable<string>,
+  options: { fieldManager: string; version: string; dryRun?: boolean }): Promise<void> {
   const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
   const body = {
     apiVersion: 'v1',

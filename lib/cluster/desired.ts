@@ -13,8 +13,8 @@ import { IgnoredField, ignoredFields } from '../gitops/ignore';
 import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
-import { readPath } from '../validation/manifests';
 import { isBuiltinGroup } from '../validation/builtin';
+import { readPath } from '../validation/manifests';
 
 export type Json = Record<string, any>;
 

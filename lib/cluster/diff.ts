@@ -8,11 +8,11 @@
  * Secrets) are left out. A change to a field another field manager set last is drift, and
  * names that manager. ApplySet members not in the output are the prune set.
  */
-import { IgnoredField } from '../gitops/ignore';
 import { applySetId, applySetParent, listMembers, readApplySet, withPartOf } from './applyset';
-import { ClusterOptions, FIELD_MANAGER } from './options';
 import { ApiError, KubeClient } from './client';
 import { DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
+import { ClusterOptions, FIELD_MANAGER } from './options';
+import { IgnoredField } from '../gitops/ignore';
 
 export type FieldPath = ReadonlyArray<string | number>;
 

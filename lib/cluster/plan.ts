@@ -8,8 +8,8 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { readPath } from '../validation/manifests';
 import { describeRef, Json, objectKey } from './desired';
+import { readPath } from '../validation/manifests';
 
 export type Severity = 'danger' | 'warning' | 'info';
 
@@ -63,7 +63,7 @@ export function planOutputs(from: readonly Json[], to: readonly Json[]): PlanFin
     if (o.kind === 'CustomResourceDefinition') {
       add('CRD_REMOVED', o, `CRD removed: deleting it deletes every ${o.spec?.names?.kind} on the cluster (apply --prune keeps it while custom resources remain)`);
     } else if (o.kind === 'Namespace') {
-      add('NAMESPACE_REMOVED', o, `namespace removed: pruning it deletes everything in it, including objects not from this platform`);
+      add('NAMESPACE_REMOVED', o, 'namespace removed: pruning it deletes everything in it, including objects not from this platform');
     } else {
       add('OBJECT_PRUNED', o, 'no longer in the output: apply --prune deletes it');
     }
@@ -106,9 +106,9 @@ function crdFindings(a: Json, b: Json, add: Add): void {
     const sa = schemaFacts(old.schema?.openAPIV3Schema);
     const sb = schemaFacts(v.schema?.openAPIV3Schema);
     for (const p of sa.fields) {
-      if (sb.fields.has(p) || sb.open.some((o) => p.startsWith(`${o}.`))) continue;
+      if (sb.fields.has(p) || sb.open.some((o) => p.startsWith(o ? `${o}.` : '') || p.startsWith(`${o}[]`) || p.startsWith(`${o}{}`))) continue;
       // Report the topmost removed field only.
-      const parent = p.slice(0, p.lastIndexOf('.'));
+      const parent = p.slice(0, Math.max(0, p.lastIndexOf('.'))).replace(/(\[\]|\{\})+$/, '');
       if (parent && sa.fields.has(parent) && !sb.fields.has(parent)) continue;
       add('SCHEMA_FIELD_REMOVED', b, `${name}: field ${p} removed from the schema: the API server prunes it from stored objects when they are next written`, `${name}:${p}`);
     }
@@ -132,19 +132,19 @@ function schemaFacts(schema: Json | undefined): { fields: Set<string>; required:
   const required = new Set<string>();
   const open: string[] = [];
   const rules = new Map<string, string[]>();
-  const walk = (s: Json | undefined, path: string) => {
+  const walk = (s: Json | undefined, at: string) => {
     if (!s || typeof s !== 'object') return;
-    if (s['x-kubernetes-preserve-unknown-fields']) open.push(path);
+    if (s['x-kubernetes-preserve-unknown-fields']) open.push(at);
     const cel = (s['x-kubernetes-validations'] ?? []).map((v: Json) => String(v.rule));
-    if (cel.length) rules.set(path, cel);
-    for (const r of s.required ?? []) required.add(path ? `${path}.${r}` : String(r));
+    if (cel.length) rules.set(at, cel);
+    for (const r of s.required ?? []) required.add(at ? `${at}.${r}` : String(r));
     for (const [k, v] of Object.entries(s.properties ?? {})) {
-      const p = path ? `${path}.${k}` : k;
+      const p = at ? `${at}.${k}` : k;
       fields.add(p);
       walk(v as Json, p);
     }
-    if (s.items) walk(s.items, `${path}[]`);
-    if (s.additionalProperties && typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}{}`);
+    if (s.items) walk(s.items, `${at}[]`);
+    if (s.additionalProperties && typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${at}{}`);
   };
   walk(schema, '');
   return { fields, required, open, rules };
@@ -305,7 +305,7 @@ export function readOutput(spec: string, cwd: string, defaultPath?: string): Out
   const ref = colon >= 0 ? spec.slice(0, colon) : spec;
   let rel = colon >= 0 ? spec.slice(colon + 1) : defaultPath;
   if (!rel) throw new PlanInputError(`'${spec}' is neither a folder nor REF:PATH; name the folder in the revision (e.g. main:dist/serving) or give --to`);
-  const git = (args: string[], dir = cwd) => spawnSync('git', args, { cwd: dir, maxBuffer: 1 << 30 });
+  const git = (args: string[], dir = cwd) => spawnSync('git', args, { cwd: dir, maxBuffer: 1024 * 1024 * 1024 });
   const top = git(['rev-parse', '--show-toplevel']);
   if (top.status !== 0) throw new PlanInputError(`'${spec}' is not a folder, and ${cwd} is not in a git repository to read it from: ${top.stderr.toString().trim()}`);
   const root = top.stdout.toString().trim();
@@ -315,7 +315,7 @@ export function readOutput(spec: string, cwd: string, defaultPath?: string): Out
   if (archive.status !== 0) throw new PlanInputError(`cannot read ${rel} at ${ref}: ${archive.stderr.toString().trim()}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-'));
   try {
-    const untar = spawnSync('tar', ['-x', '-C', tmp], { input: archive.stdout, maxBuffer: 1 << 30 });
+    const untar = spawnSync('tar', ['-x', '-C', tmp], { input: archive.stdout, maxBuffer: 1024 * 1024 * 1024 });
     if (untar.status !== 0) throw new PlanInputError(`cannot unpack ${rel} at ${ref}: ${untar.stderr.toString().trim()}`);
     return { objects: readPath(path.join(tmp, rel), tmp).map((d) => d.object as Json), label: `${ref}:${rel}` };
   } finally {

@@ -81,7 +81,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Polls `probe` until it says ready. Fails after the timeout with
  * "<what>: not <condition> after N s; last seen: <status>".
  */
-export async function waitUntil(what: string, conditionText: string, probe: () => Promise<Readiness>, options: WaitOptions = {}): Promise<void> {
+export async function waitUntil(what: string, goal: string, probe: () => Promise<Readiness>, options: WaitOptions = {}): Promise<void> {
   const timeout = options.timeoutMs ?? 300_000;
   const start = Date.now();
   let last: Readiness = await probe();
@@ -89,17 +89,17 @@ export async function waitUntil(what: string, conditionText: string, probe: () =
   while (!last.ready) {
     const elapsed = Date.now() - start;
     if (elapsed >= timeout) {
-      throw new WaitTimeout(`${what}: not ${conditionText} after ${Math.round(timeout / 1000)} s; last seen: ${last.status}`);
+      throw new WaitTimeout(`${what}: not ${goal} after ${Math.round(timeout / 1000)} s; last seen: ${last.status}`);
     }
     if (!announced) {
-      options.reporter?.line(`  waiting for ${what}: ${conditionText}`);
+      options.reporter?.line(`  waiting for ${what}: ${goal}`);
       announced = true;
     }
-    options.reporter?.progress(`  waiting for ${what}: ${conditionText} (${Math.round(elapsed / 1000)} s; ${last.status})`);
+    options.reporter?.progress(`  waiting for ${what}: ${goal} (${Math.round(elapsed / 1000)} s; ${last.status})`);
     await sleep(options.intervalMs ?? 500);
     last = await probe();
   }
-  options.reporter?.line(`  ${what}: ${conditionText}${announced ? ` after ${Math.round((Date.now() - start) / 1000)} s` : ''}`);
+  options.reporter?.line(`  ${what}: ${goal}${announced ? ` after ${Math.round((Date.now() - start) / 1000)} s` : ''}`);
 }
 
 /** Waits until the object (as applied) is ready by READY_CHECKS; objects of other kinds need no wait. */

@@ -27,9 +27,13 @@ function component(name: string, ns: string, options: { caInjected?: boolean } =
   const o = (phase: Phase, json: Manifest): DesiredObject => ({ json, phase, component: name });
   return [
     o(Phase.FOUNDATION, {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${name}.${group}` },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${name}.${group}` },
       spec: {
-        group, scope: 'Namespaced', names: { kind, plural: name, singular: kind.toLowerCase(), listKind: `${kind}List` },
+        group,
+        scope: 'Namespaced',
+        names: { kind, plural: name, singular: kind.toLowerCase(), listKind: `${kind}List` },
         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
       },
     }),
@@ -37,14 +41,20 @@ function component(name: string, ns: string, options: { caInjected?: boolean } =
     o(Phase.CONTROLLERS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-config`, namespace: ns }, data: { level: 'info' } }),
     o(Phase.CONTROLLERS, { apiVersion: 'v1', kind: 'Service', metadata: { name: `${name}-webhook`, namespace: ns }, spec: { selector: labels, ports: [{ port: 443, targetPort: 9443 }] } }),
     o(Phase.CONTROLLERS, {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `${name}-controller`, namespace: ns },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `${name}-controller`, namespace: ns },
       spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { serviceAccountName: `${name}-controller`, containers: [{ name: 'manager', image: `example.com/${name}:v1.0.0` }] } } },
     }),
     o(Phase.WEBHOOKS, {
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration',
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
       metadata: { name: `${name}-validating`, ...(options.caInjected ? { annotations: { 'cert-manager.io/inject-ca-from': `${ns}/${name}-cert` } } : {}) },
       webhooks: [{
-        name: `v${kind.toLowerCase()}.${group}`, admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail',
+        name: `v${kind.toLowerCase()}.${group}`,
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
         clientConfig: { service: { name: `${name}-webhook`, namespace: ns, path: '/validate' } },
         rules: [{ apiGroups: [group], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: [name] }],
       }],

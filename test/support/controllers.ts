@@ -50,9 +50,15 @@ export function playControllers(client: KubeClient, options: { intervalMs?: numb
       const replicas = d.spec?.replicas ?? 1;
       const now = new Date().toISOString();
       await client.writeStatus({
-        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: d.metadata.name, namespace: d.metadata.namespace },
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: d.metadata.name, namespace: d.metadata.namespace },
         status: {
-          observedGeneration: d.metadata.generation, replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas,
+          observedGeneration: d.metadata.generation,
+          replicas,
+          updatedReplicas: replicas,
+          readyReplicas: replicas,
+          availableReplicas: replicas,
           conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'played by the test', lastUpdateTime: now, lastTransitionTime: now }],
         },
       }, CONTROLLER_MANAGER);
@@ -65,7 +71,8 @@ export function playControllers(client: KubeClient, options: { intervalMs?: numb
       const backend = available.find((d) => d.metadata.namespace === s.metadata.namespace && matches(s.spec?.selector, d.spec?.template?.metadata?.labels));
       if (!backend) continue;
       await client.apply({
-        apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
         metadata: { name: `${s.metadata.name}-played`, namespace: s.metadata.namespace, labels: { 'kubernetes.io/service-name': s.metadata.name } },
         addressType: 'IPv4',
         endpoints: [{ addresses: ['10.0.0.50'], conditions: { ready: true } }],

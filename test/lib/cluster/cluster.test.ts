@@ -1,14 +1,15 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { run } from '../../../cli/main';
+import { READY_CONDITIONS } from '../../../lib/architecture';
 import { pruneRank } from '../../../lib/cluster/apply';
 import { applySetId, groupKind, withPartOf } from '../../../lib/cluster/applyset';
 import { desiredFromDir, desiredFromModel } from '../../../lib/cluster/desired';
 import { fieldChanges, formatPath, ignorePatterns, managersOf, normalize } from '../../../lib/cluster/diff';
 import { READY_CHECKS, webhookServices } from '../../../lib/cluster/waits';
-import { READY_CONDITIONS } from '../../../lib/architecture';
 import { buildPlatform, writeFiles } from '../../../lib/synth';
 import { ServingPlatform } from '../../../platforms';
 
@@ -24,7 +25,7 @@ async function cli(argv: string[], cwd = os.tmpdir()) {
 describe('ApplySet', () => {
   test('the id follows KEP-3659 for a Secret parent: base64url(sha256(name.namespace.Secret.)) between applyset- and -v1', () => {
     // sha256("mlplatform-serving.default.Secret.") in unpadded base64url, computed independently.
-    const hash = require('crypto').createHash('sha256').update('mlplatform-serving.default.Secret.').digest();
+    const hash = createHash('sha256').update('mlplatform-serving.default.Secret.').digest();
     const b64 = hash.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     expect(applySetId({ name: 'mlplatform-serving', namespace: 'default' })).toBe(`applyset-${b64}-v1`);
     expect(applySetId({ name: 'mlplatform-serving', namespace: 'default' })).toMatch(/^applyset-[A-Za-z0-9_-]{43}-v1$/);

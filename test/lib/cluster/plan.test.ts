@@ -22,7 +22,9 @@ async function cli(argv: string[], cwd: string) {
 }
 
 const crd = (versions: Json[], name = 'widgets.example.com'): Json => ({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name },
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name },
   spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' }, versions },
 });
 const schema = (spec: Json) => ({ openAPIV3Schema: { type: 'object', properties: { spec } } });
@@ -55,6 +57,9 @@ describe('mlplatform plan: findings', () => {
     expect(codes([crd([v1()])], [crd([v1({ type: 'object', properties: { size: { type: 'integer' } } })])]))
       .toEqual(['danger SCHEMA_FIELD_REMOVED: v1: field spec.color removed from the schema: the API server prunes it from stored objects when they are next written']);
     expect(codes([crd([v1()])], [crd([v1({ 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true })])])).toEqual([]);
+    // A removed list is one finding, not one per field of its items.
+    const list = v1({ type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } } });
+    expect(codes([crd([list])], [crd([v1({ type: 'object', properties: {} })])])).toEqual([expect.stringMatching(/^danger SCHEMA_FIELD_REMOVED: v1: field spec\.items removed/)]);
   });
 
   test('a newly required field and changed CEL rules are warnings', () => {
