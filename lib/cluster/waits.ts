@@ -18,8 +18,15 @@ export interface Readiness {
 const conditionOf = (o: Json, type: string): Json | undefined => (o.status?.conditions ?? []).find((c: Json) => c.type === type);
 const conditionText = (c: Json | undefined, type: string): string =>
   c ? `${type}=${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ''})` : ''}` : `no ${type} condition`;
-/** The controller has seen the current spec. */
+/** The controller has seen the current spec (when it reports what it saw). */
 const observed = (o: Json): boolean => o.status?.observedGeneration === undefined || o.status.observedGeneration >= (o.metadata?.generation ?? 0);
+/**
+ * A workload controller has seen the current spec. Strict: the API server fills a new
+ * DaemonSet's status with zeros (0 of 0 scheduled looks rolled out) before any controller
+ * looked at it; only an observedGeneration shows that one did.
+ */
+const seen = (o: Json): boolean => o.status?.observedGeneration !== undefined && o.status.observedGeneration >= (o.metadata?.generation ?? 0);
+const unseen = (o: Json): string => (seen(o) ? '' : `; not yet observed by its controller (observedGeneration ${o.status?.observedGeneration ?? 'unset'}, generation ${o.metadata?.generation})`);
 
 function condition(type: string): (o: Json) => Readiness {
   return (o) => {
@@ -41,15 +48,15 @@ export const READY_CHECKS: Readonly<Record<string, { readonly condition: string;
     check: (o) => {
       const want = o.spec?.replicas ?? 1;
       const ready = o.status?.readyReplicas ?? 0;
-      return { ready: observed(o) && ready >= want && (o.status?.updatedReplicas ?? 0) >= want, status: `${ready}/${want} ready, ${o.status?.updatedReplicas ?? 0} updated` };
+      return { ready: seen(o) && ready >= want && (o.status?.updatedReplicas ?? 0) >= want, status: `${ready}/${want} ready, ${o.status?.updatedReplicas ?? 0} updated${unseen(o)}` };
     },
   },
   DaemonSet: {
     condition: READY_CONDITIONS.DaemonSet,
     check: (o) => {
-      const want = o.status?.desiredNumberScheduled;
+      const want = o.status?.desiredNumberScheduled ?? 0;
       const ready = o.status?.numberReady ?? 0;
-      return { ready: observed(o) && want !== undefined && ready >= want && (o.status?.updatedNumberScheduled ?? 0) >= want, status: `${ready}/${want ?? '?'} ready` };
+      return { ready: seen(o) && ready >= want && (o.status?.updatedNumberScheduled ?? 0) >= want, status: `${ready}/${want} ready${unseen(o)}` };
     },
   },
   Certificate: { condition: READY_CONDITIONS.Certificate, check: condition('Ready') },

@@ -72,11 +72,11 @@ describeWithApiServer('mlplatform apply, diff: the serving platform', (server) =
       const live = await client.get(w.json.apiVersion, w.json.kind, undefined, w.json.metadata.name);
       expect(live).toBeDefined();
     }
-    // Every Deployment was Available before the webhook phase began (the player made each so once).
-    const deployments = objects.filter((o) => o.json.kind === 'Deployment');
+    // Every workload was made ready by the player once, and apply waited for each (see the log).
+    const deployments = objects.filter((o) => ['Deployment', 'DaemonSet', 'StatefulSet'].includes(o.json.kind));
     expect(player.events.filter((e) => e.what === 'available').map((e) => e.object).sort())
       .toEqual(deployments.map((d) => `${d.json.metadata.namespace}/${d.json.metadata.name}`).sort());
-    // The webhooks waited: the log shows each Service wait before the webhook phase header.
+    for (const d of deployments) expect(first.stderr).toMatch(new RegExp(`^  apps/v1 ${d.json.kind} ${d.json.metadata.namespace}/${d.json.metadata.name}: (Available|rolled out)`, 'm'));
     const log = first.stderr;
     expect(log.indexOf('20-webhooks:')).toBeGreaterThan(log.indexOf('10-controllers:'));
 

@@ -2,7 +2,8 @@
  * Plays the controllers a bare API server lacks, so that `mlplatform apply` can wait for
  * what a real cluster would report, without switching any wait off:
  * - a Deployment that appears becomes Available (its status written as the deployment
- *   controller would, for its current generation);
+ *   controller would, for its current generation); a DaemonSet runs on one node, a
+ *   StatefulSet's replicas become ready;
  * - a Service whose selector matches the pods of an Available Deployment gets an
  *   EndpointSlice with one ready address (10.0.0.50, which the API server never dials);
  * - a cert-manager Certificate becomes Ready.
@@ -64,6 +65,24 @@ export function playControllers(client: KubeClient, options: { intervalMs?: numb
       }, CONTROLLER_MANAGER);
       events.push({ what: 'available', object: key, at: Date.now() });
       available.push(d);
+    }
+    // DaemonSets: scheduled and ready on one node. StatefulSets: every replica ready.
+    for (const ds of await client.list('apps/v1', 'DaemonSet')) {
+      if (ds.status?.observedGeneration === ds.metadata.generation) continue;
+      await client.writeStatus({
+        apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: ds.metadata.name, namespace: ds.metadata.namespace },
+        status: { observedGeneration: ds.metadata.generation, currentNumberScheduled: 1, desiredNumberScheduled: 1, numberMisscheduled: 0, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1 },
+      }, CONTROLLER_MANAGER);
+      events.push({ what: 'available', object: `${ds.metadata.namespace}/${ds.metadata.name}`, at: Date.now() });
+    }
+    for (const st of await client.list('apps/v1', 'StatefulSet')) {
+      if (st.status?.observedGeneration === st.metadata.generation) continue;
+      const replicas = st.spec?.replicas ?? 1;
+      await client.writeStatus({
+        apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: st.metadata.name, namespace: st.metadata.namespace },
+        status: { observedGeneration: st.metadata.generation, replicas, readyReplicas: replicas, updatedReplicas: replicas, currentReplicas: replicas, availableReplicas: replicas },
+      }, CONTROLLER_MANAGER);
+      events.push({ what: 'available', object: `${st.metadata.namespace}/${st.metadata.name}`, at: Date.now() });
     }
     for (const s of await client.list('v1', 'Service')) {
       const key = `${s.metadata.namespace}/${s.metadata.name}`;

@@ -62,6 +62,13 @@ describe('waits', () => {
     expect(d({ conditions: [{ type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable' }] })).toEqual({ ready: false, status: 'Available=False (MinimumReplicasUnavailable)' });
   });
 
+  test('a DaemonSet is rolled out only once its controller has observed it (the server\'s zero status is not enough)', () => {
+    const zero = { desiredNumberScheduled: 0, numberReady: 0, currentNumberScheduled: 0, numberMisscheduled: 0 };
+    expect(READY_CHECKS.DaemonSet.check({ metadata: { generation: 1 }, status: zero })).toEqual({ ready: false, status: '0/0 ready; not yet observed by its controller (observedGeneration unset, generation 1)' });
+    expect(READY_CHECKS.DaemonSet.check({ metadata: { generation: 1 }, status: { ...zero, observedGeneration: 1 } }).ready).toBe(true);
+    expect(READY_CHECKS.DaemonSet.check({ metadata: { generation: 1 }, status: { observedGeneration: 1, desiredNumberScheduled: 2, numberReady: 1, updatedNumberScheduled: 2 } }).ready).toBe(false);
+  });
+
   test('the Services of webhook configurations and of CRD conversion webhooks', () => {
     expect(webhookServices({ kind: 'ValidatingWebhookConfiguration', webhooks: [{ clientConfig: { service: { name: 's', namespace: 'n' } } }, { clientConfig: { service: { name: 's', namespace: 'n' } } }, { clientConfig: { url: 'https://x' } }] }))
       .toEqual([{ namespace: 'n', name: 's' }]);
