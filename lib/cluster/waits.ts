@@ -141,6 +141,6 @@ export function webhookServices(obj: Json): Array<{ namespace: string; name: str
   } else if (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.webhook?.clientConfig?.service) {
     services.push(obj.spec.conversion.webhook.clientConfig.service);
   }
-  const seen = new Set<string>();
-  return services.map((s) => ({ namespace: String(s.namespace), name: String(s.name) })).filter((s) => !seen.has(`${s.namespace}/${s.name}`) && seen.add(`${s.namespace}/${s.name}`));
+  const unique = new Set<string>();
+  return services.map((s) => ({ namespace: String(s.namespace), name: String(s.name) })).filter((s) => !unique.has(`${s.namespace}/${s.name}`) && unique.add(`${s.namespace}/${s.name}`));
 }

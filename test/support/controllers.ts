@@ -70,8 +70,18 @@ export function playControllers(client: KubeClient, options: { intervalMs?: numb
     for (const ds of await client.list('apps/v1', 'DaemonSet')) {
       if (ds.status?.observedGeneration === ds.metadata.generation) continue;
       await client.writeStatus({
-        apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: ds.metadata.name, namespace: ds.metadata.namespace },
-        status: { observedGeneration: ds.metadata.generation, currentNumberScheduled: 1, desiredNumberScheduled: 1, numberMisscheduled: 0, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1 },
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name: ds.metadata.name, namespace: ds.metadata.namespace },
+        status: {
+          observedGeneration: ds.metadata.generation,
+          currentNumberScheduled: 1,
+          desiredNumberScheduled: 1,
+          numberMisscheduled: 0,
+          numberReady: 1,
+          updatedNumberScheduled: 1,
+          numberAvailable: 1,
+        },
       }, CONTROLLER_MANAGER);
       events.push({ what: 'available', object: `${ds.metadata.namespace}/${ds.metadata.name}`, at: Date.now() });
     }
@@ -79,7 +89,9 @@ export function playControllers(client: KubeClient, options: { intervalMs?: numb
       if (st.status?.observedGeneration === st.metadata.generation) continue;
       const replicas = st.spec?.replicas ?? 1;
       await client.writeStatus({
-        apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: st.metadata.name, namespace: st.metadata.namespace },
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata: { name: st.metadata.name, namespace: st.metadata.namespace },
         status: { observedGeneration: st.metadata.generation, replicas, readyReplicas: replicas, updatedReplicas: replicas, currentReplicas: replicas, availableReplicas: replicas },
       }, CONTROLLER_MANAGER);
       events.push({ what: 'available', object: `${st.metadata.namespace}/${st.metadata.name}`, at: Date.now() });
