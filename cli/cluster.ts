@@ -80,7 +80,7 @@ function clientOf(command: string, options: Record<string, string[]>, io: CliIo)
 }
 
 /** Lines to stderr; on a terminal, the running wait's progress overwrites one line. */
-function reporterOf(io: CliIo): WaitReporter {
+export function reporterOf(io: CliIo): WaitReporter {
   const tty = !!io.stderr.isTTY;
   let pending = false;
   return {

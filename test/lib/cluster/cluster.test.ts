@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
+import { reporterOf } from '../../../cli/cluster';
 import { run } from '../../../cli/main';
 import { READY_CONDITIONS } from '../../../lib/architecture';
 import { pruneRank } from '../../../lib/cluster/apply';
@@ -126,6 +127,32 @@ describe('desired state', () => {
     const kinds = (ps: typeof fromDir.prerequisites) => ps.flatMap((p) => p.kinds.map((k) => `${p.name} ${k.group}/${k.kind}`)).sort();
     expect(kinds(fromDir.prerequisites)).toEqual(kinds(fromModel.prerequisites.filter((p) => fromDir.prerequisites.some((q) => q.name === p.name))));
     expect(fromDir.prerequisites.map((p) => p.name)).toContain('cert-manager');
+  });
+});
+
+describe('wait progress', () => {
+  const io = (isTTY: boolean) => {
+    let err = '';
+    return { io: { stdout: { write: () => true }, stderr: { isTTY, write: (s: string) => (err += s) }, cwd: '/' }, text: () => err };
+  };
+
+  test('on a terminal, progress overwrites one line and the next line replaces it', () => {
+    const t = io(true);
+    const r = reporterOf(t.io);
+    r.line('  waiting for x: Available');
+    r.progress('  waiting for x: Available (1 s; no Available condition)');
+    r.progress('  waiting for x: Available (2 s; no Available condition)');
+    r.line('  x: Available after 2 s');
+    expect(t.text()).toBe('  waiting for x: Available\n\r\x1b[K  waiting for x: Available (1 s; no Available condition)\r\x1b[K  waiting for x: Available (2 s; no Available condition)\r\x1b[K  x: Available after 2 s\n');
+  });
+
+  test('elsewhere, plain lines only', () => {
+    const t = io(false);
+    const r = reporterOf(t.io);
+    r.line('  waiting for x: Available');
+    r.progress('  waiting for x: Available (1 s; no Available condition)');
+    r.line('  x: Available after 1 s');
+    expect(t.text()).toBe('  waiting for x: Available\n  x: Available after 1 s\n');
   });
 });
 
