@@ -132,6 +132,14 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(await client().get('widgets.example.com/v1', 'Widget', 'order', 'default')).toBeDefined();
   }, 120_000);
 
+  test('a webhook whose backend comes in the same phase is not waited for (it could not be up), and says so', async () => {
+    const objects = component('sames', 'same').map((o) => (o.json.kind === 'ValidatingWebhookConfiguration' ? { ...o, phase: Phase.CONTROLLERS } : o));
+    const p = platform('same', 'same', [objects]);
+    const { result, lines } = await applyPlayed(client(), p);
+    expect(lines).toContain('  not waiting for v1 Service same/sames-webhook: it is applied in 10-controllers, not before (see the cold-apply order in REPORT.md)');
+    expect(result.outcomes.every((o) => o.action === 'created')).toBe(true);
+  }, 60_000);
+
   test('a wait that times out names the object, the condition and the last status seen', async () => {
     const p = platform('stuck', 'stuck', [component('stalls', 'stuck')]);
     const player = playControllers(client(), { available: () => false });
