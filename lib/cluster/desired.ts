@@ -14,7 +14,7 @@ import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
 import { isBuiltinGroup } from '../validation/builtin';
-import { readPath } from '../validation/manifests';
+import { ManifestDocument, readPath } from '../validation/manifests';
 
 export type Json = Record<string, any>;
 
@@ -112,11 +112,24 @@ function attribute(used: readonly Gvk[], candidates: readonly Prerequisite[], al
 const gvkKey = (g: Gvk) => `${g.group}/${g.version}/${g.kind}`;
 
 /**
+ * The manifests of a synthesized platform folder: those under its phase folders
+ * (00-foundation/, 10-controllers/...), not the GitOps entry points next to them (argocd/,
+ * flux/, helm/), which are not the platform's objects. A folder without phase folders is
+ * read whole.
+ */
+export function outputDocuments(dir: string, cwd: string): ManifestDocument[] {
+  const docs = readPath(dir, cwd);
+  const phases = new Set<string>(PHASES);
+  const inPhase = docs.filter((d) => d.file.includes('/') && phases.has(d.file.split('/')[0]));
+  return inPhase.length ? inPhase : docs;
+}
+
+/**
  * The desired state of a synthesized folder (dist/<name>/): objects in file order, phase from
  * the first path segment, component from the file name (`<nn>-<component>.yaml`).
  */
 export function desiredFromDir(dir: string, cwd: string): DesiredPlatform {
-  const docs = readPath(dir, cwd);
+  const docs = outputDocuments(dir, cwd);
   const phases = new Set<string>(PHASES);
   const objects: DesiredObject[] = [];
   for (const d of docs) {

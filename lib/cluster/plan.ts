@@ -8,8 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { describeRef, Json, objectKey } from './desired';
-import { readPath } from '../validation/manifests';
+import { describeRef, Json, objectKey, outputDocuments } from './desired';
 
 export type Severity = 'danger' | 'warning' | 'info';
 
@@ -300,7 +299,7 @@ export interface OutputSource {
  */
 export function readOutput(spec: string, cwd: string, defaultPath?: string): OutputSource {
   const abs = path.resolve(cwd, spec);
-  if (fs.existsSync(abs)) return { objects: readPath(abs, cwd).map((d) => d.object as Json), label: spec };
+  if (fs.existsSync(abs)) return { objects: outputDocuments(abs, cwd).map((d) => d.object as Json), label: spec };
   const colon = spec.indexOf(':');
   const ref = colon >= 0 ? spec.slice(0, colon) : spec;
   let rel = colon >= 0 ? spec.slice(colon + 1) : defaultPath;
@@ -317,7 +316,7 @@ export function readOutput(spec: string, cwd: string, defaultPath?: string): Out
   try {
     const untar = spawnSync('tar', ['-x', '-C', tmp], { input: archive.stdout, maxBuffer: 1024 * 1024 * 1024 });
     if (untar.status !== 0) throw new PlanInputError(`cannot unpack ${rel} at ${ref}: ${untar.stderr.toString().trim()}`);
-    return { objects: readPath(path.join(tmp, rel), tmp).map((d) => d.object as Json), label: `${ref}:${rel}` };
+    return { objects: outputDocuments(path.join(tmp, rel), tmp).map((d) => d.object as Json), label: `${ref}:${rel}` };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

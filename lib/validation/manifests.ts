@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, sep } from 'path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, Tags } from 'yaml';
 import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from './builtin';
 import { compileCelRules, validateCustomResources } from './custom-resource';
 import { ValidationIssue } from './issues';
@@ -99,6 +99,8 @@ export function manifestFiles(path: string, skipped: string[] = []): string[] {
   return out;
 }
 
+const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp');
+
 /** The documents of a manifest file; a `kind: List` document gives its items. YAML 1.1, as kubectl reads it. */
 export function readManifest(abs: string, display: string): ManifestDocument[] {
   let text: string;
@@ -107,7 +109,9 @@ export function readManifest(abs: string, display: string): ManifestDocument[] {
   } catch (e) {
     throw new ManifestInputError(`cannot read ${display}: ${(e as Error).message}`);
   }
-  const docs = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, prettyErrors: true });
+  // Timestamps stay strings: kubectl's YAML reader (go-yaml v2 into interface{}) keeps them so,
+  // and a Date would come back as another string ("...T00:00:00.000Z" for "...T00:00:00Z").
+  const docs = parseAllDocuments(text, { version: '1.1', merge: true, uniqueKeys: true, prettyErrors: true, customTags: withoutTimestamps });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: ManifestDocument[] = [];
   list.forEach((doc, index) => {

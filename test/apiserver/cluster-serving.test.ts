@@ -4,13 +4,15 @@
  * EndpointSlices, Certificate Ready). Then `mlplatform diff` finds nothing and a second
  * apply changes nothing.
  */
+import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import { App } from 'cdk8s';
 import { run } from '../../cli/main';
 import { applySetId, applySetParent, APPLYSET_GROUP_KINDS, APPLYSET_PART_OF, APPLYSET_TOOLING } from '../../lib/cluster/applyset';
 import { KubeClient } from '../../lib/cluster/client';
 import { PHASES } from '../../lib/phases';
-import { buildPlatform } from '../../lib/synth';
+import { buildPlatform, writeFiles } from '../../lib/synth';
 import { ServingPlatform } from '../../platforms';
 import { describeWithApiServer } from '../support/apiserver';
 import { FIELD_MANAGER as STAND_IN_MANAGER, prerequisiteCrds, waitEstablished } from '../support/apply';
@@ -94,6 +96,14 @@ describeWithApiServer('mlplatform apply, diff: the serving platform', (server) =
     const diff = await cli(['diff', '--platform', 'serving', '--kubeconfig', server().kubeconfigPath]);
     expect(diff.stdout).toBe(`no changes: ${objects.length} objects as in the output\n`);
     expect(diff.code).toBe(0);
+
+    // The synthesized folder (with its GitOps entry points beside the phases) is the same platform.
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-serving-')), 'serving');
+    writeFiles(dir, build.files);
+    writeFiles(dir, new Map([['argocd/root.yaml', 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: serving\n  namespace: argocd\n']]));
+    const fromDir = await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath]);
+    expect(fromDir.stdout).toBe(`no changes: ${objects.length} objects as in the output\n`);
+    expect(fromDir.code).toBe(0);
 
     const versions = async () => Promise.all(objects.map(async (o) => `${o.json.kind} ${o.json.metadata.name} ${(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name))?.metadata.resourceVersion}`));
     const before = await versions();

@@ -118,7 +118,10 @@ describe('desired state', () => {
   test('from a synthesized folder: the same objects, phases and components, and the same prerequisites by kind', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-desired-'));
     writeFiles(path.join(dir, 'serving'), build.files);
+    // GitOps entry points next to the phases are not objects of the platform.
+    writeFiles(path.join(dir, 'serving'), new Map([['argocd/root.yaml', 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: serving\n  namespace: argocd\n']]));
     const fromDir = desiredFromDir(path.join(dir, 'serving'), dir);
+    expect(fromDir.objects.some((o) => o.json.kind === 'Application')).toBe(false);
     const fromModel = desiredFromModel(build.model);
     expect(fromDir.name).toBe('serving');
     expect(fromDir.objects.map((o) => `${o.phase} ${o.json.kind} ${o.json.metadata.name}`)).toEqual(fromModel.objects.map((o) => `${o.phase} ${o.json.kind} ${o.json.metadata.name}`));

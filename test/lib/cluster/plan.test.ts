@@ -135,10 +135,13 @@ describe('mlplatform plan: the command', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-'));
     writeFiles(path.join(dir, 'before'), build.files);
     writeFiles(path.join(dir, 'after'), withoutVersion());
+    // GitOps entry points next to the phases are not compared (they are not platform objects).
+    writeFiles(path.join(dir, 'before'), new Map([['flux/kustomizations.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: only-before\n  namespace: flux-system\n']]));
 
     const r = await cli(['plan', '--from', 'before', '--to', 'after'], dir);
     expect(r.code).toBe(1);
     for (const v of removed) expect(r.stdout).toContain(`DANGER  CRD_VERSION_UNSERVED apiextensions.k8s.io/v1 CustomResourceDefinition ${CRD}: served version ${v} removed`);
+    expect(r.stdout).not.toContain('only-before');
     expect(r.stdout).toContain(`${removed.length} dangerous change${removed.length > 1 ? 's' : ''} not acknowledged`);
 
     const json = await cli(['plan', '--from', 'before', '--to', 'after', '--format', 'json'], dir);
@@ -173,6 +176,8 @@ describe('mlplatform plan: the command', () => {
     // From a subfolder, a path relative to it.
     const sub = await cli(['plan', '--from', 'HEAD:serving'], path.join(repo, 'out'));
     expect(sub.code).toBe(1);
+    // A bare revision takes the path of --to.
+    expect((await cli(['plan', '--from', 'HEAD', '--to', 'out/serving'], repo)).code).toBe(1);
 
     const bad = await cli(['plan', '--from', 'nosuchref:out/serving'], repo);
     expect(bad.code).toBe(2);
