@@ -3,6 +3,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { kubernetesRangeText } from '../lib/kubernetes-version';
 import { OptionSpec, parseArgs } from './args';
+import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './cluster';
 import { CliIo, Command, UsageError } from './io';
 import { validateCommand } from './validate';
 import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, MirrorFormat, MIRROR_FORMATS, mirrorList, mirrorPairs, renderSvg } from '../lib/architecture';
@@ -345,6 +346,9 @@ const COMMANDS: Record<string, CommandEntry> = {
     run: (args, io) => validateCommand(args, io),
     ownHelp: true,
   },
+  apply: { ...CLUSTER_COMMANDS.apply, run: (args, io) => applyCommand(args, io, packageVersion()) },
+  diff: { ...CLUSTER_COMMANDS.diff, run: diffCommand },
+  plan: { ...CLUSTER_COMMANDS.plan, run: planCommand },
   help: {
     summary: 'this help, or a command\'s',
     usage: 'mlplatform help [COMMAND]',

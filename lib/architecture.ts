@@ -144,7 +144,8 @@ export interface ApplyWait {
   readonly holds: boolean;
 }
 
-const READY_CONDITIONS: Record<string, string> = {
+/** What "ready" means for the kinds a phase waits for (`mlplatform apply` waits for each, lib/cluster/waits.ts). */
+export const READY_CONDITIONS: Readonly<Record<string, string>> = {
   Namespace: 'Namespaces Active',
   CustomResourceDefinition: 'CRDs Established',
   Deployment: 'Deployments Available',

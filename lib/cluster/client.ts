@@ -179,11 +179,15 @@ export class KubeClient {
     return out;
   }
 
-  /** Deletes an object (foreground propagation); false when it did not exist. */
-  public async delete(apiVersion: string, kind: string, namespace: string | undefined, name: string, options: { dryRun?: boolean } = {}): Promise<boolean> {
+  /**
+   * Deletes an object; false when it did not exist. Foreground propagation (the default) keeps
+   * the object until the garbage collector has removed its dependents; Background deletes it
+   * at once and leaves them to the collector.
+   */
+  public async delete(apiVersion: string, kind: string, namespace: string | undefined, name: string, options: { dryRun?: boolean; propagationPolicy?: 'Foreground' | 'Background' } = {}): Promise<boolean> {
     const q = options.dryRun ? '?dryRun=All' : '';
     try {
-      await this.request('DELETE', `${await this.pathOf(apiVersion, kind, namespace, name)}${q}`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
+      await this.request('DELETE', `${await this.pathOf(apiVersion, kind, namespace, name)}${q}`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: options.propagationPolicy ?? 'Foreground' });
       return true;
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return false;

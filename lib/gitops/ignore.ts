@@ -1,5 +1,5 @@
 import { Phase } from '../phases';
-import { PlatformModel } from '../platform';
+import { PlatformModel, PlatformObject } from '../platform';
 
 /**
  * A field the GitOps engine must leave alone on one object: something on the cluster changes
@@ -30,6 +30,12 @@ const CA_INJECTION_ANNOTATIONS = [
 
 const WEBHOOK_CONFIGURATIONS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'];
 
+/** What `ignoredFields` reads of a platform: its objects (as emitted, with their phase) and its declared run-time changes. */
+export interface IgnoreInput {
+  readonly objects: ReadonlyArray<Pick<PlatformObject, 'json' | 'phase'>>;
+  readonly runtimeChanges: PlatformModel['runtimeChanges'];
+}
+
 /**
  * Every field of the platform's objects that changes at run time:
  * - what components declare (`model.runtimeChanges`: caBundles patched by self-rotating
@@ -39,7 +45,7 @@ const WEBHOOK_CONFIGURATIONS = ['ValidatingWebhookConfiguration', 'MutatingWebho
  * - the rules of aggregated ClusterRoles (the API server's aggregation controller owns them).
  * One entry per object and reason, in apply order of the objects.
  */
-export function ignoredFields(model: PlatformModel): IgnoredField[] {
+export function ignoredFields(model: IgnoreInput): IgnoredField[] {
   const out: IgnoredField[] = [];
   const byKey = new Map(model.objects.map((o) => [objectKey(groupOf(o.json.apiVersion), o.json.kind, o.json.metadata?.namespace, o.json.metadata?.name), o]));
   for (const r of model.runtimeChanges) {

@@ -109,6 +109,7 @@ export function manifestFiles(path: string, skipped: string[] = []): string[] {
   return out;
 }
 
+
 /** The documents of a manifest file; a `kind: List` document gives its items. YAML 1.1, as kubectl reads it. */
 export function readManifest(abs: string, display: string): ManifestDocument[] {
   let text: string;

@@ -36,7 +36,7 @@ describe('mlplatform', () => {
   test('--help and help list every command; no command is a usage error', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const c of ['synth', 'report', 'graph', 'list', 'validate', 'help']) expect(help.stdout).toMatch(new RegExp(`^  ${c} +\\S`, 'm'));
+    for (const c of ['synth', 'report', 'graph', 'list', 'validate', 'apply', 'diff', 'plan', 'help']) expect(help.stdout).toMatch(new RegExp(`^  ${c} +\\S`, 'm'));
     expect((await cli(['help'])).stdout).toBe(help.stdout);
     const none = await cli([]);
     expect(none.code).toBe(2);
@@ -55,7 +55,7 @@ describe('mlplatform', () => {
   test('fails with exit 2 and one line naming the command for an unknown command, option or value', async () => {
     const unknown = await cli(['deploy']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, mirror, list, validate, help; see mlplatform --help)\n");
+    expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, mirror, list, validate, apply, diff, plan, help; see mlplatform --help)\n");
     const option = await cli(['synth', '--outdir', 'x']);
     expect(option.code).toBe(2);
     expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --out, --repo-url, --revision, --repository-root, --gitops-path, --formats, --help)');

@@ -1,0 +1,212 @@
+/**
+ * `mlplatform apply`, `mlplatform diff` and `mlplatform plan`: the platform on a cluster
+ * (lib/cluster/). apply and diff take the platform by name (built like `mlplatform synth`
+ * builds it) or as a synthesized folder (--dir), and a kubeconfig; plan compares two
+ * synthesized outputs and needs no cluster.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { applyPlatform, PrerequisiteError } from '../lib/cluster/apply';
+import { KubeClient, loadKubeClient } from '../lib/cluster/client';
+import { DesiredPlatform, desiredFromDir, desiredFromModel } from '../lib/cluster/desired';
+import { diffPlatform, diffText, hasChanges } from '../lib/cluster/diff';
+import { planOutputs, planText, PlanInputError, readOutput, unacknowledgedDanger } from '../lib/cluster/plan';
+import { WaitReporter } from '../lib/cluster/waits';
+import { buildPlatform } from '../lib/synth';
+import { DEFAULT_PLATFORMS } from '../platforms';
+import { OptionSpec, parseArgs } from './args';
+import { CliIo, UsageError } from './io';
+
+const CONNECTION_OPTIONS: Record<string, OptionSpec> = {
+  'platform': {},
+  'dir': {},
+  'kubeconfig': {},
+  'context': {},
+  'applyset-namespace': {},
+};
+
+const APPLY_OPTIONS: Record<string, OptionSpec> = {
+  ...CONNECTION_OPTIONS,
+  'dry-run': { choices: ['server'] },
+  'prune': { value: false },
+  'prune-crds': { value: false },
+  'timeout': {},
+};
+
+const PLAN_OPTIONS: Record<string, OptionSpec> = {
+  from: {},
+  to: {},
+  format: { choices: ['text', 'json'] },
+  acknowledge: { multiple: true },
+};
+
+/** The platform to bring to the cluster: --platform NAME (built now) or --dir FOLDER (synthesized before). */
+function desiredOf(command: string, options: Record<string, string[]>, io: CliIo): DesiredPlatform {
+  const name = options.platform?.[0];
+  const dir = options.dir?.[0];
+  if (name && dir) throw new UsageError(`${command}: give --platform NAME or --dir FOLDER, not both`);
+  if (dir) {
+    const abs = path.resolve(io.cwd, dir);
+    if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new UsageError(`${command}: --dir '${dir}' is not a folder (a synthesized platform, e.g. dist/serving)`);
+    return desiredFromDir(abs, io.cwd);
+  }
+  const platforms = DEFAULT_PLATFORMS.map((p) => p.name).join(', ');
+  if (!name) throw new UsageError(`${command}: --platform NAME or --dir FOLDER is required (platforms: ${platforms})`);
+  const entry = DEFAULT_PLATFORMS.find((p) => p.name === name);
+  if (!entry) throw new UsageError(`${command}: no platform named '${name}' (platforms: ${platforms})`);
+  return desiredFromModel(buildPlatform(entry.create(new App({ outdir: path.join('/nonexistent', 'mlplatform') }))).model);
+}
+
+/** A client for --kubeconfig (else KUBECONFIG or ~/.kube/config) and --context (else the current one). */
+function clientOf(command: string, options: Record<string, string[]>, io: CliIo): KubeClient {
+  const k8s = loadKubeClient();
+  const kc = new k8s.KubeConfig();
+  const file = options.kubeconfig?.[0];
+  if (file) {
+    const abs = path.resolve(io.cwd, file);
+    if (!fs.existsSync(abs)) throw new UsageError(`${command}: --kubeconfig '${file}' does not exist`);
+    kc.loadFromFile(abs);
+  } else {
+    kc.loadFromDefault();
+  }
+  const context = options.context?.[0];
+  if (context) {
+    const names = kc.getContexts().map((c) => c.name);
+    if (!names.includes(context)) throw new UsageError(`${command}: --context '${context}' is not in the kubeconfig (contexts: ${names.join(', ') || 'none'})`);
+    kc.setCurrentContext(context);
+  }
+  return new KubeClient(kc);
+}
+
+/** Lines to stderr; on a terminal, the running wait's progress overwrites one line. */
+export function reporterOf(io: CliIo): WaitReporter {
+  const tty = !!io.stderr.isTTY;
+  let pending = false;
+  return {
+    line: (text) => {
+      io.stderr.write(`${pending ? '\r\x1b[K' : ''}${text}\n`);
+      pending = false;
+    },
+    progress: (text) => {
+      if (!tty) return;
+      io.stderr.write(`\r\x1b[K${text}`);
+      pending = true;
+    },
+  };
+}
+
+function timeoutOf(options: Record<string, string[]>): number | undefined {
+  const t = options.timeout?.[0];
+  if (t === undefined) return undefined;
+  const m = /^(\d+)(s|m)?$/.exec(t);
+  if (!m || Number(m[1]) === 0) throw new UsageError(`apply: --timeout '${t}' is not a duration; give seconds or minutes, e.g. 300s or 5m`);
+  return Number(m[1]) * (m[2] === 'm' ? 60_000 : 1000);
+}
+
+export async function applyCommand(args: string[], io: CliIo, version: string): Promise<number> {
+  const { options, positionals } = parseArgs('apply', args, APPLY_OPTIONS);
+  if (positionals.length) throw new UsageError(`apply: unexpected argument '${positionals[0]}'`);
+  if (options['prune-crds'] && !options.prune) throw new UsageError('apply: --prune-crds works with --prune; add --prune');
+  const timeoutMs = timeoutOf(options);
+  const desired = desiredOf('apply', options, io);
+  const client = clientOf('apply', options, io);
+  const reporter = reporterOf(io);
+  reporter.line(`apply ${desired.name} (${desired.objects.length} objects) to ${client.server}${options['dry-run'] ? ' (server-side dry run)' : ''}`);
+  try {
+    const result = await applyPlatform(client, desired, {
+      dryRun: !!options['dry-run'],
+      prune: !!options.prune,
+      pruneCrds: !!options['prune-crds'],
+      applySetNamespace: options['applyset-namespace']?.[0],
+      timeoutMs,
+      reporter,
+      version,
+    });
+    io.stdout.write(result.unchanged ? `${desired.name}: no changes\n` : `${desired.name}: applied\n`);
+    return 0;
+  } catch (e) {
+    io.stderr.write(`mlplatform apply failed: ${e instanceof PrerequisiteError ? 'a prerequisite is missing, ' : ''}${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+export async function diffCommand(args: string[], io: CliIo): Promise<number> {
+  // Exit 2 for every error (as kubectl diff), 1 for changes.
+  try {
+    const { options, positionals } = parseArgs('diff', args, CONNECTION_OPTIONS);
+    if (positionals.length) throw new UsageError(`diff: unexpected argument '${positionals[0]}'`);
+    const desired = desiredOf('diff', options, io);
+    const client = clientOf('diff', options, io);
+    const result = await diffPlatform(client, desired, { applySetNamespace: options['applyset-namespace']?.[0] });
+    io.stdout.write(diffText(result));
+    if (result.errors.length) return 2;
+    return hasChanges(result) ? 1 : 0;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    io.stderr.write(`mlplatform diff failed: ${(e as Error).message}\n`);
+    return 2;
+  }
+}
+
+export async function planCommand(args: string[], io: CliIo): Promise<number> {
+  const { options, positionals } = parseArgs('plan', args, PLAN_OPTIONS);
+  if (positionals.length) throw new UsageError(`plan: unexpected argument '${positionals[0]}'`);
+  const from = options.from?.[0];
+  if (!from) throw new UsageError('plan: --from REF:PATH or --from DIR is required (the output before the change)');
+  const colon = from.indexOf(':');
+  const to = options.to?.[0] ?? (colon >= 0 && !fs.existsSync(path.resolve(io.cwd, from)) ? from.slice(colon + 1) : undefined);
+  if (!to) throw new UsageError('plan: --to DIR is required when --from is not REF:PATH (the output after the change)');
+  if (!fs.existsSync(path.resolve(io.cwd, to))) throw new UsageError(`plan: --to '${to}' does not exist (synthesize it first, e.g. mlplatform synth --platform NAME)`);
+  let findings;
+  try {
+    findings = planOutputs(readOutput(from, io.cwd, to).objects, readOutput(to, io.cwd).objects);
+  } catch (e) {
+    if (e instanceof PlanInputError) {
+      io.stderr.write(`mlplatform plan: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const acknowledged = new Set(options.acknowledge ?? []);
+  const blocking = unacknowledgedDanger(findings, acknowledged);
+  if (options.format?.[0] === 'json') {
+    io.stdout.write(JSON.stringify({ from, to, findings: findings.map((f) => ({ ...f, acknowledged: acknowledged.has(f.key) })), dangerous: blocking.length }, null, 2) + '\n');
+  } else {
+    io.stdout.write(planText(findings, acknowledged));
+    if (blocking.length) io.stdout.write(`${blocking.length} dangerous change${blocking.length > 1 ? 's' : ''} not acknowledged: review, then pass --acknowledge KEY for each\n`);
+  }
+  return blocking.length ? 1 : 0;
+}
+
+export const CLUSTER_COMMANDS = {
+  apply: {
+    summary: 'apply a platform to a cluster, phase by phase, waiting between phases',
+    usage: 'mlplatform apply (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--dry-run=server] [--prune [--prune-crds]] [--timeout 300s] [--applyset-namespace NS]',
+    details: 'Checks that the platform\'s prerequisites (cert-manager, OpenShift, the ODH operator...) are served, else\n' +
+      'stops before any change. Then server-side apply (field manager mlplatform), phase by phase and component by\n' +
+      'component in output order, waiting between phases for CRDs Established, Deployments Available and\n' +
+      'Certificates Ready, and for a ready endpoint behind each webhook Service before its webhook configuration.\n' +
+      'Every object joins the platform\'s ApplySet (KEP-3659; parent Secret NS/mlplatform-NAME, default namespace\n' +
+      'default). --prune deletes its members that left the output: webhooks first, then in reverse phase order,\n' +
+      'never a CRD with custom resources unless --prune-crds. Exit 0 applied (or nothing to change), 1 failed.',
+  },
+  diff: {
+    summary: 'what apply would change on a cluster',
+    usage: 'mlplatform diff (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--applyset-namespace NS]',
+    details: 'Server-side dry-run apply of every object, compared with the live object, per component; fields that\n' +
+      'controllers change at run time (injected caBundles, aggregated rules, rotated Secrets) are ignored. Names\n' +
+      'drift made by other field managers, and the ApplySet members apply --prune would delete.\n' +
+      'Exit 0 no changes, 1 changes, 2 errors (as kubectl diff).',
+  },
+  plan: {
+    summary: 'a reviewable upgrade plan between two synthesized outputs (no cluster)',
+    usage: 'mlplatform plan --from (DIR | REF[:PATH]) [--to DIR] [--format text|json] [--acknowledge KEY]...',
+    details: 'Compares the output before (a folder, or PATH at git revision REF; PATH defaults to --to) with the output\n' +
+      'after (--to, default PATH of --from in the working tree): CRD versions added, served versions removed and\n' +
+      'storage changes, schema fields removed, newly required fields, changed CEL rules, webhooks added, removed or\n' +
+      'changed, RBAC grants per ServiceAccount, images with their version jump, objects pruned and namespaces\n' +
+      'removed. Each finding has a severity (danger, warning, info) and a key. Exit 1 while a dangerous finding is\n' +
+      'not acknowledged (--acknowledge KEY), 0 otherwise, 2 when an output cannot be read.',
+  },
+} as const;

@@ -1,0 +1,199 @@
+/**
+ * `mlplatform diff`: what `mlplatform apply` would change, per component and object.
+ *
+ * Each object is sent as a server-side dry-run apply with apply's field manager, so the
+ * server's defaulting and our field ownership decide the result, exactly as apply would
+ * store it; that is compared with the live object. Fields controllers change at run time
+ * (the Argo CD ignoreDifferences list: injected caBundles, aggregated rules, rotated
+ * Secrets) are left out. A change to a field another field manager set last is drift, and
+ * names that manager. ApplySet members not in the output are the prune set.
+ */
+import { applySetId, applySetParent, listMembers, readApplySet, withPartOf } from './applyset';
+import { ApiError, KubeClient } from './client';
+import { DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
+import { ClusterOptions, FIELD_MANAGER } from './options';
+import { IgnoredField } from '../gitops/ignore';
+
+export type FieldPath = ReadonlyArray<string | number>;
+
+export interface FieldChange {
+  readonly path: FieldPath;
+  /** undefined: the field is added. */
+  readonly from?: unknown;
+  /** undefined: the field is removed. */
+  readonly to?: unknown;
+  /** Field managers other than apply's that set the live value (drift made by someone else). */
+  readonly managers: string[];
+}
+
+export interface ObjectDiff {
+  readonly ref: string;
+  readonly component: string;
+  readonly phase: string;
+  readonly action: 'create' | 'update' | 'unchanged';
+  readonly changes: FieldChange[];
+}
+
+export interface DiffResult {
+  readonly objects: ObjectDiff[];
+  /** ApplySet members on the cluster that the output no longer has (what apply --prune deletes). */
+  readonly prune: string[];
+  /** Objects the server refused in the dry run, with its message. */
+  readonly errors: string[];
+}
+
+/** Whether anything would change. */
+export const hasChanges = (d: DiffResult): boolean => d.prune.length > 0 || d.objects.some((o) => o.action !== 'unchanged');
+
+/** The object without what the server keeps for itself (managed fields, versions, timestamps, status). */
+export function normalize(obj: Json): Json {
+  const { managedFields: _m, resourceVersion: _r, generation: _g, creationTimestamp: _c, uid: _u, selfLink: _s, ...metadata } = obj.metadata ?? {};
+  const { status: _status, ...rest } = obj;
+  return { ...rest, metadata };
+}
+
+/** A path pattern (`*` for any list item) from a JSON pointer (`/webhooks/*\/clientConfig/caBundle`) or a jq path (`.webhooks[]?.clientConfig.caBundle`). */
+export function ignorePatterns(fields: readonly IgnoredField[], obj: Json): string[][] {
+  const mine = fields.filter((f) => f.group === groupOf(obj.apiVersion) && f.kind === obj.kind && f.name === obj.metadata?.name && (f.namespace ?? '') === (obj.metadata?.namespace ?? ''));
+  return mine.flatMap((f) => [
+    ...f.jsonPointers.map((p) => p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))),
+    ...f.jqPathExpressions.map(jqPath),
+  ]);
+}
+
+function jqPath(jq: string): string[] {
+  const out: string[] = [];
+  const re = /\.([A-Za-z_][A-Za-z0-9_]*)|\[\]\??|\[("(?:[^"\\]|\\.)*")\]/g;
+  for (let m = re.exec(jq); m; m = re.exec(jq)) out.push(m[1] ?? (m[2] ? String(JSON.parse(m[2])) : '*'));
+  return out;
+}
+
+const ignored = (path: FieldPath, patterns: readonly string[][]) =>
+  patterns.some((p) => p.length <= path.length && p.every((s, i) => s === '*' ? typeof path[i] === 'number' : s === String(path[i])));
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The leaf fields that differ between two objects (lists item by item; a list that changes length is one change). */
+export function fieldChanges(from: unknown, to: unknown, patterns: readonly string[][] = [], path: Array<string | number> = []): Array<{ path: FieldPath; from?: unknown; to?: unknown }> {
+  if (ignored(path, patterns)) return [];
+  if (isObject(from) && isObject(to)) {
+    const keys = [...new Set([...Object.keys(from), ...Object.keys(to)])].sort();
+    return keys.flatMap((k) => fieldChanges(from[k], to[k], patterns, [...path, k]));
+  }
+  if (Array.isArray(from) && Array.isArray(to) && from.length === to.length) {
+    return from.flatMap((x, i) => fieldChanges(x, to[i], patterns, [...path, i]));
+  }
+  if (JSON.stringify(from) === JSON.stringify(to)) return [];
+  return [{ path, from, to }];
+}
+
+/**
+ * The field managers (other than `self`) whose managed fields include the path in the live
+ * object, or its list containing it.
+ */
+export function managersOf(live: Json, path: FieldPath, self: string): string[] {
+  const out = new Set<string>();
+  for (const entry of live.metadata?.managedFields ?? []) {
+    if (entry.manager === self) continue;
+    if (owns(entry.fieldsV1 ?? {}, live, path)) out.add(String(entry.manager));
+  }
+  return [...out].sort();
+}
+
+function owns(fields: Json, value: unknown, path: FieldPath): boolean {
+  if (!path.length) return true;
+  const [head, ...rest] = path;
+  if (typeof head === 'string') {
+    const next = fields[`f:${head}`];
+    if (next === undefined) return false;
+    return owns(next, isObject(value) ? value[head] : undefined, rest);
+  }
+  const item = Array.isArray(value) ? value[head] : undefined;
+  for (const [key, next] of Object.entries(fields)) {
+    if (key.startsWith('k:')) {
+      const k = JSON.parse(key.slice(2)) as Json;
+      if (isObject(item) && Object.entries(k).every(([f, v]) => JSON.stringify(item[f]) === JSON.stringify(v))) return owns(next as Json, item, rest);
+    } else if (key.startsWith('v:')) {
+      if (JSON.stringify(JSON.parse(key.slice(2))) === JSON.stringify(item)) return true;
+    } else if (key === `i:${head}`) {
+      return owns(next as Json, item, rest);
+    }
+  }
+  // A list owned as a whole (atomic): whoever owns the list owns its items.
+  return Object.keys(fields).length === 0 || '.' in fields;
+}
+
+/** `spec.template.spec.containers[0].image` */
+export function formatPath(path: FieldPath): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(s) ? `${i ? '.' : ''}${s}` : `[${JSON.stringify(s)}]`)).join('');
+}
+
+/** Computes what apply would change. Errors of single objects are collected, not thrown. */
+export async function diffPlatform(client: KubeClient, desired: DesiredPlatform, options: ClusterOptions = {}): Promise<DiffResult> {
+  const fieldManager = options.fieldManager ?? FIELD_MANAGER;
+  const parent = applySetParent(desired.name, options.applySetNamespace);
+  const id = applySetId(parent);
+  const objects: ObjectDiff[] = [];
+  const errors: string[] = [];
+  for (const o of desired.objects) {
+    const json = withPartOf(o.json, id);
+    const base = { ref: describeRef(o.json), component: o.component, phase: o.phase };
+    let live: Json | undefined;
+    try {
+      live = await client.get(json.apiVersion, json.kind, json.metadata.namespace, json.metadata.name);
+    } catch (e) {
+      // Not served yet: its CRD (in this output) comes with the apply.
+      if (e instanceof ApiError && e.status === 404) {
+        objects.push({ ...base, action: 'create', changes: [] });
+        continue;
+      }
+      throw e;
+    }
+    if (!live) {
+      objects.push({ ...base, action: 'create', changes: [] });
+      continue;
+    }
+    let dry: Json;
+    try {
+      dry = await client.apply(json, { fieldManager, dryRun: true });
+    } catch (e) {
+      errors.push(`${base.ref} (${o.component}): ${(e as Error).message}`);
+      continue;
+    }
+    const patterns = ignorePatterns(desired.ignored, o.json);
+    const changes = fieldChanges(normalize(live), normalize(dry), patterns).map((c) => ({ ...c, managers: managersOf(live!, c.path, fieldManager) }));
+    objects.push({ ...base, action: changes.length ? 'update' : 'unchanged', changes });
+  }
+  const state = await readApplySet(client, parent);
+  const keep = new Set(desired.objects.map((o) => objectKey(o.json)));
+  const prune = (await listMembers(client, id, state, parent)).filter((m) => !keep.has(objectKey(m))).map((m) => describeRef(m));
+  return { objects, prune, errors };
+}
+
+/** The diff as text: per component, each object to create or change with its fields, then the prune set. */
+export function diffText(d: DiffResult): string {
+  const lines: string[] = [];
+  const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v).slice(0, 120));
+  let component = '';
+  for (const o of d.objects.filter((x) => x.action !== 'unchanged')) {
+    if (o.component !== component) {
+      component = o.component;
+      lines.push(`${o.component} (${o.phase}):`);
+    }
+    lines.push(`  ${o.action === 'create' ? '+' : '~'} ${o.ref}${o.action === 'create' ? ' (create)' : ''}`);
+    for (const c of o.changes) {
+      const by = c.managers.length ? `  [drift: set by ${c.managers.join(', ')}]` : '';
+      lines.push(`      ${formatPath(c.path)}: ${show(c.from)} -> ${show(c.to)}${by}`);
+    }
+  }
+  if (d.prune.length) {
+    lines.push('prune (in the cluster, in this platform\'s ApplySet, not in the output):');
+    for (const p of d.prune) lines.push(`  - ${p}`);
+  }
+  for (const e of d.errors) lines.push(`error: ${e}`);
+  const n = (a: string) => d.objects.filter((o) => o.action === a).length;
+  lines.push(hasChanges(d)
+    ? `${n('create')} to create, ${n('update')} to change, ${d.prune.length} to prune, ${n('unchanged')} unchanged`
+    : `no changes: ${n('unchanged')} objects as in the output`);
+  return lines.join('\n') + '\n';
+}

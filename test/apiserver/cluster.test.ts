@@ -1,0 +1,246 @@
+/**
+ * apply, diff and prune of small hand-made platforms on a real API server (webhook admission
+ * off), the test playing the controllers: phase order and waits, a wait that times out,
+ * drift by another field manager, run-time fields ignored, the prune set, prune order and
+ * CRDs kept while custom resources remain.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { stringify } from 'yaml';
+import { run } from '../../cli/main';
+import { applyPlatform, PrerequisiteError } from '../../lib/cluster/apply';
+import { applySetParent } from '../../lib/cluster/applyset';
+import { KubeClient } from '../../lib/cluster/client';
+import { DesiredObject, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
+import { diffPlatform, formatPath } from '../../lib/cluster/diff';
+import { ignoredFields } from '../../lib/gitops/ignore';
+import { Phase } from '../../lib/phases';
+import { describeWithApiServer } from '../support/apiserver';
+import { playControllers } from '../support/controllers';
+
+/** One component of a hand-made platform: a CRD, a controller with a webhook, and a custom resource, in namespace `ns`. */
+function component(name: string, ns: string, options: { caInjected?: boolean } = {}): DesiredObject[] {
+  const group = `${name}.example.com`;
+  const kind = name[0].toUpperCase() + name.slice(1, -1);
+  const labels = { 'app.kubernetes.io/name': name };
+  const o = (phase: Phase, json: Manifest): DesiredObject => ({ json, phase, component: name });
+  return [
+    o(Phase.FOUNDATION, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${name}.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { kind, plural: name, singular: kind.toLowerCase(), listKind: `${kind}List` },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+      },
+    }),
+    o(Phase.CONTROLLERS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `${name}-controller`, namespace: ns } }),
+    o(Phase.CONTROLLERS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-config`, namespace: ns }, data: { level: 'info' } }),
+    o(Phase.CONTROLLERS, { apiVersion: 'v1', kind: 'Service', metadata: { name: `${name}-webhook`, namespace: ns }, spec: { selector: labels, ports: [{ port: 443, targetPort: 9443 }] } }),
+    o(Phase.CONTROLLERS, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `${name}-controller`, namespace: ns },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { serviceAccountName: `${name}-controller`, containers: [{ name: 'manager', image: `example.com/${name}:v1.0.0` }] } } },
+    }),
+    o(Phase.WEBHOOKS, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: `${name}-validating`, ...(options.caInjected ? { annotations: { 'cert-manager.io/inject-ca-from': `${ns}/${name}-cert` } } : {}) },
+      webhooks: [{
+        name: `v${kind.toLowerCase()}.${group}`,
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
+        clientConfig: { service: { name: `${name}-webhook`, namespace: ns, path: '/validate' } },
+        rules: [{ apiGroups: [group], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: [name] }],
+      }],
+    }),
+    o(Phase.RESOURCES, { apiVersion: `${group}/v1`, kind, metadata: { name: 'default', namespace: ns }, spec: { size: 1 } }),
+  ];
+}
+
+function platform(name: string, ns: string, components: DesiredObject[][]): DesiredPlatform {
+  const objects = [
+    { json: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, phase: Phase.FOUNDATION, component: 'namespaces' },
+    ...components.flat(),
+  ];
+  const ordered = [Phase.FOUNDATION, Phase.CONTROLLERS, Phase.WEBHOOKS, Phase.RESOURCES].flatMap((p) => objects.filter((o) => o.phase === p));
+  return { name, objects: ordered, prerequisites: [], ignored: ignoredFields({ objects: ordered.map((o) => ({ json: o.json, phase: o.phase as Phase })), runtimeChanges: [] }) };
+}
+
+/** Writes a platform as a synthesized folder (<phase>/<nn>-<component>.yaml). */
+function writeDir(p: DesiredPlatform): string {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-cluster-')), p.name);
+  const files = new Map<string, unknown[]>();
+  for (const o of p.objects) {
+    const file = path.join(dir, o.phase, `01-${o.component}.yaml`);
+    files.set(file, [...(files.get(file) ?? []), o.json]);
+  }
+  for (const [file, docs] of files) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
+  }
+  return dir;
+}
+
+async function cli(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: os.tmpdir() });
+  return { code, stdout, stderr };
+}
+
+/** Applies with the controllers played; returns the log lines. */
+async function applyPlayed(client: KubeClient, p: DesiredPlatform, options: Parameters<typeof applyPlatform>[2] = {}) {
+  const lines: string[] = [];
+  const player = playControllers(client);
+  try {
+    const result = await applyPlatform(client, p, { timeoutMs: 30_000, intervalMs: 200, reporter: { line: (l) => lines.push(l), progress: () => undefined }, ...options });
+    return { result, lines };
+  } finally {
+    await player.stop();
+  }
+}
+
+describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms', (server) => {
+  const client = () => new KubeClient(server().kubeConfig);
+
+  test('applies in phase order: custom resources after their CRD is Established, webhooks after their Service has a ready endpoint', async () => {
+    const p = platform('order', 'order', [component('widgets', 'order')]);
+    const { result, lines } = await applyPlayed(client(), p);
+    expect(result.outcomes.map((o) => o.phase)).toEqual(p.objects.map((o) => o.phase));
+    expect(result.outcomes.every((o) => o.action === 'created')).toBe(true);
+    // The webhook phase began only after its Service had an endpoint, and that after the Deployment was Available.
+    // In the log, each of these follows the one before it.
+    const sequence = [
+      /^00-foundation: 2 objects$/, /^ {2}widgets: 1 created$/, /CustomResourceDefinition widgets.widgets.example.com: Established/,
+      /^10-controllers: 4 objects$/, /^ {2}widgets: 4 created$/, /Deployment order\/widgets-controller: Available/,
+      /^20-webhooks: 1 objects$/, /Service order\/widgets-webhook: a ready endpoint/, /^ {2}widgets: 1 created$/,
+      /^30-resources: 1 objects$/, /^ {2}widgets: 1 created$/,
+    ];
+    let from = -1;
+    for (const re of sequence) {
+      const i = lines.findIndex((l, n) => n > from && re.test(l));
+      expect({ re: String(re), found: i > from }).toEqual({ re: String(re), found: true });
+      from = i;
+    }
+    expect(lines[lines.length - 1]).toBe(`${p.objects.length} created, 0 configured, 0 unchanged, 0 pruned`);
+    expect(await client().get('widgets.example.com/v1', 'Widget', 'order', 'default')).toBeDefined();
+  }, 120_000);
+
+  test('a webhook whose backend comes in the same phase is not waited for (it could not be up), and says so', async () => {
+    const objects = component('sames', 'same').map((o) => (o.json.kind === 'ValidatingWebhookConfiguration' ? { ...o, phase: Phase.CONTROLLERS } : o));
+    const p = platform('same', 'same', [objects]);
+    const { result, lines } = await applyPlayed(client(), p);
+    expect(lines).toContain('  not waiting for v1 Service same/sames-webhook: it is applied in 10-controllers, not before (see the cold-apply order in REPORT.md)');
+    expect(result.outcomes.every((o) => o.action === 'created')).toBe(true);
+  }, 60_000);
+
+  test('a wait that times out names the object, the condition and the last status seen', async () => {
+    const p = platform('stuck', 'stuck', [component('stalls', 'stuck')]);
+    const player = playControllers(client(), { available: () => false });
+    try {
+      await expect(applyPlatform(client(), p, { timeoutMs: 1500, intervalMs: 200 }))
+        .rejects.toThrow('apps/v1 Deployment stuck/stalls-controller: not Available after 2 s; last seen: no Available condition');
+    } finally {
+      await player.stop();
+    }
+    // The webhook configuration was never applied.
+    expect(await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'stalls-validating')).toBeUndefined();
+  }, 60_000);
+
+  test('stops before any change when a prerequisite is not served', async () => {
+    const p = { ...platform('prereq', 'prereq', [component('needs', 'prereq')]), prerequisites: [{ name: 'cert-manager', kinds: [{ group: 'cert-manager.io', version: 'v1', kind: 'Certificate' }] }] };
+    await expect(applyPlatform(client(), p)).rejects.toThrow(PrerequisiteError);
+    await expect(applyPlatform(client(), p)).rejects.toThrow('prerequisite cert-manager is missing: the server does not serve cert-manager.io/v1 Certificate');
+    expect(await client().get('v1', 'Namespace', undefined, 'prereq')).toBeUndefined();
+  }, 60_000);
+
+  test('a server-side dry run stores nothing', async () => {
+    const p = platform('dry', 'dry', [component('drafts', 'dry')]);
+    const r = await cli(['apply', '--dir', writeDir(p), '--kubeconfig', server().kubeconfigPath, '--dry-run=server']);
+    expect(r.stderr).toContain(`dry run (server): ${p.objects.length} created`);
+    expect(r.code).toBe(0);
+    expect(await client().get('v1', 'Namespace', undefined, 'dry')).toBeUndefined();
+    expect(await client().get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'drafts.drafts.example.com')).toBeUndefined();
+  }, 60_000);
+
+  test('diff names drift by another field manager and exits 1; 0 once applied again; a CA injected meanwhile stays', async () => {
+    const p = platform('drift', 'drift', [component('gizmos', 'drift', { caInjected: true })]);
+    const dir = writeDir(p);
+    await applyPlayed(client(), p);
+    expect((await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath])).code).toBe(0);
+    // Someone edits the ConfigMap; a CA injector fills the caBundle (a run-time field).
+    const edited: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gizmos-config', namespace: 'drift' }, data: { level: 'debug' } };
+    await client().apply(edited, { fieldManager: 'kubectl-edit' });
+    const vwc = (await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'gizmos-validating'))!;
+    await client().request('PUT', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/gizmos-validating?fieldManager=cainjector',
+      { ...vwc, webhooks: vwc.webhooks.map((w: { clientConfig: object }) => ({ ...w, clientConfig: { ...w.clientConfig, caBundle: Buffer.from('a CA').toString('base64') } })) });
+
+    const d = await diffPlatform(client(), p);
+    const changed = d.objects.filter((o) => o.action !== 'unchanged');
+    expect(changed.map((o) => o.ref)).toEqual(['v1 ConfigMap drift/gizmos-config']);
+    expect(changed[0].changes.map((c) => ({ path: formatPath(c.path), from: c.from, to: c.to, managers: c.managers })))
+      .toEqual([{ path: 'data.level', from: 'debug', to: 'info', managers: ['kubectl-edit'] }]);
+
+    const r = await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath]);
+    expect(r.stdout).toContain('gizmos (10-controllers):\n  ~ v1 ConfigMap drift/gizmos-config\n      data.level: "debug" -> "info"  [drift: set by kubectl-edit]\n');
+    expect(r.stdout).toContain('0 to create, 1 to change, 0 to prune');
+    expect(r.code).toBe(1);
+
+    const again = await cli(['apply', '--dir', dir, '--kubeconfig', server().kubeconfigPath]);
+    expect(again.stderr).toContain('configured v1 ConfigMap drift/gizmos-config');
+    expect(again.code).toBe(0);
+    expect((await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath])).code).toBe(0);
+    // The caBundle stays as the injector wrote it.
+    const after = await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'gizmos-validating');
+    expect(after?.webhooks[0].clientConfig.caBundle).toBe(Buffer.from('a CA').toString('base64'));
+  }, 120_000);
+
+  test('prune deletes what left the output: webhooks first, in reverse phase order; keeps a CRD with custom resources unless --prune-crds', async () => {
+    const both = platform('prune', 'prune', [component('keeps', 'prune'), component('leaves', 'prune')]);
+    await applyPlayed(client(), both);
+    // A custom resource of the leaving CRD made by someone else (not in the ApplySet).
+    const users: Manifest = { apiVersion: 'leaves.example.com/v1', kind: 'Leave', metadata: { name: 'users', namespace: 'prune' } };
+    await client().apply(users, { fieldManager: 'a-user' });
+    const one = platform('prune', 'prune', [component('keeps', 'prune')]);
+
+    // diff shows the prune set.
+    const d = await diffPlatform(client(), one);
+    expect(d.prune.sort()).toEqual([
+      'admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration leaves-validating',
+      'apiextensions.k8s.io/v1 CustomResourceDefinition leaves.leaves.example.com',
+      'apps/v1 Deployment prune/leaves-controller',
+      'leaves.example.com/v1 Leave prune/default',
+      'v1 ConfigMap prune/leaves-config',
+      'v1 Service prune/leaves-webhook',
+      'v1 ServiceAccount prune/leaves-controller',
+    ]);
+
+    // Without --prune, nothing is deleted.
+    const { lines: noPrune } = await applyPlayed(client(), one);
+    expect(noPrune.filter((l) => l.includes('pruned'))).toEqual([]);
+    expect(await client().get('v1', 'ConfigMap', 'prune', 'leaves-config')).toBeDefined();
+
+    const { result, lines } = await applyPlayed(client(), one, { prune: true });
+    const pruned = lines.filter((l) => /^ {2}(pruned|kept) /.test(l));
+    expect(pruned[0]).toBe('  pruned admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration leaves-validating');
+    expect(pruned[1]).toBe('  pruned leaves.example.com/v1 Leave prune/default');
+    expect(pruned[pruned.length - 1]).toBe('  kept apiextensions.k8s.io/v1 CustomResourceDefinition leaves.leaves.example.com: 1 custom resources of it remain; delete them, or pass --prune-crds to delete the CRD and them');
+    expect(result.outcomes.filter((o) => o.action === 'pruned').length).toBe(6);
+    expect(await client().get('v1', 'ConfigMap', 'prune', 'leaves-config')).toBeUndefined();
+    expect(await client().get('v1', 'ConfigMap', 'prune', 'keeps-config')).toBeDefined();
+    expect(await client().get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'leaves.leaves.example.com')).toBeDefined();
+
+    const { lines: crdLines } = await applyPlayed(client(), one, { prune: true, pruneCrds: true });
+    expect(crdLines).toContain('  pruned apiextensions.k8s.io/v1 CustomResourceDefinition leaves.leaves.example.com');
+    const parent = applySetParent('prune');
+    const secret = await client().get('v1', 'Secret', parent.namespace, parent.name);
+    expect(secret?.metadata.annotations['applyset.kubernetes.io/contains-group-kinds'])
+      .toBe('ConfigMap,CustomResourceDefinition.apiextensions.k8s.io,Deployment.apps,Keep.keeps.example.com,Namespace,Service,ServiceAccount,ValidatingWebhookConfiguration.admissionregistration.k8s.io');
+  }, 180_000);
+}, { webhookAdmission: false });

@@ -1,0 +1,192 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { run } from '../../../cli/main';
+import { PLAN_CODES, planOutputs, versionJump } from '../../../lib/cluster/plan';
+import { buildPlatform, writeFiles } from '../../../lib/synth';
+import { toYamlDocuments } from '../../../lib/yaml-writer';
+import { ServingPlatform } from '../../../platforms';
+
+jest.setTimeout(120_000);
+
+type Json = Record<string, any>;
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+
+async function cli(argv: string[], cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd });
+  return { code, stdout, stderr };
+}
+
+const crd = (versions: Json[], name = 'widgets.example.com'): Json => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name },
+  spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' }, versions },
+});
+const schema = (spec: Json) => ({ openAPIV3Schema: { type: 'object', properties: { spec } } });
+const v1 = (spec: Json = { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } }, extra: Json = {}) => ({ name: 'v1', served: true, storage: true, schema: schema(spec), ...extra });
+const webhooks = (hooks: Json[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'widgets' }, webhooks: hooks });
+const hook = (extra: Json = {}) => ({ name: 'vwidget.example.com', failurePolicy: 'Ignore', clientConfig: { service: { name: 'widgets-webhook', namespace: 'widgets' } }, rules: [{ apiGroups: ['example.com'], resources: ['widgets'] }], ...extra });
+const deployment = (image: string) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'widgets', namespace: 'widgets' }, spec: { template: { spec: { containers: [{ name: 'manager', image }] } } } });
+const rbac = (verbs: string[]) => [
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'widgets' }, rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs }] },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'widgets' }, roleRef: { kind: 'ClusterRole', name: 'widgets' }, subjects: [{ kind: 'ServiceAccount', name: 'widgets', namespace: 'widgets' }] },
+];
+
+const codes = (from: Json[], to: Json[]) => planOutputs(from, to).map((f) => `${f.severity} ${f.code}: ${f.message}`);
+
+describe('mlplatform plan: findings', () => {
+  test('nothing changed: no findings', () => {
+    expect(planOutputs([crd([v1()]), deployment('x:v1.0.0')], [crd([v1()]), deployment('x:v1.0.0')])).toEqual([]);
+  });
+
+  test('a served CRD version removed is dangerous; a version added is info; a storage change is a warning', () => {
+    const v1beta1 = { ...v1(), name: 'v1beta1', storage: false };
+    expect(codes([crd([v1beta1, v1()])], [crd([v1()])])).toEqual([expect.stringMatching(/^danger CRD_VERSION_UNSERVED: served version v1beta1 removed: .*status\.storedVersions/)]);
+    expect(codes([crd([v1beta1, v1()])], [crd([{ ...v1beta1, served: false }, v1()])])).toEqual([expect.stringMatching(/^danger CRD_VERSION_UNSERVED: served version v1beta1 no longer served/)]);
+    expect(codes([crd([v1()])], [crd([v1(), { ...v1(), name: 'v2', storage: false }])])).toEqual(['info CRD_VERSION_ADDED: version v2 added']);
+    expect(codes([crd([v1beta1, v1()])], [crd([{ ...v1beta1, storage: true }, { ...v1(), storage: false }])]))
+      .toEqual([expect.stringMatching(/^warning CRD_STORAGE_CHANGED: storage version v1 -> v1beta1/)]);
+  });
+
+  test('a schema field removed is dangerous; an open (preserve-unknown) parent keeps it', () => {
+    expect(codes([crd([v1()])], [crd([v1({ type: 'object', properties: { size: { type: 'integer' } } })])]))
+      .toEqual(['danger SCHEMA_FIELD_REMOVED: v1: field spec.color removed from the schema: the API server prunes it from stored objects when they are next written']);
+    expect(codes([crd([v1()])], [crd([v1({ 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true })])])).toEqual([]);
+    // A removed list is one finding, not one per field of its items.
+    const list = v1({ type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } } });
+    expect(codes([crd([list])], [crd([v1({ type: 'object', properties: {} })])])).toEqual([expect.stringMatching(/^danger SCHEMA_FIELD_REMOVED: v1: field spec\.items removed/)]);
+  });
+
+  test('a newly required field and changed CEL rules are warnings', () => {
+    const required = v1({ type: 'object', required: ['size'], properties: { size: { type: 'integer' }, color: { type: 'string' } } });
+    expect(codes([crd([v1()])], [crd([required])])).toEqual(['warning FIELD_NEWLY_REQUIRED: v1: field spec.size now required: existing objects without it fail their next update']);
+    const ruled = v1({ 'type': 'object', 'properties': { size: { type: 'integer' }, color: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self.size > 0' }] });
+    expect(codes([crd([v1()])], [crd([ruled])])).toEqual([expect.stringMatching(/^warning CEL_RULES_CHANGED: v1: CEL rules at spec changed: \+ self\.size > 0/)]);
+  });
+
+  test('webhooks added, removed, and changed in failurePolicy, rules, selectors or backend', () => {
+    expect(codes([webhooks([])], [webhooks([hook()])])).toEqual(['info WEBHOOK_ADDED: webhook vwidget.example.com added (failurePolicy Ignore, backend Service widgets/widgets-webhook)']);
+    expect(codes([], [webhooks([hook()])])).toEqual(['info WEBHOOK_ADDED: webhook vwidget.example.com added (failurePolicy Ignore, backend Service widgets/widgets-webhook)']);
+    expect(codes([webhooks([hook()])], [webhooks([])])).toEqual([expect.stringMatching(/^warning WEBHOOK_REMOVED: webhook vwidget\.example\.com removed/)]);
+    expect(codes([webhooks([hook()])], [webhooks([hook({ failurePolicy: 'Fail', objectSelector: { matchLabels: { a: 'b' } }, clientConfig: { service: { name: 'other', namespace: 'widgets' } } })])])).toEqual([
+      'warning WEBHOOK_CHANGED: webhook vwidget.example.com: failurePolicy "Ignore" -> "Fail"',
+      'warning WEBHOOK_CHANGED: webhook vwidget.example.com: objectSelector {} -> {"matchLabels":{"a":"b"}}',
+      'warning WEBHOOK_CHANGED: webhook vwidget.example.com: backend "Service widgets/widgets-webhook" -> "Service widgets/other"',
+    ]);
+  });
+
+  test('RBAC grants added or removed, per ServiceAccount', () => {
+    expect(codes(rbac(['get', 'list']), rbac(['get', 'delete']))).toEqual([
+      'warning RBAC_GRANT_REMOVED: ServiceAccount widgets/widgets loses: cluster-wide: list example.com/widgets',
+      'info RBAC_GRANT_ADDED: ServiceAccount widgets/widgets gains: cluster-wide: delete example.com/widgets',
+    ]);
+  });
+
+  test('images changed, with their version jump', () => {
+    expect(codes([deployment('r/x:v1.2.0')], [deployment('r/x:v1.4.1')])).toEqual(['info IMAGE_CHANGED: container manager: r/x:v1.2.0 -> r/x:v1.4.1 (minor jump, 2 minor versions)']);
+    expect(codes([deployment('r/x:v1.2.0')], [deployment('r/x:v2.0.0')])).toEqual(['warning IMAGE_MAJOR_CHANGE: container manager: r/x:v1.2.0 -> r/x:v2.0.0 (major jump (1.2 -> 2.0))']);
+    expect(versionJump('v0.15.2', 'v0.16.0')).toEqual({ text: 'major jump (0.15 -> 0.16)', major: true });
+    expect(versionJump('v1.2.0', 'v1.1.0')).toEqual({ text: 'downgrade', major: true });
+    expect(versionJump('v1.2.0', 'v1.2.3')).toEqual({ text: 'patch', major: false });
+  });
+
+  test('objects pruned; namespaces and CRDs removed are dangerous', () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'widgets' } };
+    expect(codes([ns, crd([v1()]), deployment('x:1')], [])).toEqual([
+      'danger NAMESPACE_REMOVED: namespace removed: pruning it deletes everything in it, including objects not from this platform',
+      'danger CRD_REMOVED: CRD removed: deleting it deletes every Widget on the cluster (apply --prune keeps it while custom resources remain)',
+      'warning OBJECT_PRUNED: no longer in the output: apply --prune deletes it',
+    ]);
+  });
+
+  test('every code fires in the tests above (the table has no dead entries)', () => {
+    const source = fs.readFileSync(__filename, 'utf8');
+    for (const code of Object.keys(PLAN_CODES)) expect({ code, tested: source.includes(`${PLAN_CODES[code]} ${code}`) }).toEqual({ code, tested: true });
+  });
+});
+
+describe('mlplatform plan: the command', () => {
+  const build = buildPlatform(new ServingPlatform(new App({ outdir: '/nonexistent' }), 'serving'));
+  const CRD = 'llminferenceservices.serving.kserve.io';
+
+  /** The serving output with one served version of a KServe CRD removed. */
+  function withoutVersion(): Map<string, string> {
+    const files = new Map(build.files);
+    for (const [file, docs] of build.documents!) {
+      if (!docs.some((d) => d.metadata?.name === CRD)) continue;
+      files.set(file, toYamlDocuments(docs.map((d) => {
+        if (d.metadata?.name !== CRD) return d;
+        const c = clone(d);
+        c.spec.versions = c.spec.versions.filter((v: Json) => v.storage);
+        return c;
+      })));
+    }
+    return files;
+  }
+
+  test('a KServe CRD version removed between two outputs is dangerous: exit 1 until acknowledged', async () => {
+    const removed = build.model.objects.find((o) => o.json.metadata.name === CRD)!.json.spec.versions.filter((v: Json) => !v.storage).map((v: Json) => v.name);
+    expect(removed.length).toBeGreaterThan(0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-'));
+    writeFiles(path.join(dir, 'before'), build.files);
+    writeFiles(path.join(dir, 'after'), withoutVersion());
+    // GitOps entry points next to the phases are not compared (they are not platform objects).
+    writeFiles(path.join(dir, 'before'), new Map([['flux/kustomizations.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: only-before\n  namespace: flux-system\n']]));
+
+    const r = await cli(['plan', '--from', 'before', '--to', 'after'], dir);
+    expect(r.code).toBe(1);
+    for (const v of removed) expect(r.stdout).toContain(`DANGER  CRD_VERSION_UNSERVED apiextensions.k8s.io/v1 CustomResourceDefinition ${CRD}: served version ${v} removed`);
+    expect(r.stdout).not.toContain('only-before');
+    expect(r.stdout).toContain(`${removed.length} dangerous change${removed.length > 1 ? 's' : ''} not acknowledged`);
+
+    const json = await cli(['plan', '--from', 'before', '--to', 'after', '--format', 'json'], dir);
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.dangerous).toBe(removed.length);
+    const keys = parsed.findings.filter((f: Json) => f.severity === 'danger').map((f: Json) => f.key);
+    expect(keys).toEqual(removed.map((v: string) => `CRD_VERSION_UNSERVED:apiextensions.k8s.io/CustomResourceDefinition//${CRD}:${v}`));
+
+    const ack = await cli(['plan', '--from', 'before', '--to', 'after', ...keys.flatMap((k: string) => ['--acknowledge', k])], dir);
+    expect(ack.code).toBe(0);
+    expect(ack.stdout).toContain('(acknowledged)');
+
+    expect((await cli(['plan', '--from', 'before', '--to', 'before'], dir))).toEqual({ code: 0, stdout: 'no changes that need review\n', stderr: '' });
+  });
+
+  test('--from REF:PATH reads the output at a git revision; --to defaults to PATH in the working tree', async () => {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-git-'));
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: repo });
+      if (r.status !== 0) throw new Error(r.stderr.toString());
+    };
+    git('init', '-q');
+    writeFiles(path.join(repo, 'out', 'serving'), build.files);
+    git('add', '.');
+    git('commit', '-qm', 'before');
+    fs.rmSync(path.join(repo, 'out', 'serving'), { recursive: true });
+    writeFiles(path.join(repo, 'out', 'serving'), withoutVersion());
+
+    const r = await cli(['plan', '--from', 'HEAD:out/serving'], repo);
+    expect(r.stdout).toContain(`CRD_VERSION_UNSERVED apiextensions.k8s.io/v1 CustomResourceDefinition ${CRD}`);
+    expect(r.code).toBe(1);
+    // From a subfolder, a path relative to it.
+    const sub = await cli(['plan', '--from', 'HEAD:serving'], path.join(repo, 'out'));
+    expect(sub.code).toBe(1);
+    // A bare revision takes the path of --to.
+    expect((await cli(['plan', '--from', 'HEAD', '--to', 'out/serving'], repo)).code).toBe(1);
+
+    const bad = await cli(['plan', '--from', 'nosuchref:out/serving'], repo);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^mlplatform plan: cannot read out\/serving at nosuchref: /);
+  });
+
+  test('fails when --from is missing or --to does not exist', async () => {
+    const dir = os.tmpdir();
+    expect((await cli(['plan'], dir)).stderr).toMatch(/^mlplatform plan: --from REF:PATH or --from DIR is required/);
+    expect((await cli(['plan', '--from', '.', '--to', 'no-such-dir-here'], dir)).stderr).toMatch(/^mlplatform plan: --to 'no-such-dir-here' does not exist/);
+  });
+});
