@@ -4,8 +4,8 @@ import { Controller } from './controller';
 import { crdName, CrdDefinition, gvkKey } from './crd';
 import { Phase, PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
+import { kindOwner, objectCounts, sharedCrds } from './platform-facts';
 import { allows } from './rbac';
-import { kindOwner, objectCounts, sharedCrds } from './report';
 
 /**
  * The architecture of a built platform, computed from its resolved model (the synthesized
