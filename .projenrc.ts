@@ -85,8 +85,9 @@ const project = new typescript.TypeScriptProject({
       testPathIgnorePatterns: ['/node_modules/', '/build/', '/dist/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/', '/test/'],
       // ts-jest transpiles only (isolatedModules in tsconfig); `tsc --noEmit` in the test
-      // task type-checks.
-      maxWorkers: 2,
+      // task type-checks. One worker per core the machine has (jest's default leaves one
+      // idle, and a fixed count ignores larger machines); `--maxWorkers` still overrides.
+      maxWorkers: '100%',
       collectCoverage: false,
       // @kubernetes/client-node and the packages it imports are ESM-only. Plain Node 20.19+
       // loads them with require(); jest on Node 20 cannot, so ts-jest transpiles them to
