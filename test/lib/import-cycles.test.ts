@@ -204,15 +204,20 @@ describe('the cycle finder', () => {
       'd.ts': "import { c } from './c';\nexport interface D { n: typeof c }\nexport const d = c;\n",
       'e.ts': "import { F } from './sub';\nexport interface E { f?: F }\nexport const e = 1;\n",
       'sub/index.ts': "import { e } from '../e';\nexport interface F { n: number }\nexport const f = e;\n",
+      // Three modules, and a re-export: `export *` is a value edge.
+      'x.ts': "import { y } from './y';\nexport const x = () => y;\n",
+      'y.ts': "export * from './z';\nexport const y = 1;\n",
+      'z.ts': "import { x } from './x';\nexport const z = () => x;\n",
     });
     try {
       const g = importGraph(dir);
       expect(valueCycleProblems(g)).toEqual([
         'value import cycle in lib/: lib/a.ts -> lib/b.ts -> lib/a.ts; move what both sides use into a module lower in the graph',
+        'value import cycle in lib/: lib/x.ts -> lib/y.ts -> lib/z.ts -> lib/x.ts; move what both sides use into a module lower in the graph',
       ]);
       // c <-> d and e <-> sub/index close only through imports used as types (with or without `import type`).
-      expect(cycles(g.value)).toEqual([['lib/a.ts', 'lib/b.ts']]);
-      expect(cycles(union(g.value, g.type))).toEqual([['lib/a.ts', 'lib/b.ts'], ['lib/c.ts', 'lib/d.ts'], ['lib/e.ts', 'lib/sub/index.ts']]);
+      expect(cycles(g.value)).toEqual([['lib/a.ts', 'lib/b.ts'], ['lib/x.ts', 'lib/y.ts', 'lib/z.ts']]);
+      expect(cycles(union(g.value, g.type))).toEqual([['lib/a.ts', 'lib/b.ts'], ['lib/c.ts', 'lib/d.ts'], ['lib/e.ts', 'lib/sub/index.ts'], ['lib/x.ts', 'lib/y.ts', 'lib/z.ts']]);
     } finally {
       fs.rmSync(path.dirname(dir), { recursive: true, force: true });
     }
