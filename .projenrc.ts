@@ -85,8 +85,15 @@ const project = new typescript.TypeScriptProject({
       testPathIgnorePatterns: ['/node_modules/', '/build/', '/dist/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/', '/test/'],
       // ts-jest transpiles only (isolatedModules in tsconfig); `tsc --noEmit` in the test
-      // task type-checks.
-      maxWorkers: 2,
+      // task type-checks. One worker per core the machine has (jest's default leaves one
+      // idle, and a fixed count ignores larger machines); `--maxWorkers` still overrides.
+      maxWorkers: '100%',
+      // Each test file loads the whole library into a fresh module registry and V8 collects
+      // lazily, so a worker's heap climbs to ~1 GB over ~50 files; tearing down that much
+      // memory took longer than jest's 500 ms grace on a busy machine ("a worker process
+      // has failed to exit gracefully"), with no handle left open. A worker whose heap is
+      // above this after a file is replaced by a fresh one.
+      workerIdleMemoryLimit: '512MB',
       collectCoverage: false,
       // @kubernetes/client-node and the packages it imports are ESM-only. Plain Node 20.19+
       // loads them with require(); jest on Node 20 cannot, so ts-jest transpiles them to

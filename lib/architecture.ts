@@ -5,8 +5,8 @@ import { crdName, CrdDefinition, gvkKey } from './crd';
 import { resolveImage, splitRegistry } from './images';
 import { Phase, PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
+import { kindOwner, objectCounts, sharedCrds } from './platform-facts';
 import { allows } from './rbac';
-import { kindOwner, objectCounts, sharedCrds } from './report';
 import { VersionsTable } from './versions';
 
 /**

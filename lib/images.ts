@@ -1,14 +1,7 @@
+import type { ImageSpec } from './image-spec';
 import type { VersionsTable } from './versions';
 
-/** A container image as the versions table of a component records it. */
-export interface ImageSpec {
-  /** e.g. kserve/kserve-controller or quay.io/brancz/kube-rbac-proxy */
-  readonly repository: string;
-  /** A release tag; never `latest`. */
-  readonly tag?: string;
-  /** sha256:... ; when set it wins over the tag for pulling. */
-  readonly digest?: string;
-}
+export type { ImageSpec } from './image-spec';
 
 /** Platform-wide image settings: a registry mirror and per-image overrides. */
 export interface ImageSettings {

@@ -1,12 +1,15 @@
 import { architectureOf, architectureSections, GRAPH_DIRECTION } from './architecture';
 import { caSourceOf, Finding, resolveBackend, webhooksOf } from './checks';
-import type { Component } from './component';
 import { Controller, MetricsProtection } from './controller';
-import { crdName, Gvk, gvkKey } from './crd';
+import { crdName } from './crd';
 import { kubernetesRangeText } from './kubernetes-version';
 import { deviationReportLines } from './parity';
 import { PlatformModel } from './platform';
+import { kindOwner, objectCounts, sharedCrds } from './platform-facts';
 import { securityExceptionsOf } from './security';
+
+// Defined apart so that architecture.ts can use them without importing this module (which imports it).
+export { kindOwner, objectCounts, sharedCrds };
 
 /**
  * Declared exceptions to the safety rules (MLP050 Pod Security, MLP051 RBAC wildcards,
@@ -68,48 +71,12 @@ export function metricsTable(m: PlatformModel): string[] {
   return lines;
 }
 
-/** CRDs that several components declare: name, the component that emits it, the others. */
-export function sharedCrds(m: PlatformModel): Array<[string, Component, Component[]]> {
-  const out: Array<[string, Component, Component[]]> = [];
-  for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const users = m.components.filter((c) => c !== owner && c.crds.some((d) => d.name === crd));
-    if (users.length) out.push([crd, owner, users]);
-  }
-  return out;
-}
-
-const kindOwners = new WeakMap<PlatformModel, Map<string, Component>>();
-
-/**
- * The component whose provided CRDs serve a group/kind: the first such owner in
- * `m.crdOwners` order. One map per model, instead of a scan of every owner's CRDs per
- * requirement.
- */
-export function kindOwner(m: PlatformModel, gvk: Gvk): Component | undefined {
-  let owners = kindOwners.get(m);
-  if (!owners) {
-    owners = new Map();
-    for (const o of new Set(m.crdOwners.values())) {
-      for (const d of o.providedCrds) if (!owners.has(gvkKey(d))) owners.set(gvkKey(d), o);
-    }
-    kindOwners.set(m, owners);
-  }
-  return owners.get(gvkKey(gvk));
-}
-
 /** Apply order, one line per object: phase, kind, [namespace/]name, component. */
 export function applyOrder(m: PlatformModel): string[] {
   return m.objects.map((o) => {
     const ns = o.json.metadata?.namespace ? `${o.json.metadata.namespace}/` : '';
     return `${o.phase}  ${o.json.kind} ${ns}${o.json.metadata?.name}  (${o.component.componentName})`;
   });
-}
-
-/** Object counts by kind, sorted by kind. */
-export function objectCounts(m: PlatformModel): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const o of m.objects) counts[o.json.kind] = (counts[o.json.kind] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** A Markdown report of the platform: what a reviewer of the GitOps change wants to see. */

@@ -1,4 +1,4 @@
-import type { LabelSelector, WebhookRule } from './webhook-server';
+import type { LabelSelector, WebhookRule } from './webhook-rules';
 
 /**
  * A webhook configuration that a component's operator creates at run time rather than

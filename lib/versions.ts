@@ -1,4 +1,4 @@
-import { ImageSpec } from './images';
+import type { ImageSpec } from './image-spec';
 import VERSIONS_FILE from '../versions.json';
 
 /**

@@ -12,22 +12,9 @@ import { ConversionWebhookTarget, CustomResourceDefinition } from './crd';
 import { bindingObject, PolicyRule, roleObject } from './rbac';
 import { IRuntimeChanges, RuntimeChange } from './runtime-changes';
 import { declareSecurityExceptions, onlyChecks, SecurityException } from './security';
+import type { LabelSelector, WebhookRule } from './webhook-rules';
 
-export type WebhookOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-export interface WebhookRule {
-  readonly apiGroups: string[];
-  readonly apiVersions: string[];
-  readonly resources: string[];
-  readonly operations: WebhookOperation[];
-  /** @default '*' */
-  readonly scope?: 'Cluster' | 'Namespaced' | '*';
-}
-
-export interface LabelSelector {
-  readonly matchLabels?: Record<string, string>;
-  readonly matchExpressions?: Array<{ key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }>;
-}
+export type { LabelSelector, WebhookOperation, WebhookRule } from './webhook-rules';
 
 export interface WebhookProps {
   /** Webhook name (a fully qualified name, unique in its configuration). */

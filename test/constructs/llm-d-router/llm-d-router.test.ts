@@ -1,6 +1,7 @@
 import { App } from 'cdk8s';
 import { parse } from 'yaml';
 import { EndpointPickerPluginConfig, GatewayApiInferenceExtension, GatewayApiInferenceExtensionVersion } from '../../../constructs/gateway-api-inference-extension';
+import { inferenceModelRewriteCrd as gieModelRewriteCrd, inferenceObjectiveCrd as gieObjectiveCrd } from '../../../constructs/gateway-api-inference-extension/crds';
 import { LlmDRouter, llmdCrds } from '../../../constructs/llm-d-router';
 import { CrdScope, crdName } from '../../../lib/crd';
 import { Platform } from '../../../lib/platform';
@@ -38,6 +39,19 @@ describe('llm-d router CRDs', () => {
     expect(spec.properties!.poolRef.properties!.group.default).toBe('inference.networking.k8s.io');
     expect(spec.properties!.poolRef.properties!.kind.default).toBe('InferencePool');
     expect(spec.properties!.priority).toMatchObject({ type: 'integer', format: 'int32' });
+  });
+
+  test('the same schemas as the extension\'s inference.networking.x-k8s.io copies, but for priority\'s int32 format (as upstream)', () => {
+    const schema = (d: typeof gieObjectiveCrd) => d.versions[0].schema.toJson();
+    const gieObjective = schema(gieObjectiveCrd);
+    expect(gieObjective.properties!.spec.properties!.priority.format).toBeUndefined();
+    const { format, ...priority } = schema(llmdCrds.inferenceObjectiveCrd).properties!.spec.properties!.priority;
+    expect(format).toBe('int32');
+    expect(priority).toEqual(gieObjective.properties!.spec.properties!.priority);
+    const withoutPriority = (j: ReturnType<typeof schema>) => JSON.stringify(j, (k, v) => (k === 'priority' ? undefined : v));
+    expect(withoutPriority(schema(llmdCrds.inferenceObjectiveCrd))).toBe(withoutPriority(gieObjective));
+    expect(schema(llmdCrds.inferenceModelRewriteCrd)).toEqual(schema(gieModelRewriteCrd));
+    expect([gieObjectiveCrd, gieModelRewriteCrd].map(crdName)).toEqual(['inferenceobjectives.inference.networking.x-k8s.io', 'inferencemodelrewrites.inference.networking.x-k8s.io']);
   });
 });
 
