@@ -88,8 +88,23 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Runs a program under a small shell watchdog that ends it when this process is gone: jest
+ * gives test files a copy of `process`, so an exit hook never fires there, and a worker
+ * that is killed would otherwise leave etcd and kube-apiserver running. The watchdog is the
+ * PID we hold; stopping it (SIGTERM) stops the program, and it exits with the program's code.
+ */
+const WATCHDOG = [
+  'parent=$1; shift',
+  '"$@" & child=$!',
+  'trap \'kill -TERM $child 2>/dev/null\' TERM INT',
+  'while kill -0 "$parent" 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 0.5; done',
+  'kill -TERM $child 2>/dev/null',
+  'wait $child',
+].join('\n');
+
 function startProcess(file: string, args: string[], logFile: string): ChildProcess {
-  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   const keep = (b: Buffer) => { chunks.push(b); if (chunks.length > 400) chunks.shift(); };
   child.stdout?.on('data', keep);
