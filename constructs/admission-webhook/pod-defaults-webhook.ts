@@ -1,4 +1,5 @@
 import { CRDS } from './crds';
+import { podDefaultsParityDeviations } from './parity';
 import { POD_DEFAULTS_IMAGES, POD_DEFAULTS_VERSION } from './versions';
 import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
 import { Component, ComponentProps } from '../../lib/component';
@@ -112,5 +113,6 @@ export class PodDefaultsWebhook extends Component {
       aggregateTo: [KubeflowRole.VIEW, 'kubeflow-poddefaults-edit'],
       rules: [{ apiGroups: [group], resources: ['poddefaults'], verbs: READ_VERBS }],
     });
+    this.declareParityDeviations(podDefaultsParityDeviations(group));
   }
 }

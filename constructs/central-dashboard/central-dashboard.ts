@@ -1,5 +1,6 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
+import { centralDashboardParityDeviations } from './parity';
 import { CENTRAL_DASHBOARD_IMAGES, CENTRAL_DASHBOARD_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLinks } from '../../lib/dashboard';
@@ -35,7 +36,7 @@ export interface CentralDashboardProps extends ComponentProps {
   readonly logoutUrl?: string;
   /** Let users create their own profile on first login. @default false */
   readonly registrationFlow?: boolean;
-  /** @default cluster.local */
+  /** The cluster's DNS domain, in the Istio route's destination host. @default cluster.local */
   readonly clusterDomain?: string;
   /** @default 1 */
   readonly replicas?: number;
@@ -79,6 +80,9 @@ export class CentralDashboard extends Component {
     }
     const logout = props.logoutUrl ?? '/oauth2/sign_out';
     if (!logout.startsWith('/') && !/^https?:\/\//.test(logout)) throw new Error(`${this.node.path}: logoutUrl '${logout}' must be a path starting with / or an http(s) URL`);
+    if (props.clusterDomain !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(props.clusterDomain)) {
+      throw new Error(`${this.node.path}: clusterDomain '${props.clusterDomain}' is not a DNS domain; give the cluster's domain, e.g. cluster.local`);
+    }
     this.extraLinks = props.extraLinks;
     this.addNamespace();
     this.require({ group: 'kubeflow.org', kind: 'Profile', reason: 'the dashboard lists and shares namespaces through profiles and the access management service', providedBy: ProfileController });
@@ -104,7 +108,6 @@ export class CentralDashboard extends Component {
     new k8s.KubeConfigMap(this, 'Parameters', {
       metadata: meta('dashboard-parameters'),
       data: {
-        CD_CLUSTER_DOMAIN: props.clusterDomain ?? 'cluster.local',
         USERID_HEADER: props.userIdHeader ?? 'kubeflow-userid',
         USERID_PREFIX: props.userIdPrefix ?? '',
         REGISTRATION_FLOW: String(props.registrationFlow ?? false),
@@ -163,7 +166,8 @@ export class CentralDashboard extends Component {
       spec: { selector: SELECTOR, ports: [{ name: 'http', port: 80, targetPort: k8s.IntOrString.fromString('http'), protocol: 'TCP' }] },
     });
 
-    if (props.istio !== false) this.addIstioExposure(props.istio ?? {});
+    if (props.istio !== false) this.addIstioExposure(props.istio ?? {}, props.clusterDomain ?? 'cluster.local');
+    this.declareParityDeviations(centralDashboardParityDeviations());
 
     this.node.addValidation({ validate: () => [...this.duplicateLinks(), ...this.kfamPresent()] });
   }
@@ -174,7 +178,7 @@ export class CentralDashboard extends Component {
     return this.extraLinks ? [...out, this.extraLinks] : out;
   }
 
-  private addIstioExposure(istio: CentralDashboardIstioProps): void {
+  private addIstioExposure(istio: CentralDashboardIstioProps, clusterDomain: string): void {
     const ns = this.namespaceName;
     const gateway = istio.gateway ?? 'kubeflow/kubeflow-gateway';
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(gateway)) {
@@ -189,7 +193,7 @@ export class CentralDashboard extends Component {
       spec: {
         gateways: [gateway],
         hosts: ['*'],
-        http: [{ match: [{ uri: { prefix: '/' } }], rewrite: { uri: '/' }, route: [{ destination: { host: `dashboard.${ns}.svc.cluster.local`, port: { number: 80 } } }] }],
+        http: [{ match: [{ uri: { prefix: '/' } }], rewrite: { uri: '/' }, route: [{ destination: { host: `dashboard.${ns}.svc.${clusterDomain}`, port: { number: 80 } } }] }],
       },
     });
     new ApiObject(this, 'AuthorizationPolicy', {

@@ -3,6 +3,7 @@ import { CRDS, KATIB_GROUP } from './crds';
 import { KatibDbManager } from './db-manager';
 import { KATIB_DEFAULT_TRIAL_KINDS, katibConfigYaml, KatibTrialKind, trialKindGvk } from './katib-config';
 import { KATIB_MYSQL_DATABASE, KATIB_MYSQL_SERVICE, KatibMySql } from './mysql';
+import { katibParityDeviations } from './parity';
 import { katibLabels } from './pod';
 import { KatibUi } from './ui';
 import { KATIB_IMAGES, KATIB_VERSION } from './versions';
@@ -231,6 +232,12 @@ export class Katib extends Component {
     this.dbManager = new KatibDbManager(this, 'DbManager', { namespace: this.namespaceName, image: this.image('dbManager'), database, replicas: 1 });
     if (props.ui ?? true) this.ui = new KatibUi(this, 'Ui', { namespace: this.namespaceName, image: this.image('ui'), replicas: 1 });
     if (props.userRoles ?? true) this.addUserRoles();
+    this.declareParityDeviations(katibParityDeviations({
+      trialKinds: this.trialKinds,
+      selfManagedCertificate: this.webhookServer.selfManaged,
+      mysql: database.engine === DatabaseEngine.MYSQL,
+      ui: !!this.ui,
+    }));
   }
 
   private validate(props: KatibProps): void {

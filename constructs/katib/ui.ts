@@ -31,7 +31,9 @@ export class KatibUi extends Construct {
       rules: [
         Rbac.verbs('', ['configmaps'], ['create', 'delete', 'get', 'list', 'patch', 'update']),
         Rbac.read('', 'namespaces'),
-        Rbac.verbs('', ['pods', 'events'], ['get', 'list', 'watch']),
+        Rbac.verbs('', ['events'], ['get', 'list', 'watch']),
+        // The backend finds a trial's pods by label (a list) and reads their logs: no get or watch on pods.
+        Rbac.verbs('', ['pods'], ['list']),
         Rbac.verbs('', ['pods/log'], ['get']),
         Rbac.manage(KATIB_GROUP, 'experiments'),
         Rbac.read(KATIB_GROUP, 'trials', 'suggestions'),

@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { ModelRegistryMySql } from './database';
 import { embedmdDatastore } from './embedmd';
+import { modelRegistryParityDeviations } from './parity';
 import { KUBEFLOW_MODEL_REGISTRY_IMAGES, MODEL_REGISTRY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { defaultPort, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
@@ -158,6 +159,10 @@ export class KubeflowModelRegistry extends Component {
       });
     }
     if (gateway !== false) this.addIstio(gateway, serverSelector, ui);
+    this.declareParityDeviations(modelRegistryParityDeviations({
+      serverArgs: [`--port=${MODEL_REGISTRY_SERVER_PORT}`, ...datastore.args],
+      includedMySql: !!this.mysql,
+    }));
   }
 
   private addIstio(gateway: string, serverSelector: Record<string, string>, ui: boolean): void {

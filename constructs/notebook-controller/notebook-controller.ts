@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { OdhNotebookController } from './odh-notebook-controller';
+import { NOTEBOOK_LEADER_ELECTION_CONFIGMAP_VERBS, notebookControllerParityDeviations } from './parity';
 import { NOTEBOOK_CONTROLLER_IMAGES, NOTEBOOK_CONTROLLER_VERSION } from './versions';
 import { DEFAULT_WORKBENCH_IMAGES, WorkbenchImage, WorkbenchKind } from './workbench-image';
 import { Notebook } from '../../imports/notebooks.kubeflow.org';
@@ -148,6 +149,9 @@ export class NotebookController extends Component {
       runAsUser: 1000,
       replicas,
       leaderElectionId: replicas > 1 ? 'kubeflow-notebook-controller' : undefined,
+      // controller-runtime v0.11.0 (the manager's, at v1.11.0) elects its leader with the
+      // configmapsleases lock: a ConfigMap next to the Lease.
+      namespacedRules: replicas > 1 ? [Rbac.verbs('', ['configmaps'], NOTEBOOK_LEADER_ELECTION_CONFIGMAP_VERBS)] : undefined,
       resources: props.resources,
       owns: [notebook.definition],
       rules: [
@@ -165,6 +169,8 @@ export class NotebookController extends Component {
         ...(istio ? [{ group: 'networking.istio.io', resource: 'virtualservices' }] : []),
       ],
     });
+
+    this.declareParityDeviations(notebookControllerParityDeviations({ leaderElection: replicas > 1, istio }));
 
     // User roles, aggregated into the Kubeflow roles that profile namespaces bind.
     const resources = [notebook.definition.plural, `${notebook.definition.plural}/status`];

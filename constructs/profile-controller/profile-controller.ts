@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { CRDS } from './crds';
 import { KubeflowRoles } from './kubeflow-roles';
 import { DEFAULT_NAMESPACE_LABELS, ISTIO_INJECTION_LABEL } from './namespace-labels';
+import { profileControllerParityDeviations } from './parity';
 import { Tenant, TenantProps, TenantSettings } from './tenant';
 import { PROFILE_CONTROLLER_IMAGES, PROFILE_CONTROLLER_VERSION } from './versions';
 import { KubeflowRole } from '../../lib/aggregation';
@@ -134,16 +135,20 @@ export class ProfileController extends Component {
       throw new Error(`${this.node.path}: istioGateway '${gateway}' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway)`);
     }
     this.accessManagement = kfam;
+    const managerFlags = [
+      '-userid-header', header,
+      '-userid-prefix', prefix,
+      '-workload-identity', props.workloadIdentity ?? '',
+      '-namespace-labels-path', `${LABELS_DIR}/namespace-labels.yaml`,
+    ];
+    this.declareParityDeviations(profileControllerParityDeviations({ managerFlags, accessManagement: kfam }));
     this.controller = new Controller(this, 'Controller', {
       name: 'profiles-deployment',
       serviceAccountName: 'profiles-controller-service-account',
       image: this.image('controller'),
       command: ['/manager'],
       args: [
-        '-userid-header', header,
-        '-userid-prefix', prefix,
-        '-workload-identity', props.workloadIdentity ?? '',
-        '-namespace-labels-path', `${LABELS_DIR}/namespace-labels.yaml`,
+        ...managerFlags,
         '--leader-elect',
         // 8081 is kfam's port in the same pod.
         '--health-probe-bind-address=:9876',

@@ -93,7 +93,7 @@ describe('CentralDashboard', () => {
       { name: 'LOGOUT_URL', value: '/oauth2/sign_out' },
     ]);
     expect(c.securityContext).toMatchObject({ runAsUser: 1000, runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
-    expect(find('ConfigMap', 'dashboard-parameters').data).toEqual({ CD_CLUSTER_DOMAIN: 'cluster.local', USERID_HEADER: 'kubeflow-userid', USERID_PREFIX: '', REGISTRATION_FLOW: 'false', COLLECT_METRICS: 'true' });
+    expect(find('ConfigMap', 'dashboard-parameters').data).toEqual({ USERID_HEADER: 'kubeflow-userid', USERID_PREFIX: '', REGISTRATION_FLOW: 'false', COLLECT_METRICS: 'true' });
     expect(find('Service', 'dashboard').spec.ports).toEqual([{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }]);
   });
 
@@ -193,6 +193,18 @@ describe('CentralDashboard', () => {
   test('fails when replicas is 0', () => {
     expect(() => new CentralDashboard(new Platform(new App(), 'p', { name: 'x' }), 'central-dashboard', { replicas: 0 }))
       .toThrow('p/central-dashboard: replicas 0 must be a whole number >= 1');
+  });
+
+  test('the parameters hold only what the web app reads (no CD_CLUSTER_DOMAIN, which v2.0.0 never reads); clusterDomain names the route\'s destination host', () => {
+    expect(Object.keys(find('ConfigMap', 'dashboard-parameters').data)).not.toContain('CD_CLUSTER_DOMAIN');
+    const b = platform({ clusterDomain: 'corp.example' });
+    const vs = b.model.objects.find((o) => o.json.kind === 'VirtualService' && o.json.metadata.name === 'dashboard')!.json;
+    expect(vs.spec.http[0].route[0].destination.host).toBe('dashboard.kubeflow.svc.corp.example');
+  });
+
+  test('fails when clusterDomain is not a DNS domain', () => {
+    expect(() => new CentralDashboard(new Platform(new App(), 'p', { name: 'x' }), 'central-dashboard', { clusterDomain: 'Cluster_Local' }))
+      .toThrow("p/central-dashboard: clusterDomain 'Cluster_Local' is not a DNS domain; give the cluster's domain, e.g. cluster.local");
   });
 
   test('fails when logoutUrl is neither a path nor a URL', () => {

@@ -164,6 +164,13 @@ describe('Katib component', () => {
     expect(can('ClusterRole', 'katib-ui', 'kubeflow.org', 'trials', 'delete')).toBe(false);
   });
 
+  test('UI: finds a trial\'s pods by listing them and reads their logs; no get or watch on pods (v0.19.0 backend)', () => {
+    expect(can('ClusterRole', 'katib-ui', '', 'pods', 'list')).toBe(true);
+    expect(can('ClusterRole', 'katib-ui', '', 'pods/log', 'get')).toBe(true);
+    expect(can('ClusterRole', 'katib-ui', '', 'pods', 'get')).toBe(false);
+    expect(can('ClusterRole', 'katib-ui', '', 'pods', 'watch')).toBe(false);
+  });
+
   test('Kubeflow user roles: admin aggregates edit; edit writes experiments and reads pod logs; view reads', () => {
     expect(named('ClusterRole', 'kubeflow-katib-admin').aggregationRule.clusterRoleSelectors[0].matchLabels)
       .toEqual({ 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-katib-admin': 'true' });

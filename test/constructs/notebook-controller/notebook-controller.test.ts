@@ -131,6 +131,13 @@ describe('NotebookController', () => {
     expect(json.filter((o) => o.kind === 'Role')).toHaveLength(1);
   });
 
+  test('leader election may use its ConfigMap: the manager (controller-runtime v0.11.0) locks with configmapsleases, a ConfigMap next to the Lease', () => {
+    const rulesOf = (replicas: number) => platform({ replicas }).model.objects.map((o) => o.json).filter((o) => o.kind === 'Role').flatMap((o) => o.rules);
+    expect(rulesOf(2)).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update'] });
+    // One replica: no leader election, no ConfigMap access.
+    expect(JSON.stringify(rulesOf(1))).not.toContain('configmaps');
+  });
+
   test('fails when Istio is neither present nor provided', () => {
     const problems = problemsOf(() => platform({}, []));
     expect(problems).toHaveLength(1);

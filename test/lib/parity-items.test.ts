@@ -1,0 +1,18 @@
+import { DeviationCategory, FactKind, patternMatches } from '../../lib/parity';
+import { itemDeviations, rbacItems } from '../../lib/parity-items';
+
+describe('itemDeviations', () => {
+  const [wildcard, plain] = itemDeviations({ kind: FactKind.RBAC, object: 'Deployment/x', status: 'missing' }, ['|pods|*', '|pods|get'], DeviationCategory.SCOPED_RBAC, 'r');
+  const diff = (item: string) => ({ kind: FactKind.RBAC, object: 'Deployment/x', item, status: 'missing' as const });
+
+  test('one deviation per item, each matching only that item: a * in an item is literal', () => {
+    expect(patternMatches(wildcard.fact, diff('|pods|*'))).toBe(true);
+    expect(patternMatches(wildcard.fact, diff('|pods|list'))).toBe(false);
+    expect(patternMatches(plain.fact, diff('|pods|get'))).toBe(true);
+    expect(patternMatches(plain.fact, diff('|pods|get2'))).toBe(false);
+  });
+
+  test('rbacItems: group|resource|verb for each resource and verb', () => {
+    expect(rbacItems('apps', ['deployments', 'statefulsets'], ['get', 'list'])).toEqual(['apps|deployments|get', 'apps|deployments|list', 'apps|statefulsets|get', 'apps|statefulsets|list']);
+  });
+});
