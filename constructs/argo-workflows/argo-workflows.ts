@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { ARGO_GROUP, CRDS } from './crds';
+import { argoWorkflowsParityDeviations } from './parity';
 import { ARGO_WORKFLOWS_IMAGES, ARGO_WORKFLOWS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
@@ -159,6 +160,8 @@ export class ArgoWorkflows extends Component {
       rules: ARGO_CONTROLLER_RULES,
       namespacedRules: [Rbac.verbs('coordination.k8s.io', ['leases'], ['create', 'get', 'update']), Rbac.verbs('', ['secrets'], ['get'])],
     });
+
+    this.declareParityDeviations(argoWorkflowsParityDeviations(this.image('executor'), repo !== undefined));
 
     this.userRoles = props.userRoles ?? true;
     if (this.userRoles) addArgoUserRoles(this);

@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { BUNDLED_CRDS, CRDS, DSPA_GROUP, dspaCrd } from './crds';
+import { DSPO_PARITY_DEVIATIONS } from './parity';
 import { DSPO_RUNTIME_ROLES } from './runtime-roles';
 import { DSPO_IMAGES, DSPO_VERSION, DspoImageKey } from './versions';
 import { Component, ComponentProps, CrdClaim } from '../../lib/component';
@@ -68,7 +69,9 @@ const MANAGER_RULES: PolicyRule[] = [
   Rbac.manage('apps', 'deployments'),
   Rbac.manage('batch', 'jobs'),
   Rbac.manage('rbac.authorization.k8s.io', 'roles', 'rolebindings'),
-  Rbac.verbs('rbac.authorization.k8s.io', ['clusterroles', 'clusterrolebindings'], ['create', 'delete', 'get', 'list', 'watch']),
+  // manifestival (v0.7.2) updates an existing object whose rendered template differs: the
+  // webhook ClusterRole and the ClusterRoleBinding it applies need update too.
+  Rbac.verbs('rbac.authorization.k8s.io', ['clusterroles', 'clusterrolebindings'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
   Rbac.manage('route.openshift.io', 'routes'),
   Rbac.manage('networking.k8s.io', 'networkpolicies'),
   Rbac.manage('monitoring.coreos.com', 'servicemonitors'),
@@ -77,9 +80,11 @@ const MANAGER_RULES: PolicyRule[] = [
   Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
   Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
   // It creates the PipelineVersion webhook configurations at run time: create cannot be
-  // scoped by name; everything else is scoped to those two objects.
+  // scoped by name; everything else is scoped to those two objects. Its manager reads them
+  // through an informer limited to that name (main.go's cache options, field selector
+  // metadata.name), which the API server authorizes as list and watch on that name.
   Rbac.verbs('admissionregistration.k8s.io', ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], ['create']),
-  { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], resourceNames: [PIPELINEVERSION_WEBHOOK], verbs: ['delete', 'get', 'patch', 'update'] },
+  { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], resourceNames: [PIPELINEVERSION_WEBHOOK], verbs: ['delete', 'get', 'list', 'patch', 'update', 'watch'] },
 ];
 
 /**
@@ -198,6 +203,8 @@ export class DataSciencePipelinesOperator extends Component {
       volumes: [{ name: 'config', configMap: { name: CONFIG } }],
       volumeMounts: [{ name: 'config', mountPath: '/home/config', readOnly: true }],
     });
+
+    this.declareParityDeviations(DSPO_PARITY_DEVIATIONS);
 
     const rules: WebhookRule[] = [{ apiGroups: [PIPELINES_GROUP], apiVersions: ['v2beta1'], resources: ['pipelineversions'], operations: ['CREATE', 'UPDATE'], scope: 'Namespaced' }];
     const when = 'once a DataSciencePipelinesApplication sets spec.apiServer.pipelineStore: kubernetes; removed when none does';

@@ -5,6 +5,7 @@ import { CRDS, KUBEFLOW_GROUP, PIPELINES_GROUP } from './crds';
 import { applicationCrd } from './crds/application';
 import { METACONTROLLER_CRDS } from './crds/metacontroller';
 import { Metacontroller } from './metacontroller';
+import { kubeflowPipelinesParityDeviations } from './parity';
 import { addPipelinesPolicies } from './policies';
 import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
@@ -123,6 +124,22 @@ const API_SERVER_RULES: PolicyRule[] = [
   { apiGroups: [''], resources: ['configmaps'], resourceNames: ['kfp-launcher'], verbs: ['get'] },
   { apiGroups: [''], resources: ['secrets'], resourceNames: ['kfp-mlflow-credentials'], verbs: ['get'] },
 ];
+
+/**
+ * The API server's MLflow plugin, which the image's config.json enables at 2.17.0
+ * (plugins.mlflow, Kubernetes auth): MLflow authorizes the API server's token on its
+ * experiments in the API server's namespace (upstream's ml-pipeline Role), and the plugin
+ * trusts the CA bundle mounted from the optional mlflow-tracking-ca ConfigMap.
+ */
+const API_SERVER_NAMESPACE_RULES: PolicyRule[] = [
+  Rbac.verbs('mlflow.kubeflow.org', ['experiments'], ['create', 'get', 'list', 'update']),
+];
+const MLFLOW_CA_CONFIGMAP = 'mlflow-tracking-ca';
+/** Where config.json's plugins.mlflow.tls.caBundlePath (/etc/mlflow-tracking-ca/ca.crt) points. */
+const MLFLOW_CA_DIR = '/etc/mlflow-tracking-ca';
+
+/** The scheduled-workflow controller's metrics port (its --metricsPort). */
+const SWF_METRICS_PORT = 9090;
 
 const SCHEDULED_WORKFLOW_RULES: PolicyRule[] = [
   Rbac.manage('argoproj.io', 'workflows'),
@@ -299,6 +316,8 @@ export class KubeflowPipelines extends Component {
       documentation: [{ desc: 'Documentation for Kubeflow Pipelines', link: 'https://www.kubeflow.org/docs/components/pipelines/', text: 'Kubeflow Pipelines Documentation' }],
     });
 
+    this.declareParityDeviations(kubeflowPipelinesParityDeviations(multiUser));
+
     this.storage = new PipelinesStorage(this, 'Storage', {
       database: props.database ?? { included: {} },
       objectStore: props.objectStore ?? { included: {} },
@@ -326,6 +345,7 @@ export class KubeflowPipelines extends Component {
 
     // Env names are viper keys of the API server's config with '.' as '_' (client_manager.go,
     // common/config.go and argocompiler/container.go at 2.17.0).
+    const apiRbac = rbac(k8sStore ? [...API_SERVER_RULES, ...KUBERNETES_STORE_RULES] : API_SERVER_RULES);
     this.apiServer = kfpWorkload('ApiServer', {
       name: 'ml-pipeline',
       containerName: 'ml-pipeline-api-server',
@@ -368,7 +388,10 @@ export class KubeflowPipelines extends Component {
       livenessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       readinessProbe: { httpGet: { path: HEALTHZ, port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       resources: { requests: { cpu: '250m', memory: '500Mi' } },
-      ...rbac(k8sStore ? [...API_SERVER_RULES, ...KUBERNETES_STORE_RULES] : API_SERVER_RULES),
+      volumes: [{ name: MLFLOW_CA_CONFIGMAP, configMap: { name: MLFLOW_CA_CONFIGMAP, optional: true } }],
+      volumeMounts: [{ name: MLFLOW_CA_CONFIGMAP, mountPath: MLFLOW_CA_DIR, readOnly: true }],
+      ...apiRbac,
+      namespacedRules: [...(apiRbac.namespacedRules ?? []), ...API_SERVER_NAMESPACE_RULES],
     });
     if (k8sStore) {
       // As upstream's k8s-native envs: the webhooks on the ml-pipeline Service's port 8443
@@ -406,6 +429,12 @@ export class KubeflowPipelines extends Component {
       env: [
         watched,
         { name: 'CRON_SCHEDULE_TIMEZONE', value: 'UTC' },
+        // The image's command passes these as --clientQPS/--clientBurst/--recurringRunResyncIntervalSeconds/
+        // --metricsPort (its own defaults 5, 10, 30, 9090): upstream's client rate is twice the image's.
+        { name: 'CLIENT_QPS', value: '10' },
+        { name: 'CLIENT_BURST', value: '20' },
+        { name: 'RESYNC_INTERVAL_SECONDS', value: '30' },
+        { name: 'METRICS_PORT', value: String(SWF_METRICS_PORT) },
         // Multi-user: runs it creates carry its own identity in the user header (the image's
         // command passes these as --userIdentityHeader/--userIdentityValue).
         ...(multiUser ? [
@@ -416,7 +445,7 @@ export class KubeflowPipelines extends Component {
         ] : []),
       ],
       ...apiToken('scheduledworkflow-sa-token'),
-      ports: [{ name: 'http', containerPort: 9090 }],
+      ports: [{ name: 'http', containerPort: SWF_METRICS_PORT }],
       service: false,
       ...rbac(SCHEDULED_WORKFLOW_RULES),
     });

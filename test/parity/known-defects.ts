@@ -123,5 +123,4 @@ export const KNOWN_RELEASE_MISMATCHES: readonly KnownReleaseMismatch[] = [
   { install: 'mlflow-operator', component: 'mlflow-operator', key: 'controller', modelled: 'odh-stable', defect: 'UNTRIAGED', note: 'models the moving odh-stable tag; the 1.1.0 install pins a digest' },
   { install: 'odh-model-controller', component: 'odh-model-controller', key: 'controller', modelled: 'odh-incubating', defect: 'UNTRIAGED', note: 'models odh-incubating; the install at odh-v3.5-EA2 pins odh-v3.5-EA2' },
   { install: 'odh-model-controller', component: 'odh-model-controller', key: 'modelServingApi', modelled: 'odh-incubating', defect: 'UNTRIAGED', note: 'deploys odh-incubating; the install at odh-v3.5-EA2 pins odh-v3.5-EA2' },
-  { install: 'kubeflow-pipelines-multi-user', component: 'kubeflow-pipelines', key: 'seaweedfs', modelled: '3.67', defect: 'KFP-SEAWEED-VER', note: 'seaweedfs 3.67; Pipelines 2.17.0 deploys 4.34' },
 ];

@@ -160,6 +160,23 @@ describe('Data Science Pipelines Operator component', () => {
     expect(named('ClusterRole', 'data-science-pipelines-operator-aggregate-dspa-admin-view').metadata.labels).toEqual({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
   });
 
+  test('RBAC: list and watch on its PipelineVersion webhook configurations by name (its manager reads them through an informer limited to that name), not on others', () => {
+    const role = 'data-science-pipelines-operator-controller-manager-role';
+    for (const resource of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
+      for (const verb of ['list', 'watch']) {
+        expect({ resource, verb, ok: can('ClusterRole', role, 'admissionregistration.k8s.io', resource, verb, 'pipelineversions.pipelines.kubeflow.org') }).toEqual({ resource, verb, ok: true });
+        expect({ resource, verb, ok: can('ClusterRole', role, 'admissionregistration.k8s.io', resource, verb, 'other') }).toEqual({ resource, verb, ok: false });
+      }
+    }
+  });
+
+  test('RBAC: update on ClusterRoles and ClusterRoleBindings (manifestival updates the webhook ClusterRole and the ClusterRoleBinding it applies when they differ)', () => {
+    const role = 'data-science-pipelines-operator-controller-manager-role';
+    expect(can('ClusterRole', role, 'rbac.authorization.k8s.io', 'clusterroles', 'update')).toBe(true);
+    expect(can('ClusterRole', role, 'rbac.authorization.k8s.io', 'clusterrolebindings', 'update')).toBe(true);
+    expect(can('ClusterRole', role, 'rbac.authorization.k8s.io', 'clusterroles', 'patch')).toBe(false);
+  });
+
   test('ships no webhook configuration: the two PipelineVersion webhooks are declared as created at run time, and the report lists them', () => {
     expect(ofKind('MutatingWebhookConfiguration')).toEqual([]);
     expect(ofKind('ValidatingWebhookConfiguration')).toEqual([]);

@@ -236,8 +236,14 @@ describe('Kubeflow Pipelines component', () => {
       expect(api.args).toContain('--pipelinesStoreKubernetes=true');
       expect(api.args).toEqual(expect.arrayContaining(['--webhookTLSCertPath=/etc/webhook/certs/tls.crt', '--webhookTLSKeyPath=/etc/webhook/certs/tls.key']));
       expect(api.ports).toContainEqual({ name: 'webhook', containerPort: 8443, protocol: 'TCP' });
-      expect(api.volumeMounts).toEqual([{ name: 'webhook-cert', mountPath: '/etc/webhook/certs', readOnly: true }]);
-      expect(o.named('Deployment', 'ml-pipeline').spec.template.spec.volumes).toEqual([{ name: 'webhook-cert', secret: { secretName: 'kfp-api-webhook-cert', defaultMode: 420 } }]);
+      expect(api.volumeMounts).toEqual([
+        { name: 'mlflow-tracking-ca', mountPath: '/etc/mlflow-tracking-ca', readOnly: true },
+        { name: 'webhook-cert', mountPath: '/etc/webhook/certs', readOnly: true },
+      ]);
+      expect(o.named('Deployment', 'ml-pipeline').spec.template.spec.volumes).toEqual([
+        { name: 'mlflow-tracking-ca', configMap: { name: 'mlflow-tracking-ca', optional: true } },
+        { name: 'webhook-cert', secret: { secretName: 'kfp-api-webhook-cert', defaultMode: 420 } },
+      ]);
       // One Service: the webhooks use ml-pipeline itself, as upstream.
       expect(o.ofKind('Service').filter((x) => x.metadata.name === 'ml-pipeline')).toHaveLength(1);
       expect(o.named('Service', 'ml-pipeline').spec.ports.map((p: any) => [p.name, p.port, p.targetPort])).toEqual([['http', 8888, 'http'], ['grpc', 8887, 'grpc'], ['webhook', 8443, 'webhook']]);
@@ -349,6 +355,23 @@ describe('Kubeflow Pipelines component', () => {
       const names = mu.container('ml-pipeline-scheduledworkflow').env.map((e: any) => e.name);
       expect(names.indexOf('USER_IDENTITY_VALUE')).toBeGreaterThan(Math.max(names.indexOf('NAMESPACE_SELF'), names.indexOf('SERVICE_ACCOUNT_NAME')));
       expect(env('ml-pipeline-scheduledworkflow').USER_IDENTITY_HEADER).toBeUndefined();
+    });
+
+    test('scheduled-workflow controller: upstream\'s client rate (QPS 10, burst 20, not the image\'s 5 and 10), resync and metrics port, in both modes', () => {
+      for (const o of [mu, objectsOf(built, 'kubeflow-pipelines')]) {
+        expect(envOf(o, 'ml-pipeline-scheduledworkflow')).toMatchObject({ CLIENT_QPS: '10', CLIENT_BURST: '20', RESYNC_INTERVAL_SECONDS: '30', METRICS_PORT: '9090' });
+        expect(o.container('ml-pipeline-scheduledworkflow').ports).toContainEqual(expect.objectContaining({ containerPort: 9090 }));
+      }
+    });
+
+    test('MLflow plugin (enabled by the API server image\'s config.json): its CA bundle from the optional mlflow-tracking-ca ConfigMap, and its experiments in the API server\'s namespace, in both modes', () => {
+      for (const o of [mu, objectsOf(built, 'kubeflow-pipelines')]) {
+        expect(podSpec(o, 'ml-pipeline').volumes).toContainEqual({ name: 'mlflow-tracking-ca', configMap: { name: 'mlflow-tracking-ca', optional: true } });
+        expect(o.container('ml-pipeline').volumeMounts).toContainEqual({ name: 'mlflow-tracking-ca', mountPath: '/etc/mlflow-tracking-ca', readOnly: true });
+        for (const verb of ['create', 'get', 'list', 'update']) expect({ verb, ok: o.can('Role', 'ml-pipeline-role', 'mlflow.kubeflow.org', 'experiments', verb) }).toEqual({ verb, ok: true });
+        expect(o.can('Role', 'ml-pipeline-role', 'mlflow.kubeflow.org', 'experiments', 'delete')).toBe(false);
+      }
+      expect(mu.can('ClusterRole', 'ml-pipeline-role', 'mlflow.kubeflow.org', 'experiments', 'get')).toBe(false);
     });
 
     test('KFP-API-V2IMAGES: runs get the 2.17.0 driver and launcher, mirrored and overridable like every image', () => {

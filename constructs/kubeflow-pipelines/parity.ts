@@ -1,0 +1,122 @@
+import { DeviationCategory, FactKind, literalPattern, ParityDeviation } from '../../lib/parity';
+
+type Status = 'missing' | 'extra' | 'differs';
+const C = DeviationCategory;
+const F = FactKind;
+
+/** One deviation per item (each item exact, so that a future difference is not hidden). */
+function each(kind: FactKind, object: string, status: Status, items: readonly string[], category: DeviationCategory, reason: string): ParityDeviation[] {
+  return items.map((item) => ({ fact: { kind, object, item: literalPattern(item), status }, category, reason }));
+}
+const whole = (kind: FactKind, object: string, status: Status, category: DeviationCategory, reason: string): ParityDeviation => ({ fact: { kind, object, status }, category, reason });
+const verbs = (prefix: string, vs: readonly string[]) => vs.map((v) => `${prefix}|${v}`);
+const CRUD = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+
+const API = 'Deployment/ml-pipeline container ml-pipeline-api-server';
+const CACHE = 'Deployment/cache-server container server';
+const MLMD = 'Deployment/metadata-grpc-deployment container container';
+const HOOK = 'Deployment/kubeflow-pipelines-profile-controller container profile-controller';
+
+const LITERAL_VALUES = 'the construct writes the values (the database host, port and name of its connection, the webhook port) into the flags directly, where upstream\'s expand env sourced from pipeline-install-config, a kustomize parameter ConfigMap.';
+const INSTALL_CONFIG = 'pipeline-install-config is a kustomize parameter ConfigMap that upstream\'s workloads reference for env values; the construct gives those values directly, so no program reads the ConfigMap.';
+const INIT = 'no init containers waiting for MySQL, ML Metadata or the API server: the servers retry their connections or restart, and the API server has a startup probe (upstream\'s too).';
+const SELECTOR = 'each Service selects its backend by the one label only that workload\'s pods carry (app or component); upstream\'s extra labels are common to every Pipelines pod and select nothing more.';
+const HOOK_SCRIPT = 'the profile hook is this project\'s own Node.js script (profile-hook-script.ts), run by metacontroller as upstream\'s Python one is; it reads the env the construct gives it and copies the object store Secret into each profile namespace instead of creating per-namespace SeaweedFS users.';
+const DEFAULTS = 'upstream passes the value the program at 2.17.0 uses when the variable is unset or empty (checked in its source), so leaving it out changes nothing.';
+const ARGO = 'the workflow controller and its ConfigMap are the ArgoWorkflows component\'s, which the kubeflow platform runs next to Pipelines (with the artifact repository of Pipelines\' object store).';
+
+/**
+ * Kubeflow Pipelines' differences from upstream's multi-user install at 2.17.0
+ * (env/platform-agnostic-multi-user), each checked against the programs at that tag.
+ */
+export function kubeflowPipelinesParityDeviations(multiUser: boolean): ParityDeviation[] {
+  const common: ParityDeviation[] = [
+    // Values from pipeline-install-config, given directly.
+    whole(F.CONFIGMAP, 'pipeline-install-config', 'missing', C.PLATFORM_INTEGRATION, INSTALL_CONFIG),
+    ...each(F.ARG, CACHE, 'missing', ['--db_driver=$(DBCONFIG_DRIVER)', '--db_host=$(DBCONFIG_HOST_NAME)', '--db_name=$(DBCONFIG_DB_NAME)', '--db_port=$(DBCONFIG_PORT)', '--listen_port=$(WEBHOOK_PORT)'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...each(F.ARG, CACHE, 'extra', ['--db_driver=mysql', '--db_host=mysql', '--db_name=cachedb', '--db_port=3306', '--listen_port=8443'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...each(F.ENV, CACHE, 'missing', ['DBCONFIG_DB_NAME', 'DBCONFIG_DRIVER', 'DBCONFIG_HOST_NAME', 'DBCONFIG_PORT', 'WEBHOOK_PORT'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...each(F.ARG, MLMD, 'missing', ['--mysql_config_database=$(MYSQL_DATABASE)', '--mysql_config_host=$(MYSQL_HOST)', '--mysql_config_port=$(MYSQL_PORT)'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...each(F.ARG, MLMD, 'extra', ['--mysql_config_database=metadb', '--mysql_config_host=mysql', '--mysql_config_port=3306'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...each(F.ENV, MLMD, 'missing', ['MYSQL_DATABASE', 'MYSQL_HOST', 'MYSQL_PORT'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...each(F.ARG, CACHE, 'extra', ['--tls_cert_filename=tls.crt', '--tls_key_filename=tls.key'], C.PLATFORM_INTEGRATION,
+      'the cache webhook\'s key pair comes from the platform\'s certificate provider as a kubernetes.io/tls Secret (tls.crt, tls.key), not from the cache deployer, so the server is told those file names.'),
+    // Cache server env at the program's defaults.
+    ...each(F.ENV, CACHE, 'missing', ['CACHE_IMAGE', 'CACHE_NODE_RESTRICTIONS', 'DEFAULT_CACHE_STALENESS', 'MAXIMUM_CACHE_STALENESS'], C.NOT_INSTALLED,
+      'upstream sets ghcr.io/containerd/busybox, false and empty stalenesses, which are exactly what the cache server at 2.17.0 uses when these are unset (server/mutation.go, watcher.go).'),
+    // The API server.
+    ...each(F.ENV, API, 'missing', ['DBCONFIG_USER', 'DBCONFIG_PASSWORD', 'DBCONFIG_DBNAME', 'DBCONFIG_HOST', 'DBCONFIG_PORT', 'DB_DRIVER_NAME'], C.NOT_INSTALLED,
+      'no setting of the API server at 2.17.0 reads these names (it reads DBConfig.MySQLConfig.*, given as DBCONFIG_MYSQLCONFIG_*, and DBDriverName from its config.json, mysql).'),
+    ...each(F.ENV, API, 'missing', ['DBCONFIG_CONMAXLIFETIME', 'AUTO_UPDATE_PIPELINE_DEFAULT_VERSION', 'BLOCK_V1_PIPELINES', 'V1_ALLOWED_NAMESPACES', 'CLUSTER_DOMAIN', 'COMPILED_PIPELINE_SPEC_PATCH',
+      'DEFAULT_SECURITY_CONTEXT_HOST_USERS', 'DEFAULT_SECURITY_CONTEXT_RUN_AS_GROUP', 'DEFAULT_SECURITY_CONTEXT_RUN_AS_NON_ROOT', 'DEFAULT_SECURITY_CONTEXT_RUN_AS_USER'], C.NOT_INSTALLED,
+    `${DEFAULTS} (120s from config.json, true, false, empty, cluster.local, {} and empty security-context defaults in common/config.go)`),
+    ...each(F.ENV, API, 'missing', ['LOG_LEVEL', 'PIPELINE_LOG_LEVEL', 'PUBLISH_LOGS'], C.NOT_INSTALLED,
+      'upstream\'s values are the defaults at 2.17.0: the API server logs at info without a level, and the compiler passes PIPELINE_LOG_LEVEL and PUBLISH_LOGS to drivers and launchers only when set, whose flags default to 1 and true (argocompiler/container.go, cmd/driver, cmd/launcher-v2).'),
+    ...each(F.ENV, 'Deployment/ml-pipeline-persistenceagent container ml-pipeline-persistenceagent', 'missing', ['LOG_LEVEL'], C.NOT_INSTALLED,
+      'the persistence agent image sets LOG_LEVEL=info itself (Dockerfile.persistenceagent at 2.17.0), the value upstream gives.'),
+    ...each(F.ENV, 'Deployment/ml-pipeline-scheduledworkflow container ml-pipeline-scheduledworkflow', 'missing', ['LOG_LEVEL'], C.NOT_INSTALLED,
+      'the scheduled-workflow image sets LOG_LEVEL=info itself (Dockerfile.scheduledworkflow at 2.17.0), the value upstream gives.'),
+    ...each(F.ENV, 'Deployment/ml-pipeline-ui container ml-pipeline-ui', 'missing', ['ARTIFACT_NAMESPACE_KEY_PREFIX', 'ARTIFACT_NAMESPACE_OWNERSHIP_MODE', 'CLUSTER_DOMAIN'], C.NOT_INSTALLED,
+      'upstream references optional keys of pipeline-install-config that its ConfigMap does not carry, so these variables are unset in upstream\'s UI too.'),
+    ...each(F.ENV, 'Deployment/ml-pipeline-ui container ml-pipeline-ui', 'extra', ['MINIO_HOST', 'MINIO_PORT', 'MINIO_SSL'], C.PLATFORM_INTEGRATION,
+      'the UI is given the object store\'s host, port and scheme of the configured store (included SeaweedFS or external S3), where upstream relies on the UI\'s built-in seaweedfs host in its own namespace (frontend/server/configs.ts at 2.17.0), which fits only the included store.'),
+    ...each(F.PORT, 'Deployment/metadata-envoy-deployment container container', 'missing', ['9901/TCP'], C.HARDENING,
+      'the metadata Envoy\'s admin interface listens on 127.0.0.1 only, so it is not a container port other pods can reach.'),
+    ...each(F.PORT, 'Deployment/seaweedfs container seaweedfs', 'extra', ['18888/TCP'], C.HARDENING,
+      'the filer gRPC port SeaweedFS serves (upstream\'s seaweedfs Service targets 18888 too) is declared as a named container port, which the Service targets by name.'),
+    ...each(F.ENV, 'Deployment/mysql container mysql', 'missing', ['MYSQL_ALLOW_EMPTY_PASSWORD'], C.HARDENING,
+      'MySQL\'s root password comes from the user\'s database Secret, not an empty password.'),
+    ...each(F.ENV, 'Deployment/mysql container mysql', 'extra', ['MYSQL_ROOT_PASSWORD'], C.HARDENING,
+      'MySQL\'s root password comes from the user\'s database Secret, not an empty password.'),
+    // Init containers.
+    ...each(F.CONTAINER, 'Deployment/ml-pipeline', 'missing', ['init:wait-for-database', 'init:wait-for-metadata-grpc'], C.NOT_INSTALLED, INIT),
+    ...each(F.CONTAINER, 'Deployment/metadata-grpc-deployment', 'missing', ['init:wait-for-database'], C.NOT_INSTALLED, INIT),
+    ...each(F.CONTAINER, 'Deployment/metadata-writer', 'missing', ['init:wait-for-metadata-grpc'], C.NOT_INSTALLED, INIT),
+    ...each(F.CONTAINER, 'Deployment/ml-pipeline-persistenceagent', 'missing', ['init:wait-for-ml-pipeline'], C.NOT_INSTALLED, INIT),
+    ...each(F.CONTAINER, 'Deployment/ml-pipeline-scheduledworkflow', 'missing', ['init:wait-for-ml-pipeline'], C.NOT_INSTALLED, INIT),
+    // Selectors.
+    ...['cache-server', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver'].flatMap((svc) =>
+      each(F.SERVICE_SELECTOR, svc, 'missing', ['app.kubernetes.io/component', 'app.kubernetes.io/name', 'application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR)),
+    ...['metadata-envoy-service', 'metadata-grpc-service', 'mysql', 'seaweedfs'].flatMap((svc) =>
+      each(F.SERVICE_SELECTOR, svc, 'missing', ['application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR)),
+    // RBAC.
+    ...each(F.RBAC, 'Deployment/cache-server', 'missing', ['|configmaps|get'], C.SCOPED_RBAC,
+      'the cache server at 2.17.0 reads no ConfigMap; upstream\'s role carries the grant for the cache deployer, which is not installed.'),
+    ...each(F.RBAC, 'Deployment/ml-pipeline-viewer-crd', 'missing', [...verbs('*|deployments', CRUD), ...verbs('*|services', CRUD)], C.SCOPED_RBAC,
+      'the viewer controller at 2.17.0 manages apps/v1 Deployments and core Services only, so its grants name those groups instead of \'*\'.'),
+    ...each(F.RBAC, 'Deployment/ml-pipeline-viewer-crd', 'extra', [...verbs('apps|deployments', CRUD), ...verbs('|services', CRUD)], C.SCOPED_RBAC,
+      'the viewer controller at 2.17.0 manages apps/v1 Deployments and core Services only, so its grants name those groups instead of \'*\'.'),
+    // Not installed.
+    whole(F.WORKLOAD, 'Deployment/cache-deployer-deployment', 'missing', C.PLATFORM_INTEGRATION,
+      'no cache deployer: the cache webhook\'s certificate comes from the platform\'s certificate provider and its MutatingWebhookConfiguration is shipped, not created at run time.'),
+    whole(F.WEBHOOK, 'mutating cache-server.kubeflow.svc', 'extra', C.PLATFORM_INTEGRATION,
+      'the cache webhook configuration upstream\'s cache deployer creates at run time is shipped with the component instead (the cache deployer is not installed).'),
+    whole(F.WORKLOAD, 'Deployment/workflow-controller', 'missing', C.PLATFORM_INTEGRATION, ARGO),
+    whole(F.CONFIGMAP, 'workflow-controller-configmap', 'missing', C.PLATFORM_INTEGRATION, ARGO),
+    whole(F.CONFIGMAP, 'kubeflow-pipelines-public', 'missing', C.NOT_INSTALLED,
+      'a ConfigMap holding only the Pipelines version string for a public-read Role; no Pipelines program reads it.'),
+    whole(F.CONFIGMAP, 'kfp-launcher', 'missing', C.NOT_INSTALLED,
+      'upstream\'s kfp-launcher in the Pipelines namespace has an empty defaultPipelineRoot, which the launcher treats as unset; runs in profile namespaces read the one the profile hook writes there.'),
+  ];
+  if (!multiUser) return common;
+  return [
+    ...common,
+    whole(F.CONFIGMAP, 'pipeline-api-server-config', 'missing', C.PLATFORM_INTEGRATION,
+      'the two settings upstream passes to the API server through envFrom this ConfigMap (MULTIUSER, DEFAULTPIPELINERUNNERSERVICEACCOUNT) are given as env directly.'),
+    ...each(F.ENV, API, 'extra', ['MULTIUSER', 'DEFAULTPIPELINERUNNERSERVICEACCOUNT'], C.PLATFORM_INTEGRATION,
+      'the two settings upstream passes to the API server through envFrom pipeline-api-server-config are given as env directly, with upstream\'s values (true, default-editor).'),
+    ...each(F.RBAC, 'Deployment/ml-pipeline', 'differs', ['|configmaps|get', '|secrets|get'], C.PLATFORM_INTEGRATION,
+      'multi-user, the API server reads kfp-launcher and kfp-mlflow-credentials in every profile namespace through its ClusterRole (by name, as upstream\'s), which covers the same grant upstream repeats in a Role of its namespace.'),
+    // The profile hook.
+    ...each(F.SERVICE_SELECTOR, 'kubeflow-pipelines-profile-controller', 'missing', ['app.kubernetes.io/component', 'app.kubernetes.io/name', 'application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR),
+    { fact: { kind: F.COMMAND, object: HOOK, status: 'differs' }, category: C.PLATFORM_INTEGRATION, reason: HOOK_SCRIPT },
+    whole(F.CONFIGMAP, 'kubeflow-pipelines-profile-controller-env', 'missing', C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'missing', ['sync.py'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'extra', ['sync.js'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...each(F.ENV, HOOK, 'missing', ['ARTIFACTS_PROXY_ENABLED', 'ARTIFACT_RETENTION_DAYS', 'AWS_ACCESS_KEY_ID', 'AWS_ENDPOINT_URL', 'AWS_REGION', 'AWS_SECRET_ACCESS_KEY',
+      'KFP_DEFAULT_PIPELINE_ROOT', 'KFP_VERSION', 'OBJECT_STORE_HOST', 'S3_ENDPOINT_URL'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...each(F.ENV, HOOK, 'extra', ['FRONTEND_IMAGE', 'KFP_NAMESPACE', 'OBJECT_STORE_ACCESS_KEY', 'OBJECT_STORE_SECRET_KEY', 'PORT'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...each(F.RBAC, 'StatefulSet/metacontroller', 'missing', [...verbs('networking.istio.io|destinationrules', CRUD), ...verbs('security.istio.io|authorizationpolicies', CRUD)], C.SCOPED_RBAC,
+      'metacontroller gets what the hooks of this platform return as children; the profile hook returns no Istio DestinationRule or AuthorizationPolicy.'),
+  ];
+}
