@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { codeFlareConfigDocument, renderCodeFlareConfig } from './config';
-import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
 import { codeFlareParityDeviations } from './parity';
+import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
 import { CODEFLARE_IMAGES, CODEFLARE_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';

@@ -1,6 +1,6 @@
 import { CRDS } from './crds';
-import { KUBERAY_OPERATOR_RULES } from './rbac';
 import { KUBERAY_PARITY_DEVIATIONS } from './parity';
+import { KUBERAY_OPERATOR_RULES } from './rbac';
 import { KUBERAY_IMAGES, KUBERAY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
