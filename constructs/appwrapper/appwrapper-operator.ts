@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { AppWrapperConfigProps, appWrapperConfigDocument, renderAppWrapperConfig, validateAppWrapperConfig } from './config';
 import { appWrapperCrd, APPWRAPPER_GROUP } from './crds';
+import { APPWRAPPER_PARITY_DEVIATIONS } from './parity';
 import { APPWRAPPER_MANAGER_RULES } from './rbac';
 import { AppWrapperUserRoles } from './user-roles';
 import { APPWRAPPER_IMAGES, APPWRAPPER_VERSION } from './versions';
@@ -65,6 +66,7 @@ export class AppWrapperOperator extends Component {
 
   constructor(scope: Platform, id: string, props: AppWrapperOperatorProps = {}) {
     super(scope, id, props.namespace ?? APPWRAPPER_NAMES.namespace);
+    this.declareParityDeviations(APPWRAPPER_PARITY_DEVIATIONS);
     validateAppWrapperConfig(this.node.path, props);
     const logLevel = props.logLevel ?? 2;
     if (!Number.isInteger(logLevel) || logLevel < 0) {

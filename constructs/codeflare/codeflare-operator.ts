@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { codeFlareConfigDocument, renderCodeFlareConfig } from './config';
+import { codeFlareParityDeviations } from './parity';
 import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
 import { CODEFLARE_IMAGES, CODEFLARE_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -150,6 +151,7 @@ export class CodeFlareOperator extends Component {
       ...(oauth ? CODEFLARE_OAUTH_RULES : []),
       ...(this.appWrapper ? CODEFLARE_APPWRAPPER_RULES : []),
     ];
+    this.declareParityDeviations(codeFlareParityDeviations({ openShift, oauth, appWrapper: this.appWrapper, leaderElection: leader, rules: [...rules, ...owns.map((d) => ({ apiGroups: [d.group], resources: [d.plural, `${d.plural}/status`, `${d.plural}/finalizers`], verbs: ['*'] }))] }));
     const watches: ResourceRef[] = [
       { group: 'ray.io', resource: 'rayclusters' },
       { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' },

@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
 import { JOBSET_GROUP } from './crds/jobset';
+import { JOBSET_PARITY_DEVIATIONS } from './parity';
 import { JOBSET_IMAGES, JOBSET_KUBERNETES, JOBSET_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
@@ -74,6 +75,7 @@ export class JobSet extends Component {
   constructor(scope: Platform, id: string, props: JobSetProps = {}) {
     super(scope, id, props.namespace ?? 'jobset-system');
     this.requireKubernetes(JOBSET_KUBERNETES);
+    this.declareParityDeviations(JOBSET_PARITY_DEVIATIONS);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} is not allowed; set a whole number >= 1 (leader election keeps one manager active)`);
     }

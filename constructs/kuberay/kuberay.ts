@@ -1,4 +1,5 @@
 import { CRDS } from './crds';
+import { KUBERAY_PARITY_DEVIATIONS } from './parity';
 import { KUBERAY_OPERATOR_RULES } from './rbac';
 import { KUBERAY_IMAGES, KUBERAY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -61,6 +62,11 @@ const DEFAULT_GATES: Record<string, boolean> = {
   [KubeRayFeatureGate.RAY_CRON_JOB]: true,
 };
 
+/** The --feature-gates value: gates sorted by name. */
+function gateArg(gates: Record<string, boolean>): string {
+  return Object.entries(gates).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join(',');
+}
+
 const SELECTOR = { 'app.kubernetes.io/name': 'kuberay', 'app.kubernetes.io/component': 'kuberay-operator' };
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -92,6 +98,7 @@ export class KubeRay extends Component {
       }
     }
     this.featureGates = gates;
+    this.declareParityDeviations(KUBERAY_PARITY_DEVIATIONS);
     for (const ns of props.watchNamespaces ?? []) {
       if (!DNS_LABEL.test(ns) || ns.length > 63) {
         throw new Error(`${this.node.path}: watchNamespaces: '${ns}' is not a namespace name; list namespace names, or leave watchNamespaces unset to watch every namespace`);
@@ -105,14 +112,15 @@ export class KubeRay extends Component {
 
     const crds = new Map<string, CustomResourceDefinition>(CRDS.map((d) => [d.kind, this.addCrd(d)]));
 
-    const gateArg = Object.entries(gates).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join(',');
-    const args = [`--feature-gates=${gateArg}`, '--health-probe-bind-address=:8082'];
+    const args = [`--feature-gates=${gateArg(gates)}`, '--health-probe-bind-address=:8082'];
     if (props.watchNamespaces) args.push(`--watch-namespace=${props.watchNamespaces.join(',')}`);
 
     this.operator = new Controller(this, 'Operator', {
       // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
       rootFilesystem: RootFilesystem.readOnly(),
       name: 'kuberay-operator',
+      // Upstream's container name: kubectl logs -c and users' patches refer to it.
+      containerName: 'kuberay-operator',
       image: this.image('operator'),
       command: ['/manager'],
       args,

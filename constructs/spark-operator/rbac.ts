@@ -14,6 +14,13 @@ export const CONTROLLER_RULES: PolicyRule[] = [
   Rbac.verbs('networking.k8s.io', ['ingresses'], ['create', 'delete', 'get', 'update']),
   // The controller reads the CRDs to find out which versions the cluster serves.
   Rbac.verbs('apiextensions.k8s.io', ['customresourcedefinitions'], ['get']),
+  // Its own kinds, as v2.5.2's kubebuilder markers (and the chart): it reads them, creates
+  // and deletes the SparkApplications a ScheduledSparkApplication runs, and writes status
+  // and finalizers through those subresources only.
+  Rbac.verbs('sparkoperator.k8s.io', ['sparkapplications'], ['create', 'delete', 'get', 'list', 'watch']),
+  Rbac.read('sparkoperator.k8s.io', 'scheduledsparkapplications', 'sparkconnects'),
+  Rbac.verbs('sparkoperator.k8s.io', ['sparkapplications/status', 'scheduledsparkapplications/status', 'sparkconnects/status'], ['update']),
+  Rbac.verbs('sparkoperator.k8s.io', ['sparkapplications/finalizers', 'scheduledsparkapplications/finalizers', 'sparkconnects/finalizers'], ['update']),
 ];
 
 /**

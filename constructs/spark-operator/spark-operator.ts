@@ -1,4 +1,5 @@
 import { CRDS } from './crds';
+import { sparkOperatorParityDeviations } from './parity';
 import { CONTROLLER_RULES, NAMESPACED_EVENT_RULES, WEBHOOK_RULES } from './rbac';
 import { SparkJobNamespace } from './spark-job-namespace';
 import { SPARK_OPERATOR_IMAGES, SPARK_OPERATOR_VERSION } from './versions';
@@ -116,6 +117,7 @@ export class SparkOperator extends Component {
     const jobNamespaces = props.allNamespaces ? undefined : [...new Set(props.jobNamespaces ?? ['default'])];
     this.jobNamespaces = jobNamespaces;
     const namespacesFlag = `--namespaces=${(jobNamespaces ?? []).join(',')}`;
+    this.declareParityDeviations(sparkOperatorParityDeviations({ namespace: ns, namespacesFlag, webhookConfiguration: SPARK_WEBHOOK_CONFIGURATION }));
     this.addNamespace();
 
     const crds = new Map<string, CustomResourceDefinition>(CRDS.map((d) => [d.kind, this.addCrd(d)]));
@@ -123,6 +125,8 @@ export class SparkOperator extends Component {
     // --- controller ------------------------------------------------------------------------
     this.controller = new Controller(this, 'Controller', {
       name: 'spark-operator-controller',
+      // Upstream's container names (kustomize config): kubectl logs -c and users' patches refer to them.
+      containerName: 'controller',
       image: this.image('operator'),
       args: [
         'controller', 'start',
@@ -151,7 +155,8 @@ export class SparkOperator extends Component {
       replicas: props.controllerReplicas,
       leaderElectionId: 'spark-operator-controller-lock',
       resources: props.controllerResources ?? RESOURCES,
-      owns: [...crds.values()].map((c) => c.definition),
+      // Not `owns`: the controller never patches its kinds nor creates the scheduled ones or
+      // SparkConnects (users do); CONTROLLER_RULES grants what it does.
       rules: CONTROLLER_RULES,
       namespacedRules: NAMESPACED_EVENT_RULES,
       watches: [{ group: '', resource: 'pods' }, { group: '', resource: 'services' }, { group: '', resource: 'configmaps' }],
@@ -162,6 +167,7 @@ export class SparkOperator extends Component {
     // --- webhook ---------------------------------------------------------------------------
     this.webhook = new Controller(this, 'Webhook', {
       name: 'spark-operator-webhook',
+      containerName: 'webhook',
       image: this.image('operator'),
       args: [
         'webhook', 'start',

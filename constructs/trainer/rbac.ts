@@ -22,6 +22,16 @@ export const TRAINER_MANAGER_RULES: PolicyRule[] = [
   Rbac.verbs('scheduling.volcano.sh', ['podgroups'], ['create', 'get', 'list', 'patch', 'update', 'watch']),
 ];
 
+/**
+ * What the manager does on Trainer's own kinds (v2.3.0's kubebuilder markers): it reads and
+ * updates TrainJobs and runtimes, adds its finalizers to them and writes TrainJob status;
+ * users create and delete them.
+ */
+export const TRAINER_OWN_KIND_RULES: PolicyRule[] = [
+  Rbac.verbs(G, ['clustertrainingruntimes', 'trainingruntimes', 'trainjobs'], ['get', 'list', 'patch', 'update', 'watch']),
+  Rbac.verbs(G, ['clustertrainingruntimes/finalizers', 'trainingruntimes/finalizers', 'trainjobs/finalizers', 'trainjobs/status'], ['get', 'patch', 'update']),
+];
+
 /** Users' roles, aggregated into Kubeflow's kubeflow-admin/edit/view (upstream's kubeflow-platform overlay). */
 export const TRAINER_USER_ROLES: Array<{ name: string; labels: Record<string, string>; rules: PolicyRule[]; aggregateFrom?: string }> = [
   {

@@ -2,7 +2,8 @@ import { JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS, TRAINER_GROUP } from './crds';
-import { TRAINER_MANAGER_RULES, TRAINER_USER_ROLES, VIEW_CLUSTER_RUNTIMES_RULES } from './rbac';
+import { TRAINER_PARITY_DEVIATIONS } from './parity';
+import { TRAINER_MANAGER_RULES, TRAINER_OWN_KIND_RULES, TRAINER_USER_ROLES, VIEW_CLUSTER_RUNTIMES_RULES } from './rbac';
 import { DEFAULT_CLUSTER_TRAINING_RUNTIMES, DEFAULT_TRAINING_RUNTIME_NAMES, DefaultTrainingRuntimeName, FRAMEWORK_LABEL } from './runtimes';
 import { TRAINER_IMAGES, TRAINER_KUBERNETES, TRAINER_VERSION } from './versions';
 import { ClusterTrainingRuntime } from '../../imports/trainer.kubeflow.org';
@@ -67,6 +68,7 @@ export class Trainer extends Component {
   constructor(scope: Platform, id: string, props: TrainerProps = {}) {
     super(scope, id, props.namespace ?? 'kubeflow-system');
     this.requireKubernetes(TRAINER_KUBERNETES);
+    this.declareParityDeviations(TRAINER_PARITY_DEVIATIONS);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} is not allowed; set a whole number >= 1 (leader election keeps one manager active)`);
     }
@@ -81,7 +83,7 @@ export class Trainer extends Component {
 
     this.require({ group: 'jobset.x-k8s.io', version: 'v1alpha2', kind: 'JobSet', reason: 'every TrainJob runs as a JobSet', providedBy: JobSet });
     this.addNamespace({ 'app.kubernetes.io/part-of': 'kubeflow' });
-    const crds = CRDS.map((d) => this.addCrd(d));
+    for (const d of CRDS) this.addCrd(d);
 
     this.controller = new Controller(this, 'ControllerManager', {
       // Upstream's manager runs with a read-only root filesystem and writes nowhere else.
@@ -99,8 +101,9 @@ export class Trainer extends Component {
       replicas: props.replicas,
       leaderElectionId: 'trainer.kubeflow.org',
       resources: props.resources,
-      owns: crds.map((c) => c.definition),
-      rules: TRAINER_MANAGER_RULES,
+      // Not `owns`: the manager never creates or deletes TrainJobs or runtimes (users do) and
+      // writes no runtime status; it updates them, adds finalizers and writes TrainJob status.
+      rules: [...TRAINER_OWN_KIND_RULES, ...TRAINER_MANAGER_RULES],
       watches: [
         { group: 'jobset.x-k8s.io', resource: 'jobsets' },
         { group: 'node.k8s.io', resource: 'runtimeclasses' },

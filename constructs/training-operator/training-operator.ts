@@ -1,4 +1,5 @@
 import { CRDS, KUBEFLOW_GROUP } from './crds';
+import { TRAINING_OPERATOR_PARITY_DEVIATIONS } from './parity';
 import { TRAINING_OPERATOR_IMAGES, TRAINING_OPERATOR_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
@@ -88,12 +89,15 @@ export class TrainingOperator extends Component {
     const dup = this.schemes.find((x, i) => this.schemes.indexOf(x) !== i);
     if (dup) throw new Error(`${this.node.path}: schemes: '${dup}' is listed twice; list each scheme once`);
 
+    this.declareParityDeviations(TRAINING_OPERATOR_PARITY_DEVIATIONS);
     this.addNamespace();
     const all = TRAINING_OPERATOR_SCHEMES.length === this.schemes.length;
     const crds = this.schemes.map((sc) => this.addCrd(crdOf(sc)));
 
     this.controller = new Controller(this, 'Operator', {
       name: NAME,
+      // Upstream's container name: kubectl logs -c and users' patches refer to it.
+      containerName: NAME,
       image: this.image('controller'),
       command: ['/manager'],
       args: [

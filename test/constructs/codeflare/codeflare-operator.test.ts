@@ -58,6 +58,22 @@ const find = (list: any[], kind: string, name?: string) => {
 const rulesOf = (list: any[]) => find(list, 'ClusterRole', 'codeflare-operator-manager-role').rules;
 
 describe('CodeFlareOperator', () => {
+  test('parity deviations follow the options: what an option leaves out is declared only while it is off', () => {
+    const declared = (b: ReturnType<typeof platform>) => {
+      const c = b.model.components.find((x) => x.componentName === 'codeflare')!;
+      return c.parityDeviations.map((d) => `${d.fact.kind} ${d.fact.object} ${d.fact.item ?? ''}`.trim());
+    };
+    const off = declared(alone);
+    expect(off).toEqual(expect.arrayContaining([
+      'webhook mutating mappwrapper.kb.io', 'rbac Deployment/codeflare-operator-manager apps|deployments|*', 'rbac Deployment/codeflare-operator-manager route.openshift.io|routes|*',
+      'rbac Deployment/codeflare-operator-manager rbac.authorization.k8s.io|clusterrolebindings|*', 'rbac Deployment/codeflare-operator-manager coordination.k8s.io|leases|*',
+    ]));
+    // Services are the RayCluster controller's too: never declared missing.
+    expect(off).not.toContain('rbac Deployment/codeflare-operator-manager |services|*');
+    const on = declared(platform({ openShift: true, appWrapper: true, leaderElection: true }, [KUBERAY, ODH, OPENSHIFT, KUEUE]));
+    expect(on.filter((x) => /appwrapper|apps\||routes|clusterrolebindings|leases|tokenreviews/.test(x))).toEqual([]);
+  });
+
   test('synthesizes alone with only RayCluster and DSCInitialization declared present', () => {
     expect(alone.model.components.map((c) => c.componentName)).toEqual(['codeflare']);
     expect(alone.model.components[0].requires.map((r) => `${r.group}/${r.kind}`)).toEqual(['ray.io/RayCluster', 'dscinitialization.opendatahub.io/DSCInitialization']);

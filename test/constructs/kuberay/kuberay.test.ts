@@ -31,6 +31,8 @@ describe('KubeRay', () => {
     const d = find(plain, 'Deployment', 'kuberay-operator');
     expect(d.metadata.namespace).toBe('ray-system');
     const c = d.spec.template.spec.containers[0];
+    // Upstream's container name, which kubectl logs -c and users' patches refer to.
+    expect(c.name).toBe('kuberay-operator');
     expect(c.image).toBe('quay.io/kuberay/operator:v1.7.0');
     expect(c.command).toEqual(['/manager']);
     expect(c.args).toEqual(expect.arrayContaining(['--feature-gates=RayClusterStatusConditions=true,RayCronJob=true', '--metrics-addr=:8080', '--health-probe-bind-address=:8082']));

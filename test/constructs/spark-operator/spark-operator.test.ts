@@ -35,6 +35,8 @@ describe('SparkOperator', () => {
       'app.kubernetes.io/name': 'spark-operator', 'app.kubernetes.io/instance': 'spark-operator', 'app.kubernetes.io/component': 'controller',
     });
     expect(find('Deployment', 'spark-operator-webhook').spec.selector.matchLabels['app.kubernetes.io/component']).toBe('webhook');
+    // Upstream's container names, which kubectl logs -c and users' patches refer to.
+    expect([controller.name, webhook.name]).toEqual(['controller', 'webhook']);
   });
 
   test('controller flags: job namespaces, leader election lock, metrics, feature gates', () => {
@@ -150,6 +152,18 @@ describe('SparkOperator', () => {
     ];
     for (const [g, r, v] of triples) expect([g, r, v, allows(role.rules, g, r, v)]).toEqual([g, r, v, true]);
     expect(allows(role.rules, 'apiextensions.k8s.io', 'customresourcedefinitions', 'list')).toBe(false);
+    // Its own kinds as v2.5.2's markers: no patch or update on them, status and finalizers
+    // by update only; SparkApplications created and deleted (scheduled runs), the others not.
+    const denied: Array<[string, string]> = [
+      ['sparkapplications', 'patch'], ['sparkapplications', 'update'], ['scheduledsparkapplications', 'create'], ['scheduledsparkapplications', 'delete'],
+      ['scheduledsparkapplications', 'update'], ['sparkconnects', 'create'], ['sparkconnects', 'delete'], ['sparkconnects', 'patch'],
+      ['sparkapplications/status', 'patch'], ['sparkapplications/status', 'get'], ['sparkconnects/status', 'patch'], ['scheduledsparkapplications/status', 'get'],
+    ];
+    for (const [r, v] of denied) expect([r, v, allows(role.rules, 'sparkoperator.k8s.io', r, v)]).toEqual([r, v, false]);
+    for (const r of ['sparkapplications', 'scheduledsparkapplications', 'sparkconnects']) {
+      for (const v of ['get', 'list', 'watch']) expect([r, v, allows(role.rules, 'sparkoperator.k8s.io', r, v)]).toEqual([r, v, true]);
+    }
+    expect(allows(role.rules, 'sparkoperator.k8s.io', 'sparkapplications', 'delete')).toBe(true);
     for (const r of [...objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role').flatMap((o) => o.rules)]) {
       expect([...r.verbs, ...(r.resources ?? []), ...(r.apiGroups ?? [])]).not.toContain('*');
     }

@@ -113,6 +113,17 @@ describe('Trainer component', () => {
     expect(can('Role', role, 'coordination.k8s.io', 'leases', 'create')).toBe(true);
   });
 
+  test('RBAC on its own kinds is what v2.3.0\'s manager does: update, finalizers and TrainJob status; users create and delete them', () => {
+    const role = 'kubeflow-trainer-controller-manager-role';
+    for (const kind of ['clustertrainingruntimes', 'trainingruntimes', 'trainjobs']) {
+      for (const verb of ['get', 'list', 'watch', 'update', 'patch']) expect([kind, verb, can('ClusterRole', role, 'trainer.kubeflow.org', kind, verb)]).toEqual([kind, verb, true]);
+      for (const verb of ['create', 'delete']) expect([kind, verb, can('ClusterRole', role, 'trainer.kubeflow.org', kind, verb)]).toEqual([kind, verb, false]);
+      for (const verb of ['get', 'update', 'patch']) expect([kind, verb, can('ClusterRole', role, 'trainer.kubeflow.org', `${kind}/finalizers`, verb)]).toEqual([kind, verb, true]);
+    }
+    expect(can('ClusterRole', role, 'trainer.kubeflow.org', 'trainingruntimes/status', 'update')).toBe(false);
+    expect(can('ClusterRole', role, 'trainer.kubeflow.org', 'clustertrainingruntimes/status', 'patch')).toBe(false);
+  });
+
   test('user roles aggregate into Kubeflow\'s; every authenticated user may read cluster runtimes and the version', () => {
     expect(named('ClusterRole', 'kubeflow-trainer-admin').aggregationRule).toEqual({
       clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-trainer-admin': 'true' } }],

@@ -34,6 +34,8 @@ describe('TrainingOperator component (deprecated upstream)', () => {
     expect(d.spec.template.metadata.annotations).toEqual({ 'sidecar.istio.io/inject': 'false' });
     expect(d.spec.template.spec.terminationGracePeriodSeconds).toBe(10);
     const c = container('training-operator');
+    // Upstream's container name, which kubectl logs -c and users' patches refer to.
+    expect(c.name).toBe('training-operator');
     expect(c.image).toBe('kubeflow/training-operator:v1-5170a36');
     expect(c.command).toEqual(['/manager']);
     expect(c.args).toEqual(expect.arrayContaining([
