@@ -145,6 +145,20 @@ function listTree(dir, rel = '', out = []) {
 
 const sha256 = (data) => crypto.createHash('sha256').update(data).digest('hex');
 
+/** The SHA-256 of a file, read 1 MB at a time (saving holds no output file in memory). */
+function sha256File(file) {
+  const hash = crypto.createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fd = fs.openSync(file, 'r');
+  try {
+    let n;
+    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) hash.update(buf.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
 /**
  * The output cache for a synth into outdir, or undefined when it does not apply (see the
  * header). An entry is a folder <key>/ holding the output's files and files.json, which lists
@@ -194,10 +208,10 @@ function outputCache(env = process.env, outdir = env.CDK8S_OUTDIR ?? 'dist') {
       fs.rmSync(tmp, { recursive: true, force: true });
       const files = [];
       for (const rel of listTree(outdir)) {
-        const data = fs.readFileSync(path.join(outdir, rel));
+        // The hash of what synth wrote: a restore checks the copy against it.
+        files.push([rel, sha256File(path.join(outdir, rel))]);
         fs.mkdirSync(path.dirname(path.join(tmp, 'out', rel)), { recursive: true });
-        fs.writeFileSync(path.join(tmp, 'out', rel), data);
-        files.push([rel, sha256(data)]);
+        fs.copyFileSync(path.join(outdir, rel), path.join(tmp, 'out', rel));
       }
       fs.writeFileSync(path.join(tmp, 'files.json'), JSON.stringify({ format: CACHE_FORMAT, key, files }));
       fs.rmSync(entry, { recursive: true, force: true });
