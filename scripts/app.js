@@ -12,7 +12,20 @@
 //
 //   node scripts/app.js           build if needed, then synth (what cdk8s.yaml runs)
 //   node scripts/app.js --build   build only
+//
+// Output cache: a synth whose inputs did not change reuses its previous output instead of
+// loading and running the app. The key is a SHA-256 of every input: the content of every
+// source file (SOURCES), package.json (our version), package-lock.json and
+// node_modules/.package-lock.json (the versions and integrity hashes of what is installed),
+// tsconfig.json, cdk8s.yaml, this script, the Node.js version, the working directory, the
+// output directory and every MLP_* and CDK8S_* environment variable. An entry records a
+// SHA-256 of each of its files, all checked before any is written; a mismatch (or an unreadable entry)
+// is a miss. It is used only when the output directory does not exist when synth starts
+// (`npx cdk8s synth` removes it first), and an entry is saved only by a synth that succeeded
+// and wrote nothing to stderr (no warning is lost on reuse). MLP_SYNTH_CACHE=0 bypasses it;
+// entries live in build/.synth-cache (MLP_SYNTH_CACHE_DIR), the newest CACHE_ENTRIES kept.
 'use strict';
+const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
@@ -90,11 +103,157 @@ function build() {
   return stale.length;
 }
 
+/** Bump when the cache's entry format or key changes meaning. */
+const CACHE_FORMAT = 'mlp-synth-cache-1';
+const CACHE_ENTRIES = 8;
+/** Inputs outside SOURCES, by content. */
+const CACHE_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json', 'cdk8s.yaml', 'scripts/app.js'];
+
+function hashTree(hash, root, rel) {
+  const abs = path.join(root, rel);
+  const st = fs.statSync(abs, { throwIfNoEntry: false });
+  if (!st) {
+    hash.update(`missing\0${rel}\0`);
+  } else if (st.isDirectory()) {
+    for (const name of fs.readdirSync(abs).sort()) hashTree(hash, root, path.join(rel, name));
+  } else {
+    const data = fs.readFileSync(abs);
+    hash.update(`file\0${rel}\0${data.length}\0`);
+    hash.update(data);
+  }
+}
+
+/** The SHA-256 (hex) of every input of a synth into outdir from the project at root (see the header). */
+function inputKey(root, env, outdir, cwd = process.cwd()) {
+  const hash = crypto.createHash('sha256');
+  hash.update(`${CACHE_FORMAT}\0${process.version}\0${path.resolve(cwd)}\0${path.resolve(cwd, outdir)}\0`);
+  const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && k !== 'MLP_SYNTH_CACHE' && k !== 'MLP_SYNTH_CACHE_DIR').sort();
+  for (const k of vars) hash.update(`env\0${k}\0${env[k]}\0`);
+  for (const rel of [...CACHE_FILES, ...SOURCES]) hashTree(hash, root, rel);
+  return hash.digest('hex');
+}
+
+/** Every file under dir, relative paths, sorted. */
+function listTree(dir, rel = '', out = []) {
+  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const r = path.join(rel, e.name);
+    if (e.isDirectory()) listTree(dir, r, out);
+    else out.push(r);
+  }
+  return out;
+}
+
+const sha256 = (data) => crypto.createHash('sha256').update(data).digest('hex');
+
+/** The SHA-256 of a file, read 1 MB at a time (saving holds no output file in memory). */
+function sha256File(file) {
+  const hash = crypto.createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fd = fs.openSync(file, 'r');
+  try {
+    let n;
+    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) hash.update(buf.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The output cache for a synth into outdir, or undefined when it does not apply (see the
+ * header). An entry is a folder <key>/ holding the output's files and files.json, which lists
+ * each file with its SHA-256.
+ */
+function outputCache(env = process.env, outdir = env.CDK8S_OUTDIR ?? 'dist') {
+  if (['0', 'false', 'off', 'no'].includes((env.MLP_SYNTH_CACHE ?? '').toLowerCase())) return undefined;
+  if (fs.existsSync(outdir)) return undefined;
+  const dir = env.MLP_SYNTH_CACHE_DIR ?? path.join(OUT, '.synth-cache');
+  const key = inputKey(ROOT, env, outdir);
+  const entry = path.join(dir, key);
+  return {
+    key,
+    entry,
+    /** Writes the cached output into outdir; false (writing nothing) on a miss or when a file fails its check. */
+    restore() {
+      let index;
+      try {
+        index = JSON.parse(fs.readFileSync(path.join(entry, 'files.json'), 'utf8'));
+      } catch {
+        return false;
+      }
+      if (index?.format !== CACHE_FORMAT || index.key !== key || !Array.isArray(index.files)) return false;
+      const files = [];
+      for (const [rel, digest] of index.files) {
+        let data;
+        try {
+          data = fs.readFileSync(path.join(entry, 'out', rel));
+        } catch {
+          return false;
+        }
+        if (sha256(data) !== digest) return false;
+        files.push([rel, data]);
+      }
+      for (const [rel, data] of files) {
+        fs.mkdirSync(path.dirname(path.join(outdir, rel)), { recursive: true });
+        fs.writeFileSync(path.join(outdir, rel), data);
+      }
+      const now = new Date();
+      fs.utimesSync(path.join(entry, 'files.json'), now, now);
+      return true;
+    },
+    /** Records what the synth wrote to outdir (one file at a time), then keeps the newest CACHE_ENTRIES entries. */
+    save() {
+      if (!fs.existsSync(outdir)) return;
+      const tmp = `${entry}.${process.pid}.tmp`;
+      fs.rmSync(tmp, { recursive: true, force: true });
+      const files = [];
+      for (const rel of listTree(outdir)) {
+        // The hash of what synth wrote: a restore checks the copy against it.
+        files.push([rel, sha256File(path.join(outdir, rel))]);
+        fs.mkdirSync(path.dirname(path.join(tmp, 'out', rel)), { recursive: true });
+        fs.copyFileSync(path.join(outdir, rel), path.join(tmp, 'out', rel));
+      }
+      fs.writeFileSync(path.join(tmp, 'files.json'), JSON.stringify({ format: CACHE_FORMAT, key, files }));
+      fs.rmSync(entry, { recursive: true, force: true });
+      fs.renameSync(tmp, entry);
+      const entries = fs.readdirSync(dir)
+        .filter((n) => /^[0-9a-f]{64}$/.test(n))
+        .map((n) => ({ n, t: fs.statSync(path.join(dir, n, 'files.json'), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+        .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
+      for (const old of entries.slice(CACHE_ENTRIES)) fs.rmSync(path.join(dir, old.n), { recursive: true, force: true });
+    },
+  };
+}
+
 function main() {
   build();
   if (process.argv.includes('--build')) return;
-  require(path.join(OUT, 'main.js'));
+  const cache = outputCache();
+  if (cache?.restore()) {
+    process.stdout.write(`synth: inputs unchanged (${cache.key.slice(0, 12)}): output reused from ${path.relative(process.cwd(), cache.entry)} (MLP_SYNTH_CACHE=0 rebuilds)\n`);
+    return;
+  }
+  // A synth that warns is not saved, so that a reuse never hides a warning (a progress line, '\r', is no warning).
+  let warned = false;
+  const write = process.stderr.write;
+  process.stderr.write = function (chunk, ...rest) {
+    if (!String(chunk).startsWith('\r')) warned = true;
+    return write.call(this, chunk, ...rest);
+  };
+  try {
+    require(path.join(OUT, 'main.js'));
+  } finally {
+    process.stderr.write = write;
+  }
+  if (cache && !warned && !process.exitCode) {
+    try {
+      cache.save();
+    } catch (e) {
+      // A cache that cannot be written (a concurrent synth saving the same entry, a full disk) costs the next synth its reuse, nothing else.
+      if (process.env.DEBUG) process.stderr.write(`synth cache not saved: ${e?.message ?? e}\n`);
+    }
+  }
 }
 
 if (require.main === module) main();
-module.exports = { build };
+module.exports = { build, inputKey, outputCache };

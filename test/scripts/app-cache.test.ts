@@ -1,0 +1,170 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+// scripts/app.js (what `npx cdk8s synth` runs) reuses the output of a synth whose inputs did
+// not change. These tests hold it to being safe: every input is in the key, a tampered entry is
+// not used, a failed or warning synth is not saved, and MLP_SYNTH_CACHE=0 bypasses it.
+
+const ROOT = path.resolve(__dirname, '../..');
+const APP = path.join(ROOT, 'scripts', 'app.js');
+interface Cache { readonly key: string; readonly entry: string; restore(): boolean; save(): void }
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const app = require(APP) as {
+  inputKey(root: string, env: Record<string, string | undefined>, outdir: string, cwd?: string): string;
+  outputCache(env?: Record<string, string | undefined>, outdir?: string): Cache | undefined;
+};
+
+const made: string[] = [];
+function tmp(name: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mlp-cache-${name}-`));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A small project tree with one file of each kind of input. */
+function project(): string {
+  const root = tmp('project');
+  const files: Record<string, string> = {
+    'package.json': '{"name":"x","version":"1.0.0"}',
+    'package-lock.json': '{"packages":{"node_modules/cdk8s":{"version":"2.0.0"}}}',
+    'node_modules/.package-lock.json': '{"packages":{"node_modules/cdk8s":{"version":"2.0.0"}}}',
+    'tsconfig.json': '{}',
+    'cdk8s.yaml': 'app: node scripts/app.js\n',
+    'scripts/app.js': '// app\n',
+    'main.ts': 'export {};\n',
+    'lib/a.ts': 'export const a = 1;\n',
+    'constructs/c/c.ts': 'export const c = 1;\n',
+    'platforms/p.ts': 'export const p = 1;\n',
+    'imports/k8s.ts': 'export const k = 1;\n',
+    'versions.json': '{}',
+  };
+  for (const [f, t] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    fs.writeFileSync(path.join(root, f), t);
+  }
+  return root;
+}
+
+describe('the input key', () => {
+  const env = { MLP_PLATFORMS: 'serving', HOME: '/home/a' };
+  const root = project();
+  const key = () => app.inputKey(root, env, 'dist', root);
+  const base = key();
+
+  test.each([
+    'package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json', 'cdk8s.yaml', 'scripts/app.js',
+    'main.ts', 'lib/a.ts', 'constructs/c/c.ts', 'platforms/p.ts', 'imports/k8s.ts', 'versions.json',
+  ])('changes with the content of %s', (file) => {
+    const abs = path.join(root, file);
+    const before = fs.readFileSync(abs);
+    fs.writeFileSync(abs, Buffer.concat([before, Buffer.from(' ')]));
+    try {
+      expect(key()).not.toBe(base);
+    } finally {
+      fs.writeFileSync(abs, before);
+    }
+    expect(key()).toBe(base);
+  });
+
+  test('changes with a new or removed source file, not with a touched one', () => {
+    fs.writeFileSync(path.join(root, 'lib/b.ts'), '');
+    expect(key()).not.toBe(base);
+    fs.rmSync(path.join(root, 'lib/b.ts'));
+    expect(key()).toBe(base);
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(root, 'lib/a.ts'), later, later);
+    expect(key()).toBe(base);
+  });
+
+  test('changes with MLP_* and CDK8S_* variables, the output directory and the working directory, not with other variables or the cache switches', () => {
+    expect(app.inputKey(root, { ...env, MLP_PLATFORMS: 'training' }, 'dist', root)).not.toBe(base);
+    expect(app.inputKey(root, { ...env, MLP_REPO_URL: 'https://example.com/x.git' }, 'dist', root)).not.toBe(base);
+    expect(app.inputKey(root, { ...env, CDK8S_RECORD_CONSTRUCT_METADATA: 'true' }, 'dist', root)).not.toBe(base);
+    expect(app.inputKey(root, env, 'out', root)).not.toBe(base);
+    expect(app.inputKey(root, env, 'dist', path.join(root, 'lib'))).not.toBe(base);
+    expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x' }, 'dist', root)).toBe(base);
+  });
+});
+
+describe('synth through scripts/app.js', () => {
+  const work = tmp('synth');
+  const cacheDir = path.join(work, 'cache');
+  const env = { ...process.env, MLP_PLATFORMS: 'serving', MLP_SYNTH_CACHE_DIR: cacheDir, MLP_SYNTH_CACHE: '' };
+  const run = (outdir: string, extra: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [APP], { cwd: work, encoding: 'utf8', env: { ...env, ...extra, CDK8S_OUTDIR: outdir } });
+  const tree = (dir: string) => {
+    const out: Record<string, string> = {};
+    const walk = (rel: string) => {
+      for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+        const r = path.join(rel, e.name);
+        if (e.isDirectory()) walk(r);
+        else out[r] = fs.readFileSync(path.join(dir, r), 'utf8');
+      }
+    };
+    walk('');
+    return out;
+  };
+  const entries = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((n) => /^[0-9a-f]{64}$/.test(n)) : []);
+
+  test('a second synth with the same inputs reuses the first one\'s output, byte for byte; a tampered entry is rebuilt; MLP_SYNTH_CACHE=0 bypasses it', () => {
+    const bypassed = run('dist', { MLP_SYNTH_CACHE: '0' });
+    expect(bypassed.status).toBe(0);
+    expect(entries()).toEqual([]);
+    const expected = tree(path.join(work, 'dist'));
+    expect(Object.keys(expected)).toContain(path.join('serving', 'kustomization.yaml'));
+    fs.rmSync(path.join(work, 'dist'), { recursive: true });
+
+    const first = run('dist');
+    expect(first.status).toBe(0);
+    expect(first.stdout).not.toMatch(/output reused/);
+    expect(entries()).toHaveLength(1);
+    fs.rmSync(path.join(work, 'dist'), { recursive: true });
+
+    const second = run('dist');
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/inputs unchanged .*output reused/);
+    expect(tree(path.join(work, 'dist'))).toEqual(expected);
+    fs.rmSync(path.join(work, 'dist'), { recursive: true });
+
+    // A cached file that no longer matches its recorded hash: the entry is not used, synth runs and saves it again.
+    const cached = path.join(cacheDir, entries()[0], 'out', 'serving', 'kustomization.yaml');
+    fs.appendFileSync(cached, '# tampered\n');
+    const third = run('dist');
+    expect(third.status).toBe(0);
+    expect(third.stdout).not.toMatch(/output reused/);
+    expect(tree(path.join(work, 'dist'))).toEqual(expected);
+    expect(fs.readFileSync(cached, 'utf8')).not.toMatch(/tampered/);
+
+    // An existing output folder: no reuse (synth replaces what it writes, and keeps the rest).
+    const existing = run('dist');
+    expect(existing.stdout).not.toMatch(/output reused/);
+  });
+
+  test('a synth that fails is not saved', () => {
+    const before = entries().length;
+    const failed = run('failed', { MLP_PLATFORMS: 'no-such-platform' });
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/no platform named no-such-platform/);
+    expect(entries()).toHaveLength(before);
+  });
+
+  test('a synth that warns is not saved, so that its warning is shown again next time', () => {
+    const repo = tmp('repo');
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo }).status).toBe(0);
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'ignored/\n');
+    const before = entries().length;
+    for (let i = 0; i < 2; i++) {
+      const r = spawnSync(process.execPath, [APP], { cwd: repo, encoding: 'utf8', env: { ...env, CDK8S_OUTDIR: 'ignored', MLP_REPO_URL: 'https://example.com/gitops.git' } });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toMatch(/is ignored by git/);
+      expect(r.stdout).not.toMatch(/output reused/);
+      fs.rmSync(path.join(repo, 'ignored'), { recursive: true });
+    }
+    expect(entries()).toHaveLength(before);
+  });
+});
