@@ -119,7 +119,6 @@ export interface KnownReleaseMismatch {
 }
 
 export const KNOWN_RELEASE_MISMATCHES: readonly KnownReleaseMismatch[] = [
-  { install: 'mlflow-operator', component: 'mlflow-operator', key: 'controller', modelled: 'odh-stable', defect: 'UNTRIAGED', note: 'models the moving odh-stable tag; the 1.1.0 install pins a digest' },
   { install: 'kubeflow-pipelines-multi-user', component: 'kubeflow-pipelines', key: 'seaweedfs', modelled: '3.67', defect: 'KFP-SEAWEED-VER', note: 'seaweedfs 3.67; Pipelines 2.17.0 deploys 4.34' },
   { install: 'model-registry', component: 'model-registry', key: 'mysql', modelled: '8.0.39', defect: 'MR-MYSQL', note: 'MySQL 8.0.39; Model Registry v0.3.7 deploys 8.3' },
 ];
