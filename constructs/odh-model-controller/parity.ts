@@ -18,7 +18,7 @@ export const ODH_MODEL_CONTROLLER_PARITY_DEVIATIONS: readonly ParityDeviation[] 
   ...BUILD_TIME_PARAMETERS.map((item) => ({
     fact: { kind: FactKind.CONFIGMAP_KEY, object: 'odh-model-controller-parameters', item, status: 'missing' as const },
     category: DeviationCategory.NOT_INSTALLED,
-    reason: 'a kustomize parameter (config/base/kustomization.yaml replacements: an image or env value set at build time); the only key odh-v3.5-EA2 reads from the cluster is ray-tls-generator-image, and the construct sets the env values and images directly.',
+    reason: 'a kustomize parameter (config/base/kustomization.yaml replacements: an image or env value set at build time); the only key odh-v3.5-EA2 reads from the cluster is ray-tls-generator-image; the construct sets the env values and its own images directly and ships none of the runtime templates the other images are for.',
   })),
   {
     fact: { kind: FactKind.PORT, object: `${MANAGER} container manager`, item: '8080/TCP', status: 'extra' },
