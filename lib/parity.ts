@@ -530,11 +530,6 @@ export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     reason: 'lib/controller.ts declares the secure metrics endpoint as a named container port, which its Service and the checks refer to.',
   },
   {
-    fact: { kind: FactKind.MOUNT, object: '* container *', status: 'extra', actual: 'emptyDir' },
-    category: DeviationCategory.HARDENING,
-    reason: 'containers run with a read-only root filesystem and get a writable emptyDir where the program writes (lib/workload.ts scratch mounts).',
-  },
-  {
     fact: { kind: FactKind.SERVICE_SELECTOR, object: '*', item: 'app.kubernetes.io/name', status: 'extra' },
     category: DeviationCategory.HARDENING,
     reason: 'Services select their backend by all of its selector labels, so that in a namespace shared by several operators they reach only its pods.',

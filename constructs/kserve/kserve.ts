@@ -4,6 +4,7 @@ import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigPro
 import { CRDS, LOCAL_MODEL_CRDS } from './crds';
 import { llmInferenceServiceConfigPresets } from './llm-presets';
 import { KSERVE_LLMISVC_CRDS_OWNED, KSERVE_MANAGER_CRDS_OWNED } from './ownership';
+import { kserveParityDeviations } from './parity';
 import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LLMISVC_VARIANT_AUTOSCALER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
 import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './runtimes';
 import { KSERVE_IMAGES, KSERVE_VERSION, KServeImageKey } from './versions';
@@ -94,6 +95,7 @@ export class KServe extends Component {
     super(scope, id, props.namespace ?? 'kserve');
     const llm = props.llmInferenceService ?? true;
     const local = props.localModel ?? true;
+    this.declareParityDeviations(kserveParityDeviations({ llmInferenceService: llm, localModel: local, workloadVariantAutoscaler: props.workloadVariantAutoscaler ?? false }));
     const ns = this.namespaceName;
     // The pod mutator skips namespaces labelled control-plane: our own pods are never sent to it.
     this.addNamespace({ 'control-plane': 'kserve-controller-manager', 'app.kubernetes.io/name': 'kserve' });

@@ -22,7 +22,8 @@ export const KSERVE_MANAGER_RULES: PolicyRule[] = [
 
 export const LLMISVC_MANAGER_RULES: PolicyRule[] = [
   { nonResourceURLs: ['/metrics'], verbs: ['get'] },
-  Rbac.verbs('', ['configmaps'], ['create', 'get', 'list', 'patch', 'update', 'watch']),
+  // It only reads ConfigMaps (inferenceservice-config, scheduler configs): v0.20.0 writes none.
+  Rbac.read('', 'configmaps'),
   Rbac.verbs('', ['events'], ['create', 'patch', 'update']),
   Rbac.read('', 'pods'),
   Rbac.manage('', 'secrets', 'serviceaccounts', 'services'),

@@ -1,4 +1,5 @@
 import { CRDS } from './crds';
+import { LLAMA_STACK_OPERATOR_PARITY_DEVIATIONS } from './parity';
 import { LLAMA_STACK_OPERATOR_IMAGES, LLAMA_STACK_OPERATOR_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
@@ -38,6 +39,7 @@ export class LlamaStackOperator extends Component {
   constructor(scope: Platform, id: string, props: LlamaStackOperatorProps = {}) {
     super(scope, id, props.namespace ?? `${NAME}-system`);
     this.addNamespace();
+    this.declareParityDeviations(LLAMA_STACK_OPERATOR_PARITY_DEVIATIONS);
     const [llsd] = CRDS.map((d) => this.addCrd(d));
 
     const openShiftRules: PolicyRule[] = props.openShift

@@ -1,4 +1,5 @@
 import { CRDS } from './crds';
+import { MLFLOW_OPERATOR_PARITY_DEVIATIONS } from './parity';
 import { MLFLOW_OPERATOR_IMAGES } from './versions';
 import { CertificateProviderKind, OPENSHIFT_SERVING_CERT_ANNOTATION } from '../../lib/certificates';
 import { Component, ComponentProps } from '../../lib/component';
@@ -57,6 +58,7 @@ export class MLflowOperator extends Component {
       throw new Error(`${this.node.path}: url '${props.url}' must be an https URL, e.g. https://mlflow.apps.example.com`);
     }
     this.addNamespace();
+    this.declareParityDeviations(MLFLOW_OPERATOR_PARITY_DEVIATIONS);
     const crds = new Map(CRDS.map((d) => [d.kind, this.addCrd(d)]));
     this.require({ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', reason: 'it exposes each MLflow server through an HTTPRoute on the gateway' });
     this.require({ group: 'monitoring.coreos.com', kind: 'ServiceMonitor', reason: 'it creates a ServiceMonitor for each MLflow server' });
@@ -73,8 +75,10 @@ export class MLflowOperator extends Component {
       name: `${NAME}-controller-manager`,
       image: this.image('controller'),
       command: ['/manager'],
+      // --namespace: where the operator creates the MLflow servers (1.1.0 defaults to
+      // opendatahub, later builds to the pod's namespace); its namespaced Role covers only ours.
       args: [
-        '--leader-elect', '--health-probe-bind-address=:8081',
+        '--leader-elect', '--health-probe-bind-address=:8081', `--namespace=${this.namespaceName}`,
       ],
       env: [
         { name: 'ENABLE_NAMESPACE_RBAC', value: 'true' },

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { modelRegistryCrd } from './crds';
+import { MODEL_REGISTRY_OPERATOR_PARITY_DEVIATIONS } from './parity';
 import { OPERAND_WATCHES, OPERATOR_RULES, OPERATOR_RUNTIME_ROLES } from './rbac';
 import { MODEL_REGISTRY_IMAGES, ModelRegistryImageKey } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -67,6 +68,7 @@ export class ModelRegistryOperator extends Component {
       throw new Error(`${this.node.path}: registriesNamespace '${rns}' must be a lower-case DNS label of at most 63 characters, or '' for each registry's own namespace`);
     }
     this.addNamespace();
+    this.declareParityDeviations(MODEL_REGISTRY_OPERATOR_PARITY_DEVIATIONS);
     const mr = this.addCrd(modelRegistryCrd);
 
     const image = (key: ModelRegistryImageKey) => this.image(key);

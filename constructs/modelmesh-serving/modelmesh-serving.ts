@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
+import { MODELMESH_PARITY_DEVIATIONS } from './parity';
 import { MODELMESH_RUNTIME_IMAGES, MODELMESH_RUNTIMES } from './runtimes';
 import { MODELMESH_IMAGES, MODELMESH_VERSION } from './versions';
 import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
@@ -77,6 +78,7 @@ export class ModelMeshServing extends Component {
 
   constructor(scope: Platform, id: string, props: ModelMeshServingProps = {}) {
     super(scope, id, props.namespace ?? 'modelmesh-serving');
+    this.declareParityDeviations(MODELMESH_PARITY_DEVIATIONS);
     const etcdSecret = props.etcdSecretName ?? 'model-serving-etcd';
     if (!DNS1123_SUBDOMAIN.test(etcdSecret) || etcdSecret.length > 253) {
       throw new Error(`${this.node.path}: etcdSecretName '${etcdSecret}' is not a Secret name; use a lower-case DNS subdomain such as model-serving-etcd`);

@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { aiTenantCrd, configCrd, DEFAULT_AITENANT_NAMESPACE, legacyExternalModelCrd, maasAuthPolicyCrd, maasModelRefCrd, maasSubscriptionCrd, maasTenantConfigCrd, tenantCrd } from './crds';
+import { MAAS_PARITY_DEVIATIONS } from './parity';
 import { MAAS_CONTROLLER_RULES, MAAS_CONTROLLER_WATCHES, MAAS_OWNER_RULES, MAAS_VIEWER_RULES } from './rbac';
 import { MAAS_IMAGES, MAAS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -62,6 +63,7 @@ export class ModelsAsAService extends Component {
 
   constructor(scope: Platform, id: string, props: ModelsAsAServiceProps = {}) {
     super(scope, id, props.namespace ?? 'opendatahub');
+    this.declareParityDeviations(MAAS_PARITY_DEVIATIONS);
     const ns = this.namespaceName;
     const names: Array<[string, string | undefined]> = [
       ['gatewayName', props.gatewayName], ['gatewayNamespace', props.gatewayNamespace], ['subscriptionNamespace', props.subscriptionNamespace],
@@ -132,7 +134,10 @@ export class ModelsAsAService extends Component {
       selectorLabels: SELECTOR,
       labels: { app: 'maas-controller', ...LABELS },
       ports: { health: 8081, webhook: 9443 },
-      metrics: ControllerMetrics.secure(8443, { args: ['--metrics-bind-address=:8443', '--metrics-secure=true'], serviceName: 'maas-controller-metrics', portName: 'metrics' }),
+      // v0.2.1 (and the stable branch odh-stable is built from) has no --metrics-secure flag:
+      // passing one makes the manager exit at flag parsing. It serves controller-runtime
+      // metrics over plain HTTP on its default :8080, as upstream's install scrapes them.
+      metrics: ControllerMetrics.insecure(8080, 'maas-controller v0.2.1 serves metrics over plain HTTP only (no secure serving, no --metrics-secure flag)', { serviceName: 'maas-controller-metrics', portName: 'metrics' }),
       replicas: props.replicas,
       leaderElectionId: 'maas-controller.models-as-a-service.opendatahub.io',
       resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '512Mi' } },

@@ -2,7 +2,8 @@ import { PolicyRule, Rbac, ResourceRef } from '../../lib/rbac';
 
 // What maas-controller reads and manages besides the CRDs it owns (which the Controller
 // derives from `owns`). Facts from upstream's maas-controller-role, cluster-config-role and
-// ocp-role, folded into one ClusterRole.
+// ocp-role at v0.2.1, folded into one ClusterRole (later releases' grants, such as
+// HorizontalPodAutoscalers, Loki logs and the nonroot-v2 SCC, are not modelled).
 
 const MAAS = 'maas.opendatahub.io';
 const CREATE_READ_PATCH_DELETE = ['create', 'delete', 'get', 'list', 'patch', 'watch'];
@@ -12,7 +13,6 @@ export const MAAS_CONTROLLER_RULES: PolicyRule[] = [
   Rbac.read('', 'endpoints', 'pods', 'secrets'),
   Rbac.verbs('', ['events'], ['create', 'patch']),
   Rbac.verbs('', ['namespaces'], ['create', 'get', 'list', 'patch', 'watch']),
-  Rbac.verbs('', ['pods/log'], ['get']),
   Rbac.verbs('', ['serviceaccounts'], CREATE_READ_PATCH_DELETE),
   Rbac.verbs('', ['serviceaccounts/token'], ['create']),
   Rbac.read('apiextensions.k8s.io', 'customresourcedefinitions'),
@@ -20,7 +20,6 @@ export const MAAS_CONTROLLER_RULES: PolicyRule[] = [
   Rbac.verbs('apps', ['deployments/finalizers'], ['update']),
   Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
   Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
-  Rbac.manage('autoscaling', 'horizontalpodautoscalers'),
   Rbac.verbs('batch', ['cronjobs'], CREATE_READ_PATCH_DELETE),
   Rbac.verbs('batch', ['jobs'], ['create', 'delete', 'get']),
   Rbac.verbs('cert-manager.io', ['certificates'], CREATE_READ_PATCH_DELETE),
@@ -35,10 +34,9 @@ export const MAAS_CONTROLLER_RULES: PolicyRule[] = [
   Rbac.verbs('inference.opendatahub.io', ['externalmodels/status', 'externalproviders/status'], ['get', 'patch', 'update']),
   Rbac.manage('kuadrant.io', 'authpolicies', 'tokenratelimitpolicies'),
   Rbac.verbs('kuadrant.io', ['ratelimitpolicies'], CREATE_READ_PATCH_DELETE),
-  { apiGroups: ['loki.grafana.com'], resources: ['application'], resourceNames: ['logs'], verbs: ['create', 'get'] },
   Rbac.read(MAAS, 'externalmodels'),
   Rbac.verbs(MAAS, ['externalmodels/finalizers'], ['update']),
-  Rbac.verbs(MAAS, ['tenants'], ['delete', 'get', 'list', 'patch', 'update', 'watch']),
+  Rbac.verbs(MAAS, ['tenants'], ['get', 'list', 'patch', 'update', 'watch']),
   // The cluster-wide Config is a singleton named default.
   Rbac.verbs(MAAS, ['configs'], ['create', 'list', 'watch']),
   { apiGroups: [MAAS], resources: ['configs'], resourceNames: ['default'], verbs: ['delete', 'get', 'patch', 'update'] },
@@ -52,9 +50,10 @@ export const MAAS_CONTROLLER_RULES: PolicyRule[] = [
   Rbac.verbs('opentelemetry.io', ['opentelemetrycollectors'], CREATE_READ_PATCH_DELETE),
   Rbac.read('operator.authorino.kuadrant.io', 'authorinos'),
   Rbac.verbs('perses.dev', ['persesdashboards', 'persesdatasources'], CREATE_READ_PATCH_DELETE),
-  Rbac.verbs('rbac.authorization.k8s.io', ['clusterrolebindings', 'clusterroles', 'rolebindings'], CREATE_READ_PATCH_DELETE),
+  Rbac.verbs('rbac.authorization.k8s.io', ['clusterrolebindings', 'clusterroles'], CREATE_READ_PATCH_DELETE),
+  // The AITenant controller only reads and deletes the RoleBindings it left behind.
+  Rbac.verbs('rbac.authorization.k8s.io', ['rolebindings'], ['delete', 'get']),
   Rbac.manage('rbac.authorization.k8s.io', 'roles'),
-  { apiGroups: ['security.openshift.io'], resources: ['securitycontextconstraints'], resourceNames: ['nonroot-v2'], verbs: ['use'] },
   Rbac.read('serving.kserve.io', 'llminferenceservices'),
   Rbac.verbs('telemetry.istio.io', ['telemetries'], CREATE_READ_PATCH_DELETE),
   // OpenShift cluster configuration (upstream's ocp-role).

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { ModelServingApi } from './model-serving-api';
+import { ODH_MODEL_CONTROLLER_PARITY_DEVIATIONS } from './parity';
 import { ODH_MODEL_CONTROLLER_RULES, ODH_MODEL_CONTROLLER_WATCHES } from './rbac';
 import { ODH_MODEL_CONTROLLER_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
@@ -66,6 +67,7 @@ export class OdhModelController extends Component {
       }
     }
     this.addNamespace();
+    this.declareParityDeviations(ODH_MODEL_CONTROLLER_PARITY_DEVIATIONS);
     const crds = CRDS.map((d) => this.addCrd(d));
     for (const kind of ['InferenceService', 'InferenceGraph', 'ServingRuntime', 'LLMInferenceService', 'LLMInferenceServiceConfig']) {
       this.require({ group: KSERVE, kind, reason: `reconciles and admits KServe ${kind}s`, providedBy: KServe });
@@ -123,23 +125,15 @@ export class OdhModelController extends Component {
       path: '/mutate-serving-kserve-io-v1alpha1-inferencegraph',
       rules: rule(KSERVE, 'v1alpha1', ['inferencegraphs'], ['CREATE']),
     });
-    // These mutators create connection secrets and service accounts: no side effects on dry run.
     // InferenceServices on CREATE only, as upstream's markers at odh-v3.5-EA2: with UPDATE every
     // update of an InferenceService would fail while the controller is down (fail-closed).
+    // At odh-v3.5-EA2 this mutator changes nothing outside the object (sideEffects None), and
+    // the release serves no LLMInferenceService mutator (later releases add one).
     w.addMutatingWebhook(MUTATING, {
       name: `minferenceservice-v1beta1${suffix}`,
       path: '/mutate-serving-kserve-io-v1beta1-inferenceservice',
       rules: rule(KSERVE, 'v1beta1', ['inferenceservices'], ['CREATE']),
-      sideEffects: 'NoneOnDryRun',
     });
-    for (const version of ['v1alpha2', 'v1alpha1']) {
-      w.addMutatingWebhook(MUTATING, {
-        name: `connection-llmisvc-${version}${suffix}`,
-        path: `/mutate-serving-kserve-io-${version}-llminferenceservice`,
-        rules: rule(KSERVE, version, ['llminferenceservices'], ['CREATE', 'UPDATE']),
-        sideEffects: 'NoneOnDryRun',
-      });
-    }
     w.addMutatingWebhook(MUTATING, {
       name: `mutating.pod${suffix}`,
       path: '/mutate--v1-pod',

@@ -18,7 +18,6 @@ export const ODH_MODEL_CONTROLLER_RULES: PolicyRule[] = [
   Rbac.verbs('gateway.networking.k8s.io', ['gateways'], ['get', 'list', 'patch', 'update', 'watch']),
   Rbac.verbs('gateway.networking.k8s.io', ['gateways/finalizers'], ['patch', 'update']),
   Rbac.read('gateway.networking.k8s.io', 'httproutes'),
-  Rbac.read('infrastructure.opendatahub.io', 'hardwareprofiles'),
   Rbac.manage('keda.sh', 'triggerauthentications'),
   Rbac.manage('kuadrant.io', 'authpolicies'),
   Rbac.verbs('kuadrant.io', ['authpolicies/status'], ['get', 'patch', 'update']),

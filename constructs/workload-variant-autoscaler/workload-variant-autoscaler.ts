@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
+import { WVA_PARITY_DEVIATIONS } from './parity';
 import { WVA_IMAGES, WVA_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
@@ -96,6 +97,7 @@ export class WorkloadVariantAutoscaler extends Component {
     const watch = props.watchNamespaces ?? 'own';
     if (watch !== 'own' && watch !== 'all') throw new Error(`${this.node.path}: watchNamespaces '${watch}' must be 'own' or 'all'`);
     this.addNamespace();
+    this.declareParityDeviations(WVA_PARITY_DEVIATIONS);
     const ns = this.namespaceName;
     const [va] = CRDS.map((d) => this.addCrd(d));
     this.require({ group: 'inference.networking.k8s.io', kind: 'InferencePool', reason: 'it reads the pools whose variants it scales (POOL_GROUP)', providedBy: GatewayApiInferenceExtension });

@@ -119,8 +119,4 @@ export interface KnownReleaseMismatch {
 }
 
 export const KNOWN_RELEASE_MISMATCHES: readonly KnownReleaseMismatch[] = [
-  { install: 'models-as-a-service', component: 'models-as-a-service', key: 'controller', modelled: 'odh-stable', defect: 'UNTRIAGED', note: 'models the moving odh-stable tag, which the v0.2.1 install also pins; not shown to be v0.2.1' },
-  { install: 'mlflow-operator', component: 'mlflow-operator', key: 'controller', modelled: 'odh-stable', defect: 'UNTRIAGED', note: 'models the moving odh-stable tag; the 1.1.0 install pins a digest' },
-  { install: 'odh-model-controller', component: 'odh-model-controller', key: 'controller', modelled: 'odh-incubating', defect: 'UNTRIAGED', note: 'models odh-incubating; the install at odh-v3.5-EA2 pins odh-v3.5-EA2' },
-  { install: 'odh-model-controller', component: 'odh-model-controller', key: 'modelServingApi', modelled: 'odh-incubating', defect: 'UNTRIAGED', note: 'deploys odh-incubating; the install at odh-v3.5-EA2 pins odh-v3.5-EA2' },
 ];

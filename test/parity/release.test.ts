@@ -16,6 +16,14 @@ const RELEASE_EXCEPTIONS: Readonly<Record<string, { readonly modelled: string; r
     modelled: 'v1-5170a36',
     reason: 'the facts are of branch release-1.9 at commit 078ec30 (there is no 1.9 tag); the install pins the image built from that commit, v1-5170a36',
   },
+  'models-as-a-service': {
+    modelled: 'odh-stable',
+    reason: 'upstream publishes no v0.2.1 image: the v0.2.1 install itself deploys maas-controller:odh-stable (its params.env), the tag Konflux builds from branch stable (.tekton/odh-maas-controller-push-stable.yaml)',
+  },
+  'mlflow-operator': {
+    modelled: 'odh-stable',
+    reason: 'upstream publishes no 1.1.0 image tag (its install pins a digest); the construct models the odh-stable build of main, which Konflux pushes on every push to main (.tekton/mlflow-operator-push.yaml), and its parity deviations name what main adds',
+  },
   'spark-operator': {
     modelled: '2.5.2',
     reason: 'v2.5.2\'s kustomize config still pins controller v2.5.0-rc.0; the release\'s Helm chart, the main install, deploys image tag 2.5.2 of the same tag',

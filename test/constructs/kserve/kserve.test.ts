@@ -58,6 +58,8 @@ describe('KServe RBAC against upstream v0.20.0', () => {
   test('llmisvc creates the scheduler\'s RoleBindings and auth-delegator ClusterRoleBinding and reads ConfigMaps, Pods and EndpointSlices', () => {
     for (const res of ['roles', 'rolebindings', 'clusterrolebindings']) expect(allows(role.rules, 'rbac.authorization.k8s.io', res, 'create')).toBe(true);
     expect(allows(role.rules, '', 'configmaps', 'watch')).toBe(true);
+    // v0.20.0's llmisvc only reads ConfigMaps (upstream grants get, list, watch): no writes.
+    for (const verb of ['create', 'update', 'patch', 'delete']) expect([verb, allows(role.rules, '', 'configmaps', verb)]).toEqual([verb, false]);
     expect(allows(role.rules, '', 'pods', 'list')).toBe(true);
     expect(allows(role.rules, 'discovery.k8s.io', 'endpointslices', 'watch')).toBe(true);
   });

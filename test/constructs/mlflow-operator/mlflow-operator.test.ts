@@ -101,10 +101,21 @@ describe('MLflow operator alone', () => {
     expect(problems[1]).toContain('requires monitoring.coreos.com/ServiceMonitor');
   });
 
+  test('--namespace names the operator\'s own namespace, where its Role lets it create MLflow servers (1.1.0 would default to opendatahub)', () => {
+    const o = build((app) => {
+      const p = new Platform(app, 'mlflow', { name: 'mlflow', prerequisites: PREREQS });
+      new MLflowOperator(p, 'mlflow-operator', { namespace: 'mlflow-system' });
+      return p;
+    });
+    const c = o.model.objects.find((x) => x.json.kind === 'Deployment')!.json.spec.template.spec.containers[0];
+    expect(c.args).toContain('--namespace=mlflow-system');
+    expect(c.args).not.toContain('--namespace=opendatahub');
+  });
+
   test('controller: image, args, operand image and environment', () => {
     const c = find('Deployment', NAME).spec.template.spec.containers[0];
     expect(c.image).toBe('quay.io/opendatahub/mlflow-operator:odh-stable');
-    expect(c.args).toEqual(['--leader-elect', '--health-probe-bind-address=:8081', '--metrics-bind-address=:8443']);
+    expect(c.args).toEqual(['--leader-elect', '--health-probe-bind-address=:8081', '--namespace=opendatahub', '--metrics-bind-address=:8443']);
     expect(c.env).toContainEqual({ name: 'MLFLOW_IMAGE', value: 'quay.io/opendatahub/mlflow:odh-stable' });
     expect(c.env).toContainEqual({ name: 'GATEWAY_NAME', value: 'data-science-gateway' });
     expect(c.env).toContainEqual({ name: 'RESOURCE_NAME_PREFIX', value: 'mlflow-operator-' });

@@ -54,7 +54,7 @@ describe('OdhModelController controller', () => {
   const c = d.spec.template.spec.containers[0];
 
   test('image, args, environment, ports and probes as upstream', () => {
-    expect(c.image).toBe('quay.io/opendatahub/odh-model-controller:odh-incubating');
+    expect(c.image).toBe('quay.io/opendatahub/odh-model-controller:odh-v3.5-EA2');
     expect(c.command).toEqual(['/manager']);
     expect(c.args).toEqual(['--leader-elect', '--health-probe-bind-address=:8081', '--metrics-bind-address=:8080']);
     expect(c.env.filter((e: any) => e.value !== undefined)).toEqual([
@@ -83,6 +83,8 @@ describe('OdhModelController controller', () => {
     ]));
     expect(JSON.stringify(role.rules)).not.toContain('"*"');
     expect(JSON.stringify(role.rules)).not.toContain('"post"');
+    // odh-v3.5-EA2 reads no HardwareProfiles (later releases do).
+    expect(JSON.stringify(role.rules)).not.toContain('hardwareprofiles');
     const lease = find('Role', 'odh-model-controller-role');
     expect(lease.rules.map((r: any) => r.resources.join(','))).toEqual(expect.arrayContaining(['configmaps', 'leases']));
   });
@@ -103,10 +105,10 @@ describe('OdhModelController controller', () => {
 });
 
 describe('OdhModelController webhooks', () => {
-  test('8 webhooks in 2 configurations: 5 mutating, 3 validating, all fail closed, admission v1', () => {
+  test('6 webhooks in 2 configurations (as odh-v3.5-EA2): 3 mutating, 3 validating, all fail closed, admission v1', () => {
     const all = webhooks();
-    expect(all).toHaveLength(8);
-    expect(all.filter((w) => w.config === 'mutating.odh-model-controller.opendatahub.io')).toHaveLength(5);
+    expect(all).toHaveLength(6);
+    expect(all.filter((w) => w.config === 'mutating.odh-model-controller.opendatahub.io')).toHaveLength(3);
     expect(all.filter((w) => w.config === 'validating.odh-model-controller.opendatahub.io')).toHaveLength(3);
     for (const w of all) {
       expect(w.failurePolicy).toBe('Fail');
@@ -115,13 +117,11 @@ describe('OdhModelController webhooks', () => {
     }
   });
 
-  test('the InferenceService and LLMInferenceService mutators are NoneOnDryRun, the others None', () => {
+  test('the webhooks odh-v3.5-EA2 serves, all without side effects (no LLMInferenceService mutator at that release)', () => {
     const effects = Object.fromEntries(webhooks().map((w) => [w.name, w.sideEffects]));
     expect(effects).toEqual({
       'minferencegraph-v1alpha1.odh-model-controller.opendatahub.io': 'None',
-      'minferenceservice-v1beta1.odh-model-controller.opendatahub.io': 'NoneOnDryRun',
-      'connection-llmisvc-v1alpha2.odh-model-controller.opendatahub.io': 'NoneOnDryRun',
-      'connection-llmisvc-v1alpha1.odh-model-controller.opendatahub.io': 'NoneOnDryRun',
+      'minferenceservice-v1beta1.odh-model-controller.opendatahub.io': 'None',
       'mutating.pod.odh-model-controller.opendatahub.io': 'None',
       'validating.nim.account.odh-model-controller.opendatahub.io': 'None',
       'validating.isvc.odh-model-controller.opendatahub.io': 'None',
@@ -133,7 +133,10 @@ describe('OdhModelController webhooks', () => {
     const byName = Object.fromEntries(webhooks().map((w) => [w.name.replace('.odh-model-controller.opendatahub.io', ''), w]));
     expect(byName['minferencegraph-v1alpha1'].clientConfig.service.path).toBe('/mutate-serving-kserve-io-v1alpha1-inferencegraph');
     expect(byName['minferencegraph-v1alpha1'].rules).toEqual([{ apiGroups: ['serving.kserve.io'], apiVersions: ['v1alpha1'], resources: ['inferencegraphs'], operations: ['CREATE'] }]);
-    expect(byName['connection-llmisvc-v1alpha2'].clientConfig.service.path).toBe('/mutate-serving-kserve-io-v1alpha2-llminferenceservice');
+    expect(byName['minferenceservice-v1beta1'].clientConfig.service.path).toBe('/mutate-serving-kserve-io-v1beta1-inferenceservice');
+    // The odh-v3.5-EA2 manager serves no LLMInferenceService mutator: a webhook there would
+    // fail every LLMInferenceService create (no such path, failurePolicy Fail).
+    expect(webhooks().filter((w) => w.rules.some((r: any) => r.resources.includes('llminferenceservices')))).toEqual([]);
     expect(byName['validating.nim.account'].clientConfig.service.path).toBe('/validate-nim-opendatahub-io-v1-account');
     expect(byName['validating.isvc'].rules[0]).toMatchObject({ apiVersions: ['v1beta1'], resources: ['inferenceservices'], operations: ['CREATE'] });
     const pod = byName['mutating.pod'];
@@ -152,7 +155,7 @@ describe('OdhModelController webhooks', () => {
 
   test('every webhook resolves to the controller pods with a CA source', () => {
     const lines = wiringTable(alone.build.model).filter((l) => l.includes('odh-model-controller'));
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(6);
     for (const l of lines) expect(l).toContain('-> Deployment/odh-model-controller:9443 -> cert-manager opendatahub/odh-model-controller-webhook-service-cert -> Fail');
   });
 
@@ -171,7 +174,7 @@ describe('OdhModelController model-serving-api', () => {
   test('HTTPS API with its certificate, probes over HTTPS, and its own narrow role', () => {
     const d = find('Deployment', 'model-serving-api');
     const c = d.spec.template.spec.containers[0];
-    expect(c.image).toBe('quay.io/opendatahub/odh-model-serving-api:odh-incubating');
+    expect(c.image).toBe('quay.io/opendatahub/odh-model-serving-api:odh-v3.5-EA2');
     expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 8443, scheme: 'HTTPS' });
     expect(d.spec.template.spec.volumes).toEqual([{ name: 'tls-certs', secret: { secretName: 'model-serving-api-tls' } }]);
     expect(find('Certificate', 'model-serving-api-cert').spec.secretName).toBe('model-serving-api-tls');

@@ -1,0 +1,98 @@
+import { RBAC_LEFT_OUT } from './rbac';
+import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+
+const MANAGER = 'Deployment/kserve-controller-manager';
+const LOCALMODEL = 'Deployment/kserve-localmodel-controller-manager';
+const LLMISVC = 'Deployment/llmisvc-controller-manager';
+const EVERY_VERB = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+
+const arg = (deployment: string, container: string, item: string, status: 'extra' | 'missing', category: DeviationCategory, reason: string): ParityDeviation => ({
+  fact: { kind: FactKind.ARG, object: `${deployment} container ${container}`, item, status }, category, reason,
+});
+const explicitDefault = (deployment: string, item: string) => arg(deployment, 'manager', item, 'extra', DeviationCategory.PLATFORM_INTEGRATION,
+  'states the v0.20.0 manager\'s own default (cmd/*/main.go: probes :8081, webhooks 9443), so that the declared ports cannot drift from what it binds.');
+const ownedFinalizers = (deployment: string, plural: string): ParityDeviation => ({
+  fact: { kind: FactKind.RBAC, object: deployment, item: `serving.kserve.io|${plural}/finalizers|update`, status: 'extra' },
+  category: DeviationCategory.PLATFORM_INTEGRATION,
+  reason: 'lib/controller.ts grants update on the finalizers of a CRD the controller owns (check MLP030), so that its owner references may block deletion.',
+});
+const selectorLabel = (service: string): ParityDeviation => ({
+  fact: { kind: FactKind.SERVICE_SELECTOR, object: service, item: 'controller-tools.k8s.io', status: 'extra' },
+  category: DeviationCategory.HARDENING,
+  reason: 'the webhook Service selects the manager by its whole selector (control-plane and controller-tools.k8s.io: 1.0, both on the pods), so that it reaches only that manager\'s pods.',
+});
+
+/** Triples of constructs/kserve/rbac.ts RBAC_LEFT_OUT, each with its documented reason. */
+function leftOut(deploymentOf: (serviceAccount: string) => string | undefined): ParityDeviation[] {
+  return RBAC_LEFT_OUT.flatMap((l) => {
+    const object = deploymentOf(l.serviceAccount);
+    if (!object) return [];
+    // Without verbs an entry leaves out every verb upstream grants on the resource.
+    return l.resources.flatMap((r) => (l.verbs ?? ['*']).map((verb) => ({
+      fact: { kind: FactKind.RBAC, object, item: `${l.group}|${r}|${verb}`, status: 'missing' as const },
+      category: DeviationCategory.SCOPED_RBAC,
+      reason: `${l.reason} (RBAC_LEFT_OUT).`,
+    })));
+  });
+}
+
+/** Which parts of KServe the construct installs (its props). */
+export interface KServeParityOptions {
+  readonly llmInferenceService: boolean;
+  readonly localModel: boolean;
+  readonly workloadVariantAutoscaler: boolean;
+}
+
+/** KServe's differences from upstream's v0.20.0 install (config/overlays/all + clusterresources), on purpose. */
+export function kserveParityDeviations(o: KServeParityOptions): ParityDeviation[] {
+  const manager: ParityDeviation[] = [
+    arg(MANAGER, 'kube-rbac-proxy', '--v=0', 'extra', DeviationCategory.HARDENING, 'the metrics proxy logs at verbosity 0: upstream\'s --v=10 traces every scrape request at debug level.'),
+    arg(MANAGER, 'kube-rbac-proxy', '--v=10', 'missing', DeviationCategory.HARDENING, 'the metrics proxy logs at verbosity 0: upstream\'s --v=10 traces every scrape request at debug level.'),
+    explicitDefault(MANAGER, '--health-probe-addr=:8081'),
+    explicitDefault(MANAGER, '--webhook-port=9443'),
+    {
+      fact: { kind: FactKind.CONFIGMAP_KEY, object: 'inferenceservice-config', item: '_example', status: 'missing' },
+      category: DeviationCategory.NOT_INSTALLED,
+      reason: '_example is commented documentation of the keys in upstream\'s ConfigMap; no code at v0.20.0 reads it.',
+    },
+    {
+      fact: { kind: FactKind.SERVICE, object: 'kserve-controller-manager-service', status: 'missing' },
+      category: DeviationCategory.NOT_INSTALLED,
+      reason: 'upstream\'s second Service on the same kube-rbac-proxy port 8443 as kserve-controller-manager-metrics-service, which the construct ships; nothing at v0.20.0 refers to this one by name.',
+    },
+    ...['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'].flatMap((r) => EVERY_VERB.map((verb) => ({
+      fact: { kind: FactKind.RBAC, object: MANAGER, item: `admissionregistration.k8s.io|${r}|${verb}`, status: 'missing' as const },
+      category: DeviationCategory.SCOPED_RBAC,
+      reason: 'only a kubebuilder marker on the InferenceService controller grants it: no code at v0.20.0 reads or writes webhook configurations (cert-manager injects their CA bundles).',
+    }))),
+    ownedFinalizers(MANAGER, 'trainedmodels'),
+    selectorLabel('kserve-webhook-server-service'),
+  ];
+  const localModel: ParityDeviation[] = o.localModel ? [
+    explicitDefault(LOCALMODEL, '--health-probe-addr=:8081'),
+    explicitDefault(LOCALMODEL, '--webhook-port=9443'),
+    arg(LOCALMODEL, 'manager', '--leader-elect', 'extra', DeviationCategory.HARDENING,
+      'leader election (a flag v0.20.0\'s cmd/localmodel defines, off by default), so that two replicas during a rolling update never reconcile LocalModelCaches at once.'),
+    ownedFinalizers(LOCALMODEL, 'localmodelcaches'),
+    ownedFinalizers(LOCALMODEL, 'localmodelnamespacecaches'),
+    selectorLabel('localmodel-webhook-server-service'),
+  ] : [];
+  const securedMetrics = 'v0.20.0\'s llmisvc manager serves metrics over HTTPS with authentication and authorization by default (SecureServing, WithAuthenticationAndAuthorization); bound on every interface instead of upstream\'s 127.0.0.1, its Service llmisvc-controller-manager-service reaches it.';
+  const llm: ParityDeviation[] = o.llmInferenceService ? [
+    explicitDefault(LLMISVC, '--health-probe-addr=:8081'),
+    explicitDefault(LLMISVC, '--webhook-port=9443'),
+    arg(LLMISVC, 'manager', '--metrics-addr=:8443', 'extra', DeviationCategory.PLATFORM_INTEGRATION, securedMetrics),
+    arg(LLMISVC, 'manager', '--metrics-secure', 'extra', DeviationCategory.PLATFORM_INTEGRATION, securedMetrics),
+    arg(LLMISVC, 'manager', '--metrics-addr=127.0.0.1:8443', 'missing', DeviationCategory.PLATFORM_INTEGRATION, securedMetrics),
+    ...(o.workloadVariantAutoscaler ? [] : ['create', 'get', 'patch', 'update', 'watch'].map((verb) => ({
+      fact: { kind: FactKind.RBAC, object: LLMISVC, item: `llmd.ai|variantautoscalings|${verb}`, status: 'missing' as const },
+      category: DeviationCategory.NOT_INSTALLED,
+      reason: 'granted with workloadVariantAutoscaler (the Workload Variant Autoscaler in the platform); without it no VariantAutoscaling CRD exists, and v0.20.0 watches and creates them only when the CRD is served.',
+    }))),
+    selectorLabel('llmisvc-webhook-server-service'),
+  ] : [];
+  return [
+    ...manager, ...localModel, ...llm,
+    ...leftOut((sa) => (sa === 'kserve-controller-manager' ? MANAGER : sa === 'llmisvc-controller-manager' && o.llmInferenceService ? LLMISVC : undefined)),
+  ];
+}

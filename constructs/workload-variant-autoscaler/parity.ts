@@ -1,0 +1,10 @@
+import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+
+const MANAGER = 'Deployment/workload-variant-autoscaler-controller-manager';
+
+/** The workload-variant-autoscaler's differences from upstream's v0.5.1 install, on purpose. */
+export const WVA_PARITY_DEVIATIONS: readonly ParityDeviation[] = ['get', 'list', 'watch'].map((verb) => ({
+  fact: { kind: FactKind.RBAC, object: MANAGER, item: `inference.networking.k8s.io|inferencepools|${verb}`, status: 'extra' as const },
+  category: DeviationCategory.SCOPED_RBAC,
+  reason: 'v0.5.1\'s cmd/main.go always starts an InferencePool reconciler that gets and watches the pools of POOL_GROUP; the release\'s Helm chart grants this read, its kustomize role (the facts) omits it.',
+}));
