@@ -2,7 +2,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject, wildcardReason } from './rbac';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, RbacNeed, rbacNeeds, RbacNeedsProps, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
 
@@ -33,7 +33,7 @@ export interface WorkloadVolumeClaim {
   readonly storageClassName?: string;
 }
 
-export interface WorkloadProps {
+export interface WorkloadProps extends RbacNeedsProps {
   /** Name of the Deployment, its ServiceAccount and (by default) its Service. */
   readonly name: string;
   /** The resolved image (from the component's versions table). */
@@ -133,9 +133,16 @@ export class Workload extends Construct {
   public readonly service?: ApiObject;
   /** The Service's name, when it has one. */
   public readonly serviceName?: string;
+  /** Cluster-wide rules (rules + grants, clientCalls, accessReviews), normalized. */
   public readonly clusterRules: PolicyRule[];
   public readonly namespacedRules: PolicyRule[];
   public readonly serviceAccountName: string;
+  /** Roles it creates at run time (their rules are part of clusterRules). */
+  public readonly grants: RuntimeRole[];
+  /** Permissions of its direct client calls (part of clusterRules). */
+  public readonly clientCalls: RbacNeed[];
+  /** Verbs checked on it by SubjectAccessReview (part of clusterRules). */
+  public readonly accessReviews: RbacNeed[];
   public readonly webhookPort?: number;
   public readonly webhookPortName: string;
   private readonly volumes: Array<Record<string, unknown>>;
@@ -180,7 +187,11 @@ export class Workload extends Construct {
       throw new Error(`${where}: replicas ${replicas}${custom?.replicas !== undefined ? ` (customization controllers['${target}'].replicas)` : ''} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
     }
 
-    this.clusterRules = normalizeRules(props.rules ?? []);
+    const needs = rbacNeeds(where, props);
+    this.grants = needs.grants;
+    this.clientCalls = needs.clientCalls;
+    this.accessReviews = needs.accessReviews;
+    this.clusterRules = normalizeRules([...(props.rules ?? []), ...needs.rules]);
     this.namespacedRules = normalizeRules(props.namespacedRules ?? []);
     onlyChecks(where, props.securityExceptions, [...POD_SECURITY_CHECKS, 'wildcardRbac']);
     const wildcards = wildcardReason(props.securityExceptions);
