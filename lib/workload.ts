@@ -1,9 +1,10 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Component } from './component';
+import { ControllerCustomization } from './customization';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, RbacNeed, rbacNeeds, RbacNeedsProps, roleObject, RuntimeRole, wildcardReason } from './rbac';
-import { checkPorts, mergeResources, resourceProblems } from './resources';
+import { checkPorts, ContainerResources, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
 
 /** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
@@ -327,4 +328,90 @@ export class Workload extends Construct {
     this.volumes.push({ name: volumeName, emptyDir: {} });
     this.mounts.push({ name: volumeName, mountPath });
   }
+}
+
+/** The pod template spec of a workload object: its containers and anything else. */
+export interface WorkloadPodSpec {
+  readonly containers: Array<Record<string, unknown>>;
+  readonly [field: string]: unknown;
+}
+
+/** The spec of a Deployment or StatefulSet a construct writes field by field. */
+export interface WorkloadObjectSpec {
+  readonly replicas?: number;
+  readonly template: { readonly spec: WorkloadPodSpec; readonly [field: string]: unknown };
+  readonly [field: string]: unknown;
+}
+
+/** Options of `workloadObject`. */
+export interface WorkloadObjectProps {
+  /** @default Deployment */
+  readonly kind?: 'Deployment' | 'StatefulSet';
+  readonly metadata: { readonly name: string; readonly namespace: string; readonly labels?: Record<string, string> };
+  readonly spec: WorkloadObjectSpec;
+  /** The container that customization's resources apply to. @default the first container */
+  readonly mainContainer?: string;
+  /**
+   * Why it must not run more than one pod (a ReadWriteOnce claim, no leader election):
+   * customization that asks for more fails with this reason.
+   * @default - it may run several
+   */
+  readonly singleReplica?: string;
+}
+
+/**
+ * The platform's customization of a workload (`controllers['<component>/<name>']`), for
+ * constructs whose other settings follow from it (e.g. leader election from replicas);
+ * `workloadObject` applies it to the object itself.
+ */
+export function workloadCustomization(scope: IConstruct, name: string): ControllerCustomization {
+  const component = componentOf(scope);
+  return component.platform.customization.controller(component.componentName, name) ?? {};
+}
+
+/** The customization key of a workload: `<component>/<name>`. */
+export function workloadTarget(scope: IConstruct, name: string): string {
+  return `${componentOf(scope).componentName}/${name}`;
+}
+
+/** The component a construct belongs to (the nearest enclosing one). */
+export function componentOf(c: IConstruct): Component {
+  const found = [...c.node.scopes].reverse().find((s): s is Component => s instanceof Component);
+  if (!found) throw new Error(`${c.node.path}: not inside a Component; a workload belongs to the component that runs it`);
+  return found;
+}
+
+/**
+ * A Deployment or StatefulSet that a construct writes field by field (a UI, a database, a
+ * server with upstream's own pod layout), under the same customization as Workload and
+ * Controller: the platform's `controllers['<component>/<name>']` sets its replicas and
+ * merges resources over its main container's. Without customization the object is exactly
+ * `spec` as given.
+ */
+export function workloadObject(scope: Construct, id: string, props: WorkloadObjectProps): ApiObject {
+  const where = `${scope.node.path}/${id}`;
+  const component = componentOf(scope);
+  const name = props.metadata.name;
+  const target = `${component.componentName}/${name}`;
+  const custom = component.platform.customization.controller(component.componentName, name);
+  let spec = props.spec;
+  if (custom?.replicas !== undefined) {
+    if (props.singleReplica && custom.replicas > 1) throw new Error(`${where}: customization controllers['${target}'].replicas ${custom.replicas}: ${props.singleReplica}; use replicas: 1 (or 0)`);
+    spec = { ...spec, replicas: custom.replicas };
+  }
+  if (custom?.resources) {
+    const containers = spec.template.spec.containers;
+    const main = props.mainContainer === undefined ? 0 : containers.findIndex((c) => c.name === props.mainContainer);
+    if (main < 0 || !containers.length) {
+      throw new Error(`${where}: mainContainer '${props.mainContainer}' is not a container of ${name} (have ${containers.map((c) => String(c.name)).join(', ') || 'none'}); name one of them`);
+    }
+    const resources = mergeResources(containers[main].resources as ContainerResources | undefined, custom.resources)!;
+    const issues = resourceProblems(resources, `customization controllers['${target}'].resources merged over the component's`);
+    if (issues.length) throw new Error(`${where}: ${issues.join('; ')}`);
+    spec = {
+      ...spec,
+      template: { ...spec.template, spec: { ...spec.template.spec, containers: containers.map((c, i) => (i === main ? { ...c, resources } : c)) } },
+    };
+  }
+  return new ApiObject(scope, id, { apiVersion: 'apps/v1', kind: props.kind ?? 'Deployment', metadata: props.metadata, spec });
 }

@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { workloadObject } from '../../lib/workload';
 
 /** The ext-proc gRPC port and the metrics port of the payload processor. */
 export const PAYLOAD_PROCESSOR_PORTS = { grpc: 9004, metrics: 9005 } as const;
@@ -42,9 +43,7 @@ export class PayloadProcessor extends Construct {
     const meta = { name: props.name, namespace: props.namespace, labels: props.labels };
     const ports: Array<Record<string, unknown>> = [{ name: 'grpc', containerPort: PAYLOAD_PROCESSOR_PORTS.grpc, protocol: 'TCP' }];
     if (props.metrics) ports.push({ name: 'metrics', containerPort: PAYLOAD_PROCESSOR_PORTS.metrics, protocol: 'TCP' });
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: meta,
       spec: {
         replicas: props.replicas ?? 1,

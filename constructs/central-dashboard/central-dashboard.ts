@@ -6,6 +6,7 @@ import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLi
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
+import { workloadObject } from '../../lib/workload';
 import { ProfileController } from '../profile-controller/profile-controller';
 
 export interface CentralDashboardIstioProps {
@@ -119,9 +120,7 @@ export class CentralDashboard extends Component {
       },
     });
 
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: meta('dashboard'),
       spec: {
         replicas,

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { workloadCustomization, workloadObject, workloadTarget } from '../../lib/workload';
 
 /** Ports every endpoint picker serves (the reference EPP and llm-d's scheduler alike). */
 export const EPP_PORTS = { grpc: 9002, grpcHealth: 9003, metrics: 9090 } as const;
@@ -117,11 +118,14 @@ export class EndpointPicker extends Construct {
       throw new Error(`${this.node.path}: poolName '${props.poolName}' must be a DNS label of at most 59 characters (the picker is named epp-<poolName>)`);
     }
     const impl = props.implementation;
-    const replicas = props.replicas ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 1`);
+    // The platform's customization (controllers['<component>/epp-<pool>']) wins, and leader election follows it.
+    const customReplicas = workloadCustomization(this, `epp-${props.poolName}`).replicas;
+    const replicas = customReplicas ?? props.replicas ?? 1;
+    if (customReplicas === undefined && (!Number.isInteger(replicas) || replicas < 1)) throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 1`);
     const leader = replicas > 1;
     if (leader && !impl.leaderElectionFlag) {
-      throw new Error(`${this.node.path}: replicas ${replicas}: the ${impl.description} has no leader election here, so it runs one replica; set replicas: 1 or use an implementation with leaderElectionFlag`);
+      const source = customReplicas === undefined ? 'replicas' : `customization controllers['${workloadTarget(this, `epp-${props.poolName}`)}'].replicas`;
+      throw new Error(`${this.node.path}: ${source} ${replicas}: the ${impl.description} has no leader election here, so it runs one replica; set replicas: 1 or use an implementation with leaderElectionFlag`);
     }
     if (impl.pluginConfig) validatePluginConfig(this.node.path, impl.pluginConfig);
     const reserved = new Set<number>(Object.values(EPP_PORTS));
@@ -175,9 +179,7 @@ export class EndpointPicker extends Construct {
     // With one replica the reference EPP answers the gRPC health service inference-extension;
     // with leader election, liveness and readiness are separate services.
     const probeService = leader ? undefined : 'inference-extension';
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: meta,
       spec: {
         replicas,

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
 import { DatabaseEngine, defaultPort, envFrom, ExternalDatabase, SecretKeyRef } from '../../lib/database';
+import { workloadObject } from '../../lib/workload';
 
 export const KATIB_DB_MANAGER_PORT = 6789;
 
@@ -36,9 +37,7 @@ export class KatibDbManager extends Construct {
       { name: `${prefix}_PORT`, value: String(db.port ?? defaultPort(db.engine)) },
       { name: `${prefix}_DATABASE`, value: db.database },
     ];
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name: 'katib-db-manager', namespace: props.namespace, labels },
       spec: {
         replicas: props.replicas,

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
 import { SecretKeyRef } from '../../lib/database';
+import { workloadObject } from '../../lib/workload';
 
 export const KATIB_MYSQL_SERVICE = 'katib-mysql';
 export const KATIB_MYSQL_DATABASE = 'katib';
@@ -43,10 +44,9 @@ export class KatibMySql extends Construct {
       },
     });
     const password = { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.rootPassword.name, key: props.rootPassword.key } } };
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name: 'katib-mysql', namespace: props.namespace, labels },
+      singleReplica: 'its ReadWriteOnce claim mounts on one pod, and two MySQL servers must not share a data directory',
       spec: {
         replicas: 1,
         strategy: { type: 'Recreate' },

@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { KATIB_GROUP } from './crds';
 import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
+import { workloadObject } from '../../lib/workload';
 
 export interface KatibUiProps {
   readonly namespace: string;
@@ -39,9 +40,7 @@ export class KatibUi extends Construct {
       ],
     });
     bindingObject(this, 'ClusterRoleBinding', { name, labels, roleRef: { kind: 'ClusterRole', name }, serviceAccounts: [{ name, namespace: props.namespace }] });
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name, namespace: props.namespace, labels },
       spec: {
         replicas: props.replicas,

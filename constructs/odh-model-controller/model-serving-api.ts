@@ -5,6 +5,7 @@ import { MODEL_SERVING_API_RULES } from './rbac';
 import { Component } from '../../lib/component';
 import { bindingObject, roleObject } from '../../lib/rbac';
 import { serviceServingCertificate } from '../../lib/webhook-server';
+import { workloadObject } from '../../lib/workload';
 
 export interface ModelServingApiProps {
   readonly image: string;
@@ -43,9 +44,7 @@ export class ModelServingApi extends Construct {
       },
     });
     const probe = (path: string) => ({ httpGet: { path, port: 8443, scheme: 'HTTPS' }, initialDelaySeconds: 5, periodSeconds: 10 });
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name: NAME, namespace: ns, labels },
       spec: {
         replicas: 1,
