@@ -6,7 +6,7 @@ import { CrdDefinition } from './crd';
 import { labelSelectorMatches, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort, policyTargetsOf } from './network-policy';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, rbacNeeds, RbacNeedsProps, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
-import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, restrictedContainerSecurityContext, RootFilesystem, SecurityException } from './security';
 
 /** How a controller's metrics endpoint is protected. */
 export enum MetricsProtection {
@@ -202,7 +202,7 @@ function rbacProxyContainer(p: RbacProxyOptions, portName: string): Record<strin
     args: [`--secure-listen-address=0.0.0.0:${port}`, `--upstream=http://127.0.0.1:${p.upstreamPort ?? 8080}/`, '--logtostderr=true', '--v=0'],
     ports: [{ name: portName, containerPort: port, protocol: 'TCP' }],
     resources: { requests: { cpu: '5m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
-    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+    securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly() }),
   };
 }
 
@@ -373,14 +373,7 @@ export class Controller extends Construct {
                 livenessProbe: probes && { httpGet: { path: probes.livenessPath, port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
                 readinessProbe: probes && { httpGet: { path: probes.readinessPath, port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
                 resources,
-                securityContext: {
-                  allowPrivilegeEscalation: false,
-                  capabilities: { drop: ['ALL'] },
-                  privileged: false,
-                  readOnlyRootFilesystem: rootFs.readOnlyRootFilesystem,
-                  runAsNonRoot: true,
-                  runAsUser: props.runAsUser,
-                },
+                securityContext: restrictedContainerSecurityContext({ rootFilesystem: rootFs, runAsUser: props.runAsUser }),
                 volumeMounts: Lazy.any({ produce: () => (this.extraMounts.length ? this.extraMounts : undefined) }),
               },
               ...(m?.proxy ? [rbacProxyContainer(m.proxy, m.portName)] : []),

@@ -5,7 +5,7 @@ import { Component } from './component';
 import { ControllerCustomization } from './customization';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, RbacNeed, rbacNeeds, RbacNeedsProps, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, ContainerResources, mergeResources, resourceProblems } from './resources';
-import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, restrictedContainerSecurityContext, RootFilesystem, SecurityException } from './security';
 
 /** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
 export interface WorkloadProbe {
@@ -278,15 +278,7 @@ export class Workload extends Construct {
                 startupProbe: startup,
                 lifecycle: props.postStart ? { postStart: { exec: { command: props.postStart } } } : undefined,
                 resources,
-                securityContext: {
-                  allowPrivilegeEscalation: false,
-                  capabilities: { drop: ['ALL'] },
-                  privileged: false,
-                  readOnlyRootFilesystem: rootFs.readOnlyRootFilesystem,
-                  runAsNonRoot: true,
-                  runAsUser: props.runAsUser,
-                  runAsGroup: props.runAsGroup,
-                },
+                securityContext: restrictedContainerSecurityContext({ rootFilesystem: rootFs, runAsUser: props.runAsUser, runAsGroup: props.runAsGroup }),
                 volumeMounts: Lazy.any({ produce: () => (mounts.length ? mounts : undefined) }),
               },
             ],

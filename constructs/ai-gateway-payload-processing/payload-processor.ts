@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
 
 /** The ext-proc gRPC port and the metrics port of the payload processor. */
@@ -63,13 +64,7 @@ export class PayloadProcessor extends Construct {
               livenessProbe: { tcpSocket: { port: 'grpc' }, initialDelaySeconds: 15, periodSeconds: 20 },
               readinessProbe: { tcpSocket: { port: 'grpc' }, initialDelaySeconds: 5, periodSeconds: 10 },
               resources: props.resources,
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                capabilities: { drop: ['ALL'] },
-                readOnlyRootFilesystem: true,
-                runAsNonRoot: true,
-                seccompProfile: { type: 'RuntimeDefault' },
-              },
+              securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly(), seccompProfile: true }),
               volumeMounts: [{ name: 'plugins-config-volume', mountPath: '/config' }],
             }],
             volumes: [{ name: 'plugins-config-volume', configMap: { name: props.configMapName } }],

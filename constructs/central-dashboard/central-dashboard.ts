@@ -6,6 +6,7 @@ import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLi
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
 import { ProfileController } from '../profile-controller/profile-controller';
 
@@ -145,13 +146,7 @@ export class CentralDashboard extends Component {
               livenessProbe: { httpGet: { path: '/healthz', port: PORT }, initialDelaySeconds: 15, periodSeconds: 30 },
               readinessProbe: { httpGet: { path: '/healthz', port: PORT }, initialDelaySeconds: 15, periodSeconds: 30 },
               resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                capabilities: { drop: ['ALL'] },
-                privileged: false,
-                runAsNonRoot: true,
-                runAsUser: 1000,
-              },
+              securityContext: restrictedContainerSecurityContext({ runAsUser: 1000 }),
             }],
           },
         },

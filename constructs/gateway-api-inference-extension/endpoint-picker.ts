@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext } from '../../lib/security';
 import { workloadCustomization, workloadObject, workloadTarget } from '../../lib/workload';
 
 /** Ports every endpoint picker serves (the reference EPP and llm-d's scheduler alike). */
@@ -208,7 +209,7 @@ export class EndpointPicker extends Construct {
               resources: impl.resources ?? { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '1Gi' } },
               // The root filesystem stays writable, as both upstream charts leave it (the
               // extension's epplib at v1.4.0, llm-d-router at v0.10.0): where the picker writes is not known.
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true },
+              securityContext: restrictedContainerSecurityContext(),
               volumeMounts: impl.pluginConfig ? [{ name: 'plugin-config', mountPath: CONFIG_DIR, readOnly: true }] : undefined,
             }],
             volumes: impl.pluginConfig ? [{ name: 'plugin-config', configMap: { name: `${this.name}-config` } }] : undefined,

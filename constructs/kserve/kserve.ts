@@ -13,7 +13,7 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
-import { declareSecurityExceptions, RootFilesystem } from '../../lib/security';
+import { declareSecurityExceptions, restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
 import { excludingNamespaces, WebhookRule, WebhookServer } from '../../lib/webhook-server';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
@@ -381,7 +381,7 @@ export class KServe extends Component {
                 { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
               ],
               resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+              securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly() }),
               volumeMounts: [{ name: 'models', mountPath: '/mnt/models' }],
             }],
             // The model cache lives on the node. hostPath is outside the Pod Security

@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { METACONTROLLER_GROUP } from './crds/metacontroller';
 import { Component } from '../../lib/component';
 import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
 
 export interface MetacontrollerProps {
@@ -80,14 +81,7 @@ export class Metacontroller extends Construct {
               livenessProbe: probe('/healthz'),
               readinessProbe: probe('/readyz'),
               resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '1Gi' } },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                capabilities: { drop: ['ALL'] },
-                privileged: false,
-                readOnlyRootFilesystem: true,
-                runAsNonRoot: true,
-                runAsUser: 1000,
-              },
+              securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly(), runAsUser: 1000 }),
             }],
           },
         },

@@ -59,6 +59,15 @@ describe.each([
   const plain = make({});
   const custom = make(customization(Object.keys(targets), (t) => ({ replicas: SINGLE.has(t) ? 0 : 2, resources: RESOURCES })));
 
+  test('every container of its workloads carries the one restricted securityContext (restrictedContainerSecurityContext)', () => {
+    const restricted = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true };
+    for (const target of Object.keys(targets)) {
+      const [component, name] = target.split('/');
+      const o = plain.model.objects.find((x) => x.component.componentName === component && x.json.metadata.name === name && x.json.spec?.template)!;
+      for (const c of o.json.spec.template.spec.containers) expect({ target, securityContext: c.securityContext }).toMatchObject({ target, securityContext: restricted });
+    }
+  });
+
   test.each(Object.entries(targets))('%s: replicas, resources merged over its own, image from the mirror', (target, { kind, container }) => {
     const before = workload(plain, target, kind);
     const after = workload(custom, target, kind);
