@@ -328,7 +328,7 @@ export interface WorkloadPodSpec {
   readonly [field: string]: unknown;
 }
 
-/** The spec of a Deployment or StatefulSet a construct writes field by field. */
+/** The spec of a Deployment, StatefulSet or DaemonSet a construct writes field by field. */
 export interface WorkloadObjectSpec {
   readonly replicas?: number;
   readonly template: { readonly spec: WorkloadPodSpec; readonly [field: string]: unknown };
@@ -338,7 +338,7 @@ export interface WorkloadObjectSpec {
 /** Options of `workloadObject`. */
 export interface WorkloadObjectProps {
   /** @default Deployment */
-  readonly kind?: 'Deployment' | 'StatefulSet';
+  readonly kind?: 'Deployment' | 'StatefulSet' | 'DaemonSet';
   readonly metadata: { readonly name: string; readonly namespace: string; readonly labels?: Record<string, string> };
   readonly spec: WorkloadObjectSpec;
   /** The container that customization's resources apply to. @default the first container */
@@ -374,7 +374,7 @@ export function componentOf(c: IConstruct): Component {
 }
 
 /**
- * A Deployment or StatefulSet that a construct writes field by field (a UI, a database, a
+ * A Deployment, StatefulSet or DaemonSet that a construct writes field by field (a UI, a database, a
  * server with upstream's own pod layout), under the same customization as Workload and
  * Controller: the platform's `controllers['<component>/<name>']` sets its replicas and
  * merges resources over its main container's. Without customization the object is exactly
@@ -388,6 +388,7 @@ export function workloadObject(scope: Construct, id: string, props: WorkloadObje
   const custom = component.platform.customization.controller(component.componentName, name);
   let spec = props.spec;
   if (custom?.replicas !== undefined) {
+    if (props.kind === 'DaemonSet') throw new Error(`${where}: customization controllers['${target}'].replicas ${custom.replicas}: ${name} is a DaemonSet, which runs one pod per node; customize its resources only`);
     if (props.singleReplica && custom.replicas > 1) throw new Error(`${where}: customization controllers['${target}'].replicas ${custom.replicas}: ${props.singleReplica}; use replicas: 1 (or 0)`);
     spec = { ...spec, replicas: custom.replicas };
   }

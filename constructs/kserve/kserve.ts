@@ -1,4 +1,3 @@
-import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigProps, mergeInferenceServiceConfig, renderInferenceServiceConfig } from './config';
 import { CRDS, LOCAL_MODEL_CRDS } from './crds';
@@ -15,6 +14,7 @@ import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { declareSecurityExceptions, restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
 import { excludingNamespaces, WebhookRule, WebhookServer } from '../../lib/webhook-server';
+import { workloadObject } from '../../lib/workload';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
 export interface KServeProps extends ComponentProps {
@@ -359,8 +359,7 @@ export class KServe extends Component {
       roleRef: { kind: 'ClusterRole', name: `${name}-role` },
       serviceAccounts: [{ name, namespace: this.namespaceName }],
     });
-    const agent = new ApiObject(this, 'NodeAgent', {
-      apiVersion: 'apps/v1',
+    const agent = workloadObject(this, 'NodeAgent', {
       kind: 'DaemonSet',
       metadata: { name, namespace: this.namespaceName, labels },
       spec: {

@@ -17,6 +17,7 @@ const KUBEFLOW: Record<string, { kind: string; container: string }> = {
   'katib/katib-mysql': { kind: 'Deployment', container: 'katib-mysql' },
   'kubeflow-pipelines/metacontroller': { kind: 'StatefulSet', container: 'metacontroller' },
   'gateway-api-inference-extension/epp-llama': { kind: 'Deployment', container: 'epp' },
+  'kserve/kserve-localmodelnode-agent': { kind: 'DaemonSet', container: 'manager' },
 };
 const MODEL_SERVING: Record<string, { kind: string; container: string }> = {
   'ai-gateway-payload-processing/payload-pre-processing': { kind: 'Deployment', container: 'payload-pre-processing' },
@@ -25,6 +26,8 @@ const MODEL_SERVING: Record<string, { kind: string; container: string }> = {
 };
 /** Those that run one pod at most (a ReadWriteOnce claim, no leader election). */
 const SINGLE = new Set(['katib/katib-mysql', 'kubeflow-pipelines/metacontroller']);
+/** DaemonSets: one pod per node, so customization sets their resources only. */
+const DAEMONSETS = new Set(['kserve/kserve-localmodelnode-agent']);
 
 const MIRROR = 'mirror.example.com/ml';
 const RESOURCES = { requests: { cpu: '21m' }, limits: { memory: '3Gi' } };
@@ -57,7 +60,7 @@ describe.each([
   ['model-serving', modelServing, MODEL_SERVING],
 ] as const)('controllers customization reaches every directly written workload of %s', (_name, make, targets) => {
   const plain = make({});
-  const custom = make(customization(Object.keys(targets), (t) => ({ replicas: SINGLE.has(t) ? 0 : 2, resources: RESOURCES })));
+  const custom = make(customization(Object.keys(targets), (t) => (DAEMONSETS.has(t) ? { resources: RESOURCES } : { replicas: SINGLE.has(t) ? 0 : 2, resources: RESOURCES })));
 
   test('every container of its workloads carries the one restricted securityContext (restrictedContainerSecurityContext)', () => {
     const restricted = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true };
@@ -71,8 +74,8 @@ describe.each([
   test.each(Object.entries(targets))('%s: replicas, resources merged over its own, image from the mirror', (target, { kind, container }) => {
     const before = workload(plain, target, kind);
     const after = workload(custom, target, kind);
-    expect(before.spec.replicas).toBe(1);
-    expect(after.spec.replicas).toBe(SINGLE.has(target) ? 0 : 2);
+    expect(before.spec.replicas).toBe(DAEMONSETS.has(target) ? undefined : 1);
+    expect(after.spec.replicas).toBe(DAEMONSETS.has(target) ? undefined : SINGLE.has(target) ? 0 : 2);
     const ctr = (o: any) => o.spec.template.spec.containers.find((x: any) => x.name === container);
     expect(ctr(after).resources).toEqual({
       requests: { ...ctr(before).resources?.requests, cpu: '21m' },
@@ -87,6 +90,12 @@ describe('customization that a directly written workload cannot take', () => {
   test('fails when it asks for several pods of one that runs a single pod', () => {
     expect(problemsOf(() => kubeflow({ controllers: { 'katib/katib-mysql': { replicas: 2 } } }))).toEqual([
       "kubeflow/katib/MySql/Deployment: customization controllers['katib/katib-mysql'].replicas 2: its ReadWriteOnce claim mounts on one pod, and two MySQL servers must not share a data directory; use replicas: 1 (or 0)",
+    ]);
+  });
+
+  test('fails when it sets replicas of a DaemonSet', () => {
+    expect(problemsOf(() => kubeflow({ controllers: { 'kserve/kserve-localmodelnode-agent': { replicas: 2 } } }))).toEqual([
+      "kubeflow/kserve/NodeAgent: customization controllers['kserve/kserve-localmodelnode-agent'].replicas 2: kserve-localmodelnode-agent is a DaemonSet, which runs one pod per node; customize its resources only",
     ]);
   });
 
