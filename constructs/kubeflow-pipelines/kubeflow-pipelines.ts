@@ -9,7 +9,7 @@ import { addPipelinesPolicies } from './policies';
 import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KFP_VERSION, KUBEFLOW_PIPELINES_IMAGES } from './versions';
-import { Component, ComponentProps, CrdClaim } from '../../lib/component';
+import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, RbacNeed, roleObject } from '../../lib/rbac';
@@ -278,7 +278,7 @@ export class KubeflowPipelines extends Component {
     for (const def of CRDS) this.addCrd(def);
     // Upstream's cluster-scoped install ships kubernetes-sigs' Application CRD as a third-party
     // CRD (no Application object by default): another component may own it.
-    this.addCrd(applicationCrd, { claim: CrdClaim.USES });
+    this.useCrd(applicationCrd, { reason: 'upstream\'s cluster-scoped install ships kubernetes-sigs\' Application CRD as a third-party CRD', bundledCopy: true });
     // Multi-user provisioning is a metacontroller DecoratorController: its CRDs ship with KFP.
     if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
     for (const [prop, v] of [['artifactServer', props.artifactServer], ['defaultPipelineRoot', props.defaultPipelineRoot]] as const) {
