@@ -64,7 +64,7 @@ export interface ArchitectureCrd {
   readonly kind: string;
   /** The component that emits it. */
   readonly owner: string;
-  /** Components that ship a copy but use the owner's (CrdClaim.USES, or not chosen as owner). */
+  /** Components that ship a copy but use the owner's (useCrd with bundledCopy, or not chosen as owner). */
   readonly alsoDeclaredBy: string[];
   /** Components that use it without declaring it (Component.useCrd). */
   readonly usedBy: string[];
@@ -209,7 +209,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
       kind: def.kind,
       owner: name(owner),
       alsoDeclaredBy: shared.get(crd) ?? [],
-      usedBy: m.components.filter((c) => c.usedCrds.some((u) => crdName(u.definition) === crd)).map(name),
+      usedBy: m.components.filter((c) => c.usedCrds.some((u) => !u.bundledCopy && crdName(u.definition) === crd)).map(name),
       served: def.versions.filter((v) => v.served ?? true).map((v) => v.name),
       ...(storage ? { storage } : {}),
       serverSideApply: largeCrds.includes(crd),
@@ -236,7 +236,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
   };
   for (const c of m.components) {
     const emittedKinds = new Set(byComponent.get(c)!.map((o) => `${groupOf(o.json.apiVersion)}/${o.json.kind}`));
-    const usedCrdKinds = new Set(c.usedCrds.map((u) => gvkKey(u.definition)));
+    const usedCrdKinds = new Set(c.usedCrds.filter((u) => !u.bundledCopy).map((u) => gvkKey(u.definition)));
     for (const r of c.requires) {
       const key = gvkKey(r);
       if (usedCrdKinds.has(key)) continue; // shown as crd-owner below
@@ -263,7 +263,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
         add({ from: name(c), to: provider ? name(provider) : prerequisite!, toPrerequisite: !provider, kind: 'creates', what: key, reason: `ships ${key.split('/')[1]} objects`, ordersApply: false });
       }
     }
-    for (const u of c.usedCrds) {
+    for (const u of c.usedCrds.filter((x) => !x.bundledCopy)) { // bundled copies: below, with the CRDs it declares
       const crd = crdName(u.definition);
       const owner = m.crdOwners.get(crd);
       if (owner) add({ from: name(c), to: name(owner), toPrerequisite: false, kind: 'crd-owner', what: crd, reason: u.reason, ordersApply: true });

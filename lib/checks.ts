@@ -9,6 +9,7 @@ import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
 import { SecurityCheck, securityException } from './security';
 import { compileCelRules, isBuiltinGroup, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue } from './validation';
 import { LabelSelector } from './webhook-server';
+import { Workload } from './workload';
 
 /** How bad a finding is: errors fail synth; warnings are listed in REPORT.md. */
 export type Severity = 'error' | 'warning';
@@ -713,7 +714,7 @@ function checkRbac(m: PlatformModel): Finding[] {
 function checkRuntimeNeeds(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   for (const c of m.components) {
-    for (const ctl of c.node.findAll().filter((x): x is Controller => x instanceof Controller)) {
+    for (const ctl of c.node.findAll().filter((x): x is Controller | Workload => x instanceof Controller || x instanceof Workload)) {
       if (!ctl.grants.length && !ctl.clientCalls.length && !ctl.accessReviews.length) continue;
       const held = heldClusterRules(m, ctl.serviceAccountName, ctl.namespace);
       const sa = `${ctl.namespace}/${ctl.serviceAccountName}`;
@@ -721,13 +722,13 @@ function checkRuntimeNeeds(m: PlatformModel): Finding[] {
       for (const g of ctl.grants) {
         const lacking = missing(g.rules);
         if (lacking.length) {
-          out.push({ rule: 'MLP031', path: ctl.node.path, message: `controller ${ctl.name} creates ${g.kind} ${g.name} at run time (${g.createdFor}), granting ${lacking.join('; ')}, which its ServiceAccount ${sa} does not hold cluster-wide: the API server refuses the escalation. Keep the role in the Controller's grants (its rules are derived from them) and do not patch them away` });
+          out.push({ rule: 'MLP031', path: ctl.node.path, message: `${ctl instanceof Controller ? 'controller' : 'workload'} ${ctl.name} creates ${g.kind} ${g.name} at run time (${g.createdFor}), granting ${lacking.join('; ')}, which its ServiceAccount ${sa} does not hold cluster-wide: the API server refuses the escalation. Keep the role in the ${ctl instanceof Controller ? 'Controller' : 'Workload'}'s grants (its rules are derived from them) and do not patch them away` });
         }
       }
       for (const [what, list] of [['calls directly', ctl.clientCalls], ['is checked by SubjectAccessReview for', ctl.accessReviews]] as const) {
         for (const n of list) {
           const lacking = missing([n.rule]);
-          if (lacking.length) out.push({ rule: 'MLP031', path: ctl.node.path, message: `controller ${ctl.name} ${what} ${lacking.join('; ')} (${n.reason}), which its ServiceAccount ${sa} does not hold cluster-wide; keep it in the Controller's ${what === 'calls directly' ? 'clientCalls' : 'accessReviews'}` });
+          if (lacking.length) out.push({ rule: 'MLP031', path: ctl.node.path, message: `${ctl instanceof Controller ? 'controller' : 'workload'} ${ctl.name} ${what} ${lacking.join('; ')} (${n.reason}), which its ServiceAccount ${sa} does not hold cluster-wide; keep it in the ${ctl instanceof Controller ? 'Controller' : 'Workload'}'s ${what === 'calls directly' ? 'clientCalls' : 'accessReviews'}` });
         }
       }
     }

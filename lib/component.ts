@@ -57,8 +57,8 @@ export const CERT_MANAGER: Prerequisite = {
 };
 
 /**
- * A CRD a component's upstream install ships a copy of, but which another component owns:
- * the component declares it uses the CRD and never emits it (see `Component.useCrd`).
+ * A CRD a component's upstream install ships a copy of, but which another component owns
+ * (see `Component.useCrd`, the one way to declare a shared CRD).
  */
 export interface CrdUse {
   /** The definition as this component knows it: the versions it reads and writes. */
@@ -67,6 +67,13 @@ export interface CrdUse {
   readonly reason: string;
   /** The component class that owns and emits it. */
   readonly providedBy?: abstract new (...args: any[]) => Component;
+  /**
+   * Whether the component emits its bundled copy when no component of the platform owns the
+   * CRD (its claim is then CrdClaim.USES). Either way, the owner's copy wins when present,
+   * the component comes after the owner, and the owner must serve every version it uses.
+   * @default false: never emitted by this component; the platform needs the owner
+   */
+  readonly bundledCopy?: boolean;
 }
 
 /**
@@ -87,11 +94,8 @@ export enum CrdClaim {
   USES = 'uses',
 }
 
-/** Options of `Component.addCrd`. */
-export interface AddCrdOptions extends Omit<CustomResourceDefinitionProps, 'definition'> {
-  /** @default CrdClaim.OWNS */
-  readonly claim?: CrdClaim;
-}
+/** Options of `Component.addCrd`: the component owns the CRD (a shared one is declared with `useCrd`). */
+export interface AddCrdOptions extends Omit<CustomResourceDefinitionProps, 'definition'> {}
 
 /** The Prometheus Operator, when it is already installed (ServiceMonitor, PodMonitor...). */
 export const PROMETHEUS_OPERATOR: Prerequisite = {
@@ -160,7 +164,7 @@ export abstract class Component extends Chart {
   public readonly namespaceName: string;
   /** The CRDs this component declares (whether or not the platform assigns them to it). */
   public readonly crds: CustomResourceDefinition[] = [];
-  /** CRDs it ships upstream but leaves to their owner to emit (`useCrd`). */
+  /** CRDs it shares with their owner (`useCrd`), with or without a bundled copy. */
   public readonly usedCrds: CrdUse[] = [];
   /** Kinds it needs from other components. */
   public readonly requires: Requirement[] = [];
@@ -272,13 +276,16 @@ export abstract class Component extends Chart {
 
   /** Declares a CRD of this component. */
   protected addCrd(definition: CrdDefinition, options: AddCrdOptions = {}): CustomResourceDefinition {
-    const { claim, ...props } = options;
+    return this.declareCrd(definition, options, CrdClaim.OWNS);
+  }
+
+  private declareCrd(definition: CrdDefinition, props: AddCrdOptions, claim: CrdClaim): CustomResourceDefinition {
     const crd = new CustomResourceDefinition(this, definition.kind + (this.crds.some((c) => c.definition.kind === definition.kind) ? definition.group : ''), {
       ...props,
       definition,
     });
     this.crds.push(crd);
-    this.claims.set(crd.name, claim ?? CrdClaim.OWNS);
+    this.claims.set(crd.name, claim);
     return crd;
   }
 
@@ -290,13 +297,20 @@ export abstract class Component extends Chart {
   }
 
   /**
-   * Declares a CRD this component uses but does not emit: upstream bundles a copy, and
-   * another component owns it. It becomes a requirement on the CRD's kind, and the
-   * platform checks that the owner serves every version this component uses.
+   * Declares a CRD this component shares with the component that owns it (upstream bundles
+   * a copy). The platform checks that the owner serves every version this component uses,
+   * and orders the owner first. Without `bundledCopy` the component never emits it and the
+   * CRD's kind becomes a requirement; with it, the component emits its copy when no
+   * component of the platform owns the CRD (and returns that copy).
    */
-  protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
+  protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'> & { readonly bundledCopy: true }): CustomResourceDefinition;
+  protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): CustomResourceDefinition | undefined;
+  protected useCrd(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): CustomResourceDefinition | undefined {
+    if (!use.reason.trim()) throw new Error(`${this.node.path}: useCrd ${definition.plural}.${definition.group}: reason is empty; say why the component needs the CRD`);
     this.usedCrds.push({ definition, ...use });
+    if (use.bundledCopy) return this.declareCrd(definition, {}, CrdClaim.USES);
     this.require({ group: definition.group, kind: definition.kind, reason: use.reason, providedBy: use.providedBy });
+    return undefined;
   }
 
   /** How this component claims a CRD it declares (undefined when it does not declare it). */

@@ -4,9 +4,9 @@ import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
 import { labelSelectorMatches, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort, policyTargetsOf } from './network-policy';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, rbacNeeds, RbacNeedsProps, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
-import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, restrictedContainerSecurityContext, RootFilesystem, SecurityException } from './security';
 
 /** How a controller's metrics endpoint is protected. */
 export enum MetricsProtection {
@@ -112,7 +112,7 @@ export interface ControllerResources {
   readonly limits?: Record<string, string>;
 }
 
-export interface ControllerProps {
+export interface ControllerProps extends RbacNeedsProps {
   /** Name of the Deployment and its ServiceAccount, e.g. kserve-controller-manager. */
   readonly name: string;
   /** The resolved image reference (from the component's versions table). */
@@ -145,25 +145,6 @@ export interface ControllerProps {
   readonly rules?: PolicyRule[];
   /** Permissions only in the controller's own namespace. */
   readonly namespacedRules?: PolicyRule[];
-  /**
-   * Roles and ClusterRoles it creates at run time, as data. The API server refuses a role
-   * that grants more than its creator holds, so their rules become the controller's own
-   * cluster-wide RBAC, and MLP031 proves its ServiceAccount holds all of them.
-   * @default - none
-   */
-  readonly grants?: RuntimeRole[];
-  /**
-   * Permissions it uses through direct client calls (outside its watches), each with what it
-   * does; added to its cluster-wide RBAC and checked by MLP031.
-   * @default - none
-   */
-  readonly clientCalls?: RbacNeed[];
-  /**
-   * Verbs a server checks on its ServiceAccount with a SubjectAccessReview (e.g. a
-   * custom verb such as `report`); added to its cluster-wide RBAC and checked by MLP031.
-   * @default - none
-   */
-  readonly accessReviews?: RbacNeed[];
   readonly volumes?: Array<Record<string, unknown>>;
   readonly volumeMounts?: Array<Record<string, unknown>>;
   /**
@@ -221,7 +202,7 @@ function rbacProxyContainer(p: RbacProxyOptions, portName: string): Record<strin
     args: [`--secure-listen-address=0.0.0.0:${port}`, `--upstream=http://127.0.0.1:${p.upstreamPort ?? 8080}/`, '--logtostderr=true', '--v=0'],
     ports: [{ name: portName, containerPort: port, protocol: 'TCP' }],
     resources: { requests: { cpu: '5m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
-    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+    securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly() }),
   };
 }
 
@@ -279,15 +260,10 @@ export class Controller extends Construct {
     this.selectorLabels = props.selectorLabels;
     this.owns = props.owns ?? [];
     this.watches = props.watches ?? [];
-    this.grants = props.grants ?? [];
-    this.clientCalls = props.clientCalls ?? [];
-    this.accessReviews = props.accessReviews ?? [];
-    for (const g of this.grants) {
-      if (!g.rules.length) throw new Error(`${this.node.path}: grants: ${g.kind} ${g.name} has no rules; list the rules the operator puts in it, or drop it`);
-    }
-    for (const [prop, list] of [['clientCalls', this.clientCalls], ['accessReviews', this.accessReviews]] as const) {
-      for (const n of list) if (!n.reason.trim()) throw new Error(`${this.node.path}: ${prop}: ${JSON.stringify(n.rule)} has no reason; say what the program does with it`);
-    }
+    const needs = rbacNeeds(this.node.path, props);
+    this.grants = needs.grants;
+    this.clientCalls = needs.clientCalls;
+    this.accessReviews = needs.accessReviews;
     this.webhookPort = props.ports?.webhook;
     this.webhookPortName = props.webhookPortName ?? 'webhook-server';
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
@@ -310,11 +286,8 @@ export class Controller extends Construct {
     const metricsRules = props.metrics?.authenticated
       ? [Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']), Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create'])]
       : [];
-    // What it grants, calls directly and is reviewed for is held cluster-wide: roles it
-    // creates live in any namespace (or are ClusterRoles), and so do the objects it calls on.
-    // A role's resourceNames are those the operator forms at run time (per object): it holds the rule for every name.
-    const needs = [...this.grants.flatMap((g) => g.rules.map(({ resourceNames: _names, ...r }) => r)), ...this.clientCalls.map((n) => n.rule), ...this.accessReviews.map((n) => n.rule)];
-    this.clusterRules = normalizeRules([...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...metricsRules, ...(props.rules ?? []), ...needs]);
+    // What it grants, calls directly and is reviewed for is held cluster-wide (rbacNeeds).
+    this.clusterRules = normalizeRules([...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...metricsRules, ...(props.rules ?? []), ...needs.rules]);
     const leaseRules: PolicyRule[] = props.leaderElectionId
       ? [
         Rbac.manage('coordination.k8s.io', 'leases'),
@@ -400,14 +373,7 @@ export class Controller extends Construct {
                 livenessProbe: probes && { httpGet: { path: probes.livenessPath, port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
                 readinessProbe: probes && { httpGet: { path: probes.readinessPath, port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
                 resources,
-                securityContext: {
-                  allowPrivilegeEscalation: false,
-                  capabilities: { drop: ['ALL'] },
-                  privileged: false,
-                  readOnlyRootFilesystem: rootFs.readOnlyRootFilesystem,
-                  runAsNonRoot: true,
-                  runAsUser: props.runAsUser,
-                },
+                securityContext: restrictedContainerSecurityContext({ rootFilesystem: rootFs, runAsUser: props.runAsUser }),
                 volumeMounts: Lazy.any({ produce: () => (this.extraMounts.length ? this.extraMounts : undefined) }),
               },
               ...(m?.proxy ? [rbacProxyContainer(m.proxy, m.portName)] : []),

@@ -258,9 +258,9 @@ export class Platform extends Construct {
         const named = owning.length > 1 ? owning : owners;
         errors.push(
           `${this.node.path}: CRD ${name} is declared by ${named.map((o) => `'${o.componentName}' (${o.node.path})`).join(' and ')}` +
-            (owning.length > 1 ? '' : ', each of which only uses it (claim: CrdClaim.USES)') + '; ' +
+            (owning.length > 1 ? '' : ', each of which only uses it (useCrd with bundledCopy)') + '; ' +
             `choose one owner: platform.resolveCrd('${name}', <component>) or crdOwners: { '${name}': '<component id>' }` +
-            (owning.length > 1 ? ', or declare it with claim: CrdClaim.USES in the component that works with the other\'s copy' : ''),
+            (owning.length > 1 ? ', or declare it with useCrd(definition, { reason, bundledCopy: true }) in the component that works with the other\'s copy' : ''),
         );
       } else {
         crdOwners.set(name, explicit ?? implicitOwner(owners, name)!);
@@ -272,12 +272,12 @@ export class Platform extends Construct {
     for (const c of components) {
       for (const use of c.usedCrds) {
         const name = crdName(use.definition);
-        if (c.crds.some((d) => d.name === name)) {
+        if (!use.bundledCopy && c.crds.some((d) => d.name === name)) {
           errors.push(`${c.node.path}: component '${c.componentName}' declares CRD ${name} both as its own (addCrd) and as used from another component (useCrd); keep one`);
           continue;
         }
         const owner = crdOwners.get(name);
-        if (!owner) continue; // reported below as a missing provider of its kind
+        if (!owner || owner === c) continue; // none: reported below as a missing provider of its kind; itself: its bundled copy
         const served = new Set(owner.crds.find((d) => d.name === name)!.definition.versions.filter((v) => v.served ?? true).map((v) => v.name));
         const missing = use.definition.versions.filter((v) => (v.served ?? true) && !served.has(v.name)).map((v) => v.name);
         if (missing.length) {

@@ -240,6 +240,61 @@ export interface RbacNeed {
   readonly reason: string;
 }
 
+/**
+ * Permissions a workload needs that no owns/watches declaration shows: the roles it creates
+ * at run time, its direct client calls and the verbs checked on it by SubjectAccessReview.
+ * Controller and Workload both take these props; `rbacNeeds` resolves them.
+ */
+export interface RbacNeedsProps {
+  /**
+   * Roles and ClusterRoles it creates at run time, as data. The API server refuses a role
+   * that grants more than its creator holds, so their rules become the workload's own
+   * cluster-wide RBAC, and MLP031 proves its ServiceAccount holds all of them.
+   * @default - none
+   */
+  readonly grants?: RuntimeRole[];
+  /**
+   * Permissions it uses through direct client calls (outside its watches), each with what it
+   * does; added to its cluster-wide RBAC and checked by MLP031.
+   * @default - none
+   */
+  readonly clientCalls?: RbacNeed[];
+  /**
+   * Verbs a server checks on its ServiceAccount with a SubjectAccessReview (e.g. a
+   * custom verb such as `report`); added to its cluster-wide RBAC and checked by MLP031.
+   * @default - none
+   */
+  readonly accessReviews?: RbacNeed[];
+}
+
+/** RbacNeedsProps resolved: every list present, and the cluster-wide rules they add. */
+export interface RbacNeeds {
+  readonly grants: RuntimeRole[];
+  readonly clientCalls: RbacNeed[];
+  readonly accessReviews: RbacNeed[];
+  /**
+   * The rules to hold cluster-wide: roles it creates live in any namespace (or are
+   * ClusterRoles), and so do the objects it calls on. A role's resourceNames are those the
+   * operator forms at run time (per object): it holds the rule for every name.
+   */
+  readonly rules: PolicyRule[];
+}
+
+/** Validates and resolves a workload's grants, clientCalls and accessReviews (`where`: its construct path). */
+export function rbacNeeds(where: string, props: RbacNeedsProps): RbacNeeds {
+  const grants = props.grants ?? [];
+  const clientCalls = props.clientCalls ?? [];
+  const accessReviews = props.accessReviews ?? [];
+  for (const g of grants) {
+    if (!g.rules.length) throw new Error(`${where}: grants: ${g.kind} ${g.name} has no rules; list the rules the operator puts in it, or drop it`);
+  }
+  for (const [prop, list] of [['clientCalls', clientCalls], ['accessReviews', accessReviews]] as const) {
+    for (const n of list) if (!n.reason.trim()) throw new Error(`${where}: ${prop}: ${JSON.stringify(n.rule)} has no reason; say what the program does with it`);
+  }
+  const rules = [...grants.flatMap((g) => g.rules.map(({ resourceNames: _names, ...r }) => r)), ...clientCalls.map((n) => n.rule), ...accessReviews.map((n) => n.rule)];
+  return { grants, clientCalls, accessReviews, rules };
+}
+
 /** One rule broken down to one API group, resource, verb and (optionally) name, as the API server's escalation check compares them. */
 function breakdown(rule: PolicyRule): PolicyRule[] {
   const out: PolicyRule[] = [];

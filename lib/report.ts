@@ -105,7 +105,7 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
   const shared = new Map(sharedCrds(m).map(([crd, , users]) => [crd, users]));
   for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const declaring = shared.get(crd);
-    const using = m.components.filter((c) => c.usedCrds.some((u) => crdName(u.definition) === crd)).map((c) => c.componentName);
+    const using = m.components.filter((c) => c.usedCrds.some((u) => !u.bundledCopy && crdName(u.definition) === crd)).map((c) => c.componentName);
     const notes = [
       ...(declaring ? [`also declared by ${declaring.map((u) => u.componentName).join(', ')}, which use${declaring.length === 1 ? 's' : ''} this copy`] : []),
       ...(using.length ? [`also used, not emitted, by ${using.join(', ')}`] : []),

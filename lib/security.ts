@@ -164,3 +164,41 @@ export class RootFilesystem {
     return this.readOnly ? true : undefined;
   }
 }
+
+/** Options of `restrictedContainerSecurityContext`. */
+export interface RestrictedContainerOptions {
+  /**
+   * The container's root filesystem: readOnlyRootFilesystem is whatever it says (true for
+   * `RootFilesystem.readOnly`, left out for `RootFilesystem.asUpstream`).
+   * @default RootFilesystem.asUpstream()
+   */
+  readonly rootFilesystem?: RootFilesystem;
+  /** @default - the image's user (must be non-root) */
+  readonly runAsUser?: number;
+  /** @default - the image's group */
+  readonly runAsGroup?: number;
+  /**
+   * seccompProfile RuntimeDefault on the container too, where upstream sets it there (the
+   * pod's securityContext sets it for every container either way).
+   * @default false
+   */
+  readonly seccompProfile?: boolean;
+}
+
+/**
+ * The container securityContext that passes Pod Security "restricted": no privilege
+ * escalation, every capability dropped, not privileged, non-root; the root filesystem as
+ * the container's RootFilesystem says. The one place this is spelled out.
+ */
+export function restrictedContainerSecurityContext(options: RestrictedContainerOptions = {}): Record<string, unknown> {
+  return {
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ['ALL'] },
+    privileged: false,
+    readOnlyRootFilesystem: (options.rootFilesystem ?? RootFilesystem.asUpstream()).readOnlyRootFilesystem,
+    runAsNonRoot: true,
+    runAsUser: options.runAsUser,
+    runAsGroup: options.runAsGroup,
+    seccompProfile: options.seccompProfile ? { type: 'RuntimeDefault' } : undefined,
+  };
+}

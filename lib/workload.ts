@@ -1,10 +1,11 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Component } from './component';
-import { bindingObject, checkRules, normalizeRules, PolicyRule, roleObject, wildcardReason } from './rbac';
-import { checkPorts, mergeResources, resourceProblems } from './resources';
-import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, RootFilesystem, SecurityException } from './security';
+import { ControllerCustomization } from './customization';
+import { bindingObject, checkRules, normalizeRules, PolicyRule, RbacNeed, rbacNeeds, RbacNeedsProps, roleObject, RuntimeRole, wildcardReason } from './rbac';
+import { checkPorts, ContainerResources, mergeResources, resourceProblems } from './resources';
+import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, restrictedContainerSecurityContext, RootFilesystem, SecurityException } from './security';
 
 /** A container probe: an HTTP GET, a TCP connect or a gRPC health check on a named or numbered port. */
 export interface WorkloadProbe {
@@ -33,7 +34,7 @@ export interface WorkloadVolumeClaim {
   readonly storageClassName?: string;
 }
 
-export interface WorkloadProps {
+export interface WorkloadProps extends RbacNeedsProps {
   /** Name of the Deployment, its ServiceAccount and (by default) its Service. */
   readonly name: string;
   /** The resolved image (from the component's versions table). */
@@ -133,9 +134,16 @@ export class Workload extends Construct {
   public readonly service?: ApiObject;
   /** The Service's name, when it has one. */
   public readonly serviceName?: string;
+  /** Cluster-wide rules (rules + grants, clientCalls, accessReviews), normalized. */
   public readonly clusterRules: PolicyRule[];
   public readonly namespacedRules: PolicyRule[];
   public readonly serviceAccountName: string;
+  /** Roles it creates at run time (their rules are part of clusterRules). */
+  public readonly grants: RuntimeRole[];
+  /** Permissions of its direct client calls (part of clusterRules). */
+  public readonly clientCalls: RbacNeed[];
+  /** Verbs checked on it by SubjectAccessReview (part of clusterRules). */
+  public readonly accessReviews: RbacNeed[];
   public readonly webhookPort?: number;
   public readonly webhookPortName: string;
   private readonly volumes: Array<Record<string, unknown>>;
@@ -180,7 +188,11 @@ export class Workload extends Construct {
       throw new Error(`${where}: replicas ${replicas}${custom?.replicas !== undefined ? ` (customization controllers['${target}'].replicas)` : ''} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
     }
 
-    this.clusterRules = normalizeRules(props.rules ?? []);
+    const needs = rbacNeeds(where, props);
+    this.grants = needs.grants;
+    this.clientCalls = needs.clientCalls;
+    this.accessReviews = needs.accessReviews;
+    this.clusterRules = normalizeRules([...(props.rules ?? []), ...needs.rules]);
     this.namespacedRules = normalizeRules(props.namespacedRules ?? []);
     onlyChecks(where, props.securityExceptions, [...POD_SECURITY_CHECKS, 'wildcardRbac']);
     const wildcards = wildcardReason(props.securityExceptions);
@@ -266,15 +278,7 @@ export class Workload extends Construct {
                 startupProbe: startup,
                 lifecycle: props.postStart ? { postStart: { exec: { command: props.postStart } } } : undefined,
                 resources,
-                securityContext: {
-                  allowPrivilegeEscalation: false,
-                  capabilities: { drop: ['ALL'] },
-                  privileged: false,
-                  readOnlyRootFilesystem: rootFs.readOnlyRootFilesystem,
-                  runAsNonRoot: true,
-                  runAsUser: props.runAsUser,
-                  runAsGroup: props.runAsGroup,
-                },
+                securityContext: restrictedContainerSecurityContext({ rootFilesystem: rootFs, runAsUser: props.runAsUser, runAsGroup: props.runAsGroup }),
                 volumeMounts: Lazy.any({ produce: () => (mounts.length ? mounts : undefined) }),
               },
             ],
@@ -316,4 +320,91 @@ export class Workload extends Construct {
     this.volumes.push({ name: volumeName, emptyDir: {} });
     this.mounts.push({ name: volumeName, mountPath });
   }
+}
+
+/** The pod template spec of a workload object: its containers and anything else. */
+export interface WorkloadPodSpec {
+  readonly containers: Array<Record<string, unknown>>;
+  readonly [field: string]: unknown;
+}
+
+/** The spec of a Deployment, StatefulSet or DaemonSet a construct writes field by field. */
+export interface WorkloadObjectSpec {
+  readonly replicas?: number;
+  readonly template: { readonly spec: WorkloadPodSpec; readonly [field: string]: unknown };
+  readonly [field: string]: unknown;
+}
+
+/** Options of `workloadObject`. */
+export interface WorkloadObjectProps {
+  /** @default Deployment */
+  readonly kind?: 'Deployment' | 'StatefulSet' | 'DaemonSet';
+  readonly metadata: { readonly name: string; readonly namespace: string; readonly labels?: Record<string, string> };
+  readonly spec: WorkloadObjectSpec;
+  /** The container that customization's resources apply to. @default the first container */
+  readonly mainContainer?: string;
+  /**
+   * Why it must not run more than one pod (a ReadWriteOnce claim, no leader election):
+   * customization that asks for more fails with this reason.
+   * @default - it may run several
+   */
+  readonly singleReplica?: string;
+}
+
+/**
+ * The platform's customization of a workload (`controllers['<component>/<name>']`), for
+ * constructs whose other settings follow from it (e.g. leader election from replicas);
+ * `workloadObject` applies it to the object itself.
+ */
+export function workloadCustomization(scope: IConstruct, name: string): ControllerCustomization {
+  const component = componentOf(scope);
+  return component.platform.customization.controller(component.componentName, name) ?? {};
+}
+
+/** The customization key of a workload: `<component>/<name>`. */
+export function workloadTarget(scope: IConstruct, name: string): string {
+  return `${componentOf(scope).componentName}/${name}`;
+}
+
+/** The component a construct belongs to (the nearest enclosing one). */
+export function componentOf(c: IConstruct): Component {
+  const found = [...c.node.scopes].reverse().find((s): s is Component => s instanceof Component);
+  if (!found) throw new Error(`${c.node.path}: not inside a Component; a workload belongs to the component that runs it`);
+  return found;
+}
+
+/**
+ * A Deployment, StatefulSet or DaemonSet that a construct writes field by field (a UI, a database, a
+ * server with upstream's own pod layout), under the same customization as Workload and
+ * Controller: the platform's `controllers['<component>/<name>']` sets its replicas and
+ * merges resources over its main container's. Without customization the object is exactly
+ * `spec` as given.
+ */
+export function workloadObject(scope: Construct, id: string, props: WorkloadObjectProps): ApiObject {
+  const where = `${scope.node.path}/${id}`;
+  const component = componentOf(scope);
+  const name = props.metadata.name;
+  const target = `${component.componentName}/${name}`;
+  const custom = component.platform.customization.controller(component.componentName, name);
+  let spec = props.spec;
+  if (custom?.replicas !== undefined) {
+    if (props.kind === 'DaemonSet') throw new Error(`${where}: customization controllers['${target}'].replicas ${custom.replicas}: ${name} is a DaemonSet, which runs one pod per node; customize its resources only`);
+    if (props.singleReplica && custom.replicas > 1) throw new Error(`${where}: customization controllers['${target}'].replicas ${custom.replicas}: ${props.singleReplica}; use replicas: 1 (or 0)`);
+    spec = { ...spec, replicas: custom.replicas };
+  }
+  if (custom?.resources) {
+    const containers = spec.template.spec.containers;
+    const main = props.mainContainer === undefined ? 0 : containers.findIndex((c) => c.name === props.mainContainer);
+    if (main < 0 || !containers.length) {
+      throw new Error(`${where}: mainContainer '${props.mainContainer}' is not a container of ${name} (have ${containers.map((c) => String(c.name)).join(', ') || 'none'}); name one of them`);
+    }
+    const resources = mergeResources(containers[main].resources as ContainerResources | undefined, custom.resources)!;
+    const issues = resourceProblems(resources, `customization controllers['${target}'].resources merged over the component's`);
+    if (issues.length) throw new Error(`${where}: ${issues.join('; ')}`);
+    spec = {
+      ...spec,
+      template: { ...spec.template, spec: { ...spec.template.spec, containers: containers.map((c, i) => (i === main ? { ...c, resources } : c)) } },
+    };
+  }
+  return new ApiObject(scope, id, { apiVersion: 'apps/v1', kind: props.kind ?? 'Deployment', metadata: props.metadata, spec });
 }

@@ -145,7 +145,7 @@ const CASES: BadInput[] = [
   {
     what: 'two components that both own one CRD',
     run: () => { const p = plat(); new TestComponent(p, 'a', 'a-system', (c) => c.crd(widgetDef())); new TestComponent(p, 'b', 'b-system', (c) => c.crd(widgetDef())); return build(p); },
-    messages: ["p: CRD widgets.example.com is declared by 'a' (p/a) and 'b' (p/b); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with claim: CrdClaim.USES in the component that works with the other's copy"],
+    messages: ["p: CRD widgets.example.com is declared by 'a' (p/a) and 'b' (p/b); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with useCrd(definition, { reason, bundledCopy: true }) in the component that works with the other's copy"],
   },
   {
     what: 'crdOwners naming a component that does not declare the CRD',

@@ -1,6 +1,8 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
+import { workloadObject } from '../../lib/workload';
 
 /** The ext-proc gRPC port and the metrics port of the payload processor. */
 export const PAYLOAD_PROCESSOR_PORTS = { grpc: 9004, metrics: 9005 } as const;
@@ -42,9 +44,7 @@ export class PayloadProcessor extends Construct {
     const meta = { name: props.name, namespace: props.namespace, labels: props.labels };
     const ports: Array<Record<string, unknown>> = [{ name: 'grpc', containerPort: PAYLOAD_PROCESSOR_PORTS.grpc, protocol: 'TCP' }];
     if (props.metrics) ports.push({ name: 'metrics', containerPort: PAYLOAD_PROCESSOR_PORTS.metrics, protocol: 'TCP' });
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: meta,
       spec: {
         replicas: props.replicas ?? 1,
@@ -64,13 +64,7 @@ export class PayloadProcessor extends Construct {
               livenessProbe: { tcpSocket: { port: 'grpc' }, initialDelaySeconds: 15, periodSeconds: 20 },
               readinessProbe: { tcpSocket: { port: 'grpc' }, initialDelaySeconds: 5, periodSeconds: 10 },
               resources: props.resources,
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                capabilities: { drop: ['ALL'] },
-                readOnlyRootFilesystem: true,
-                runAsNonRoot: true,
-                seccompProfile: { type: 'RuntimeDefault' },
-              },
+              securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly(), seccompProfile: true }),
               volumeMounts: [{ name: 'plugins-config-volume', mountPath: '/config' }],
             }],
             volumes: [{ name: 'plugins-config-volume', configMap: { name: props.configMapName } }],

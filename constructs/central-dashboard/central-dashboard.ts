@@ -7,6 +7,8 @@ import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLi
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext } from '../../lib/security';
+import { workloadObject } from '../../lib/workload';
 import { ProfileController } from '../profile-controller/profile-controller';
 
 export interface CentralDashboardIstioProps {
@@ -122,9 +124,7 @@ export class CentralDashboard extends Component {
       },
     });
 
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: meta('dashboard'),
       spec: {
         replicas,
@@ -149,13 +149,7 @@ export class CentralDashboard extends Component {
               livenessProbe: { httpGet: { path: '/healthz', port: PORT }, initialDelaySeconds: 15, periodSeconds: 30 },
               readinessProbe: { httpGet: { path: '/healthz', port: PORT }, initialDelaySeconds: 15, periodSeconds: 30 },
               resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                capabilities: { drop: ['ALL'] },
-                privileged: false,
-                runAsNonRoot: true,
-                runAsUser: 1000,
-              },
+              securityContext: restrictedContainerSecurityContext({ runAsUser: 1000 }),
             }],
           },
         },

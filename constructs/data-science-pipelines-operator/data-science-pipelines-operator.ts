@@ -5,7 +5,7 @@ import { BUNDLED_CRDS, CRDS, DSPA_GROUP, dspaCrd } from './crds';
 import { DSPO_PARITY_DEVIATIONS } from './parity';
 import { DSPO_RUNTIME_ROLES } from './runtime-roles';
 import { DSPO_IMAGES, DSPO_VERSION, DspoImageKey } from './versions';
-import { Component, ComponentProps, CrdClaim } from '../../lib/component';
+import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
@@ -124,7 +124,7 @@ const isArgoWorkflows = (c: Component): c is ArgoWorkflows => c instanceof ArgoW
  * Data Science Pipelines Operator (Open Data Hub): the DataSciencePipelinesApplication CRD
  * and the operator that deploys a Kubeflow Pipelines stack per DSPA; the Pipeline,
  * PipelineVersion and ScheduledWorkflow CRDs it shares with Kubeflow Pipelines and the Argo
- * Workflows and Viewer CRDs it bundles, claimed as USES: with Kubeflow Pipelines and Argo in
+ * Workflows and Viewer CRDs it bundles, declared with useCrd and bundledCopy: with Kubeflow Pipelines and Argo in
  * the platform, their owners emit them; alone, it emits its own copies. Its PipelineVersion webhooks are created by the operator at run time, not
  * shipped: declared as runtime webhooks, which the checks and the report account for.
  *
@@ -157,7 +157,8 @@ export class DataSciencePipelinesOperator extends Component {
     this.addNamespace();
     const dspa = this.addCrd(dspaCrd);
     // Shared with Kubeflow Pipelines and bundled from Argo: their owners emit them when present.
-    for (const def of [...CRDS.filter((d) => d !== dspaCrd), ...BUNDLED_CRDS]) this.addCrd(def, { claim: CrdClaim.USES });
+    for (const def of CRDS.filter((d) => d !== dspaCrd)) this.useCrd(def, { reason: 'the pipeline servers it deploys per DSPA use Kubeflow Pipelines\' kinds; upstream\'s install bundles a copy', bundledCopy: true });
+    for (const def of BUNDLED_CRDS) this.useCrd(def, { reason: 'the pipeline stacks it deploys per DSPA use it (Argo Workflows\' kinds, Kubeflow Pipelines\' Viewer); upstream\'s install bundles a copy', bundledCopy: true });
 
     // The flags' values, as upstream's parameters ConfigMap carries them (the args expand them from env).
     const params: Record<string, string> = { ZAP_LOG_LEVEL: props.logLevel ?? 'info', MAX_CONCURRENT_RECONCILES: String(mcr) };

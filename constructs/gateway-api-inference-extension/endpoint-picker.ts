@@ -3,6 +3,8 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext } from '../../lib/security';
+import { workloadCustomization, workloadObject, workloadTarget } from '../../lib/workload';
 
 /** Ports every endpoint picker serves (the reference EPP and llm-d's scheduler alike). */
 export const EPP_PORTS = { grpc: 9002, grpcHealth: 9003, metrics: 9090 } as const;
@@ -117,11 +119,14 @@ export class EndpointPicker extends Construct {
       throw new Error(`${this.node.path}: poolName '${props.poolName}' must be a DNS label of at most 59 characters (the picker is named epp-<poolName>)`);
     }
     const impl = props.implementation;
-    const replicas = props.replicas ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 1`);
+    // The platform's customization (controllers['<component>/epp-<pool>']) wins, and leader election follows it.
+    const customReplicas = workloadCustomization(this, `epp-${props.poolName}`).replicas;
+    const replicas = customReplicas ?? props.replicas ?? 1;
+    if (customReplicas === undefined && (!Number.isInteger(replicas) || replicas < 1)) throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 1`);
     const leader = replicas > 1;
     if (leader && !impl.leaderElectionFlag) {
-      throw new Error(`${this.node.path}: replicas ${replicas}: the ${impl.description} has no leader election here, so it runs one replica; set replicas: 1 or use an implementation with leaderElectionFlag`);
+      const source = customReplicas === undefined ? 'replicas' : `customization controllers['${workloadTarget(this, `epp-${props.poolName}`)}'].replicas`;
+      throw new Error(`${this.node.path}: ${source} ${replicas}: the ${impl.description} has no leader election here, so it runs one replica; set replicas: 1 or use an implementation with leaderElectionFlag`);
     }
     if (impl.pluginConfig) validatePluginConfig(this.node.path, impl.pluginConfig);
     const reserved = new Set<number>(Object.values(EPP_PORTS));
@@ -175,9 +180,7 @@ export class EndpointPicker extends Construct {
     // With one replica the reference EPP answers the gRPC health service inference-extension;
     // with leader election, liveness and readiness are separate services.
     const probeService = leader ? undefined : 'inference-extension';
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: meta,
       spec: {
         replicas,
@@ -206,7 +209,7 @@ export class EndpointPicker extends Construct {
               resources: impl.resources ?? { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '1Gi' } },
               // The root filesystem stays writable, as both upstream charts leave it (the
               // extension's epplib at v1.4.0, llm-d-router at v0.10.0): where the picker writes is not known.
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true },
+              securityContext: restrictedContainerSecurityContext(),
               volumeMounts: impl.pluginConfig ? [{ name: 'plugin-config', mountPath: CONFIG_DIR, readOnly: true }] : undefined,
             }],
             volumes: impl.pluginConfig ? [{ name: 'plugin-config', configMap: { name: `${this.name}-config` } }] : undefined,

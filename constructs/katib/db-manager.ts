@@ -1,8 +1,10 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
+import { katibLabels, RESTRICTED_POD } from './pod';
 import { DatabaseEngine, defaultPort, envFrom, ExternalDatabase, SecretKeyRef } from '../../lib/database';
+import { restrictedContainerSecurityContext } from '../../lib/security';
+import { workloadObject } from '../../lib/workload';
 
 export const KATIB_DB_MANAGER_PORT = 6789;
 
@@ -36,9 +38,7 @@ export class KatibDbManager extends Construct {
       { name: `${prefix}_PORT`, value: String(db.port ?? defaultPort(db.engine)) },
       { name: `${prefix}_DATABASE`, value: db.database },
     ];
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name: 'katib-db-manager', namespace: props.namespace, labels },
       spec: {
         replicas: props.replicas,
@@ -58,7 +58,7 @@ export class KatibDbManager extends Construct {
               livenessProbe: { grpc: { port: KATIB_DB_MANAGER_PORT }, initialDelaySeconds: 10, periodSeconds: 60, failureThreshold: 5 },
               // Upstream sets no resources: requests only (MLP054), no limits that could throttle or kill it.
               resources: { requests: { cpu: '10m', memory: '64Mi' } },
-              securityContext: restrictedContainer({ runAsUser: 1000 }),
+              securityContext: restrictedContainerSecurityContext({ runAsUser: 1000 }),
             }],
           },
         },

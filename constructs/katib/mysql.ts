@@ -1,8 +1,10 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
+import { katibLabels, RESTRICTED_POD } from './pod';
 import { SecretKeyRef } from '../../lib/database';
+import { restrictedContainerSecurityContext } from '../../lib/security';
+import { workloadObject } from '../../lib/workload';
 
 export const KATIB_MYSQL_SERVICE = 'katib-mysql';
 export const KATIB_MYSQL_DATABASE = 'katib';
@@ -43,10 +45,9 @@ export class KatibMySql extends Construct {
       },
     });
     const password = { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.rootPassword.name, key: props.rootPassword.key } } };
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name: 'katib-mysql', namespace: props.namespace, labels },
+      singleReplica: 'its ReadWriteOnce claim mounts on one pod, and two MySQL servers must not share a data directory',
       spec: {
         replicas: 1,
         strategy: { type: 'Recreate' },
@@ -66,7 +67,7 @@ export class KatibMySql extends Construct {
               livenessProbe: { exec: { command: ['/bin/bash', '-c', 'mysqladmin ping -u root -p${MYSQL_ROOT_PASSWORD}'] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 5 },
               // Upstream sets no resources: requests only (MLP054), no limits that could kill the database.
               resources: { requests: { cpu: '100m', memory: '256Mi' } },
-              securityContext: restrictedContainer({ runAsUser: MYSQL_UID }),
+              securityContext: restrictedContainerSecurityContext({ runAsUser: MYSQL_UID }),
               volumeMounts: [
                 { name: 'katib-mysql', mountPath: '/var/lib/mysql' },
               ],

@@ -2,8 +2,10 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { KATIB_GROUP } from './crds';
-import { katibLabels, RESTRICTED_POD, restrictedContainer } from './pod';
+import { katibLabels, RESTRICTED_POD } from './pod';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext } from '../../lib/security';
+import { workloadObject } from '../../lib/workload';
 
 export interface KatibUiProps {
   readonly namespace: string;
@@ -41,9 +43,7 @@ export class KatibUi extends Construct {
       ],
     });
     bindingObject(this, 'ClusterRoleBinding', { name, labels, roleRef: { kind: 'ClusterRole', name }, serviceAccounts: [{ name, namespace: props.namespace }] });
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name, namespace: props.namespace, labels },
       spec: {
         replicas: props.replicas,
@@ -62,7 +62,7 @@ export class KatibUi extends Construct {
               ports: [{ name: 'ui', containerPort: 8080, protocol: 'TCP' }],
               // Upstream sets no resources: requests only (MLP054), no limits that could throttle or kill it.
               resources: { requests: { cpu: '10m', memory: '64Mi' } },
-              securityContext: restrictedContainer({ runAsUser: 1000 }),
+              securityContext: restrictedContainerSecurityContext({ runAsUser: 1000 }),
             }],
           },
         },

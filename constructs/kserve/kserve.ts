@@ -1,4 +1,3 @@
-import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigProps, mergeInferenceServiceConfig, renderInferenceServiceConfig } from './config';
 import { CRDS, LOCAL_MODEL_CRDS } from './crds';
@@ -14,8 +13,9 @@ import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
-import { declareSecurityExceptions, RootFilesystem } from '../../lib/security';
+import { declareSecurityExceptions, restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
 import { excludingNamespaces, WebhookRule, WebhookServer } from '../../lib/webhook-server';
+import { workloadObject } from '../../lib/workload';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
 export interface KServeProps extends ComponentProps {
@@ -361,8 +361,7 @@ export class KServe extends Component {
       roleRef: { kind: 'ClusterRole', name: `${name}-role` },
       serviceAccounts: [{ name, namespace: this.namespaceName }],
     });
-    const agent = new ApiObject(this, 'NodeAgent', {
-      apiVersion: 'apps/v1',
+    const agent = workloadObject(this, 'NodeAgent', {
       kind: 'DaemonSet',
       metadata: { name, namespace: this.namespaceName, labels },
       spec: {
@@ -383,7 +382,7 @@ export class KServe extends Component {
                 { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
               ],
               resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '100m', memory: '300Mi' } },
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true, runAsNonRoot: true },
+              securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly() }),
               volumeMounts: [{ name: 'models', mountPath: '/mnt/models' }],
             }],
             // The model cache lives on the node. hostPath is outside the Pod Security

@@ -10,10 +10,10 @@ import { addPipelinesPolicies } from './policies';
 import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KFP_VERSION, KUBEFLOW_PIPELINES_IMAGES } from './versions';
-import { Component, ComponentProps, CrdClaim } from '../../lib/component';
+import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, RbacNeed, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
 import { ArgoWorkflows, S3ArtifactRepository } from '../argo-workflows/argo-workflows';
@@ -163,10 +163,18 @@ const PERSISTENCE_AGENT_RULES: PolicyRule[] = [
   Rbac.read('argoproj.io', 'workflows'),
   Rbac.read(KUBEFLOW_GROUP, 'scheduledworkflows'),
   Rbac.verbs(PIPELINES_GROUP, ['runs'], ['readArtifact', 'reportMetrics']),
-  // SAR: the API server checks `report` on workflows and scheduledworkflows of
-  // pipelines.kubeflow.org by SubjectAccessReview when the agent reports them (no watch shows it).
-  Rbac.verbs(PIPELINES_GROUP, ['workflows', 'scheduledworkflows'], ['report']),
 ];
+/**
+ * Multi-user, the API server checks `report` on workflows and scheduledworkflows of
+ * pipelines.kubeflow.org by SubjectAccessReview when the agent reports them (no watch shows
+ * it): an accessReview, so MLP031 proves the agent holds it. Single-user, IsAuthorized skips
+ * the review (resource/resource_manager.go at 2.17.0), but upstream's Role still carries the
+ * rule, so it stays in the agent's Role there.
+ */
+const PERSISTENCE_AGENT_REPORT: RbacNeed = {
+  rule: Rbac.verbs(PIPELINES_GROUP, ['workflows', 'scheduledworkflows'], ['report']),
+  reason: 'the API server reviews `report` on the workflow or scheduled workflow the agent reports (server/report_server.go canAccessWorkflow at 2.17.0)',
+};
 const UI_RULES: PolicyRule[] = [
   Rbac.verbs('', ['pods', 'pods/log'], ['get']),
   Rbac.verbs('', ['events'], ['list']),
@@ -287,7 +295,7 @@ export class KubeflowPipelines extends Component {
     for (const def of CRDS) this.addCrd(def);
     // Upstream's cluster-scoped install ships kubernetes-sigs' Application CRD as a third-party
     // CRD (no Application object by default): another component may own it.
-    this.addCrd(applicationCrd, { claim: CrdClaim.USES });
+    this.useCrd(applicationCrd, { reason: 'upstream\'s cluster-scoped install ships kubernetes-sigs\' Application CRD as a third-party CRD', bundledCopy: true });
     // Multi-user provisioning is a metacontroller DecoratorController: its CRDs ship with KFP.
     if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
     for (const [prop, v] of [['artifactServer', props.artifactServer], ['defaultPipelineRoot', props.defaultPipelineRoot]] as const) {
@@ -419,7 +427,7 @@ export class KubeflowPipelines extends Component {
       ...apiToken('persistenceagent-sa-token'),
       service: false,
       resources: { requests: { cpu: '120m', memory: '500Mi' } },
-      ...rbac(PERSISTENCE_AGENT_RULES),
+      ...(multiUser ? { rules: PERSISTENCE_AGENT_RULES, accessReviews: [PERSISTENCE_AGENT_REPORT] } : rbac([...PERSISTENCE_AGENT_RULES, PERSISTENCE_AGENT_REPORT.rule])),
     });
 
     kfpWorkload('ScheduledWorkflowController', {

@@ -4,6 +4,8 @@ import { Construct } from 'constructs';
 import { METACONTROLLER_GROUP } from './crds/metacontroller';
 import { Component } from '../../lib/component';
 import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
+import { workloadObject } from '../../lib/workload';
 
 export interface MetacontrollerProps {
   /** The resolved metacontroller image. */
@@ -55,10 +57,10 @@ export class Metacontroller extends Construct {
       serviceAccounts: [{ name: SERVICE_ACCOUNT, namespace: ns }],
     });
     const probe = (path: string) => ({ httpGet: { path, port: HEALTH_PORT }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 });
-    this.statefulSet = new ApiObject(this, 'StatefulSet', {
-      apiVersion: 'apps/v1',
+    this.statefulSet = workloadObject(this, 'StatefulSet', {
       kind: 'StatefulSet',
       metadata: { name: NAME, namespace: ns, labels },
+      singleReplica: 'it runs without leader election (as upstream does), so several pods would sync the same objects at once',
       spec: {
         replicas: 1,
         serviceName: '',
@@ -79,14 +81,7 @@ export class Metacontroller extends Construct {
               livenessProbe: probe('/healthz'),
               readinessProbe: probe('/readyz'),
               resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '1Gi' } },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                capabilities: { drop: ['ALL'] },
-                privileged: false,
-                readOnlyRootFilesystem: true,
-                runAsNonRoot: true,
-                runAsUser: 1000,
-              },
+              securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly(), runAsUser: 1000 }),
             }],
           },
         },

@@ -5,7 +5,7 @@ import { MODELMESH_PARITY_DEVIATIONS } from './parity';
 import { MODELMESH_RUNTIME_IMAGES, MODELMESH_RUNTIMES } from './runtimes';
 import { MODELMESH_IMAGES, MODELMESH_VERSION } from './versions';
 import { ClusterServingRuntime } from '../../imports/serving.kserve.io';
-import { Component, ComponentProps, CrdClaim, Prerequisite } from '../../lib/component';
+import { Component, ComponentProps, Prerequisite } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import { NetworkPeer, NetworkPolicy } from '../../lib/network-policy';
@@ -62,7 +62,7 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
  *
  * ModelMesh ships copies of KServe's InferenceService, ServingRuntime and
  * ClusterServingRuntime CRDs (KServe v0.12.0 schemas). Here it declares them with
- * CrdClaim.USES: with KServe in the platform, KServe's newer schema is emitted; alone, ModelMesh
+ * useCrd and bundledCopy: with KServe in the platform, KServe's newer schema is emitted; alone, ModelMesh
  * emits KServe's schema as its own copy. The two ServingRuntime webhooks coexist: each
  * controller validates the runtimes it serves.
  */
@@ -98,7 +98,10 @@ export class ModelMeshServing extends Component {
     const ns = this.namespaceName;
 
     const predictor = this.addCrd(CRDS[0]);
-    const shared = [inferenceServiceCrd, servingRuntimeCrd, clusterServingRuntimeCrd].map((d) => this.addCrd(d, { claim: CrdClaim.USES }));
+    const shared = [inferenceServiceCrd, servingRuntimeCrd, clusterServingRuntimeCrd].map((d) => this.useCrd(d, {
+      reason: `ModelMesh serves ${d.kind}s of KServe's API; upstream's install bundles KServe's v0.12.0 schema`,
+      bundledCopy: true,
+    }));
 
     // The system defaults the controller reads from /etc/model-serving/config/default; users
     // override them with a model-serving-config ConfigMap in the same namespace.

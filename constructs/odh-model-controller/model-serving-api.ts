@@ -4,7 +4,9 @@ import { Construct } from 'constructs';
 import { MODEL_SERVING_API_RULES } from './rbac';
 import { Component } from '../../lib/component';
 import { bindingObject, roleObject } from '../../lib/rbac';
+import { restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
 import { serviceServingCertificate } from '../../lib/webhook-server';
+import { workloadObject } from '../../lib/workload';
 
 export interface ModelServingApiProps {
   readonly image: string;
@@ -43,9 +45,7 @@ export class ModelServingApi extends Construct {
       },
     });
     const probe = (path: string) => ({ httpGet: { path, port: 8443, scheme: 'HTTPS' }, initialDelaySeconds: 5, periodSeconds: 10 });
-    this.deployment = new ApiObject(this, 'Deployment', {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
+    this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name: NAME, namespace: ns, labels },
       spec: {
         replicas: 1,
@@ -64,7 +64,7 @@ export class ModelServingApi extends Construct {
               livenessProbe: probe('/healthz'),
               readinessProbe: probe('/readyz'),
               resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '1Gi' } },
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true, runAsNonRoot: true },
+              securityContext: restrictedContainerSecurityContext({ rootFilesystem: RootFilesystem.readOnly() }),
               volumeMounts: [{ name: 'tls-certs', mountPath: '/tls', readOnly: true }],
             }],
             volumes: [{ name: 'tls-certs', secret: { secretName: TLS_SECRET } }],

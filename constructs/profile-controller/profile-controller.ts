@@ -13,6 +13,7 @@ import { Controller } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
+import { restrictedContainerSecurityContext } from '../../lib/security';
 
 export interface ProfileControllerProps extends ComponentProps {
   /** Header carrying the authenticated user id (set by the identity proxy). @default kubeflow-userid */
@@ -185,7 +186,7 @@ export class ProfileController extends Component {
         ports: [{ name: 'http-kfam', containerPort: KFAM_PORT, protocol: 'TCP' }],
         livenessProbe: { httpGet: { path: '/metrics', port: KFAM_PORT }, initialDelaySeconds: 30, periodSeconds: 30 },
         resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true },
+        securityContext: restrictedContainerSecurityContext(),
       }] : undefined,
     });
     this.controller.mountConfigMap('namespace-labels', 'profiles-namespace-labels-data', LABELS_DIR);

@@ -14,6 +14,7 @@ import { RuntimeWebhook } from '../../lib/runtime-webhooks';
 import { s } from '../../lib/schema/dsl';
 import { declareSecurityExceptions } from '../../lib/security';
 import { excludingNamespaces, WebhookProps, WebhookServer } from '../../lib/webhook-server';
+import { Workload, WorkloadProps } from '../../lib/workload';
 
 const NS = 'test-system';
 const RUNTIME_WEBHOOK: RuntimeWebhook = {
@@ -644,6 +645,49 @@ describe('MLP031: what an operator grants, calls and is reviewed for', () => {
       'p/test/Manager: grants: Role runner-<widget> has no rules; list the rules the operator puts in it, or drop it');
     expect(() => platformWith((c) => manager(c, { ports: {}, clientCalls: [{ rule: Rbac.read('', 'pods'), reason: ' ' }] }))).toThrow(
       'p/test/Manager: clientCalls: {"apiGroups":[""],"resources":["pods"],"verbs":["get","list","watch"]} has no reason; say what the program does with it');
+  });
+});
+
+describe('MLP031 on a Workload: the same grants, clientCalls and accessReviews as a Controller', () => {
+  const agent = (c: TestComponent, props: Partial<WorkloadProps> = {}): Workload => new Workload(c, 'Agent', {
+    name: 'widget-agent',
+    image: c.image('manager'),
+    selectorLabels: { 'app.kubernetes.io/name': 'widget-agent' },
+    service: false,
+    ...props,
+  });
+
+  test('its needs join its ClusterRole, so it holds them: no finding', () => {
+    let rules: unknown;
+    expect(problems((c) => {
+      rules = agent(c, {
+        rules: [Rbac.read('', 'configmaps')],
+        grants: [RUNNER_ROLE],
+        accessReviews: [{ rule: Rbac.verbs('example.com', ['widgets'], ['report']), reason: 'the API server checks report on widgets' }],
+      }).clusterRules;
+    })).toEqual([]);
+    expect(rules).toEqual([
+      { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['report'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get'] },
+      { apiGroups: [''], resources: ['pods/log', 'secrets'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
+    ]);
+  });
+
+  test('fails when its accessReviews are held only in its own namespace', () => {
+    expect(problems((c) => {
+      const w = agent(c, { accessReviews: [{ rule: Rbac.verbs('example.com', ['widgets'], ['report']), reason: 'the API server checks report on widgets' }] });
+      expect(w.node.tryRemoveChild('ClusterRole')).toBe(true);
+      expect(w.node.tryRemoveChild('ClusterRoleBinding')).toBe(true);
+      new ApiObject(w, 'HandRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'widget-agent-report', namespace: NS }, rules: [Rbac.verbs('example.com', ['widgets'], ['report'])] });
+    })).toEqual([
+      "[MLP031] p/test/Agent: workload widget-agent is checked by SubjectAccessReview for report widgets (example.com) (the API server checks report on widgets), which its ServiceAccount test-system/widget-agent does not hold cluster-wide; keep it in the Workload's accessReviews",
+    ]);
+  });
+
+  test('fails when a need has no reason', () => {
+    expect(() => platformWith((c) => agent(c, { accessReviews: [{ rule: Rbac.verbs('example.com', ['widgets'], ['report']), reason: '' }] }))).toThrow(
+      'p/test/Agent: accessReviews: {"apiGroups":["example.com"],"resources":["widgets"],"verbs":["report"]} has no reason; say what the program does with it');
   });
 });
 

@@ -226,13 +226,13 @@ describe('Platform graph', () => {
     provider(platform, 'one', true);
     provider(platform, 'two', true);
     expect(resolveProblems(platform)).toEqual([
-      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with useCrd(definition, { reason, bundledCopy: true }) in the component that works with the other's copy",
     ]);
   });
 
   test('a component that uses a shared CRD defers to the one that owns it, without crdOwners', () => {
     const platform = newPlatform();
-    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'works with the owner\'s widgets', bundledCopy: true }));
     const owner = provider(platform, 'owner');
     expect(user.claimOf('widgets.example.com')).toBe(CrdClaim.USES);
     expect(owner.claimOf('widgets.example.com')).toBe(CrdClaim.OWNS);
@@ -248,14 +248,14 @@ describe('Platform graph', () => {
 
   test('a component that uses a CRD emits its own copy when it is the only one declaring it', () => {
     const platform = newPlatform();
-    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'works with the owner\'s widgets', bundledCopy: true }));
     expect(platform.crdOwner('widgets.example.com')).toBe(user);
     expect(platform.resolve().objects.filter((o) => o.json.kind === 'CustomResourceDefinition').map((o) => o.component)).toEqual([user]);
   });
 
   test('crdOwners overrides the claim: the user may be chosen to emit its copy', () => {
     const platform = newPlatform({ crdOwners: { 'widgets.example.com': 'user' } });
-    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    const user = new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'works with the owner\'s widgets', bundledCopy: true }));
     const owner = provider(platform, 'owner');
     expect(platform.resolve().crdOwners.get('widgets.example.com')).toBe(user);
     expect(owner.emits(owner.crds[0].apiObject)).toBe(false);
@@ -263,20 +263,20 @@ describe('Platform graph', () => {
 
   test('fails when every component that declares a CRD only uses it, naming them and the fix', () => {
     const platform = newPlatform();
-    new TestComponent(platform, 'one', 'one-system', (self) => self.crd({ ...WIDGET, shortNames: ['one'] }, { claim: CrdClaim.USES }));
-    new TestComponent(platform, 'two', 'two-system', (self) => self.crd({ ...WIDGET, shortNames: ['two'] }, { claim: CrdClaim.USES }));
+    new TestComponent(platform, 'one', 'one-system', (self) => self.uses({ ...WIDGET, shortNames: ['one'] }, { reason: 'works with the owner\'s widgets', bundledCopy: true }));
+    new TestComponent(platform, 'two', 'two-system', (self) => self.uses({ ...WIDGET, shortNames: ['two'] }, { reason: 'works with the owner\'s widgets', bundledCopy: true }));
     expect(resolveProblems(platform)).toEqual([
-      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two), each of which only uses it (claim: CrdClaim.USES); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two), each of which only uses it (useCrd with bundledCopy); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }",
     ]);
   });
 
   test('fails when two components insist on owning a CRD that a third uses, naming only the two', () => {
     const platform = newPlatform();
-    new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'works with the owner\'s widgets', bundledCopy: true }));
     provider(platform, 'one', true);
     provider(platform, 'two', true);
     expect(resolveProblems(platform)).toEqual([
-      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
+      "p: CRD widgets.example.com is declared by 'one' (p/one) and 'two' (p/two); choose one owner: platform.resolveCrd('widgets.example.com', <component>) or crdOwners: { 'widgets.example.com': '<component id>' }, or declare it with useCrd(definition, { reason, bundledCopy: true }) in the component that works with the other's copy",
     ]);
   });
 
@@ -356,6 +356,28 @@ describe('Platform graph', () => {
       "p/user: component 'user' uses CRD widgets.example.com at version v2, which its owner 'provider' (p/provider) does not serve (serves v1); " +
         "use a release of 'provider' that serves v2, or of 'user' that uses what it serves",
     ]);
+  });
+
+  test('one mechanism: a bundled copy (useCrd with bundledCopy) is emitted alone and yields to the owner, whose versions it is checked against', () => {
+    const alone = newPlatform();
+    const solo = new TestComponent(alone, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'r', bundledCopy: true }));
+    expect(solo.requires).toEqual([]);
+    expect(solo.claimOf('widgets.example.com')).toBe(CrdClaim.USES);
+    expect(alone.resolve().crdOwners.get('widgets.example.com')).toBe(solo);
+
+    const platform = newPlatform();
+    const v2 = { ...WIDGET, versions: [{ ...WIDGET.versions[0], name: 'v2' }] };
+    new TestComponent(platform, 'user', 'user-system', (self) => self.uses(v2, { reason: 'r', bundledCopy: true }));
+    provider(platform);
+    expect(resolveProblems(platform)).toEqual([
+      "p/user: component 'user' uses CRD widgets.example.com at version v2, which its owner 'provider' (p/provider) does not serve (serves v1); " +
+        "use a release of 'provider' that serves v2, or of 'user' that uses what it serves",
+    ]);
+  });
+
+  test('fails when a shared CRD is declared without a reason', () => {
+    expect(() => new TestComponent(newPlatform(), 'user', 'user-system', (self) => self.uses(WIDGET, { reason: ' ', bundledCopy: true }))).toThrow(
+      'p/user: useCrd widgets.example.com: reason is empty; say why the component needs the CRD');
   });
 
   test('fails when a component both declares and uses the same CRD', () => {
@@ -471,7 +493,7 @@ describe('Platform graph', () => {
 describe('shared CRDs in the report', () => {
   test('the report names the owner of a shared CRD, the components that use its copy, and the edge between them', () => {
     const platform = newPlatform();
-    new TestComponent(platform, 'user', 'user-system', (self) => self.crd(WIDGET, { claim: CrdClaim.USES }));
+    new TestComponent(platform, 'user', 'user-system', (self) => self.uses(WIDGET, { reason: 'works with the owner\'s widgets', bundledCopy: true }));
     provider(platform, 'owner');
     const report = buildPlatform(platform).files.get('REPORT.md')!;
     expect(report).toContain('- widgets.example.com: owner (also declared by user, which uses this copy)');

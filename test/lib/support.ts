@@ -39,8 +39,8 @@ export class TestComponent extends Component {
     this.requireKubernetes(support);
   }
 
-  public uses(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): void {
-    this.useCrd(definition, use);
+  public uses(definition: CrdDefinition, use: Omit<CrdUse, 'definition'>): CustomResourceDefinition | undefined {
+    return this.useCrd(definition, use);
   }
 
   public namespaceObject(labels: Record<string, string> = {}): ApiObject {

@@ -10,6 +10,7 @@ import { ISTIO } from '../../../lib/prerequisites';
 import { wiringTable } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
 import { validateCustomResources } from '../../../lib/validation';
+import { Workload } from '../../../lib/workload';
 import { pinnable } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
 
@@ -340,6 +341,14 @@ describe('Kubeflow Pipelines component', () => {
         expect(can('Role', 'ml-pipeline-persistenceagent-role', 'pipelines.kubeflow.org', r, 'report')).toBe(true);
       }
       expect(mu.can('ClusterRole', 'ml-pipeline-persistenceagent-role', 'pipelines.kubeflow.org', 'runs', 'report')).toBe(false);
+    });
+
+    test('KFP-PA-REPORT: multi-user, `report` is an accessReview of the persistence agent (MLP031 checks it); single-user, no review runs', () => {
+      const agentOf = (kfp: KubeflowPipelines) => kfp.node.findAll().find((x): x is Workload => x instanceof Workload && x.name === 'ml-pipeline-persistenceagent')!;
+      expect(agentOf(platform({ multiUser: true }).kfp).accessReviews.map((n) => n.rule)).toEqual([
+        { apiGroups: ['pipelines.kubeflow.org'], resources: ['workflows', 'scheduledworkflows'], verbs: ['report'] },
+      ]);
+      expect(agentOf(platform().kfp).accessReviews).toEqual([]);
     });
 
     test('KFP-SWF-AUTH: the scheduled-workflow controller has its token and, multi-user, its identity in the user header', () => {

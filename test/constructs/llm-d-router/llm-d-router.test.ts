@@ -122,7 +122,7 @@ describe('the endpoint picker role: two implementations', () => {
     });
     const pickers = b.model.objects.filter((o) => o.json.kind === 'Deployment').map((o) => o.json.spec.template.spec.containers[0]);
     expect(pickers).toHaveLength(2);
-    for (const c of pickers) expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+    for (const c of pickers) expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, runAsNonRoot: true });
   });
 
   test('with two replicas the picker elects a leader, with its lease RBAC', () => {

@@ -220,7 +220,7 @@ describe('ModelMesh Serving failures', () => {
     expect(problems).toContain(
       "p: CRD servingruntimes.serving.kserve.io is declared by 'kserve' (p/kserve) and 'kserve-two' (p/kserve-two); " +
         "choose one owner: platform.resolveCrd('servingruntimes.serving.kserve.io', <component>) or crdOwners: { 'servingruntimes.serving.kserve.io': '<component id>' }, " +
-        "or declare it with claim: CrdClaim.USES in the component that works with the other's copy",
+        "or declare it with useCrd(definition, { reason, bundledCopy: true }) in the component that works with the other's copy",
     );
   });
 });
