@@ -39,6 +39,33 @@ export interface ArgoWorkflowsProps extends ComponentProps {
   readonly artifactRepository?: S3ArtifactRepository;
   /** The argo-aggregate-to-admin/edit/view ClusterRoles (Kubernetes aggregation). @default true */
   readonly userRoles?: boolean;
+  /**
+   * Settings of the executor container the controller injects into every workflow pod
+   * (workflow-controller-configmap key `executor`), e.g. a restricted security context.
+   * @default - Argo's defaults
+   */
+  readonly executor?: ArgoExecutorSettings;
+  /**
+   * Defaults merged into every Workflow's spec (workflow-controller-configmap key
+   * `workflowDefaults`), e.g. a TTL and a retry strategy.
+   * @default - none
+   */
+  readonly workflowDefaults?: ArgoWorkflowDefaults;
+}
+
+/** The executor container's settings (a subset of a Container: what Argo reads from the `executor` key). */
+export interface ArgoExecutorSettings {
+  readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
+  readonly securityContext?: k8s.SecurityContext;
+  readonly resources?: { readonly requests?: Record<string, string>; readonly limits?: Record<string, string> };
+}
+
+/** What every Workflow gets unless it says otherwise. */
+export interface ArgoWorkflowDefaults {
+  /** Seconds to keep a finished Workflow (ttlStrategy), after completion, success and failure alike. */
+  readonly ttlSecondsAfterFinished?: number;
+  /** Retries of a failed step (templateDefaults.retryStrategy). */
+  readonly retry?: { readonly limit: number; readonly retryPolicy: 'Always' | 'OnFailure' | 'OnError' | 'OnTransientError' };
 }
 
 export const WORKFLOW_CONTROLLER = 'workflow-controller';
@@ -128,6 +155,23 @@ export class ArgoWorkflows extends Component {
         },
       });
     }
+    if (props.executor) config.executor = stringify(props.executor);
+    const defaults = props.workflowDefaults;
+    if (defaults) {
+      const ttl = defaults.ttlSecondsAfterFinished;
+      if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 0)) {
+        throw new Error(`${this.node.path}: workflowDefaults.ttlSecondsAfterFinished ${ttl} is not allowed; set a whole number of seconds >= 0`);
+      }
+      const limit = defaults.retry?.limit;
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
+        throw new Error(`${this.node.path}: workflowDefaults.retry.limit ${limit} is not allowed; set a whole number >= 0`);
+      }
+      const spec: Record<string, unknown> = {};
+      if (ttl !== undefined) spec.ttlStrategy = { secondsAfterCompletion: ttl, secondsAfterSuccess: ttl, secondsAfterFailure: ttl };
+      // Argo reads the limit as an int-or-string; KFP writes it as a string.
+      if (defaults.retry) spec.templateDefaults = { retryStrategy: { limit: String(defaults.retry.limit), retryPolicy: defaults.retry.retryPolicy } };
+      config.workflowDefaults = stringify({ spec });
+    }
     // Upstream's PriorityClass: the controller is scheduled (and kept) before workflow pods.
     new k8s.KubePriorityClass(this, 'PriorityClass', {
       metadata: { name: WORKFLOW_CONTROLLER_PRIORITY_CLASS },
@@ -161,7 +205,7 @@ export class ArgoWorkflows extends Component {
       namespacedRules: [Rbac.verbs('coordination.k8s.io', ['leases'], ['create', 'get', 'update']), Rbac.verbs('', ['secrets'], ['get'])],
     });
 
-    this.declareParityDeviations(argoWorkflowsParityDeviations(this.image('executor'), repo !== undefined));
+    this.declareParityDeviations(argoWorkflowsParityDeviations(this.image('executor'), { artifactRepository: repo !== undefined, executor: props.executor !== undefined, workflowDefaults: defaults !== undefined }));
 
     this.userRoles = props.userRoles ?? true;
     if (this.userRoles) addArgoUserRoles(this);

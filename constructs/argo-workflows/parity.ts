@@ -6,9 +6,9 @@ const CONTROLLER = 'Deployment/workflow-controller container workflow-controller
  * Argo Workflows' differences from upstream's cluster install at v4.0.5 (manifests/cluster-install),
  * each checked against the workflow controller's code at that tag.
  * @param executorImage the executor image the construct passes (an arg item of its own)
- * @param artifactRepository whether the construct writes an artifact repository into its ConfigMap
+ * @param keys which platform settings the construct writes into its ConfigMap
  */
-export function argoWorkflowsParityDeviations(executorImage: string, artifactRepository: boolean): ParityDeviation[] {
+export function argoWorkflowsParityDeviations(executorImage: string, keys: { artifactRepository: boolean; executor: boolean; workflowDefaults: boolean }): ParityDeviation[] {
   const arg = (item: string, reason: string): ParityDeviation => ({
     fact: { kind: FactKind.ARG, object: CONTROLLER, item: literalPattern(item), status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason,
   });
@@ -22,10 +22,20 @@ export function argoWorkflowsParityDeviations(executorImage: string, artifactRep
       category: DeviationCategory.NOT_INSTALLED,
       reason: 'the Argo Server (API and UI) is left out, as in the minimal install Kubeflow Pipelines 2.17.0 uses: workflows are created by the Pipelines API server, which talks to the Kubernetes API, not to argo-server.',
     })),
-    ...(artifactRepository ? [{
+    ...(keys.artifactRepository ? [{
       fact: { kind: FactKind.CONFIGMAP_KEY, object: 'workflow-controller-configmap', item: 'artifactRepository', status: 'extra' as const },
       category: DeviationCategory.PLATFORM_INTEGRATION,
       reason: 'the platform sets the default artifact repository (its Pipelines object store), as Kubeflow Pipelines\' own install writes into this ConfigMap.',
+    }] : []),
+    ...(keys.executor ? [{
+      fact: { kind: FactKind.CONFIGMAP_KEY, object: 'workflow-controller-configmap', item: 'executor', status: 'extra' as const },
+      category: DeviationCategory.PLATFORM_INTEGRATION,
+      reason: 'the platform sets the executor container of workflow pods (a restricted security context), as Kubeflow Pipelines 2.17.0\'s own install writes into this ConfigMap.',
+    }] : []),
+    ...(keys.workflowDefaults ? [{
+      fact: { kind: FactKind.CONFIGMAP_KEY, object: 'workflow-controller-configmap', item: 'workflowDefaults', status: 'extra' as const },
+      category: DeviationCategory.PLATFORM_INTEGRATION,
+      reason: 'the platform sets workflow defaults (a TTL and a retry strategy), as Kubeflow Pipelines 2.17.0\'s own install writes into this ConfigMap.',
     }] : []),
   ];
 }

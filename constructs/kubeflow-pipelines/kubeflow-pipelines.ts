@@ -16,7 +16,7 @@ import type { Platform } from '../../lib/platform';
 import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, RbacNeed, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
-import { ArgoWorkflows, S3ArtifactRepository } from '../argo-workflows/argo-workflows';
+import { ArgoExecutorSettings, ArgoWorkflowDefaults, ArgoWorkflows, S3ArtifactRepository } from '../argo-workflows/argo-workflows';
 
 /** Where the API server keeps pipelines and pipeline versions. */
 export enum PipelineStore {
@@ -711,6 +711,29 @@ export function pipelinesArtifactRepository(props: { readonly namespace?: string
     accessKeySecret: { name: secret, key: 'accesskey' },
     secretKeySecret: { name: secret, key: 'secretkey' },
   };
+}
+
+/**
+ * The executor settings Kubeflow Pipelines 2.17.0 gives Argo's workflow pods (its install's
+ * workflow-controller-configmap `executor`): non-root as uid 65532, no privilege escalation,
+ * every capability dropped, the runtime's default seccomp profile.
+ */
+export function pipelinesExecutorSettings(): ArgoExecutorSettings {
+  return {
+    imagePullPolicy: 'IfNotPresent',
+    securityContext: {
+      runAsNonRoot: true,
+      runAsUser: 65532,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    },
+  };
+}
+
+/** The workflow defaults of Kubeflow Pipelines 2.17.0's install: finished runs kept an hour, a failed step retried twice on error. */
+export function pipelinesWorkflowDefaults(): ArgoWorkflowDefaults {
+  return { ttlSecondsAfterFinished: 3600, retry: { limit: 2, retryPolicy: 'OnError' } };
 }
 
 /**

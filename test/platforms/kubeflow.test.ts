@@ -62,6 +62,13 @@ describe('kubeflow platform', () => {
     expect(svc.spec.ports.map((p: any) => p.port)).toContain(9000);
   });
 
+  test('workflow pods run their executor restricted, and finished runs expire and failed steps retry, as Pipelines 2.17.0\'s install sets Argo', () => {
+    const data = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'workflow-controller-configmap').data;
+    expect(parse(data.executor).securityContext).toEqual({ runAsNonRoot: true, runAsUser: 65532, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(parse(data.workflowDefaults).spec.ttlStrategy.secondsAfterCompletion).toBe(3600);
+    expect(parse(data.workflowDefaults).spec.templateDefaults.retryStrategy).toEqual({ limit: '2', retryPolicy: 'OnError' });
+  });
+
   test('the Pipelines UI is routed at /pipeline, where the dashboard links (KFP-VS)', () => {
     const vs = objects.find((o) => o.kind === 'VirtualService' && o.metadata.name === 'ml-pipeline-ui')!;
     expect(vs.spec.http[0].match).toEqual([{ uri: { prefix: '/pipeline' } }]);

@@ -1,5 +1,7 @@
 import { App } from 'cdk8s';
+import { parse } from 'yaml';
 import { ArgoWorkflows, ArgoWorkflowsProps } from '../../../constructs/argo-workflows';
+import { pipelinesExecutorSettings, pipelinesWorkflowDefaults } from '../../../constructs/kubeflow-pipelines';
 import { CertificateProvider } from '../../../lib/certificates';
 import { Platform } from '../../../lib/platform';
 import { applyOrder } from '../../../lib/report';
@@ -89,7 +91,26 @@ describe('Argo Workflows component', () => {
     expect(o.ofKind('Secret')).toEqual([]);
   });
 
+  test('executor settings and workflow defaults go into workflow-controller-configmap as Argo reads them (Kubeflow Pipelines 2.17.0\'s values)', () => {
+    const { p } = platform({ executor: pipelinesExecutorSettings(), workflowDefaults: pipelinesWorkflowDefaults() });
+    const data = objectsOf(buildPlatform(p)).named('ConfigMap', 'workflow-controller-configmap').data;
+    expect(parse(data.executor)).toEqual({
+      imagePullPolicy: 'IfNotPresent',
+      securityContext: { runAsNonRoot: true, runAsUser: 65532, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } },
+    });
+    expect(parse(data.workflowDefaults)).toEqual({
+      spec: {
+        ttlStrategy: { secondsAfterCompletion: 3600, secondsAfterSuccess: 3600, secondsAfterFailure: 3600 },
+        templateDefaults: { retryStrategy: { limit: '2', retryPolicy: 'OnError' } },
+      },
+    });
+    // Without them, neither key is written (Argo's own defaults).
+    expect(Object.keys(ofKind('ConfigMap').find((c: any) => c.metadata.name === 'workflow-controller-configmap')?.data ?? {})).toEqual([]);
+  });
+
   test.each<[string, ArgoWorkflowsProps, string]>([
+    ['a workflow TTL is negative', { workflowDefaults: { ttlSecondsAfterFinished: -1 } }, 'p/argo-workflows: workflowDefaults.ttlSecondsAfterFinished -1 is not allowed; set a whole number of seconds >= 0'],
+    ['a retry limit is fractional', { workflowDefaults: { retry: { limit: 1.5, retryPolicy: 'OnError' } } }, 'p/argo-workflows: workflowDefaults.retry.limit 1.5 is not allowed; set a whole number >= 0'],
     ['replicas is 0', { replicas: 0 }, 'p/argo-workflows: replicas 0 is not allowed; set a whole number >= 1 (leader election keeps one controller active)'],
     ['the artifact endpoint has a scheme', { artifactRepository: { endpoint: 'http://s3:9000', bucket: 'b', accessKeySecret: { name: 's', key: 'a' }, secretKeySecret: { name: 's', key: 'b' } } },
       "p/argo-workflows: artifactRepository.endpoint 'http://s3:9000' must be host[:port] without a scheme (use insecure: true for plain HTTP)"],
