@@ -200,11 +200,16 @@ interface Scope {
   readonly version: KubernetesVersion;
 }
 
-function exprOf(node: any): { case: string; value: any } {
-  return node.exprKind;
+/** The parsed CEL syntax tree, typed from what @bufbuild/cel's parse returns. */
+type Expr = NonNullable<ReturnType<typeof parse>['expr']>;
+type ExprKind = Expr['exprKind'];
+type KindValue<C extends NonNullable<ExprKind['case']>> = Extract<ExprKind, { case: C }>['value'];
+
+function exprOf(node: Expr | undefined): ExprKind | { case: undefined; value?: undefined } {
+  return node?.exprKind ?? { case: undefined };
 }
 
-function estimate(node: any, scope: Scope): Value {
+function estimate(node: Expr | undefined, scope: Scope): Value {
   const k = exprOf(node);
   switch (k.case) {
     case 'constExpr': {
@@ -227,11 +232,11 @@ function estimate(node: any, scope: Scope): Value {
       return { cost: operand.cost + selectCost, ...valueOfDecl(result) };
     }
     case 'listExpr': {
-      const elems = (k.value.elements as any[]).map((e) => estimate(e, scope));
+      const elems = k.value.elements.map((e) => estimate(e, scope));
       return { cost: 10 + elems.reduce((s, e) => s + e.cost, 0), size: elems.length };
     }
     case 'structExpr': {
-      const entries = (k.value.entries as any[]).flatMap((e) => [e.keyKind?.value, e.value].filter((x) => x && typeof x === 'object' && 'exprKind' in x));
+      const entries = k.value.entries.flatMap((e) => [e.keyKind.case === 'mapKey' ? e.keyKind.value : undefined, e.value].filter((x): x is Expr => x !== undefined));
       return { cost: 30 + entries.reduce((s, e) => s + estimate(e, scope).cost, 0), size: entries.length / 2 };
     }
     case 'comprehensionExpr': return comprehension(k.value, scope);
@@ -274,7 +279,7 @@ function selectField(d: Decl | undefined, field: string, version: KubernetesVers
   return declOf(prop, prop['x-kubernetes-embedded-resource'] === true);
 }
 
-function comprehension(c: any, scope: Scope): Value {
+function comprehension(c: KindValue<'comprehensionExpr'>, scope: Scope): Value {
   const range = estimate(c.iterRange, scope);
   const init = estimate(c.accuInit, scope);
   const elem = range.decl && (range.decl.kind === 'list' ? range.decl.elem : range.decl.kind === 'map' ? { kind: 'string', max: STRING_MAX, min: 2 } as Decl : undefined);
@@ -297,10 +302,10 @@ function comprehension(c: any, scope: Scope): Value {
 const STRING_LINEAR = new Set(['lowerAscii', 'upperAscii', 'trim', 'replace', 'split', 'substring', 'join', 'charAt', 'url', 'isURL', 'quantity', 'isQuantity', 'ip', 'isIP', 'cidr', 'isCIDR', 'semver', 'isSemver']);
 const LIST_LINEAR = new Set(['isSorted', 'sum', 'min', 'max']);
 
-function call(c: any, scope: Scope): Value {
-  const fn = c.function as string;
+function call(c: KindValue<'callExpr'>, scope: Scope): Value {
+  const fn = c.function;
   const target = c.target ? estimate(c.target, scope) : undefined;
-  const args = (c.args as any[]).map((a) => estimate(a, scope));
+  const args = c.args.map((a) => estimate(a, scope));
   const argCost = (target?.cost ?? 0) + args.reduce((s, a) => s + a.cost, 0);
   const [a, b] = [target ?? args[0], target ? args[0] : args[1]];
   switch (fn) {

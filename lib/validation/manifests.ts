@@ -213,9 +213,10 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
 function duplicates(docs: readonly ManifestDocument[]): Array<ValidationIssue | undefined> {
   const first = new Map<string, { doc: ManifestDocument; text: string }>();
   return docs.map((d) => {
-    const o = d.object as any;
+    const o = d.object as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | null;
     if (o === null || typeof o !== 'object' || typeof o.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') return undefined;
-    const key = `${groupOf(o.apiVersion)}/${o.kind}/${typeof o.metadata.namespace === 'string' ? o.metadata.namespace : ''}/${o.metadata.name}`;
+    const namespace = typeof o.metadata.namespace === 'string' ? o.metadata.namespace : '';
+    const key = `${groupOf(o.apiVersion)}/${o.kind}/${namespace}/${o.metadata.name}`;
     const text = canonicalJson(o);
     const seen = first.get(key);
     if (!seen) {
@@ -224,7 +225,7 @@ function duplicates(docs: readonly ManifestDocument[]): Array<ValidationIssue | 
     }
     if (seen.text === text) return undefined;
     const where = `${seen.doc.file}#${seen.doc.index}${seen.doc.prefix ? ` ${seen.doc.prefix}` : ''}`;
-    return { rule: 'K8S-DUPLICATE', path: '', message: `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name} is also defined in ${where} with different content; kubectl and GitOps engines would apply one over the other: keep one definition` };
+    return { rule: 'K8S-DUPLICATE', path: '', message: `${o.kind} ${namespace ? `${namespace}/` : ''}${o.metadata.name} is also defined in ${where} with different content; kubectl and GitOps engines would apply one over the other: keep one definition` };
   });
 }
 
