@@ -1,4 +1,4 @@
-import { parse } from '@bufbuild/cel';
+import { parseCel, ParsedCel } from './cel';
 import { joinPath, show, ValidationIssue } from './issues';
 import { compareKubernetesVersions, KubernetesVersion } from '../kubernetes-version';
 
@@ -201,7 +201,7 @@ interface Scope {
 }
 
 /** The parsed CEL syntax tree, typed from what @bufbuild/cel's parse returns. */
-type Expr = NonNullable<ReturnType<typeof parse>['expr']>;
+type Expr = NonNullable<ParsedCel['expr']>;
 type ExprKind = Expr['exprKind'];
 type KindValue<C extends NonNullable<ExprKind['case']>> = Extract<ExprKind, { case: C }>['value'];
 
@@ -369,6 +369,26 @@ function calls(node: any, out: Set<string>): Set<string> {
   return out;
 }
 
+/** What compileRuleFor learns from the text of an expression alone: an invalid escape or parse error, or the tree and the functions it calls. */
+type TextFacts = { readonly error: string } | { readonly parsed: ParsedCel; readonly calls: readonly string[] };
+
+/** By text: a CRD's rules repeat a few hundred texts, each on many nodes (and versions). */
+const textFactsCache = new Map<string, TextFacts>();
+
+function textFacts(expr: string): TextFacts {
+  let facts = textFactsCache.get(expr);
+  if (facts) return facts;
+  const bad = invalidEscape(expr);
+  if (bad) {
+    facts = { error: `invalid escape '${bad.escape}' in a CEL string literal (column ${bad.column}): CEL knows \\\\ \\' \\" \\n \\t \\r and the like; write '\\${bad.escape}' or use a raw string r'...'` };
+  } else {
+    const parsed = parseCel(expr);
+    facts = 'error' in parsed ? parsed : { parsed, calls: [...calls(parsed.expr, new Set())] };
+  }
+  textFactsCache.set(expr, facts);
+  return facts;
+}
+
 // ---------------------------------------------------------------- per rule and per CRD
 
 export interface RuleCompilation {
@@ -380,15 +400,10 @@ export interface RuleCompilation {
 
 /** Compiles one expression for a schema node as the target version's API server would (self = the node). */
 export function compileRuleFor(expr: string, node: Props, isResourceRoot: boolean, version: KubernetesVersion, transition = false): RuleCompilation {
-  const bad = invalidEscape(expr);
-  if (bad) return { cost: 0, error: `invalid escape '${bad.escape}' in a CEL string literal (column ${bad.column}): CEL knows \\\\ \\' \\" \\n \\t \\r and the like; write '\\${bad.escape}' or use a raw string r'...'` };
-  let parsed;
-  try {
-    parsed = parse(expr);
-  } catch (e) {
-    return { cost: 0, error: (e as Error).message.replace(/^<input>:/, 'at ') };
-  }
-  const missing = [...calls(parsed.expr, new Set())].filter((f) => LIBRARY_OF.has(f) && compareKubernetesVersions(version, LIBRARY_OF.get(f)!.since) < 0).sort();
+  const text = textFacts(expr);
+  if ('error' in text) return { cost: 0, error: text.error };
+  const { parsed } = text;
+  const missing = text.calls.filter((f) => LIBRARY_OF.has(f) && compareKubernetesVersions(version, LIBRARY_OF.get(f)!.since) < 0).sort();
   if (missing.length) {
     const lib = LIBRARY_OF.get(missing[0])!;
     const names = missing.filter((f) => LIBRARY_OF.get(f) === lib).map((f) => `${f}()`);

@@ -40,6 +40,31 @@ export interface CompiledRule {
 
 const cache = new Map<string, CompiledRule | string>();
 
+/** A parsed CEL expression: @bufbuild/cel's syntax tree. */
+export type ParsedCel = ReturnType<typeof parse>;
+
+/** Parses by text: the rules of a platform's CRDs repeat a few hundred texts many times. */
+const parses = new Map<string, ParsedCel | { readonly error: string }>();
+
+/**
+ * Parses a CEL expression once per text (the syntax tree depends on the text alone); returns
+ * the tree, or why it does not parse (the parser's message, with `<input>:` as `at `).
+ * Shared by compileCel and the API server's compilation (cel-crd.ts). Callers read the
+ * tree and never change it (plan() reads it only).
+ */
+export function parseCel(expr: string): ParsedCel | { readonly error: string } {
+  let hit = parses.get(expr);
+  if (hit === undefined) {
+    try {
+      hit = parse(expr);
+    } catch (e) {
+      hit = { error: (e as Error).message.replace(/^<input>:/, 'at ') };
+    }
+    parses.set(expr, hit);
+  }
+  return hit;
+}
+
 /** Compiles a CEL expression; returns the compiled rule, or why it does not compile. */
 export function compileCel(expr: string): CompiledRule | string {
   const hit = cache.get(expr);
@@ -50,12 +75,8 @@ export function compileCel(expr: string): CompiledRule | string {
 }
 
 function compile(expr: string): CompiledRule | string {
-  let parsed;
-  try {
-    parsed = parse(expr);
-  } catch (e) {
-    return (e as Error).message.replace(/^<input>:/, 'at ');
-  }
+  const parsed = parseCel(expr);
+  if ('error' in parsed) return parsed.error;
   const calls = new Set<string>();
   const idents = new Set<string>();
   collect(parsed.expr, calls, idents);
