@@ -143,7 +143,53 @@ function leaf(s: Props): Props {
   if (!s || typeof s !== 'object') return s;
   const out: Props = {};
   for (const [k, v] of Object.entries(s)) if (!CHILDREN.includes(k)) out[k] = v;
+  unreached.add(out);
   return out;
+}
+
+/** The leaves of shaped schemas: nodes no value reaches (see toJsonSchema). */
+const unreached = new WeakSet<Props>();
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const NUMERIC_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+
+/**
+ * Whether ajv surely compiles this node of toJsonSchema's output: every keyword is one
+ * toJsonSchema writes, with a value of the type ajv requires (a pattern that is a valid
+ * RegExp, as ajv builds it without the u flag). False means only "not sure".
+ */
+function compilesSurely(j: Props): boolean {
+  for (const k of Object.keys(j)) {
+    const v = j[k];
+    if (k === 'type') {
+      const types = Array.isArray(v) ? v : [v];
+      if (!types.length || new Set(types).size !== types.length || !types.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) return false;
+    } else if (NUMERIC_KEYWORDS.has(k)) {
+      if (typeof v !== 'number') return false;
+    } else if (k === 'enum') {
+      if (!Array.isArray(v)) return false;
+    } else if (k === 'required') {
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return false;
+    } else if (k === 'uniqueItems') {
+      if (typeof v !== 'boolean') return false;
+    } else if (k === 'additionalProperties') {
+      if (v !== false) return false;
+    } else if (k === 'pattern') {
+      if (typeof v !== 'string') return false;
+      try {
+        new RegExp(v, '');
+      } catch {
+        return false;
+      }
+    } else if (k === 'format') {
+      if (typeof v !== 'string' || !FORMATS[v]) return false;
+    } else if (k === 'properties') {
+      if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((p) => p && typeof p === 'object' && !Array.isArray(p) && compilesSurely(p as Props))) return false;
+    } else if (k !== LIST_MAP && k !== EXPECT) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -186,6 +232,15 @@ const COPIED = ['enum', 'pattern', 'minLength', 'maxLength', 'minItems', 'maxIte
  * (`junctor`) nodes only add value checks, so they never close objects.
  */
 function toJsonSchema(s: Props, junctor: boolean): Props {
+  const out = toJsonSchemaNode(s, junctor);
+  // No value reaches a leaf, so ajv never applies its schema (it applies a property's, item's
+  // or map value's schema only to data that is there): an empty schema validates the same and
+  // costs no generated code. A leaf ajv might fail to compile is kept, so that the error that
+  // stops the version's validation stays the same.
+  return unreached.has(s) && compilesSurely(out) ? {} : out;
+}
+
+function toJsonSchemaNode(s: Props, junctor: boolean): Props {
   const out: Props = {};
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   const types: string[] = intOrString ? ['integer', 'string'] : s.type ? [s.type] : [];

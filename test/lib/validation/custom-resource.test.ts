@@ -178,6 +178,36 @@ describe('validateCustomResource', () => {
   });
 });
 
+describe('a schema ajv cannot compile', () => {
+  /** The CRD above with `field` added to spec's properties: a field no object below sets. */
+  const withField = (field: Record<string, unknown>): any => {
+    const crd = structuredClone(CRD);
+    (crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties as Record<string, unknown>).bad = field;
+    return crd;
+  };
+  // Fields no object sets are cut from the compiled validator (as empty schemas); one that ajv
+  // might not compile is kept, so the version's validation stops as it does when the field is set.
+  test.each([
+    ['an invalid pattern', { type: 'string', pattern: '[a-' }, 'Invalid regular expression: /[a-/: Unterminated character class'],
+    ['an unknown type', { type: 'text' }, 'type must be JSONType or JSONType[]: text'],
+    ['an enum that is not a list', { type: 'string', enum: 'a' }, 'enum value must be ["array"]'],
+    ['a bound that is not a number', { type: 'integer', minimum: '1' }, 'minimum value must be ["number"]'],
+  ])('%s stops the validation of every object of the version, set or not', (_what, field, error) => {
+    const message = `the schema of version v1 cannot be used: ${error}`;
+    expect(validateWithWarnings(model({}), withField(field))).toEqual([{ rule: 'K8S-CRD', path: '', message }]);
+    expect(validateWithWarnings(model({ bad: 'x' }), withField(field))).toEqual([{ rule: 'K8S-CRD', path: '', message }]);
+  });
+
+  test('a field no object sets, with a valid pattern, changes nothing', () => {
+    const crd = withField({ type: 'string', pattern: '^[a-z]+$', maxLength: 3 });
+    expect(validateCustomResource(model({ formatt: 'onnx' }), crd)).toMatchObject([{ path: 'spec.formatt', message: 'unknown field (did you mean format?)' }]);
+    expect(validateCustomResource(model({ bad: 'ABCD' }), crd)).toMatchObject([
+      { path: 'spec.bad', message: 'expected at most 3 characters, got 4' },
+      { path: 'spec.bad', message: 'expected a string matching ^[a-z]+$, got "ABCD"' },
+    ]);
+  });
+});
+
 describe('compileCelRules', () => {
   test('rules of a CRD that compile give no issues', () => {
     expect(compileCelRules(CRD)).toEqual([]);
