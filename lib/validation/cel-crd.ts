@@ -431,10 +431,80 @@ const factor = (cost: number, limit: number): string => {
 };
 
 /**
+ * A schema node that has x-kubernetes-validations (any value but null), with its path below
+ * the version's schema. `server`: where the API server's compilation reaches it (nodes under
+ * properties, items and additionalProperties, not under allOf, anyOf or oneOf): how many times
+ * a rule on it can run, and whether it is the root of a resource (self has apiVersion, kind
+ * and metadata).
+ */
+export interface CelSite {
+  readonly node: Props;
+  readonly segs: ReadonlyArray<string | number>;
+  readonly server?: { readonly card: Cardinality; readonly root: boolean };
+}
+
+const EMBEDDED = 'x-kubernetes-embedded-resource';
+
+/**
+ * The nodes of a version's schema that carry CEL rules, in one walk of the schema (tens of
+ * thousands of nodes when CRDs embed pod templates): the nodes compileCelRules checks
+ * (every node under properties, items, additionalProperties, allOf, anyOf and oneOf, in that
+ * order) and, marked `server`, those crdCelIssues compiles as the API server does.
+ */
+export function celSites(schema: unknown): CelSite[] {
+  const out: CelSite[] = [];
+  const segs: Array<string | number> = [];
+  const visit = (node: any, server: boolean, card: Cardinality, root: boolean): void => {
+    if (!node || typeof node !== 'object') return;
+    const reached = server && !Array.isArray(node);
+    const rules = node['x-kubernetes-validations'];
+    if (rules !== undefined && rules !== null) out.push({ node, segs: segs.slice(), server: reached ? { card, root } : undefined });
+    const props = node.properties;
+    if (props) {
+      const through = reached && isObj(props);
+      for (const k of Object.keys(props)) {
+        const child = props[k];
+        segs.push('properties', k);
+        visit(child, through, card, through && child?.[EMBEDDED] === true);
+        segs.length -= 2;
+      }
+    }
+    const items = node.items;
+    if (items && typeof items === 'object') {
+      const n = reached && typeof node.maxItems === 'number' ? node.maxItems : undefined;
+      segs.push('items');
+      visit(items, reached, card === undefined || n === undefined ? undefined : card * n, reached && items[EMBEDDED] === true);
+      segs.length -= 1;
+    }
+    const additional = node.additionalProperties;
+    if (typeof additional === 'object') {
+      const n = reached && typeof node.maxProperties === 'number' ? node.maxProperties : undefined;
+      segs.push('additionalProperties');
+      visit(additional, reached, card === undefined || n === undefined ? undefined : card * n, reached && additional?.[EMBEDDED] === true);
+      segs.length -= 1;
+    }
+    for (const j of JUNCTORS) {
+      const list = node[j];
+      if (!Array.isArray(list)) continue;
+      list.forEach((x: unknown, i: number) => {
+        segs.push(j, i);
+        visit(x, false, undefined, false);
+        segs.length -= 2;
+      });
+    }
+  };
+  visit(schema, isObj(schema), 1, true);
+  return out;
+}
+
+const JUNCTORS = ['allOf', 'anyOf', 'oneOf'];
+
+/**
  * What the target version's API server says about the CEL rules of a CRD when it creates
  * it: rules that do not compile, and rules (or a version's schema) over the cost budget.
+ * `sites`: celSites of each version's schema, by version index, when the caller has them.
  */
-export function crdCelIssues(crd: any, version: KubernetesVersion): ValidationIssue[] {
+export function crdCelIssues(crd: any, version: KubernetesVersion, sites?: ReadonlyMap<number, CelSite[]>): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   (crd?.spec?.versions ?? []).forEach((v: Props, vi: number) => {
     const schema = v?.schema?.openAPIV3Schema;
@@ -442,8 +512,10 @@ export function crdCelIssues(crd: any, version: KubernetesVersion): ValidationIs
     const base = `spec.versions[${vi}].schema.openAPIV3Schema`;
     let total = 0;
     const contributors: string[] = [];
-    const walk = (node: Props, segs: Array<string | number>, card: Cardinality, root: boolean) => {
-      if (!isObj(node)) return;
+    for (const site of sites?.get(vi) ?? celSites(schema)) {
+      if (!site.server) continue;
+      const { node, segs } = site;
+      const { card, root } = site.server;
       const rules: Props[] = Array.isArray(node['x-kubernetes-validations']) ? node['x-kubernetes-validations'] : [];
       rules.forEach((rule, j) => {
         for (const field of ['rule', 'messageExpression']) {
@@ -470,19 +542,7 @@ export function crdCelIssues(crd: any, version: KubernetesVersion): ValidationIs
           }
         }
       });
-      const props = node.properties;
-      if (isObj(props)) for (const k of Object.keys(props)) walk(props[k], [...segs, 'properties', k], card, props[k]?.['x-kubernetes-embedded-resource'] === true);
-      if (isObj(node.items)) {
-        const n = typeof node.maxItems === 'number' ? node.maxItems : undefined;
-        walk(node.items, [...segs, 'items'], card === undefined || n === undefined ? undefined : card * n, node.items['x-kubernetes-embedded-resource'] === true);
-      }
-      if (isObj(node.additionalProperties)) {
-        const n = typeof node.maxProperties === 'number' ? node.maxProperties : undefined;
-        const embedded = node.additionalProperties['x-kubernetes-embedded-resource'] === true;
-        walk(node.additionalProperties, [...segs, 'additionalProperties'], card === undefined || n === undefined ? undefined : card * n, embedded);
-      }
-    };
-    walk(schema, [], 1, true);
+    }
     if (total > PER_CRD_COST_LIMIT) {
       out.push({
         path: base,

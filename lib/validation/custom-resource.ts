@@ -2,7 +2,7 @@ import { CelInput, isCelError } from '@bufbuild/cel';
 import { ValidateFunction } from 'ajv';
 import { EXPECT, FORMATS, LIST_MAP, newAjv, suggest, toIssues, valuesByKey } from './ajv-support';
 import { compileCel } from './cel';
-import { crdCelIssues } from './cel-crd';
+import { CelSite, celSites, crdCelIssues } from './cel-crd';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
 import { metadataIssues } from './names';
 import { KubernetesVersion } from '../kubernetes-version';
@@ -199,25 +199,29 @@ function compilesSurely(j: Props): boolean {
  */
 export function compileCelRules(crd: any, kubernetesVersion?: KubernetesVersion): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
+  // One walk of each version's schema finds the rules for both compilations.
+  const sites = new Map<number, CelSite[]>();
   (crd?.spec?.versions ?? []).forEach((v: Props, i: number) => {
     const schema = v.schema?.openAPIV3Schema;
     if (schema) {
-      eachSchema(schema, `spec.versions[${i}].schema.openAPIV3Schema`, (node, pathOf) => {
+      const base = `spec.versions[${i}].schema.openAPIV3Schema`;
+      sites.set(i, celSites(schema));
+      for (const { node, segs } of sites.get(i)!) {
         (node['x-kubernetes-validations'] ?? []).forEach((rule: Props, j: number) => {
-          const at = `${joinPath(pathOf(), 'x-kubernetes-validations')}[${j}]`;
+          const at = `${joinPath(segs.reduce<string>((p, k) => joinPath(p, k), base), 'x-kubernetes-validations')}[${j}]`;
           for (const field of ['rule', 'messageExpression']) {
             if (typeof rule[field] !== 'string') continue;
             const result = compileCel(rule[field]);
             if (typeof result === 'string') issues.push({ path: joinPath(at, field), message: `${show(rule[field], 60)} does not compile: ${result}` });
           }
         });
-      });
+      }
     }
   });
   if (!kubernetesVersion) return issues;
   // One issue per rule: what does not compile here is not also reported for the server.
   const seen = new Set(issues.map((i) => i.path));
-  return [...issues, ...crdCelIssues(crd, kubernetesVersion).filter((i) => !seen.has(i.path))];
+  return [...issues, ...crdCelIssues(crd, kubernetesVersion, sites).filter((i) => !seen.has(i.path))];
 }
 
 function splitApiVersion(apiVersion: string): [string, string] {
@@ -374,29 +378,6 @@ function toCel(value: any, s: Props | undefined): CelInput {
     return integer && Number.isInteger(value) ? BigInt(value) : value;
   }
   return value;
-}
-
-/**
- * Calls `fn` on every schema node, with a function that gives its path in the CRD (built
- * only when asked for: the walk covers every node of schemas of hundreds of KiB).
- */
-function eachSchema(s: Props, base: string, fn: (node: Props, path: () => string) => void): void {
-  const segments: Array<string | number> = [];
-  const pathOf = () => segments.reduce<string>((p, k) => joinPath(p, k), base);
-  const walk = (node: Props) => {
-    if (!node || typeof node !== 'object') return;
-    fn(node, pathOf);
-    const step = (keys: Array<string | number>, child: Props) => {
-      segments.push(...keys);
-      walk(child);
-      segments.length -= keys.length;
-    };
-    if (node.properties) for (const k of Object.keys(node.properties)) step(['properties', k], node.properties[k]);
-    if (node.items && typeof node.items === 'object') step(['items'], node.items);
-    if (typeof node.additionalProperties === 'object') step(['additionalProperties'], node.additionalProperties);
-    for (const j of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[j])) node[j].forEach((x: Props, i: number) => step([j, i], x));
-  };
-  walk(s);
 }
 
 function mapValues(o: Props, f: (v: Props) => Props): Props {

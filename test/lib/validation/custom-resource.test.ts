@@ -181,8 +181,8 @@ describe('validateCustomResource', () => {
 describe('a schema ajv cannot compile', () => {
   /** The CRD above with `field` added to spec's properties: a field no object below sets. */
   const withField = (field: Record<string, unknown>): any => {
-    const crd = structuredClone(CRD);
-    (crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties as Record<string, unknown>).bad = field;
+    const crd: any = structuredClone(CRD);
+    crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.bad = field;
     return crd;
   };
   // Fields no object sets are cut from the compiled validator (as empty schemas); one that ajv
