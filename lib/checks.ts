@@ -936,13 +936,14 @@ export function unpinnedImage(ref: string): string | undefined {
  */
 function imagesIn(json: any): Array<{ where: string; ref: string }> {
   const out: Array<{ where: string; ref: string }> = [];
-  // The path is kept as segments and joined only for an image found: most of what is
-  // walked (CRD schemas among it) has none.
-  const segments: string[] = [];
+  // The path is kept as segments (a string: a key; a number: an index; the first as written)
+  // and joined only for an image found: most of what is walked (CRD schemas among it) has none.
+  const segments: Array<string | number> = [];
+  const joined = () => segments.map((s, i) => (i === 0 ? s : typeof s === 'number' ? `[${s}]` : `.${s}`)).join('');
   const walk = (v: any): void => {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
-        segments.push(`[${i}]`);
+        segments.push(i);
         walk(v[i]);
         segments.pop();
       }
@@ -950,14 +951,16 @@ function imagesIn(json: any): Array<{ where: string; ref: string }> {
       for (const k of Object.keys(v)) {
         const x = v[k];
         if (k !== 'image' || typeof x !== 'string') {
-          segments.push(`.${k}`);
-          walk(x);
-          segments.pop();
+          if (x && typeof x === 'object') {
+            segments.push(k);
+            walk(x);
+            segments.pop();
+          }
         // KServe's configuration keeps the repository in image and the tag in defaultImageVersion.
         } else if (typeof v.defaultImageVersion === 'string' && !x.includes('@') && !x.slice(x.lastIndexOf('/') + 1).includes(':')) {
-          out.push({ where: `${segments.join('')}.${k}`, ref: `${x}:${v.defaultImageVersion}` });
+          out.push({ where: `${joined()}.${k}`, ref: `${x}:${v.defaultImageVersion}` });
         } else {
-          out.push({ where: `${segments.join('')}.${k}`, ref: x });
+          out.push({ where: `${joined()}.${k}`, ref: x });
         }
       }
     }
