@@ -454,14 +454,195 @@ export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
   });
   for (const [model, g] of groups) {
     const validate = validatorFor(model, g.values);
+    const crds = model === 'V1CustomResourceDefinition';
     g.indexes.forEach((index, k) => {
       const obj = objs[index];
-      validate(g.values[k]);
+      validate(crds ? withoutValidSchemas(g.values[k]) : g.values[k]);
       // The API server's validation beyond the schema, for the kinds where we model it.
       results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj), ...semanticIssues(g.values[k] as Obj)]);
     });
   }
   return results;
+}
+
+/** Whether a value has a JSON type, as ajv checks `type` (no coercion). */
+function hasType(type: unknown, v: unknown): boolean {
+  switch (type) {
+    case 'null': return v === null;
+    case 'array': return Array.isArray(v);
+    case 'object': return v !== null && typeof v === 'object' && !Array.isArray(v);
+    case 'integer': return typeof v === 'number' && Number.isInteger(v);
+    case 'number': return typeof v === 'number';
+    case 'string': return typeof v === 'string';
+    case 'boolean': return typeof v === 'boolean';
+    default: return false;
+  }
+}
+
+const JSON_TYPES = new Set(['null', 'array', 'object', 'integer', 'number', 'string', 'boolean']);
+const isPrimitive = (v: unknown): boolean => v === null || (typeof v !== 'object' && typeof v !== 'function');
+
+/** A test that a value surely passes a schema (see sureOf). */
+type Sure = (v: unknown) => boolean;
+const NEVER: Sure = () => false;
+const ALWAYS: Sure = () => true;
+
+/** Tests by schema node (the nodes of modelSchema and typeSchema are built once each). */
+const sureTests = new Map<object, Sure>();
+
+/**
+ * A test of whether a value surely passes a schema of this module (modelSchema and
+ * typeSchema nodes): true only when no keyword of the schema can fail on the value. False
+ * means "not sure": the schema has a keyword this does not interpret (the Kubernetes-specific
+ * ones, an if other than a bare type, a $ref with siblings, a property named like a member
+ * of Object.prototype), or the value fails. Used to leave out of ajv's work subtrees that
+ * give no issue. Built once per schema node, as a function, like ajv's validators.
+ */
+function sureOf(s: Schema): Sure {
+  let test = sureTests.get(s);
+  if (!test) {
+    // Set before building: schemas refer to themselves (JSONSchemaProps).
+    let built: Sure = NEVER;
+    test = (v) => built(v);
+    sureTests.set(s, test);
+    built = buildSure(s);
+  }
+  return test;
+}
+
+function buildSure(s: Schema): Sure {
+  const keys = Object.keys(s);
+  const tests: Sure[] = [];
+  let objectDone = false;
+  for (const k of keys) {
+    switch (k) {
+      case '$ref':
+        if (keys.length !== 1 || typeof s.$ref !== 'string' || !s.$ref.startsWith(REF_PREFIX)) return NEVER;
+        return sureOf(modelSchema(s.$ref.slice(REF_PREFIX.length)));
+      case 'type': {
+        const types: unknown[] = Array.isArray(s.type) ? s.type : [s.type];
+        if (!types.length || !types.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) return NEVER;
+        tests.push(types.length === 1 ? (v) => hasType(types[0], v) : (v) => types.some((t) => hasType(t, v)));
+        break;
+      }
+      case 'properties': case 'required': case 'additionalProperties': {
+        if (objectDone) break;
+        objectDone = true;
+        const test = objectSure(s);
+        if (!test) return NEVER;
+        tests.push(test);
+        break;
+      }
+      case 'items': {
+        if (s.items === null || typeof s.items !== 'object' || Array.isArray(s.items)) return NEVER;
+        const item = sureOf(s.items);
+        tests.push((v) => {
+          if (!Array.isArray(v)) return true;
+          for (const x of v) if (!item(x)) return false;
+          return true;
+        });
+        break;
+      }
+      case 'minimum': {
+        const min = s.minimum;
+        if (typeof min !== 'number') return NEVER;
+        tests.push((v) => typeof v !== 'number' || v >= min);
+        break;
+      }
+      case 'maximum': {
+        const max = s.maximum;
+        if (typeof max !== 'number') return NEVER;
+        tests.push((v) => typeof v !== 'number' || v <= max);
+        break;
+      }
+      case 'enum': {
+        const values: unknown[] = s.enum;
+        if (!Array.isArray(values) || !values.every(isPrimitive)) return NEVER;
+        tests.push((v) => values.includes(v));
+        break;
+      }
+      case 'if': {
+        const cond = s.if;
+        if (!cond || typeof cond !== 'object' || Object.keys(cond).join() !== 'type' || typeof cond.type !== 'string') return NEVER;
+        const branch = (b: unknown): Sure | undefined => (b === undefined ? ALWAYS : b !== null && typeof b === 'object' && !Array.isArray(b) ? sureOf(b as Schema) : undefined);
+        const then = branch(s.then);
+        const otherwise = branch(s.else);
+        if (!then || !otherwise) return NEVER;
+        const type = cond.type;
+        tests.push((v) => (hasType(type, v) ? then(v) : otherwise(v)));
+        break;
+      }
+      case 'then': case 'else': case EXPECT: case RULE:
+        break;
+      default:
+        return NEVER;
+    }
+  }
+  if (!tests.length) return ALWAYS;
+  if (tests.length === 1) return tests[0];
+  return (v) => {
+    for (const t of tests) if (!t(v)) return false;
+    return true;
+  };
+}
+
+/** properties, required and additionalProperties of a schema node, as one test (applied to objects only, as ajv does). */
+function objectSure(s: Schema): Sure | undefined {
+  const props = s.properties ?? {};
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) return undefined;
+  const byKey: Record<string, Sure> = Object.create(null);
+  for (const key of Object.keys(props)) {
+    // ajv reads properties as data[key]: a name on Object.prototype would be found on any object.
+    if (key in Object.prototype) return undefined;
+    const child = props[key];
+    if (child === null || typeof child !== 'object' || Array.isArray(child)) return undefined;
+    byKey[key] = sureOf(child);
+  }
+  const required: unknown = s.required ?? [];
+  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && !(r in Object.prototype))) return undefined;
+  const extra = s.additionalProperties;
+  let extraTest: Sure | undefined;
+  if (extra !== undefined && extra !== false) {
+    if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) return undefined;
+    extraTest = sureOf(extra);
+  }
+  const closed = extra === false;
+  return (v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return true;
+    const o = v as Record<string, unknown>;
+    for (const key in o) {
+      const x = o[key];
+      const test = byKey[key];
+      if (test !== undefined) {
+        if (x !== undefined && !test(x)) return false;
+      } else if (closed || (extraTest && !extraTest(x))) {
+        return false;
+      }
+    }
+    for (const r of required as string[]) if (o[r] === undefined) return false;
+    return true;
+  };
+}
+
+/**
+ * A CustomResourceDefinition as ajv needs to see it: the schema of each version that surely
+ * passes JSONSchemaProps (sureOf) replaced by an empty one, which passes it too. Those
+ * schemas are most of a CRD (tens of thousands of nodes when it embeds pod templates), and
+ * ajv's validator of JSONSchemaProps tests every one of its fields on every node; the issues
+ * are the same, as none comes from inside them. The object itself when nothing is left out.
+ */
+function withoutValidSchemas(crd: unknown): unknown {
+  const spec = (crd as any)?.spec;
+  if (!spec || typeof spec !== 'object' || !Array.isArray(spec.versions)) return crd;
+  let changed = false;
+  const versions = spec.versions.map((v: any) => {
+    const schema = v?.schema;
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema) || !hasType('object', schema.openAPIV3Schema)) return v;
+    if (!sureOf(JSON_SCHEMA_PROPS)(schema.openAPIV3Schema)) return v;
+    changed = true;
+    return { ...v, schema: { ...schema, openAPIV3Schema: {} } };
+  });
+  return changed ? { ...(crd as object), spec: { ...spec, versions } } : crd;
 }
 
 /** A copy without null-valued fields, which the API server treats as unset (the value itself when it has none). */

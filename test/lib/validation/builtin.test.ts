@@ -234,6 +234,49 @@ describe('validateBuiltin', () => {
     }]);
   });
 
+  test('the schemas of a CRD: a valid one gives no issue, a field of the wrong type anywhere in one does', () => {
+    const crd = (schema: any, other: any = { type: 'object' }): any => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'models.serving.example.com' },
+      spec: {
+        group: 'serving.example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Model', plural: 'models' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } },
+          { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: other } },
+        ],
+      },
+    });
+    const node = (leaf: any): any => ({
+      type: 'object',
+      properties: {
+        spec: {
+          'type': 'object',
+          'required': ['size'],
+          'properties': { size: { type: 'integer', maximum: 10 }, tags: { 'type': 'array', 'items': leaf, 'x-kubernetes-list-type': 'set' } },
+          'x-kubernetes-validations': [{ rule: 'self.size > 0', message: 'positive' }],
+        },
+        status: { 'type': 'object', 'additionalProperties': { type: 'string' }, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    });
+    expect(validateBuiltin(crd(node({ type: 'string', maxLength: 63, enum: ['a', 'b'] })))).toEqual([]);
+    expect(validateBuiltin(crd(node({ type: 'string', maxLength: '63' })))).toEqual([
+      { path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.tags.items.maxLength', message: 'expected integer, got "63"' },
+    ]);
+    expect(validateBuiltin(crd(node({ type: 'string', maxLength: 2 ** 64 })))).toEqual([
+      { rule: 'K8S-RANGE', path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.tags.items.maxLength', message: 'expected an int64, got 18446744073709552000' },
+    ]);
+    expect(validateBuiltin(crd({ type: 'object' }, node({ 'type': 'string', 'x-kubernetes-validations': [{ message: 'no rule' }] })))).toEqual([
+      { path: 'spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.tags.items.x-kubernetes-validations[0].rule', message: 'required field is missing' },
+    ]);
+    expect(validateBuiltin(crd(node({ type: 'string', additionalProperties: 'no' })))).toEqual([
+      { path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.tags.items.additionalProperties', message: 'expected boolean or object, got "no"' },
+      { path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.tags.items.additionalProperties', message: 'expected object, got "no"' },
+    ]);
+  });
+
   test('fails when the kind is unknown', () => {
     expect(validateBuiltin({ apiVersion: 'v1', kind: 'Endpointz', metadata: { name: 'x' } })).toMatchObject([
       { path: '', message: 'no schema for Endpointz in v1: not among the built-in kinds this validator knows' },
