@@ -297,13 +297,16 @@ function reachable(root: string, seen: Set<string>): void {
 }
 
 let ajv: Ajv | undefined;
+let coreAdded = false;
 
-function sharedAjv(): Ajv {
-  if (!ajv) {
-    ajv = newAjv();
+/** The ajv instance of this module; with `core`, with the shared schema of all core types added (once, when first needed). */
+function sharedAjv(core: boolean): Ajv {
+  ajv ??= newAjv();
+  if (core && !coreAdded) {
     const models = new Set<string>();
     for (const k of Object.values(KINDS)) reachable(k.model, models);
     ajv.addSchema({ $id: CORE, definitions: Object.fromEntries([...models].sort().map((m) => [m, modelSchema(m)])) });
+    coreAdded = true;
   }
   return ajv;
 }
@@ -338,14 +341,17 @@ const validators = new Map<string, ValidateFunction>();
  * reference to a core type inlined where data reaches it, so compiling costs in proportion
  * to the objects. Kinds whose types are recursive (CustomResourceDefinition, through
  * JSONSchemaProps) are compiled against the shared schema of all core types instead,
- * where each type is compiled once.
+ * where each type is compiled once, unless `shapeRecursive`: CRDs whose schemas were left
+ * out (withoutValidSchemas) are small enough to be cut down like the others (cutting down
+ * inlines a type only as deep as the data goes, so it ends on any data).
  */
-function validatorFor(model: string, values: unknown[]): ValidateFunction {
-  const schema = isRecursive(model) ? rootSchemaOf(model) : shape(rootSchemaOf(model), values);
+function validatorFor(model: string, values: unknown[], shapeRecursive = false): ValidateFunction {
+  const whole = isRecursive(model) && !shapeRecursive;
+  const schema = whole ? rootSchemaOf(model) : shape(rootSchemaOf(model), values);
   const key = `${model}\u0000${JSON.stringify(schema)}`;
   let fn = validators.get(key);
   if (!fn) {
-    fn = sharedAjv().compile(schema);
+    fn = sharedAjv(whole).compile(schema);
     validators.set(key, fn);
   }
   return fn;
@@ -453,11 +459,12 @@ export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
     g.values.push(withoutNulls(obj));
   });
   for (const [model, g] of groups) {
-    const validate = validatorFor(model, g.values);
-    const crds = model === 'V1CustomResourceDefinition';
+    // CRDs are validated with the schemas that surely pass left out (the semantic checks see them whole).
+    const reduced = model === 'V1CustomResourceDefinition' ? g.values.map(withoutValidSchemas) : g.values.map((value) => ({ value, unsure: false }));
+    const validate = validatorFor(model, reduced.map((r) => r.value), reduced.every((r) => !r.unsure));
     g.indexes.forEach((index, k) => {
       const obj = objs[index];
-      validate(crds ? withoutValidSchemas(g.values[k]) : g.values[k]);
+      validate(reduced[k].value);
       // The API server's validation beyond the schema, for the kinds where we model it.
       results[index] = dedupe([...nameIssues(obj.metadata, 'metadata', KINDS[`${obj.apiVersion}/${obj.kind}`].name), ...toIssues(validate.errors), ...rbacIssues(obj), ...semanticIssues(g.values[k] as Obj)]);
     });
@@ -629,20 +636,25 @@ function objectSure(s: Schema): Sure | undefined {
  * passes JSONSchemaProps (sureOf) replaced by an empty one, which passes it too. Those
  * schemas are most of a CRD (tens of thousands of nodes when it embeds pod templates), and
  * ajv's validator of JSONSchemaProps tests every one of its fields on every node; the issues
- * are the same, as none comes from inside them. The object itself when nothing is left out.
+ * are the same, as none comes from inside them. The object itself when nothing is left out;
+ * `unsure` when a version's schema is kept (its validation may need the whole recursive schema).
  */
-function withoutValidSchemas(crd: unknown): unknown {
+function withoutValidSchemas(crd: unknown): { value: unknown; unsure: boolean } {
   const spec = (crd as any)?.spec;
-  if (!spec || typeof spec !== 'object' || !Array.isArray(spec.versions)) return crd;
+  if (!spec || typeof spec !== 'object' || !Array.isArray(spec.versions)) return { value: crd, unsure: false };
   let changed = false;
+  let unsure = false;
   const versions = spec.versions.map((v: any) => {
     const schema = v?.schema;
     if (!schema || typeof schema !== 'object' || Array.isArray(schema) || !hasType('object', schema.openAPIV3Schema)) return v;
-    if (!sureOf(JSON_SCHEMA_PROPS)(schema.openAPIV3Schema)) return v;
+    if (!sureOf(JSON_SCHEMA_PROPS)(schema.openAPIV3Schema)) {
+      unsure = true;
+      return v;
+    }
     changed = true;
     return { ...v, schema: { ...schema, openAPIV3Schema: {} } };
   });
-  return changed ? { ...(crd as object), spec: { ...spec, versions } } : crd;
+  return { value: changed ? { ...(crd as object), spec: { ...spec, versions } } : crd, unsure };
 }
 
 /** A copy without null-valued fields, which the API server treats as unset (the value itself when it has none). */
