@@ -88,12 +88,15 @@ const project = new typescript.TypeScriptProject({
       // task type-checks. One worker per core the machine has (jest's default leaves one
       // idle, and a fixed count ignores larger machines); `--maxWorkers` still overrides.
       maxWorkers: '100%',
-      // Each test file loads the whole library into a fresh module registry and V8 collects
-      // lazily, so a worker's heap climbs to ~1 GB over ~50 files; tearing down that much
-      // memory took longer than jest's 500 ms grace on a busy machine ("a worker process
-      // has failed to exit gracefully"), with no handle left open. A worker whose heap is
-      // above this after a file is replaced by a fresh one.
-      workerIdleMemoryLimit: '512MB',
+      // Each test file loads the whole library into a fresh module registry and a worker's heap
+      // grows by a few MB per file; a worker whose heap is above this after a file is replaced by
+      // a fresh one, which pays jest's and ts-jest's start-up and runs its first files unoptimized
+      // again. At 512MB workers were replaced every ~10 files (10 restarts in a full run); on
+      // test/constructs, test/lib/validation and test/lib/gitops (59 files), 512MB cost 81.9 and
+      // 77.6 s of CPU, 2GB 74.3 and 72.8 s. 1GB keeps two workers' memory bounded on a shared
+      // machine. "A worker process has failed to exit gracefully" (jest's 500 ms grace at the
+      // end) showed at 512MB too when the machine was busy (load ~12 on 2 cores).
+      workerIdleMemoryLimit: '1GB',
       collectCoverage: false,
       // @kubernetes/client-node and the packages it imports are ESM-only. Plain Node 20.19+
       // loads them with require(); jest on Node 20 cannot, so ts-jest transpiles them to

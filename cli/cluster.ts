@@ -41,21 +41,25 @@ const PLAN_OPTIONS: Record<string, OptionSpec> = {
   acknowledge: { multiple: true },
 };
 
-/** The platform to bring to the cluster: --platform NAME (built now) or --dir FOLDER (synthesized before). */
-function desiredOf(command: string, options: Record<string, string[]>, io: CliIo): DesiredPlatform {
+/**
+ * The platform to bring to the cluster: --platform NAME (built like synth builds it) or --dir
+ * FOLDER (synthesized before). The options are checked now; the returned function builds or
+ * reads the platform, which takes seconds, so that callers check the kubeconfig first.
+ */
+function desiredOf(command: string, options: Record<string, string[]>, io: CliIo): () => DesiredPlatform {
   const name = options.platform?.[0];
   const dir = options.dir?.[0];
   if (name && dir) throw new UsageError(`${command}: give --platform NAME or --dir FOLDER, not both`);
   if (dir) {
     const abs = path.resolve(io.cwd, dir);
     if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new UsageError(`${command}: --dir '${dir}' is not a folder (a synthesized platform, e.g. dist/serving)`);
-    return desiredFromDir(abs, io.cwd);
+    return () => desiredFromDir(abs, io.cwd);
   }
   const platforms = DEFAULT_PLATFORMS.map((p) => p.name).join(', ');
   if (!name) throw new UsageError(`${command}: --platform NAME or --dir FOLDER is required (platforms: ${platforms})`);
   const entry = DEFAULT_PLATFORMS.find((p) => p.name === name);
   if (!entry) throw new UsageError(`${command}: no platform named '${name}' (platforms: ${platforms})`);
-  return desiredFromModel(buildPlatform(entry.create(new App({ outdir: path.join('/nonexistent', 'mlplatform') }))).model);
+  return () => desiredFromModel(buildPlatform(entry.create(new App({ outdir: path.join('/nonexistent', 'mlplatform') }))).model);
 }
 
 /** A client for --kubeconfig (else KUBECONFIG or ~/.kube/config) and --context (else the current one). */
@@ -109,8 +113,9 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
   if (positionals.length) throw new UsageError(`apply: unexpected argument '${positionals[0]}'`);
   if (options['prune-crds'] && !options.prune) throw new UsageError('apply: --prune-crds works with --prune; add --prune');
   const timeoutMs = timeoutOf(options);
-  const desired = desiredOf('apply', options, io);
+  const platform = desiredOf('apply', options, io);
   const client = clientOf('apply', options, io);
+  const desired = platform();
   const reporter = reporterOf(io);
   reporter.line(`apply ${desired.name} (${desired.objects.length} objects) to ${client.server}${options['dry-run'] ? ' (server-side dry run)' : ''}`);
   try {
@@ -136,8 +141,9 @@ export async function diffCommand(args: string[], io: CliIo): Promise<number> {
   try {
     const { options, positionals } = parseArgs('diff', args, CONNECTION_OPTIONS);
     if (positionals.length) throw new UsageError(`diff: unexpected argument '${positionals[0]}'`);
-    const desired = desiredOf('diff', options, io);
+    const platform = desiredOf('diff', options, io);
     const client = clientOf('diff', options, io);
+    const desired = platform();
     const result = await diffPlatform(client, desired, { applySetNamespace: options['applyset-namespace']?.[0] });
     io.stdout.write(diffText(result));
     if (result.errors.length) return 2;
