@@ -11,38 +11,6 @@ import { ServingPlatform } from '../../../platforms';
 
 jest.setTimeout(120_000);
 
-// The command tests run `plan` seven times on the serving output, each run reading both
-// sides: parsing that YAML costs about 1.5 s of CPU per read, most of this file's time. Parsing
-// is a function of the bytes, so the mock below parses each distinct file once, with the real
-// readManifest, and gives a file read again with the same bytes a copy of that result. It lists
-// the files with the real manifestFiles and names documents as readPath does (relative to the
-// folder); every run still finds, extracts (git archive) and reads the files it names. Anything
-// else (a single file, Helm charts, a file that fails) goes to the real readPath.
-jest.mock('../../../lib/validation/manifests', () => {
-  // Required here: jest.mock runs before this file's imports.
-  const actual = jest.requireActual('../../../lib/validation/manifests');
-  const { createHash } = jest.requireActual('crypto');
-  const { readFileSync, statSync } = jest.requireActual('fs');
-  const { relative, resolve, sep } = jest.requireActual('path');
-  const parsed = new Map<string, Array<{ file: string }>>();
-  const readPath = (p: string, cwd: string, skippedCharts: string[] = []): unknown[] => {
-    const abs = resolve(cwd, p);
-    const charts: string[] = [];
-    const files: string[] = actual.manifestFiles(abs, charts);
-    if (charts.length || !statSync(abs).isDirectory()) return actual.readPath(p, cwd, skippedCharts);
-    try {
-      return files.flatMap((f) => {
-        const key = createHash('sha256').update(readFileSync(f)).digest('hex');
-        if (!parsed.has(key)) parsed.set(key, actual.readManifest(f, ''));
-        return structuredClone(parsed.get(key)!).map((d) => ({ ...d, file: relative(abs, f).split(sep).join('/') }));
-      });
-    } catch {
-      return actual.readPath(p, cwd, skippedCharts);
-    }
-  };
-  return { ...actual, readPath };
-});
-
 type Json = Record<string, any>;
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
