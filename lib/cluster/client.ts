@@ -61,8 +61,30 @@ export function loadKubeClient(): typeof import('@kubernetes/client-node') {
 
 export class KubeClient {
   private readonly discovery = new Map<string, Promise<Map<string, ResourceInfo>>>();
+  /** The keep-alive agent for the TLS settings the kubeconfig gave (see `agentFor`). */
+  private agent?: { readonly key: string; readonly agent: https.Agent };
 
   constructor(public readonly kubeConfig: KubeConfig) {}
+
+  /**
+   * One keep-alive agent for this client's requests. client-node's applyToHTTPSOptions makes
+   * a new Agent on every call, without keep-alive, so each request opened a TLS connection
+   * of its own: a full handshake, and a TLS context built from the CA and client
+   * certificate again, on both sides (for 500 small requests to a test API server: 2.5 ms
+   * of client and 2 ms of server CPU each, against 0.6 and 0.5 ms over one connection).
+   * The agent is kept while those TLS settings stay the same (an exec credential plugin may
+   * hand out a new client certificate). Idle sockets do not keep the process alive (Node's
+   * Agent unrefs them).
+   */
+  private agentFor(opts: https.RequestOptions): https.Agent {
+    const tlsOptions = { ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase, rejectUnauthorized: opts.rejectUnauthorized, servername: opts.servername };
+    const key = JSON.stringify(Object.values(tlsOptions).map((v) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
+    if (this.agent?.key !== key) {
+      this.agent?.agent.destroy();
+      this.agent = { key, agent: new https.Agent({ ...tlsOptions, keepAlive: true }) };
+    }
+    return this.agent.agent;
+  }
 
   /** The server URL of the current context. */
   public get server(): string {
@@ -76,6 +98,8 @@ export class KubeClient {
     const url = new URL(this.server + path);
     const opts: https.RequestOptions = { method, headers: { Accept: 'application/json' } };
     await this.kubeConfig.applyToHTTPSOptions(opts);
+    // Through a proxy, client-node's own agent (a proxy agent) is kept.
+    if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) opts.agent = this.agentFor(opts);
     const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     if (payload) opts.headers = { ...opts.headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) };
     return new Promise((resolve, reject) => {
