@@ -140,9 +140,11 @@ function enableCodeCache({
   if (process.sourceMapsEnabled || process.execArgv.some((a) => /^--(experimental-policy|inspect)/.test(a))) return undefined;
   const Module = require('module');
   const vm = require('vm');
-  const digest = (data) => crypto.createHash('sha256').update(data).digest('hex');
-  // The data is read one entry at a time as modules load, so that the file (~9 MB) is not held
-  // in memory for the whole synth; the descriptor stays open for the rewrite at exit, which copies
+  // crypto.hash (Node 20.12+) hashes without a Hash object per call.
+  const digest = crypto.hash ? (data) => crypto.hash('sha256', data) : (data) => crypto.createHash('sha256').update(data).digest('hex');
+  // The data is read as modules load, a chunk of CHUNK bytes at a time (entries are in the
+  // order the run that wrote them loaded the modules), so that the file (~9 MB) is not held in
+  // memory for the whole synth; the descriptor stays open for the rewrite at exit, which copies
   // the entries still valid from it (a cache renamed over this one meanwhile does not change what it reads).
   /** file -> [source sha256, offset, length, data sha256] in the cache file */
   const old = new Map();
@@ -159,10 +161,17 @@ function enableCodeCache({
   } catch {
     old.clear();
   }
+  const CHUNK = 1 << 20;
+  /** The last chunk read: its offset in the data and its bytes. */
+  let chunk = { at: 0, bytes: Buffer.alloc(0) };
   const readEntry = ([, offset, length, sha]) => {
     try {
-      const data = Buffer.allocUnsafe(length);
-      return fs.readSync(fd, data, 0, length, base + offset) === length && digest(data) === sha ? data : undefined;
+      if (offset < chunk.at || offset + length > chunk.at + chunk.bytes.length) {
+        const bytes = Buffer.allocUnsafe(Math.max(CHUNK, length));
+        chunk = { at: offset, bytes: bytes.subarray(0, fs.readSync(fd, bytes, 0, bytes.length, base + offset)) };
+      }
+      const data = chunk.bytes.subarray(offset - chunk.at, offset - chunk.at + length);
+      return data.length === length && digest(data) === sha ? data : undefined;
     } catch {
       return undefined;
     }
