@@ -103,145 +103,6 @@ function build() {
   return stale.length;
 }
 
-/**
- * A V8 code cache for the modules synth loads: the equivalent of Node 22's compile cache
- * (module.enableCompileCache), which Node 20 lacks. Compiling JavaScript is part of every
- * synth's fixed cost (build/ and node_modules: ~760 CommonJS modules, ~10 MB of source); V8 can
- * instead deserialize the code it compiled for the same source in an earlier run. This is a
- * build artifact like build/*.js, not an output cache: every module still loads and runs, and
- * the output is what it would be without it.
- *
- * Module.prototype._compile is wrapped for CommonJS files under the project (build/ and
- * node_modules/, by real path): the module's source is wrapped as Node wraps it (Module.wrap)
- * and compiled with vm.Script and the cached data recorded for that file. An entry is used only
- * when the SHA-256 of the source equals the one it was made from, so an edited, rebuilt or
- * reinstalled file is compiled from source, and only when the SHA-256 of its data matches too
- * (a damaged file is no cache); V8 itself rejects data made by another V8 version or with other
- * flags (the file is then compiled from source), and the cache file's name carries the Node
- * version and architecture. When any module had no usable entry, the cache is written again at
- * exit (data made at exit also holds the functions compiled during the run), to a temporary file
- * renamed into place, so a concurrent synth reads the old cache or the new one. Files with
- * `import(` in them (dynamic import needs Node's own compile), ES modules, and runs with source
- * maps, a policy or the inspector are left to Node. One difference from Node's own compile: a
- * column on a module's first line is off by the wrapper's length in a stack trace.
- * MLP_CODE_CACHE=0 turns it off.
- *
- * Cache file: build/.code-cache/<node version>-<arch>.bin: a 4-byte length, a JSON index
- * [[file, source sha256, data offset, data length, data sha256], ...], then the data.
- * Returns counts for this run (hits: compiled from the cache; compiled: from source), or
- * undefined when off.
- */
-function enableCodeCache({
-  env = process.env,
-  file = path.join(OUT, '.code-cache', `${process.version}-${process.arch}.bin`),
-  roots = [ROOT, path.join(ROOT, 'node_modules')],
-} = {}) {
-  if (['0', 'false', 'off', 'no'].includes((env.MLP_CODE_CACHE ?? '').toLowerCase())) return undefined;
-  if (process.sourceMapsEnabled || process.execArgv.some((a) => /^--(experimental-policy|inspect)/.test(a))) return undefined;
-  const Module = require('module');
-  const vm = require('vm');
-  // crypto.hash (Node 20.12+) hashes without a Hash object per call.
-  const digest = crypto.hash ? (data) => crypto.hash('sha256', data) : (data) => crypto.createHash('sha256').update(data).digest('hex');
-  // The data is read as modules load, a chunk of CHUNK bytes at a time (entries are in the
-  // order the run that wrote them loaded the modules), so that the file (~9 MB) is not held in
-  // memory for the whole synth; the descriptor stays open for the rewrite at exit, which copies
-  // the entries still valid from it (a cache renamed over this one meanwhile does not change what it reads).
-  /** file -> [source sha256, offset, length, data sha256] in the cache file */
-  const old = new Map();
-  let fd;
-  let base = 0;
-  try {
-    fd = fs.openSync(file, 'r');
-    const size = Buffer.alloc(4);
-    if (fs.readSync(fd, size, 0, 4, 0) !== 4) throw new Error('short');
-    const head = Buffer.alloc(size.readUInt32LE(0));
-    if (fs.readSync(fd, head, 0, head.length, 4) !== head.length) throw new Error('short');
-    base = 4 + head.length;
-    for (const [f, ...entry] of JSON.parse(head.toString('utf8'))) old.set(f, entry);
-  } catch {
-    old.clear();
-  }
-  const CHUNK = 1 << 20;
-  /** The last chunk read: its offset in the data and its bytes. */
-  let chunk = { at: 0, bytes: Buffer.alloc(0) };
-  const readEntry = ([, offset, length, sha]) => {
-    try {
-      if (offset < chunk.at || offset + length > chunk.at + chunk.bytes.length) {
-        const bytes = Buffer.allocUnsafe(Math.max(CHUNK, length));
-        chunk = { at: offset, bytes: bytes.subarray(0, fs.readSync(fd, bytes, 0, bytes.length, base + offset)) };
-      }
-      const data = chunk.bytes.subarray(offset - chunk.at, offset - chunk.at + length);
-      return data.length === length && digest(data) === sha ? data : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  /** file -> { sha, entry?, script? } of this run: an entry of the old file to keep, or a script to make data from */
-  const used = new Map();
-  const counts = { hits: 0, compiled: 0 };
-  // Node names modules by their real path (node_modules may be a symbolic link).
-  const prefixes = roots.filter((d) => fs.existsSync(d)).map((d) => `${fs.realpathSync(d)}${path.sep}`);
-  const original = Module.prototype._compile;
-  Module.prototype._compile = function (content, filename, format) {
-    if (format === 'module' || !filename.endsWith('.js') || !prefixes.some((r) => filename.startsWith(r)) || content.includes('import(')) {
-      return original.apply(this, arguments);
-    }
-    const sha = digest(content);
-    const entry = old.get(filename);
-    const cachedData = entry && entry[0] === sha ? readEntry(entry) : undefined;
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-    if (cachedData && !script.cachedDataRejected) {
-      used.set(filename, { sha, entry });
-      counts.hits++;
-    } else {
-      used.set(filename, { sha, script });
-      counts.compiled++;
-    }
-    const fn = script.runInThisContext({ displayErrors: true });
-    const mod = this;
-    // What Node's makeRequireFunction gives a module.
-    const req = function require(id) {
-      return mod.require(id);
-    };
-    const resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
-    resolve.paths = (request) => Module._resolveLookupPaths(request, mod);
-    req.resolve = resolve;
-    req.main = process.mainModule;
-    req.extensions = Module._extensions;
-    req.cache = Module._cache;
-    return fn.call(this.exports, this.exports, req, this, filename, path.dirname(filename));
-  };
-  process.once('exit', () => {
-    if (!counts.compiled) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    try {
-      // Entries of modules this run did not load stay while their file exists (other platforms and entry points load them).
-      for (const [f, entry] of old) if (!used.has(f) && fs.existsSync(f)) used.set(f, { sha: entry[0], entry });
-      const index = [];
-      const parts = [];
-      let offset = 0;
-      for (const [f, e] of used) {
-        const data = e.script ? e.script.createCachedData() : readEntry(e.entry);
-        if (!data) continue;
-        index.push([f, e.sha, offset, data.length, digest(data)]);
-        parts.push(data);
-        offset += data.length;
-      }
-      const head = Buffer.from(JSON.stringify(index));
-      const size = Buffer.alloc(4);
-      size.writeUInt32LE(head.length, 0);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(tmp, Buffer.concat([size, head, ...parts]));
-      fs.renameSync(tmp, file);
-    } catch (e) {
-      // A cache that cannot be written costs the next run its compile time, nothing else.
-      fs.rmSync(tmp, { force: true });
-      if (env.DEBUG) process.stderr.write(`code cache not saved: ${e?.message ?? e}\n`);
-    }
-  });
-  return counts;
-}
-
 /** Bump when the cache's entry format or key changes meaning. */
 const CACHE_FORMAT = 'mlp-synth-cache-1';
 const CACHE_ENTRIES = 8;
@@ -266,7 +127,7 @@ function hashTree(hash, root, rel) {
 function inputKey(root, env, outdir, cwd = process.cwd()) {
   const hash = crypto.createHash('sha256');
   hash.update(`${CACHE_FORMAT}\0${process.version}\0${path.resolve(cwd)}\0${path.resolve(cwd, outdir)}\0`);
-  const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && k !== 'MLP_SYNTH_CACHE' && k !== 'MLP_SYNTH_CACHE_DIR' && k !== 'MLP_CODE_CACHE').sort();
+  const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && k !== 'MLP_SYNTH_CACHE' && k !== 'MLP_SYNTH_CACHE_DIR').sort();
   for (const k of vars) hash.update(`env\0${k}\0${env[k]}\0`);
   for (const rel of [...CACHE_FILES, ...SOURCES]) hashTree(hash, root, rel);
   return hash.digest('hex');
@@ -372,7 +233,6 @@ function main() {
     process.stdout.write(`synth: inputs unchanged (${cache.key.slice(0, 12)}): output reused from ${path.relative(process.cwd(), cache.entry)} (MLP_SYNTH_CACHE=0 rebuilds)\n`);
     return;
   }
-  enableCodeCache();
   // A synth that warns is not saved, so that a reuse never hides a warning (a progress line, '\r', is no warning).
   let warned = false;
   const write = process.stderr.write;
@@ -396,4 +256,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { build, inputKey, outputCache, enableCodeCache };
+module.exports = { build, inputKey, outputCache };

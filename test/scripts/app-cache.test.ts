@@ -14,7 +14,6 @@ interface Cache { readonly key: string; readonly entry: string; restore(): boole
 const app = require(APP) as {
   inputKey(root: string, env: Record<string, string | undefined>, outdir: string, cwd?: string): string;
   outputCache(env?: Record<string, string | undefined>, outdir?: string): Cache | undefined;
-  enableCodeCache(options?: { env?: Record<string, string | undefined>; file?: string; roots?: string[] }): { hits: number; compiled: number } | undefined;
 };
 
 const made: string[] = [];
@@ -89,7 +88,6 @@ describe('the input key', () => {
     expect(app.inputKey(root, env, 'out', root)).not.toBe(base);
     expect(app.inputKey(root, env, 'dist', path.join(root, 'lib'))).not.toBe(base);
     expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x' }, 'dist', root)).toBe(base);
-    expect(app.inputKey(root, { ...env, MLP_CODE_CACHE: '0' }, 'dist', root)).toBe(base);
   });
 });
 
@@ -168,65 +166,5 @@ describe('synth through scripts/app.js', () => {
       fs.rmSync(path.join(repo, 'ignored'), { recursive: true });
     }
     expect(entries()).toHaveLength(before);
-  });
-});
-
-// The code cache (enableCodeCache) is a build artifact: it must never change what a module does.
-describe('the code cache', () => {
-  const dir = tmp('code');
-  const file = path.join(dir, 'cache', 'code.bin');
-  const mod = path.join(dir, 'm.js');
-  /** Loads m.js (which requires dep.js) in a new process with the code cache on; returns what it printed. */
-  const load = (extra: Record<string, string> = {}) => {
-    const script = `const c = require(${JSON.stringify(APP)}).enableCodeCache({ file: ${JSON.stringify(file)}, roots: [${JSON.stringify(dir)}] });
-      const m = require(${JSON.stringify(mod)});
-      console.log(JSON.stringify({ value: m.value(), dirname: m.dirname, resolved: m.resolved, counts: c ?? null }));`;
-    const r = spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...extra } });
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    return JSON.parse(r.stdout);
-  };
-  const write = (value: string) => {
-    fs.writeFileSync(mod, `'use strict';\nconst dep = require('./dep');\nexports.value = () => dep.twice(${value});\nexports.dirname = __dirname;\nexports.resolved = require.resolve('./dep');\n`);
-    fs.writeFileSync(path.join(dir, 'dep.js'), 'exports.twice = (x) => `${x}${x}`;\n');
-  };
-
-  test('a second run compiles from the cache and behaves the same; an edited file of the same size, or a damaged cache, is compiled from source', () => {
-    write('"a"');
-    const expected = { value: 'aa', dirname: fs.realpathSync(dir), resolved: path.join(fs.realpathSync(dir), 'dep.js') };
-    expect(load()).toEqual({ ...expected, counts: { hits: 0, compiled: 2 } });
-    expect(fs.existsSync(file)).toBe(true);
-    expect(load()).toEqual({ ...expected, counts: { hits: 2, compiled: 0 } });
-    // Same length, other content: the entry is not used.
-    write('"b"');
-    expect(load()).toEqual({ ...expected, value: 'bb', counts: { hits: 1, compiled: 1 } });
-    expect(load()).toEqual({ ...expected, value: 'bb', counts: { hits: 2, compiled: 0 } });
-    // Damaged data (the last byte of the file, inside an entry's data): that entry is not used.
-    const data = fs.readFileSync(file);
-    data[data.length - 1] = 255 - data[data.length - 1];
-    fs.writeFileSync(file, data);
-    expect(load().counts).toEqual({ hits: 1, compiled: 1 });
-    // An unreadable cache is no cache.
-    fs.writeFileSync(file, 'not a cache');
-    expect(load()).toEqual({ ...expected, value: 'bb', counts: { hits: 0, compiled: 2 } });
-    expect(load().counts).toEqual({ hits: 2, compiled: 0 });
-  });
-
-  test('MLP_CODE_CACHE=0 turns it off', () => {
-    fs.rmSync(file, { force: true });
-    write('"c"');
-    expect(load({ MLP_CODE_CACHE: '0' })).toMatchObject({ value: 'cc', counts: null });
-    expect(fs.existsSync(file)).toBe(false);
-  });
-
-  test('an error thrown by a module names its file and line', () => {
-    fs.writeFileSync(mod, '\'use strict\';\n\nthrow new Error(\'boom\');\n');
-    for (let i = 0; i < 2; i++) {
-      const script = `require(${JSON.stringify(APP)}).enableCodeCache({ file: ${JSON.stringify(file)}, roots: [${JSON.stringify(dir)}] }); require(${JSON.stringify(mod)});`;
-      const r = spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' });
-      expect(r.status).toBe(1);
-      expect(r.stderr).toContain(`${fs.realpathSync(mod)}:3`);
-      expect(r.stderr).toContain('Error: boom');
-    }
   });
 });
