@@ -1,5 +1,5 @@
 import { PlatformApp, runApp } from './lib/synth';
-import { DEFAULT_PLATFORMS } from './platforms';
+import { DEFAULT_PLATFORMS } from './platforms/defaults';
 
 // The default platforms that `npx cdk8s synth` writes to dist/ (CDK8S_OUTDIR, or `cdk8s synth -o DIR`).
 // GitOps settings come from MLP_REPO_URL, MLP_TARGET_REVISION, MLP_GITOPS_PATH, MLP_REPOSITORY_ROOT

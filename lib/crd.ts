@@ -1,4 +1,4 @@
-import { ApiObject, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectProps, App, ImplicitTokenResolver, Lazy, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ObjectSchema, s } from './schema/dsl';
 import { JSONSchemaProps } from './schema/types';
@@ -142,14 +142,13 @@ export class CustomResourceDefinition extends Construct {
     validateDefinition(this.node.path, def);
     this.definition = def;
     this.name = crdName(def);
-    this.apiObject = new ApiObject(this, 'Resource', {
+    this.apiObject = new CrdApiObject(this, 'Resource', () => this.renderSpec(), {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: {
         name: this.name,
         annotations: def.annotations ? { ...def.annotations } : undefined,
       },
-      spec: Lazy.any({ produce: () => this.renderSpec() }),
     });
     if (props.conversionWebhook) this.useConversionWebhook(props.conversionWebhook);
     this.node.addValidation({
@@ -219,6 +218,83 @@ export class CustomResourceDefinition extends Construct {
     }
     return spec;
   }
+}
+
+/**
+ * The ApiObject of a CustomResourceDefinition. Its JSON is the same as cdk8s's toJson gives;
+ * only the way there is shorter. cdk8s resolves every value of an object (a resolution context,
+ * a key path and a walk up the construct tree to the App per value), then copies it again to
+ * sort keys and drop null values; a CRD's spec is plain data from its definition (schemas of
+ * thousands of nodes, megabytes in all), so that is most of the time spent turning a platform's
+ * objects into JSON. For plain data with the App's built-in resolvers only, cdk8s's resolve
+ * replaces nothing and copies, and its sanitizeValue then copies with sorted keys, without
+ * null and undefined values in objects and with undefined for null in arrays; plainSorted does
+ * the same in one copy. Anything else (a resolver the app adds, a value that is not plain data,
+ * a JSON patch, CDK8S_DISABLE_SORT) takes cdk8s's own toJson.
+ */
+class CrdApiObject extends ApiObject {
+  constructor(scope: Construct, id: string, private readonly spec: () => unknown, props: ApiObjectProps) {
+    super(scope, id, { ...props, spec: Lazy.any({ produce: spec }) });
+  }
+
+  public toJson(): any {
+    if (process.env.CDK8S_DISABLE_SORT || (this as any).patches.length || !builtInResolversOnly(App.of(this))) return super.toJson();
+    let json: any;
+    try {
+      json = plainSorted({ apiVersion: this.apiVersion, kind: this.kind, metadata: this.metadata.toJson(), spec: this.spec() });
+    } catch (e) {
+      if (e === NOT_PLAIN) return super.toJson();
+      // As cdk8s reports an error of toJson.
+      throw new Error(`Failed serializing construct at path '${this.node.path}' with name '${this.name}': ${e}`);
+    }
+    // apiVersion, kind and metadata first, as cdk8s orders them.
+    const result: any = {};
+    for (const k of ['apiVersion', 'kind', 'metadata', ...Object.keys(json)]) if (k in json) result[k] = json[k];
+    return result;
+  }
+}
+
+/** Whether an App resolves with cdk8s's built-in resolvers only (in their order). */
+function builtInResolversOnly(app: App): boolean {
+  const r: unknown = (app as Partial<App>).resolvers;
+  return Array.isArray(r) && r.length === 3 && r[0].constructor === LazyResolver && r[1].constructor === ImplicitTokenResolver && r[2].constructor === NumberStringUnionResolver;
+}
+
+/** Thrown by plainSorted on a value that is not plain data (cdk8s's resolve may treat it specially). */
+const NOT_PLAIN = new Error('not plain data');
+
+/**
+ * What cdk8s's sanitizeValue(resolve(value), { sortKeys: true }) gives for plain data (objects
+ * with Object.prototype, arrays, strings, numbers, booleans, null, undefined), in one copy.
+ * Throws NOT_PLAIN on anything else, and on the keys where cdk8s's resolvers look
+ * (`constructor`, and `__proto__`), so that cdk8s's own path decides those.
+ */
+function plainSorted(v: unknown): unknown {
+  if (v === null || v === undefined) return undefined;
+  switch (typeof v) {
+    case 'string': case 'number': case 'boolean': return v;
+    case 'object': break;
+    default: throw NOT_PLAIN;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto === Array.prototype) {
+    const a = v as unknown[];
+    const out: unknown[] = [];
+    for (let i = 0; i < a.length; i++) {
+      if (!(i in a)) throw NOT_PLAIN; // a hole, which cdk8s keeps
+      out.push(plainSorted(a[i]));
+    }
+    return out;
+  }
+  if (proto !== Object.prototype) throw NOT_PLAIN;
+  const keys = Object.keys(v as object).sort();
+  const out: any = {};
+  for (const k of keys) {
+    if (k === 'constructor' || k === '__proto__') throw NOT_PLAIN;
+    const x = plainSorted((v as any)[k]);
+    if (x !== undefined) out[k] = x;
+  }
+  return out;
 }
 
 /**

@@ -17,59 +17,84 @@ import { stringify } from 'yaml';
  * generated data.
  */
 export function toYamlDocument(doc: unknown): string {
-  if (doc !== null && typeof doc === 'object') {
-    try {
-      return `${collection(doc, '')}\n`;
-    } catch (e) {
-      if (e !== UNSUPPORTED) throw e;
-    }
-  }
-  return stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+  return toYamlDocuments([doc]);
 }
 
 /** Several documents, separated by `---` lines. */
 export function toYamlDocuments(docs: readonly unknown[]): string {
-  return docs.map(toYamlDocument).join('---\n');
+  // The pieces of the whole text, joined once: appending to one string instead would build a
+  // tree of millions of small strings that V8 flattens at the end (and the GC walks meanwhile).
+  const out: string[] = [];
+  for (let i = 0; i < docs.length; i++) {
+    if (i) out.push('---\n');
+    const doc = docs[i];
+    const start = out.length;
+    if (doc !== null && typeof doc === 'object') {
+      try {
+        collection(doc, 0, out);
+        out.push('\n');
+        continue;
+      } catch (e) {
+        if (e !== UNSUPPORTED) throw e;
+        out.length = start;
+      }
+    }
+    out.push(stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
+  }
+  return out.join('');
 }
 
 const INDENT_STEP = '  ';
 /** Thrown on data outside the subset; the document is then written by the `yaml` package. */
 const UNSUPPORTED = new Error('unsupported by the fast YAML writer');
 
-/** A collection whose lines after the first start with `indent`. */
-function collection(value: object, indent: string): string {
+/** The indent of each depth, and a line break followed by it. */
+const INDENTS: string[] = [''];
+const BREAKS: string[] = ['\n'];
+function indentOf(depth: number): string {
+  while (INDENTS.length <= depth) {
+    INDENTS.push(INDENTS[INDENTS.length - 1] + INDENT_STEP);
+    BREAKS.push(`\n${INDENTS[INDENTS.length - 1]}`);
+  }
+  return INDENTS[depth];
+}
+
+/** Appends a collection whose lines after the first are indented `depth` steps. */
+function collection(value: object, depth: number, out: string[]): void {
+  indentOf(depth + 1);
+  const br = BREAKS[depth];
   if (Array.isArray(value)) {
-    if (!value.length) return '[]';
-    const itemIndent = indent + INDENT_STEP;
-    let out = '';
+    if (!value.length) {
+      out.push('[]');
+      return;
+    }
     for (let i = 0; i < value.length; i++) {
-      if (i) out += `\n${indent}`;
+      if (i) out.push(br);
       const v = value[i];
       if (v === undefined) throw UNSUPPORTED;
-      out += `- ${node(v, itemIndent)}`;
+      out.push('- ');
+      node(v, depth + 1, out);
     }
-    return out;
+    return;
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) throw UNSUPPORTED;
-  let out = '';
   let first = true;
-  const keyIndent = indent + INDENT_STEP;
   for (const k in value) {
     const v = (value as any)[k];
     if (v === undefined) continue;
-    if (!first) out += `\n${indent}`;
+    if (!first) out.push(br);
     first = false;
-    const key = scalarString(k, true, keyIndent);
-    if (key.length > 1024) throw UNSUPPORTED;
-    out += `${key}:`;
+    out.push(keyString(k, depth + 1));
     if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length : hasKeys(v))) {
-      out += `\n${keyIndent}${collection(v, keyIndent)}`;
+      out.push(BREAKS[depth + 1]);
+      collection(v, depth + 1, out);
     } else {
-      out += ` ${node(v, keyIndent)}`;
+      out.push(' ');
+      node(v, depth + 1, out);
     }
   }
-  return first ? '{}' : out;
+  if (first) out.push('{}');
 }
 
 function hasKeys(o: object): boolean {
@@ -77,16 +102,35 @@ function hasKeys(o: object): boolean {
   return false;
 }
 
-function node(v: unknown, indent: string): string {
+/** Appends a value whose lines after the first are indented `depth` steps. */
+function node(v: unknown, depth: number, out: string[]): void {
   switch (typeof v) {
-    case 'string': return scalarString(v, false, indent);
+    case 'string': out.push(scalarString(v, false, INDENTS[depth])); return;
     case 'number':
       if (!Number.isFinite(v)) throw UNSUPPORTED;
-      return Object.is(v, -0) ? '-0' : JSON.stringify(v);
-    case 'boolean': return v ? 'true' : 'false';
-    case 'object': return v === null ? 'null' : collection(v, indent);
+      out.push(Object.is(v, -0) ? '-0' : JSON.stringify(v));
+      return;
+    case 'boolean': out.push(v ? 'true' : 'false'); return;
+    case 'object':
+      if (v === null) out.push('null');
+      else collection(v, depth, out);
+      return;
     default: throw UNSUPPORTED;
   }
+}
+
+/** Keys with their colon; a key's rendering depends on its indent only when it could read as a document marker. */
+const keyCache = new Map<string, string>();
+
+/** A mapping key and its colon, as the package writes it at this depth (its lines indented `depth` steps). */
+function keyString(k: string, depth: number): string {
+  let hit = keyCache.get(k);
+  if (hit !== undefined) return hit;
+  const key = scalarString(k, true, INDENTS[depth]);
+  if (key.length > 1024) throw UNSUPPORTED;
+  hit = `${key}:`;
+  if (!DOCUMENT_MARKER.test(k) && keyCache.size < 100_000) keyCache.set(k, hit);
+  return hit;
 }
 
 // ---- strings (the package's stringifyString, for block context and no folding) ----

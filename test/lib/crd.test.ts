@@ -1,6 +1,6 @@
-import { App, Chart } from 'cdk8s';
-import { widgetDef } from './support';
-import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
+import { ApiObject, App, Chart, IResolver, JsonPatch, Lazy, ResolutionContext } from 'cdk8s';
+import { dataDifference, widgetDef } from './support';
+import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, PrinterColumns, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
 import { s } from '../../lib/schema/dsl';
 
 function chart(): Chart {
@@ -343,5 +343,100 @@ describe('schema rendering is shared per node', () => {
     expect(spec.a).toEqual(spec.b);
     expect(spec.a).not.toBe(spec.b);
     expect(spec.a).not.toBe(pod.toSharedJson());
+  });
+});
+
+// A CRD's ApiObject writes its JSON in one copy where it can (plain data, cdk8s's own
+// resolvers); it must be what cdk8s's toJson gives, byte for byte, and cdk8s's toJson must
+// decide everything else. test/lib/yaml-writer.test.ts compares both on every CRD of every
+// default platform.
+describe('CustomResourceDefinition JSON', () => {
+  /** What cdk8s's own ApiObject.toJson gives for the same object. */
+  const cdk8sJson = (o: ApiObject) => ApiObject.prototype.toJson.call(o);
+  /** Equal data, key order, undefined values and holes included. */
+  const same = (a: unknown, b: unknown) => expect(dataDifference(a, b)).toBeUndefined();
+  const crdOf = (def: CrdDefinition, app = new App()) =>
+    new CustomResourceDefinition(new Chart(app, 'c'), 'Widget', { definition: def, conversionWebhook: def.conversion?.strategy === 'Webhook' ? TARGET : undefined });
+
+  test('is cdk8s\'s JSON: sorted keys, apiVersion, kind and metadata first, no null or undefined values, annotations and conversion', () => {
+    const def = twoVersions({ strategy: 'Webhook' });
+    const crd = crdOf({ ...def, annotations: { b: '2', a: '1' }, shortNames: ['w'], versions: def.versions.map((v) => ({ ...v, printerColumns: [PrinterColumns.ready(), PrinterColumns.age()] })) });
+    const json = crd.apiObject.toJson();
+    same(json, cdk8sJson(crd.apiObject));
+    expect(Object.keys(json)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(Object.keys(json.metadata.annotations)).toEqual(['a', 'b', 'cert-manager.io/inject-ca-from']);
+    expect(Object.keys(json.spec)).toEqual(['conversion', 'group', 'names', 'scope', 'versions']);
+  });
+
+  test('a default that holds a Lazy is resolved as cdk8s resolves it', () => {
+    const crd = crdOf(widgetDef({ versions: [{ name: 'v1', storage: true, schema: s.object({ spec: s.object({ size: s.integer().default(Lazy.any({ produce: () => 3 })) }) }) }] }));
+    const json = crd.apiObject.toJson();
+    same(json, cdk8sJson(crd.apiObject));
+    expect(json.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.default).toBe(3);
+  });
+
+  test('a default with a null inside a list and in an object is written as cdk8s writes it', () => {
+    const crd = crdOf(widgetDef({ versions: [{ name: 'v1', storage: true, schema: s.object({ spec: s.object({ x: s.object().default({ list: [1, null, 'a'], gone: null }) }) }) }] }));
+    const json = crd.apiObject.toJson();
+    same(json, cdk8sJson(crd.apiObject));
+    expect(json.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.x.default).toStrictEqual({ list: [1, undefined, 'a'] });
+  });
+
+  test('an app\'s own resolver sees the CRD\'s values', () => {
+    class Upper implements IResolver {
+      public resolve(context: ResolutionContext): void {
+        if (context.value === 'widgets') context.replaceValue('WIDGETS');
+      }
+    }
+    const crd = crdOf(widgetDef(), new App({ resolvers: [new Upper()] }));
+    const json = crd.apiObject.toJson();
+    expect(json.spec.names.plural).toBe('WIDGETS');
+    same(json, cdk8sJson(crd.apiObject));
+  });
+
+  test('JSON patches of the CRD object are applied', () => {
+    const crd = crdOf(widgetDef());
+    crd.apiObject.addJsonPatch(JsonPatch.add('/spec/names/shortNames', ['wd']));
+    expect(crd.apiObject.toJson().spec.names.shortNames).toEqual(['wd']);
+    same(crd.apiObject.toJson(), cdk8sJson(crd.apiObject));
+  });
+
+  test('CDK8S_DISABLE_SORT keeps the keys in the order given, as cdk8s does', () => {
+    const crd = crdOf(widgetDef());
+    const before = process.env.CDK8S_DISABLE_SORT;
+    process.env.CDK8S_DISABLE_SORT = '1';
+    try {
+      const json = crd.apiObject.toJson();
+      same(json, cdk8sJson(crd.apiObject));
+      expect(Object.keys(json.spec)).toEqual(['group', 'names', 'scope', 'versions']);
+      expect(Object.keys(json.spec.names)).toEqual(['kind', 'listKind', 'plural', 'singular']);
+    } finally {
+      if (before === undefined) delete process.env.CDK8S_DISABLE_SORT;
+      else process.env.CDK8S_DISABLE_SORT = before;
+    }
+  });
+
+  test('values that are not plain data, and a field named constructor, get cdk8s\'s own handling (its error included)', () => {
+    class Box {
+      constructor(public readonly value: number) {}
+    }
+    const boxed = crdOf(widgetDef({ versions: [{ name: 'v1', storage: true, schema: s.object({ spec: s.object({ n: s.integer().default(new Box(2)) }) }) }] }));
+    same(boxed.apiObject.toJson(), cdk8sJson(boxed.apiObject));
+    expect(boxed.apiObject.toJson().spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.n.default).toEqual({ value: 2 });
+    const named = crdOf(widgetDef({ versions: [{ name: 'v1', storage: true, schema: s.object({ spec: s.object({ constructor: s.string() }) }) }] }));
+    let expected: unknown;
+    try {
+      expected = cdk8sJson(named.apiObject);
+    } catch (e) {
+      expected = e;
+    }
+    if (expected instanceof Error) expect(() => named.apiObject.toJson()).toThrow(expected.message);
+    else same(named.apiObject.toJson(), expected);
+  });
+
+  test('an error while rendering names the CRD object, as cdk8s does', () => {
+    const crd = crdOf(widgetDef({ versions: [{ name: 'v1', storage: true, schema: s.object({ spec: s.object({ n: s.integer().default(Lazy.any({ produce: () => { throw new Error('no value'); } })) }) }) }] }));
+    expect(() => crd.apiObject.toJson()).toThrow(/^Failed serializing construct at path 'c\/Widget\/Resource' with name 'widgets.example.com': Error: no value$/);
+    expect(() => cdk8sJson(crd.apiObject)).toThrow(/^Failed serializing construct at path 'c\/Widget\/Resource' with name 'widgets.example.com': Error: no value$/);
   });
 });

@@ -110,3 +110,25 @@ export const RESTRICTED_CONTAINER = {
   securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true },
   resources: { requests: { cpu: '10m', memory: '32Mi' } },
 };
+
+/**
+ * Where two values differ as data (undefined if nowhere): types, Object.is for primitives,
+ * arrays' lengths and holes, objects' keys in their order. Unlike a comparison of v8
+ * serializations, an array's internal representation (packed or holey) does not count.
+ */
+export function dataDifference(a: unknown, b: unknown, at = ''): string | undefined {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    return Object.is(a, b) ? undefined : `${at || '/'}: ${String(a)} vs ${String(b)}`;
+  }
+  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${at || '/'}: different kinds of object`;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i]) || (Array.isArray(a) && a.length !== (b as unknown[]).length)) {
+    return `${at || '/'}: keys ${ka.join(',')} vs ${kb.join(',')}`;
+  }
+  for (const k of ka) {
+    const d = dataDifference((a as any)[k], (b as any)[k], `${at}/${k}`);
+    if (d) return d;
+  }
+  return undefined;
+}

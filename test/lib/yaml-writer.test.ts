@@ -2,8 +2,10 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { serialize } from 'v8';
-import { App } from 'cdk8s';
+import { ApiObject, App } from 'cdk8s';
 import { Document, stringify } from 'yaml';
+import { dataDifference } from './support';
+import { CustomResourceDefinition } from '../../lib/crd';
 import { Platform } from '../../lib/platform';
 import { CORE_TAG_TESTS, toYamlDocument, toYamlDocuments } from '../../lib/yaml-writer';
 
@@ -15,6 +17,7 @@ const reference = (doc: unknown) => stringify(doc, { lineWidth: 0, aliasDuplicat
  * once (platforms/index.ts re-exports the others: building them twice doubled this suite).
  */
 function defaultPlatforms(): Platform[] {
+  if (platformsBuilt) return platformsBuilt;
   const dir = path.join(__dirname, '..', '..', 'platforms');
   const out: Platform[] = [];
   const seen = new Set<unknown>();
@@ -28,8 +31,10 @@ function defaultPlatforms(): Platform[] {
       }
     }
   }
-  return out;
+  return platformsBuilt = out;
 }
+/** Built once for the tests of this file that read them (none changes them). */
+let platformsBuilt: Platform[] | undefined;
 
 /**
  * A key equal for two documents exactly when they are the same data: the structured-clone
@@ -101,6 +106,25 @@ describe('toYamlDocument', () => {
         if (checked.has(key)) continue;
         checked.add(key);
         expect(toYamlDocument(d)).toBe(reference(d));
+      }
+    }
+    expect(count).toBeGreaterThan(50);
+    expect(checked.size).toBeGreaterThan(50);
+  });
+
+  // A CRD's JSON is written in one copy instead of by cdk8s's resolve (lib/crd.ts): the same
+  // data, key order and all, as cdk8s's own toJson on every CRD of every default platform.
+  test('every CRD of every default platform has the JSON cdk8s\'s toJson gives', () => {
+    let count = 0;
+    const checked = new Set<string>();
+    for (const p of defaultPlatforms()) {
+      for (const crd of p.node.findAll().filter((c): c is CustomResourceDefinition => c instanceof CustomResourceDefinition)) {
+        count++;
+        const json = crd.apiObject.toJson();
+        const key = dataKey(json);
+        if (checked.has(key)) continue;
+        checked.add(key);
+        expect(dataDifference(json, ApiObject.prototype.toJson.call(crd.apiObject))).toBeUndefined();
       }
     }
     expect(count).toBeGreaterThan(50);
