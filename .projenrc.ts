@@ -97,6 +97,8 @@ const project = new typescript.TypeScriptProject({
       // machine. "A worker process has failed to exit gracefully" (jest's 500 ms grace at the
       // end) showed at 512MB too when the machine was busy (load ~12 on 2 cores).
       workerIdleMemoryLimit: '1GB',
+      // Longest first also on a fresh clone, where jest has no durations of earlier runs yet.
+      testSequencer: '<rootDir>/test/support/sequencer.js',
       collectCoverage: false,
       // @kubernetes/client-node and the packages it imports are ESM-only. Plain Node 20.19+
       // loads them with require(); jest on Node 20 cannot, so ts-jest transpiles them to
@@ -156,13 +158,23 @@ project.eslint?.addRules({
   '@stylistic/max-len': ['error', { code: 200, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreComments: true }],
 });
 
-// Type-check everything as part of `test` (ts-jest only transpiles).
-project.testTask.prependExec('tsc --noEmit -p tsconfig.json');
-// The committed bindings in imports/ must match our CRD definitions.
-project.testTask.prependExec('ts-node --transpile-only scripts/gen-imports.ts --check');
-// versions.json must have one entry per component image (tags bumped by Renovate are kept).
-project.testTask.prependExec('ts-node --transpile-only scripts/gen-versions.ts --check');
-project.testTask.prependExec('node scripts/gen-core-types.mjs --check');
+// Before jest, the checks that do not depend on each other run at the same time (they share
+// the cores rather than waiting in turn; scripts/concurrently.mjs prints each one's output as
+// a block and fails if any fails): the generated files are up to date (core types from
+// @kubernetes/client-node's metadata; versions.json, one entry per component image; the
+// bindings in imports/ match our CRD definitions), everything type-checks (ts-jest only
+// transpiles) and lints (the eslint task, without --fix).
+const STATIC_CHECKS = [
+  'node scripts/gen-core-types.mjs --check',
+  'ts-node --transpile-only scripts/gen-versions.ts --check',
+  'ts-node --transpile-only scripts/gen-imports.ts --check',
+  'tsc --noEmit -p tsconfig.json',
+  'projen eslint',
+];
+// projen's test task ends with a spawn of the eslint task: eslint runs with the checks above instead.
+const lintStep = project.testTask.steps.findIndex((st) => st.spawn === 'eslint');
+if (lintStep >= 0) project.testTask.removeStep(lintStep);
+project.testTask.prependExec(`node scripts/concurrently.mjs ${STATIC_CHECKS.map((c) => `'${c}'`).join(' ')}`);
 project.compileTask.reset('tsc --noEmit -p tsconfig.json');
 
 // Same as projen's test:update, spelled -u: keeps the flag out of sight of checks that grep
