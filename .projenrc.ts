@@ -158,12 +158,13 @@ project.eslint?.addRules({
   '@stylistic/max-len': ['error', { code: 200, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreComments: true }],
 });
 
-// Before jest, the checks that do not depend on each other run at the same time (they share
-// the cores rather than waiting in turn; scripts/concurrently.mjs prints each one's output as
-// a block and fails if any fails): the generated files are up to date (core types from
-// @kubernetes/client-node's metadata; versions.json, one entry per component image; the
-// bindings in imports/ match our CRD definitions), everything type-checks (ts-jest only
-// transpiles) and lints (the eslint task, without --fix).
+// The checks of the test task run at the same time (they share the cores rather than wait in
+// turn; scripts/concurrently.mjs shows each one's output as a block, in this order, and fails
+// if any fails): the generated files are up to date (core types from @kubernetes/client-node's
+// metadata; versions.json, one entry per component image; the bindings in imports/ match our
+// CRD definitions), everything type-checks (ts-jest only transpiles), lints (the eslint task,
+// without --fix), and jest, last, with the arguments given to the task
+// (`npx projen test test/lib` runs only those tests, the checks still all run).
 const STATIC_CHECKS = [
   'node scripts/gen-core-types.mjs --check',
   'ts-node --transpile-only scripts/gen-versions.ts --check',
@@ -171,10 +172,12 @@ const STATIC_CHECKS = [
   'tsc --noEmit -p tsconfig.json',
   'projen eslint',
 ];
-// projen's test task ends with a spawn of the eslint task: eslint runs with the checks above instead.
-const lintStep = project.testTask.steps.findIndex((st) => st.spawn === 'eslint');
-if (lintStep >= 0) project.testTask.removeStep(lintStep);
-project.testTask.prependExec(`node scripts/concurrently.mjs ${STATIC_CHECKS.map((c) => `'${c}'`).join(' ')}`);
+// projen's test task is jest (with its options: CI mode, snapshots never updated) then a
+// spawn of the eslint task; both are run by the one step below instead.
+const jestStep = project.testTask.steps.find((st) => st.exec?.startsWith('jest ') || st.execArgs?.[0] === 'jest');
+const jestArgs = jestStep?.execArgs ?? jestStep?.exec?.split(' ');
+if (!jestArgs) throw new Error('.projenrc.ts: projen\'s test task has no jest step to run with the checks');
+project.testTask.reset(`node scripts/concurrently.mjs ${STATIC_CHECKS.map((c) => `'${c}'`).join(' ')} -- ${jestArgs.join(' ')}`, { receiveArgs: true });
 project.compileTask.reset('tsc --noEmit -p tsconfig.json');
 
 // Same as projen's test:update, spelled -u: keeps the flag out of sight of checks that grep
