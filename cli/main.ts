@@ -1,7 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { kubernetesRangeText } from '../lib/kubernetes-version';
 import { OptionSpec, parseArgs } from './args';
 import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './cluster';
 import { CliIo, Command, UsageError } from './io';
@@ -9,6 +8,7 @@ import { validateCommand } from './validate';
 import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, MirrorFormat, MIRROR_FORMATS, mirrorList, mirrorPairs, renderSvg } from '../lib/architecture';
 import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
 import { registryMirrorProblems } from '../lib/images';
+import { kubernetesRangeText } from '../lib/kubernetes-version';
 import { Platform, PlatformError, platformsOf } from '../lib/platform';
 import { buildPlatform, effectiveGitOpsSettings, loadApps, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
