@@ -238,7 +238,7 @@ class CrdApiObject extends ApiObject {
   }
 
   public toJson(): any {
-    if (process.env.CDK8S_DISABLE_SORT || (this as any).patches.length || !builtInResolversOnly(App.of(this))) return super.toJson();
+    if (process.env.CDK8S_DISABLE_SORT || (this as unknown as { readonly patches: readonly unknown[] }).patches.length || !builtInResolversOnly(App.of(this))) return super.toJson();
     let json: any;
     try {
       json = plainSorted({ apiVersion: this.apiVersion, kind: this.kind, metadata: this.metadata.toJson(), spec: this.spec() });
@@ -288,10 +288,10 @@ function plainSorted(v: unknown): unknown {
   }
   if (proto !== Object.prototype) throw NOT_PLAIN;
   const keys = Object.keys(v as object).sort();
-  const out: any = {};
+  const out: Record<string, unknown> = {};
   for (const k of keys) {
     if (k === 'constructor' || k === '__proto__') throw NOT_PLAIN;
-    const x = plainSorted((v as any)[k]);
+    const x = plainSorted((v as Record<string, unknown>)[k]);
     if (x !== undefined) out[k] = x;
   }
   return out;

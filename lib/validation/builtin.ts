@@ -640,7 +640,7 @@ function objectSure(s: Schema): Sure | undefined {
  * `unsure` when a version's schema is kept (its validation may need the whole recursive schema).
  */
 function withoutValidSchemas(crd: unknown): { value: unknown; unsure: boolean } {
-  const spec = (crd as any)?.spec;
+  const spec: any = (crd as { spec?: unknown } | null | undefined)?.spec;
   if (!spec || typeof spec !== 'object' || !Array.isArray(spec.versions)) return { value: crd, unsure: false };
   let changed = false;
   let unsure = false;

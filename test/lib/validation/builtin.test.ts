@@ -1,5 +1,13 @@
 import { isBuiltinKind, validateBuiltin } from '../../../lib/validation';
 
+/** A CustomResourceDefinition of kind Model in serving.example.com with the versions given. */
+const modelCrd = (versions: unknown[]) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'models.serving.example.com' },
+  spec: { group: 'serving.example.com', scope: 'Namespaced', names: { kind: 'Model', plural: 'models' }, versions },
+});
+
 function deployment(): any {
   return {
     apiVersion: 'apps/v1',
@@ -217,17 +225,9 @@ describe('validateBuiltin', () => {
   });
 
   test('fails when a CRD schema has a misspelt keyword', () => {
-    const issues = validateBuiltin({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'models.serving.example.com' },
-      spec: {
-        group: 'serving.example.com',
-        scope: 'Namespaced',
-        names: { kind: 'Model', plural: 'models' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { 'type': 'object', 'x-kubernetes-preserve-unknown-field': true } } } } }],
-      },
-    });
+    const issues = validateBuiltin(modelCrd([
+      { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { 'type': 'object', 'x-kubernetes-preserve-unknown-field': true } } } } },
+    ]));
     expect(issues).toMatchObject([{
       path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-preserve-unknown-field',
       message: 'unknown field (did you mean x-kubernetes-preserve-unknown-fields?)',
@@ -235,20 +235,10 @@ describe('validateBuiltin', () => {
   });
 
   test('the schemas of a CRD: a valid one gives no issue, a field of the wrong type anywhere in one does', () => {
-    const crd = (schema: any, other: any = { type: 'object' }): any => ({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'models.serving.example.com' },
-      spec: {
-        group: 'serving.example.com',
-        scope: 'Namespaced',
-        names: { kind: 'Model', plural: 'models' },
-        versions: [
-          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } },
-          { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: other } },
-        ],
-      },
-    });
+    const crd = (schema: any, other: any = { type: 'object' }): any => modelCrd([
+      { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } },
+      { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: other } },
+    ]);
     const node = (leaf: any): any => ({
       type: 'object',
       properties: {
