@@ -7,7 +7,7 @@ import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
 import { SecurityCheck, securityException } from './security';
-import { compileCelRules, isBuiltinGroup, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue } from './validation';
+import { compileCelRules, isBuiltinGroup, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue, Verdicts, contentDigest } from './validation';
 import { LabelSelector } from './webhook-server';
 import { Workload } from './workload';
 
@@ -57,7 +57,32 @@ export const CHECKS: CheckRule[] = [
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
-  return CHECKS.flatMap((c) => c.check(m));
+  // Each object's content digest is taken once per run (a CRD is a built-in object, the CEL
+  // rules' owner and its custom resources' context), never across runs: an object may change between them.
+  digests = new Map();
+  try {
+    return CHECKS.flatMap((c) => c.check(m));
+  } finally {
+    digests = undefined;
+    Verdicts.fromEnvironment()?.flush();
+  }
+}
+
+let digests: Map<unknown, string | undefined> | undefined;
+
+function digestOnce(value: unknown): string | undefined {
+  if (!digests) return contentDigest(value);
+  if (!digests.has(value)) digests.set(value, contentDigest(value));
+  return digests.get(value);
+}
+
+/**
+ * Runs a validation through the verdicts the environment keeps (lib/validation/verdicts.ts):
+ * items validated before, with the same code, are not validated again.
+ */
+function withVerdicts<T>(kind: string, context: unknown, items: readonly T[], validate: (items: T[]) => ValidationIssue[][]): ValidationIssue[][] {
+  const verdicts = Verdicts.fromEnvironment();
+  return verdicts ? verdicts.of(kind, context, items, validate, digestOnce) : validate([...items]);
 }
 
 /**
@@ -79,7 +104,7 @@ function isCr(o: PlatformObject): boolean {
 function checkBuiltins(m: PlatformModel): Finding[] {
   // Validated together: objects of one kind share one validator.
   const builtins = m.objects.filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind));
-  const results = validateBuiltins(builtins.map((o) => o.json));
+  const results = withVerdicts('builtin', '', builtins.map((o) => o.json), validateBuiltins);
   return builtins.flatMap((o, k) => results[k].filter(isError).map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
@@ -105,7 +130,8 @@ function checkCustomResources(m: PlatformModel): Finding[] {
   }
   const issues = new Map<PlatformObject, ValidationIssue[]>();
   for (const [crd, objs] of byCrd) {
-    const results = validateCustomResources(objs.map((o) => o.json), crd.json);
+    // A custom resource's verdict holds for the CRD it was validated against: the CRD is its context.
+    const results = withVerdicts('custom-resource', crd.json, objs.map((o) => o.json), (xs) => validateCustomResources(xs, crd.json));
     objs.forEach((o, i) => issues.set(o, results[i]));
   }
   const out: Finding[] = [];
@@ -144,7 +170,7 @@ function checkCelCompiles(m: PlatformModel): Finding[] {
   const stopped = new Set(tooNew(m));
   return m.objects
     .filter((o) => o.json.kind === 'CustomResourceDefinition' && !stopped.has(o.component))
-    .flatMap((o) => compileCelRules(o.json, m.platform.kubernetesVersion).map((i) => ({ rule: 'MLP003', path: o.path, message: `CRD ${o.json.metadata.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+    .flatMap((o) => withVerdicts('cel', m.platform.kubernetesVersion, [o.json], ([crd]) => [compileCelRules(crd, m.platform.kubernetesVersion)])[0].map((i) => ({ rule: 'MLP003', path: o.path, message: `CRD ${o.json.metadata.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
 function checkDuplicates(m: PlatformModel): Finding[] {

@@ -8,6 +8,10 @@
 //    output) are measured separately. Prints the median wall and CPU time, the peak memory
 //    (the largest resident set of any process of the command, as GNU time reports it) and
 //    the ratios. Without kubectl on the PATH (or in KUBECTL) the comparison is skipped.
+//    Between them, a synth after an edit: an input changed (MLP_TARGET_REVISION, new each
+//    run, so the output cannot be reused), the checks' verdicts of the unchanged objects kept
+//    (lib/validation/verdicts.ts). The largest platform (by output bytes, which is what
+//    kustomize's time follows) is the one the targets are judged on.
 // 2. A scaling sweep on synthetic platforms (scripts/bench-platforms.ts): tenants
 //    (Namespace, Role, RoleBinding, ResourceQuota, NetworkPolicy each) and components (a
 //    CRD embedding a pod template, its controller and one custom resource each). Each size
@@ -111,6 +115,8 @@ interface PlatformResult {
   readonly synth: ReturnType<typeof summary>;
   /** A second synth, inputs unchanged: the output is reused. */
   readonly second: ReturnType<typeof summary>;
+  /** A synth after an edit: the output is not reused, the verdicts of unchanged objects are. */
+  readonly edited: ReturnType<typeof summary>;
   readonly app: ReturnType<typeof summary>;
   readonly kustomize?: ReturnType<typeof summary>;
   readonly ratio?: number;
@@ -131,6 +137,7 @@ function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
     const cold = { ...env, MLP_SYNTH_CACHE: '0' };
     const synth: Run[] = [];
     const second: Run[] = [];
+    const edited: Run[] = [];
     const kustomize: Run[] = [];
     const app: Run[] = [];
     // Saves the output for the second synths (the same command, output folder and environment).
@@ -141,6 +148,8 @@ function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
       const again = measure([...SYNTH, '--output', outdir], { env });
       if (!fs.existsSync(path.join(outdir, name, 'kustomization.yaml'))) throw new Error(`the second synth of ${name} wrote no output`);
       second.push(again);
+      edited.push(measure([...SYNTH, '--output', outdir], { env: { ...env, MLP_TARGET_REVISION: `bench-edit-${process.pid}-${i}` } }));
+      if (/output reused/.test(edited[i].stdout)) throw new Error(`the synth of ${name} after an edit reused its output`);
     }
     // The same first synth without the cdk8s CLI around it (what the app itself costs).
     for (let i = 0; i < Math.min(RUNS, 3); i++) {
@@ -151,7 +160,8 @@ function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
     const s = summary(synth);
     const s2 = summary(second);
     const k = kubectl ? summary(kustomize) : undefined;
-    results.push({ name, ...size, synth: s, second: s2, app: summary(app), kustomize: k, ratio: k ? s.wallS / k.wallS : undefined, secondRatio: k ? s2.wallS / k.wallS : undefined });
+    const ratios = { ratio: k ? s.wallS / k.wallS : undefined, secondRatio: k ? s2.wallS / k.wallS : undefined };
+    results.push({ name, ...size, synth: s, second: s2, edited: summary(edited), app: summary(app), kustomize: k, ...ratios });
   }
   return results;
 }
@@ -205,14 +215,17 @@ function main(): void {
   say();
   say(`Default platforms: \`${SYNTH.join(' ')}\` (whole process, all checks, one platform at a time)${kubectl ? `, alternating with \`kubectl kustomize\` (${kubectl}) on the same output` : ''}; median of ${RUNS}.`);
   const results = benchPlatforms(kubectl);
-  say('platform   objects   out MB   synth s  synth CPU s  synth peak MB   2nd s  2nd CPU s  2nd peak MB   app s  app CPU s   kustomize s  kustomize CPU s  kustomize peak MB   synth/kustomize  (CPU)   2nd/kustomize  (CPU)');
+  say('platform   objects   out MB   synth s  synth CPU s  synth peak MB  edit s  edit CPU s  edit peak MB   2nd s  2nd CPU s  2nd peak MB   app s  app CPU s   kustomize s  kustomize CPU s  kustomize peak MB   synth/kustomize  (CPU)  edit/kustomize  (CPU)   2nd/kustomize  (CPU)');
   for (const r of results) {
-    const cpuRatio = r.kustomize ? r.synth.cpuS / r.kustomize.cpuS : undefined;
-    const secondCpuRatio = r.kustomize ? r.second.cpuS / r.kustomize.cpuS : undefined;
-    say(`${r.name.padEnd(10)} ${pad(String(r.objects), 7)} ${pad(f(r.bytes / 1e6), 8)} ${pad(f(r.synth.wallS), 9)} ${pad(f(r.synth.cpuS), 12)} ${pad(f(r.synth.peakMb, 0), 14)} ${pad(f(r.second.wallS), 7)} ${pad(f(r.second.cpuS), 10)} ${pad(f(r.second.peakMb, 0), 12)} ${pad(f(r.app.wallS), 7)} ${pad(f(r.app.cpuS), 10)} ${pad(f(r.kustomize?.wallS), 13)} ${pad(f(r.kustomize?.cpuS), 16)} ${pad(f(r.kustomize?.peakMb, 0), 18)} ${pad(f(r.ratio), 17)}  (${f(cpuRatio)}) ${pad(f(r.secondRatio), 15)}  (${f(secondCpuRatio)})`);
+    const k = r.kustomize;
+    const ratios = (x: ReturnType<typeof summary>, width: number) => `${pad(f(k ? x.wallS / k.wallS : undefined), width)}  (${f(k ? x.cpuS / k.cpuS : undefined)})`;
+    say(`${r.name.padEnd(10)} ${pad(String(r.objects), 7)} ${pad(f(r.bytes / 1e6), 8)} ${pad(f(r.synth.wallS), 9)} ${pad(f(r.synth.cpuS), 12)} ${pad(f(r.synth.peakMb, 0), 14)} ${pad(f(r.edited.wallS), 7)} ${pad(f(r.edited.cpuS), 11)} ${pad(f(r.edited.peakMb, 0), 13)} ${pad(f(r.second.wallS), 7)} ${pad(f(r.second.cpuS), 10)} ${pad(f(r.second.peakMb, 0), 12)} ${pad(f(r.app.wallS), 7)} ${pad(f(r.app.cpuS), 10)} ${pad(f(k?.wallS), 13)} ${pad(f(k?.cpuS), 16)} ${pad(f(k?.peakMb, 0), 18)} ${ratios(r.synth, 17)} ${ratios(r.edited, 15)} ${ratios(r.second, 15)}`);
   }
-  say('  (synth: a first synth, MLP_SYNTH_CACHE=0; 2nd: the same synth again, inputs unchanged, output reused; app: the first synth as `node scripts/app.js`,');
-  say('   without the cdk8s CLI process around it; CPU: user + system time of all processes)');
+  say('  (synth: a first synth, MLP_SYNTH_CACHE=0, nothing reused; edit: after an edit (a new MLP_TARGET_REVISION), the checks\' verdicts of unchanged objects');
+  say('   reused; 2nd: the same synth again, inputs unchanged, output reused; app: the first synth as `node scripts/app.js`, without the cdk8s CLI process');
+  say('   around it; CPU: user + system time of all processes)');
+  const floor = measure(['npx', 'cdk8s', '--version']);
+  say(`  (the entry point alone: \`npx cdk8s --version\` takes ${f(floor.wallS)} s, ${f(floor.cpuS)} s CPU)`);
 
   let tenants: SweepPoint[] = [];
   if (!process.env.BENCH_SKIP_SWEEP) {
@@ -235,18 +248,22 @@ function main(): void {
 
   say();
   say('Targets:');
-  const largest = [...results].sort((a, b) => b.objects - a.objects || b.bytes - a.bytes)[0];
+  // Largest by output bytes: kustomize's time follows them (and so the ratio's denominator).
+  const largest = [...results].sort((a, b) => b.bytes - a.bytes || b.objects - a.objects)[0];
   if (largest) {
-    say(`  largest default platform: ${largest.name} (${largest.objects} objects, ${f(largest.bytes / 1e6)} MB)`);
-    say(largest.ratio === undefined
-      ? `  synth time <= ${TARGET.ratio} of kubectl kustomize: not measured (no kubectl)`
-      : `  synth time <= ${TARGET.ratio} of kubectl kustomize, first synth: ${largest.ratio <= TARGET.ratio ? 'met' : 'NOT met'} (${f(largest.synth.wallS)} s vs ${f(largest.kustomize!.wallS)} s, ratio ${f(largest.ratio)}; CPU ${f(largest.synth.cpuS)} s vs ${f(largest.kustomize!.cpuS)} s, ratio ${f(largest.synth.cpuS / largest.kustomize!.cpuS)}; the app alone ${f(largest.app.wallS)} s, ratio ${f(largest.app.wallS / largest.kustomize!.wallS)})`);
-    if (largest.secondRatio !== undefined) {
-      say(`  synth time <= ${TARGET.ratio} of kubectl kustomize, second synth (inputs unchanged): ${largest.secondRatio <= TARGET.ratio ? 'met' : 'NOT met'} (${f(largest.second.wallS)} s, ratio ${f(largest.secondRatio)}; CPU ${f(largest.second.cpuS)} s, ratio ${f(largest.second.cpuS / largest.kustomize!.cpuS)})`);
-    }
+    const k = largest.kustomize;
+    say(`  largest default platform (by output bytes): ${largest.name} (${largest.objects} objects, ${f(largest.bytes / 1e6)} MB)`);
+    const line = (what: string, x: ReturnType<typeof summary>) => {
+      if (!k) return `  synth time <= ${TARGET.ratio} of kubectl kustomize, ${what}: not measured (no kubectl)`;
+      const ratio = x.wallS / k.wallS;
+      return `  synth time <= ${TARGET.ratio} of kubectl kustomize, ${what}: ${ratio <= TARGET.ratio ? 'met' : 'NOT met'} (${f(x.wallS)} s vs ${f(k.wallS)} s, ratio ${f(ratio)}; CPU ${f(x.cpuS)} s vs ${f(k.cpuS)} s, ratio ${f(x.cpuS / k.cpuS)})`;
+    };
+    say(`${line('first synth (nothing reused)', largest.synth)}${k ? `; the app alone ${f(largest.app.wallS)} s, ratio ${f(largest.app.wallS / k.wallS)}` : ''}`);
+    say(line('after an edit (verdicts of unchanged objects reused)', largest.edited));
+    say(line('second synth (inputs unchanged)', largest.second));
     say(largest.synth.peakMb === undefined
       ? '  peak memory <= 250 MB: not measured (no GNU time)'
-      : `  peak memory <= ${TARGET.peakMb} MB: ${largest.synth.peakMb <= TARGET.peakMb ? 'met' : 'NOT met'} (${f(largest.synth.peakMb, 0)} MB)`);
+      : `  peak memory <= ${TARGET.peakMb} MB: ${Math.max(largest.synth.peakMb, largest.edited.peakMb ?? 0) <= TARGET.peakMb ? 'met' : 'NOT met'} (${f(largest.synth.peakMb, 0)} MB first, ${f(largest.edited.peakMb, 0)} MB after an edit)`);
   }
   if (tenants.length >= 2) {
     const a = tenants[tenants.length - 2];

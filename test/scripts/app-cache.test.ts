@@ -87,14 +87,15 @@ describe('the input key', () => {
     expect(app.inputKey(root, { ...env, CDK8S_RECORD_CONSTRUCT_METADATA: 'true' }, 'dist', root)).not.toBe(base);
     expect(app.inputKey(root, env, 'out', root)).not.toBe(base);
     expect(app.inputKey(root, env, 'dist', path.join(root, 'lib'))).not.toBe(base);
-    expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x' }, 'dist', root)).toBe(base);
+    expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x', MLP_CHECK_CACHE_DIR: '/y' }, 'dist', root)).toBe(base);
   });
 });
 
 describe('synth through scripts/app.js', () => {
   const work = tmp('synth');
   const cacheDir = path.join(work, 'cache');
-  const env = { ...process.env, MLP_PLATFORMS: 'serving', MLP_SYNTH_CACHE_DIR: cacheDir, MLP_SYNTH_CACHE: '' };
+  const verdicts = path.join(work, 'verdicts');
+  const env = { ...process.env, MLP_PLATFORMS: 'serving', MLP_SYNTH_CACHE_DIR: cacheDir, MLP_SYNTH_CACHE: '', MLP_CHECK_CACHE_DIR: verdicts };
   const run = (outdir: string, extra: Record<string, string> = {}) =>
     spawnSync(process.execPath, [APP], { cwd: work, encoding: 'utf8', env: { ...env, ...extra, CDK8S_OUTDIR: outdir } });
   const tree = (dir: string) => {
@@ -115,6 +116,8 @@ describe('synth through scripts/app.js', () => {
     const bypassed = run('dist', { MLP_SYNTH_CACHE: '0' });
     expect(bypassed.status).toBe(0);
     expect(entries()).toEqual([]);
+    // MLP_SYNTH_CACHE=0 keeps no verdicts of the checks either; a synth that runs keeps them.
+    expect(fs.existsSync(verdicts)).toBe(false);
     const expected = tree(path.join(work, 'dist'));
     expect(Object.keys(expected)).toContain(path.join('serving', 'kustomization.yaml'));
     fs.rmSync(path.join(work, 'dist'), { recursive: true });
@@ -123,6 +126,15 @@ describe('synth through scripts/app.js', () => {
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(/output reused/);
     expect(entries()).toHaveLength(1);
+    const [codeFolder] = fs.readdirSync(verdicts);
+    const verdictFiles = () => fs.readdirSync(path.join(verdicts, codeFolder)).filter((f) => f.endsWith('.jsonl'));
+    expect(verdictFiles()).toHaveLength(1);
+    // After an edit (another input, so the output is not reused), the objects it left as they were
+    // are not validated again: that process found no new verdict to write.
+    const edited = run('edited', { MLP_TARGET_REVISION: 'edited' });
+    expect(edited.status).toBe(0);
+    expect(edited.stdout).not.toMatch(/output reused/);
+    expect(verdictFiles()).toHaveLength(1);
     fs.rmSync(path.join(work, 'dist'), { recursive: true });
 
     const second = run('dist');
