@@ -1,3 +1,4 @@
+import { contentDigest } from './cache';
 import { Component } from './component';
 import { Controller } from './controller';
 import { CrdDefinition, gvkKey } from './crd';
@@ -7,7 +8,9 @@ import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
 import { SecurityCheck, securityException } from './security';
-import { compileCelRules, isBuiltinGroup, isBuiltinKind, validateBuiltins, validateCustomResources, ValidationIssue, Verdicts, contentDigest } from './validation';
+import { isBuiltinGroup, isBuiltinKind } from './validation/builtin-kinds';
+import type { ValidationIssue } from './validation/issues';
+import { Verdicts } from './validation/verdicts';
 import { LabelSelector } from './webhook-server';
 import { Workload } from './workload';
 
@@ -57,9 +60,20 @@ export const CHECKS: CheckRule[] = [
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
-  // Each object's content digest is taken once per run (a CRD is a built-in object, the CEL
-  // rules' owner and its custom resources' context), never across runs: an object may change between them.
+  // Each object is serialized once per run: for its size (MLP055, MLP056) and, with verdicts
+  // kept, its content digest (a CRD is a built-in object, the CEL rules' owner and its custom
+  // resources' context). Never across runs: an object may change between them.
+  const keyed = !!Verdicts.fromEnvironment();
+  const sizes = new Map<PlatformObject, JsonSize>();
   digests = new Map();
+  if (keyed) lastDigests.set(m, digests);
+  else lastDigests.delete(m);
+  for (const o of m.objects) {
+    const text = JSON.stringify(o.json);
+    sizes.set(o, { length: text.length, bytes: Buffer.byteLength(text, 'utf8') });
+    if (keyed) digests.set(o.json, contentDigest(o.json, text));
+  }
+  jsonSizes.set(m, sizes);
   try {
     return CHECKS.flatMap((c) => c.check(m));
   } finally {
@@ -69,11 +83,30 @@ export function runChecks(m: PlatformModel): Finding[] {
 }
 
 let digests: Map<unknown, string | undefined> | undefined;
+const lastDigests = new WeakMap<PlatformModel, ReadonlyMap<unknown, string | undefined>>();
+
+/**
+ * The content digest (lib/cache.ts) of each object's JSON of a model, as its last runChecks
+ * took them (with the synth's caches on; undefined otherwise): for work on the same objects
+ * right after the checks (buildPlatform's rendering), while they stay unchanged.
+ */
+export function contentDigestsOf(m: PlatformModel): ReadonlyMap<unknown, string | undefined> | undefined {
+  return lastDigests.get(m);
+}
 
 function digestOnce(value: unknown): string | undefined {
   if (!digests) return contentDigest(value);
   if (!digests.has(value)) digests.set(value, contentDigest(value));
   return digests.get(value);
+}
+
+/**
+ * The validators (ajv, the CEL library, the Kubernetes schemas), loaded when a check first
+ * needs one: a synth whose verdicts are all known does without them.
+ */
+function validators(): typeof import('./validation') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./validation');
 }
 
 /**
@@ -104,7 +137,7 @@ function isCr(o: PlatformObject): boolean {
 function checkBuiltins(m: PlatformModel): Finding[] {
   // Validated together: objects of one kind share one validator.
   const builtins = m.objects.filter((o) => isBuiltinKind(o.json.apiVersion, o.json.kind));
-  const results = withVerdicts('builtin', '', builtins.map((o) => o.json), validateBuiltins);
+  const results = withVerdicts('builtin', '', builtins.map((o) => o.json), (objs) => validators().validateBuiltins(objs));
   return builtins.flatMap((o, k) => results[k].filter(isError).map((i) => ({ rule: 'MLP001', path: o.path, message: `${o.json.kind} ${o.json.metadata?.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
@@ -131,7 +164,7 @@ function checkCustomResources(m: PlatformModel): Finding[] {
   const issues = new Map<PlatformObject, ValidationIssue[]>();
   for (const [crd, objs] of byCrd) {
     // A custom resource's verdict holds for the CRD it was validated against: the CRD is its context.
-    const results = withVerdicts('custom-resource', crd.json, objs.map((o) => o.json), (xs) => validateCustomResources(xs, crd.json));
+    const results = withVerdicts('custom-resource', crd.json, objs.map((o) => o.json), (xs) => validators().validateCustomResources(xs, crd.json));
     objs.forEach((o, i) => issues.set(o, results[i]));
   }
   const out: Finding[] = [];
@@ -170,7 +203,7 @@ function checkCelCompiles(m: PlatformModel): Finding[] {
   const stopped = new Set(tooNew(m));
   return m.objects
     .filter((o) => o.json.kind === 'CustomResourceDefinition' && !stopped.has(o.component))
-    .flatMap((o) => withVerdicts('cel', m.platform.kubernetesVersion, [o.json], ([crd]) => [compileCelRules(crd, m.platform.kubernetesVersion)])[0].map((i) => ({ rule: 'MLP003', path: o.path, message: `CRD ${o.json.metadata.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
+    .flatMap((o) => withVerdicts('cel', m.platform.kubernetesVersion, [o.json], ([crd]) => [validators().compileCelRules(crd, m.platform.kubernetesVersion)])[0].map((i) => ({ rule: 'MLP003', path: o.path, message: `CRD ${o.json.metadata.name}: ${i.path ? i.path + ': ' : ''}${i.message}` })));
 }
 
 function checkDuplicates(m: PlatformModel): Finding[] {
@@ -1012,19 +1045,16 @@ function imagesIn(json: any): Array<{ where: string; ref: string }> {
 }
 
 function checkImagesPinned(m: PlatformModel): Finding[] {
-  const out: Finding[] = [];
-  for (const o of m.objects) {
-    for (const { where, ref } of imagesIn(o.json)) {
-      const why = unpinnedImage(ref);
-      if (!why) continue;
-      out.push({
-        rule: 'MLP052',
-        path: o.path,
-        message: `${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}: image '${ref}' at ${where} is not pinned (${why}); pin a release tag or a sha256 digest in the component's versions table`,
-      });
-    }
-  }
-  return out;
+  // Walking whole objects (CRD schemas too) is most of this check's time: kept as verdicts.
+  const unpinned = withVerdicts('unpinned-images', '', m.objects.map((o) => o.json), (jsons) => jsons.map((json) => imagesIn(json).flatMap(({ where, ref }) => {
+    const why = unpinnedImage(ref);
+    return why ? [{ path: where, message: `image '${ref}' at ${where} is not pinned (${why})` }] : [];
+  })));
+  return m.objects.flatMap((o, i) => unpinned[i].map((issue) => ({
+    rule: 'MLP052',
+    path: o.path,
+    message: `${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}: ${issue.message}; pin a release tag or a sha256 digest in the component's versions table`,
+  })));
 }
 
 /** Whether a selector matches only objects carrying a label: no unlabelled object matches it. */
@@ -1097,7 +1127,7 @@ interface JsonSize {
 
 const jsonSizes = new WeakMap<PlatformModel, Map<PlatformObject, JsonSize>>();
 
-/** The JSON size of every object of a model, serialized once per model for MLP055, MLP056 and synth's list of large CRDs. */
+/** The JSON size of every object of a model, as its last runChecks measured it (once, for MLP055, MLP056 and synth's list of large CRDs). */
 function jsonSizesOf(m: PlatformModel): Map<PlatformObject, JsonSize> {
   let sizes = jsonSizes.get(m);
   if (sizes) return sizes;

@@ -3,11 +3,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { CertificateProviderKind } from './certificates';
-import { Finding, isError, largeCrds as largeCrdObjects, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
+import { contentDigestsOf, Finding, isError, largeCrds as largeCrdObjects, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
 import { ArgoCdFlavor, EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, repositoryPath, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
+import { RenderedFiles } from './rendered';
 import { platformReport } from './report';
 import { versionDrift, versionDriftReport, VersionsTable } from './versions';
 import { toYamlDocuments } from './yaml-writer';
@@ -69,9 +70,12 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   step('render', model.objects.length);
   const files = new Map<string, string>();
   const documents = new Map<string, any[]>();
+  // A phase file whose objects are as a synth before rendered them is not rendered again (lib/rendered.ts).
+  const rendered = RenderedFiles.fromEnvironment();
+  const digests = rendered && contentDigestsOf(model);
   const setDocuments = (file: string, docs: any[]) => {
     documents.set(file, docs);
-    files.set(file, toYaml(docs));
+    files.set(file, digests ? rendered.text(docs.map((d) => digests.get(d)), () => toYaml(docs)) : toYaml(docs));
   };
   // Apply order, as the files list them (MLP055 measured the objects once for the checks).
   const largeCrds = largeCrdObjects(model).map((o) => o.json.metadata.name as string);

@@ -23,9 +23,9 @@
 // is a miss. It is used only when the output directory does not exist when synth starts
 // (`npx cdk8s synth` removes it first), and an entry is saved only by a synth that succeeded
 // and wrote nothing to stderr (no warning is lost on reuse). MLP_SYNTH_CACHE=0 bypasses it
-// (and the checks' verdicts, lib/validation/verdicts.ts); entries live in build/.synth-cache
+// (and the caches of work done before, lib/cache.ts); entries live in build/.synth-cache
 // (MLP_SYNTH_CACHE_DIR), the newest CACHE_ENTRIES kept. Where the caches live
-// (MLP_SYNTH_CACHE_DIR, MLP_CHECK_CACHE_DIR) is not an input.
+// (MLP_SYNTH_CACHE_DIR, MLP_CACHE_DIR) is not an input.
 'use strict';
 const crypto = require('crypto');
 const fs = require('fs');
@@ -129,7 +129,7 @@ function hashTree(hash, root, rel) {
 function inputKey(root, env, outdir, cwd = process.cwd()) {
   const hash = crypto.createHash('sha256');
   hash.update(`${CACHE_FORMAT}\0${process.version}\0${path.resolve(cwd)}\0${path.resolve(cwd, outdir)}\0`);
-  const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && k !== 'MLP_SYNTH_CACHE' && k !== 'MLP_SYNTH_CACHE_DIR' && k !== 'MLP_CHECK_CACHE_DIR').sort();
+  const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && k !== 'MLP_SYNTH_CACHE' && k !== 'MLP_SYNTH_CACHE_DIR' && k !== 'MLP_CACHE_DIR').sort();
   for (const k of vars) hash.update(`env\0${k}\0${env[k]}\0`);
   for (const rel of [...CACHE_FILES, ...SOURCES]) hashTree(hash, root, rel);
   return hash.digest('hex');

@@ -21,7 +21,7 @@ import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, objectKey }
 import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, FIELD_MANAGER } from './options';
 import { waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
-import { isBuiltinGroup } from '../validation/builtin';
+import { isBuiltinGroup } from '../validation/builtin-kinds';
 
 
 export interface ApplyOptions extends ClusterOptions {

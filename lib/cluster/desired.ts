@@ -13,7 +13,7 @@ import { IgnoredField, ignoredFields } from '../gitops/ignore';
 import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
-import { isBuiltinGroup } from '../validation/builtin';
+import { isBuiltinGroup } from '../validation/builtin-kinds';
 import { ManifestDocument, readPath } from '../validation/manifests';
 
 export type Json = Record<string, any>;

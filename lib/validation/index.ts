@@ -11,4 +11,4 @@ export * from './crd';
 export * from './manifests';
 export { cronProblem } from './kinds';
 export { crdCelIssues, compileRuleFor, invalidEscape, PER_CRD_COST_LIMIT, PER_RULE_COST_LIMIT } from './cel-crd';
-export { Verdicts, cachingOff, codeKey, contentDigest } from './verdicts';
+export { Verdicts } from './verdicts';

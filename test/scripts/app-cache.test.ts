@@ -87,15 +87,16 @@ describe('the input key', () => {
     expect(app.inputKey(root, { ...env, CDK8S_RECORD_CONSTRUCT_METADATA: 'true' }, 'dist', root)).not.toBe(base);
     expect(app.inputKey(root, env, 'out', root)).not.toBe(base);
     expect(app.inputKey(root, env, 'dist', path.join(root, 'lib'))).not.toBe(base);
-    expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x', MLP_CHECK_CACHE_DIR: '/y' }, 'dist', root)).toBe(base);
+    expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x', MLP_CACHE_DIR: '/y' }, 'dist', root)).toBe(base);
   });
 });
 
 describe('synth through scripts/app.js', () => {
   const work = tmp('synth');
   const cacheDir = path.join(work, 'cache');
-  const verdicts = path.join(work, 'verdicts');
-  const env = { ...process.env, MLP_PLATFORMS: 'serving', MLP_SYNTH_CACHE_DIR: cacheDir, MLP_SYNTH_CACHE: '', MLP_CHECK_CACHE_DIR: verdicts };
+  const caches = path.join(work, 'caches');
+  const verdicts = path.join(caches, 'verdicts');
+  const env = { ...process.env, MLP_PLATFORMS: 'serving', MLP_SYNTH_CACHE_DIR: cacheDir, MLP_SYNTH_CACHE: '', MLP_CACHE_DIR: caches };
   const run = (outdir: string, extra: Record<string, string> = {}) =>
     spawnSync(process.execPath, [APP], { cwd: work, encoding: 'utf8', env: { ...env, ...extra, CDK8S_OUTDIR: outdir } });
   const tree = (dir: string) => {
@@ -116,8 +117,8 @@ describe('synth through scripts/app.js', () => {
     const bypassed = run('dist', { MLP_SYNTH_CACHE: '0' });
     expect(bypassed.status).toBe(0);
     expect(entries()).toEqual([]);
-    // MLP_SYNTH_CACHE=0 keeps no verdicts of the checks either; a synth that runs keeps them.
-    expect(fs.existsSync(verdicts)).toBe(false);
+    // MLP_SYNTH_CACHE=0 keeps no verdicts of the checks (nor any other work) either; a synth that runs keeps them.
+    expect(fs.existsSync(caches)).toBe(false);
     const expected = tree(path.join(work, 'dist'));
     expect(Object.keys(expected)).toContain(path.join('serving', 'kustomization.yaml'));
     fs.rmSync(path.join(work, 'dist'), { recursive: true });

@@ -1,10 +1,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { cachingOff, codeKey, contentDigest } from '../../../lib/cache';
 import { runChecks } from '../../../lib/checks';
 import { PlatformBuild } from '../../../lib/synth';
 import { ValidationIssue } from '../../../lib/validation';
-import { cachingOff, codeKey, contentDigest, Verdicts } from '../../../lib/validation/verdicts';
+import { Verdicts } from '../../../lib/validation/verdicts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-verdicts-'));
 
@@ -51,6 +52,10 @@ describe('Verdicts', () => {
     v.of('k', '', [f], c.validate);
     expect(c.seen).toHaveLength(10);
     expect(contentDigest({ a: 1, b: [1, 'x'] })).toBe(contentDigest({ a: 1, b: [1, 'x'] }));
+    // JSON data is keyed by its text: shared sub-objects and how V8 stores a number do not matter.
+    const shared = { x: [0.5 * 2] };
+    expect(contentDigest({ a: shared, b: shared })).toBe(contentDigest({ a: { x: [1] }, b: { x: [1] } }));
+    expect(contentDigest({ a: 1 })).not.toBe(contentDigest({ a: '1' }));
     expect(contentDigest(() => 1)).toBeUndefined();
   });
 
@@ -144,18 +149,18 @@ describe('Verdicts', () => {
     expect(c.seen).toHaveLength(1);
   });
 
-  test('the environment: MLP_SYNTH_CACHE=0 turns verdicts off, MLP_CHECK_CACHE_DIR places them, else node_modules/.cache above the working directory', () => {
+  test('the environment: MLP_SYNTH_CACHE=0 turns verdicts off, MLP_CACHE_DIR places them, else node_modules/.cache above the working directory', () => {
     for (const off of ['0', 'false', 'OFF', 'no']) {
       expect(cachingOff({ MLP_SYNTH_CACHE: off })).toBe(true);
       expect(Verdicts.fromEnvironment({ MLP_SYNTH_CACHE: off })).toBeUndefined();
     }
     expect(cachingOff({})).toBe(false);
     const dir = tmp();
-    const v = Verdicts.fromEnvironment({ MLP_CHECK_CACHE_DIR: dir })!;
-    expect(Verdicts.fromEnvironment({ MLP_CHECK_CACHE_DIR: dir })).toBe(v);
+    const v = Verdicts.fromEnvironment({ MLP_CACHE_DIR: dir })!;
+    expect(Verdicts.fromEnvironment({ MLP_CACHE_DIR: dir })).toBe(v);
     v.of('k', '', [{ where: 'env' }], counting().validate);
     v.flush();
-    expect(fs.readdirSync(dir)).toEqual([codeKey().slice(0, 16)]);
+    expect(fs.readdirSync(path.join(dir, 'verdicts'))).toEqual([codeKey().slice(0, 16)]);
     // Found from a folder below the project: its node_modules/.cache.
     const project = tmp();
     fs.mkdirSync(path.join(project, 'node_modules'));
@@ -186,7 +191,8 @@ describe('synth checks with verdicts', () => {
   }
 
   test('find what a run without them finds; an object changed after a run is validated again', () => {
-    process.env.MLP_CHECK_CACHE_DIR = tmp();
+    const cacheDir = tmp();
+    process.env.MLP_CACHE_DIR = cacheDir;
     process.env.MLP_SYNTH_CACHE = '0';
     const off = buildFresh();
     expect(off.verdicts).toBeUndefined();
@@ -205,6 +211,9 @@ describe('synth checks with verdicts', () => {
       expect(b.warnings).toEqual(off.build.warnings);
     }
     expect(off.build.warnings.length).toBeGreaterThan(0);
+    // The phase files' YAML was kept too (lib/rendered.ts), and the warm build's files are the same.
+    const [yamlFolder] = fs.readdirSync(path.join(cacheDir, 'yaml'));
+    expect(fs.readdirSync(path.join(cacheDir, 'yaml', yamlFolder)).length).toBe([...off.build.files.keys()].filter((f) => /^\d\d-[a-z]+\/\d\d-/.test(f)).length);
 
     // The same model, objects broken in place: their new content has no verdict.
     const model = warm.build.model;

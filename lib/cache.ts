@@ -1,0 +1,152 @@
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as v8 from 'v8';
+
+/*
+ * What the synth's caches of work done before share (lib/validation/verdicts.ts: the checks'
+ * verdicts; lib/rendered.ts: the YAML of phase files). Each keeps what it found by the content
+ * it was found for and by the code that found it (codeKey), so that a synth after an edit
+ * redoes only the work the edit changed; none of them changes what a synth writes.
+ *
+ * Where: MLP_CACHE_DIR, or node_modules/.cache/cdk8s-mlplatform of the nearest folder above
+ * the working directory that has node_modules (none: nothing is kept between processes).
+ * MLP_SYNTH_CACHE=0 turns them off, with scripts/app.js's reuse of a whole output.
+ */
+
+/** Whether MLP_SYNTH_CACHE turns the synth's caches off (0, false, off, no). */
+export function cachingOff(env: Record<string, string | undefined> = process.env): boolean {
+  return ['0', 'false', 'off', 'no'].includes((env.MLP_SYNTH_CACHE ?? '').toLowerCase());
+}
+
+/** The folder the caches live in (see the header), or undefined: none is kept between processes. */
+export function cacheRoot(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string | undefined {
+  if (env.MLP_CACHE_DIR) return path.resolve(cwd, env.MLP_CACHE_DIR);
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'node_modules'))) return path.join(dir, 'node_modules', '.cache', 'cdk8s-mlplatform');
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A cache's folder for the current code: `<dir>/<first 16 hex digits of the code key>`. */
+export function codeFolder(dir: string, code: string): string {
+  return path.join(dir, code.slice(0, 16));
+}
+
+/**
+ * Makes a code folder (codeFolder) and marks it used; removes the folders beside it of all but
+ * the newest `keep` (by that mark), so that the caches of old code do not pile up.
+ */
+export function claimCodeFolder(folder: string, keep = 4): void {
+  const parent = path.dirname(folder);
+  fs.mkdirSync(folder, { recursive: true });
+  const now = new Date();
+  fs.utimesSync(folder, now, now);
+  const folders = fs.readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory())
+    .map((e) => ({ dir: path.join(parent, e.name), mtime: fs.statSync(path.join(parent, e.name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime || (a.dir < b.dir ? -1 : 1));
+  for (const old of folders.slice(keep)) fs.rmSync(old.dir, { recursive: true, force: true });
+}
+
+/** Writes a file whole: a temporary file beside it, renamed. */
+export function writeWhole(file: string, data: string): void {
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * A digest of a value's content (SHA-256), or undefined for a value it cannot key (a function,
+ * a bigint). For JSON data (plain objects, lists, strings, finite numbers, booleans, null:
+ * what `toJson` gives), its JSON text: the same in every process. Anything else (NaN, undefined,
+ * a Date, a class instance), which JSON would write like something else, is keyed by what
+ * `v8.serialize` writes, which tells them apart (but may write the same content differently in
+ * another process, as V8 happened to store a number: a miss, never a wrong hit). `json`: the
+ * value's JSON text, if already made.
+ */
+export function contentDigest(value: unknown, json?: string): string | undefined {
+  if (isJsonData(value)) return crypto.createHash('sha256').update('json\0').update(json ?? JSON.stringify(value)).digest('hex');
+  let bytes: Buffer;
+  try {
+    bytes = v8.serialize(value);
+  } catch {
+    return undefined;
+  }
+  return crypto.createHash('sha256').update('v8\0').update(bytes).digest('hex');
+}
+
+/** Whether a value is JSON data that JSON.stringify writes as it is: nothing it drops, changes or writes as null. */
+function isJsonData(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null) continue;
+    switch (typeof x) {
+      case 'string':
+      case 'boolean':
+        continue;
+      case 'number':
+        if (!Number.isFinite(x)) return false;
+        continue;
+      case 'object':
+        if (Array.isArray(x)) {
+          for (let i = 0; i < x.length; i++) stack.push(x[i]);
+        } else {
+          const proto = Object.getPrototypeOf(x);
+          if (proto !== Object.prototype && proto !== null) return false;
+          for (const k in x) stack.push((x as Record<string, unknown>)[k]);
+        }
+        continue;
+      default:
+        return false; // undefined, a function, a symbol, a bigint
+    }
+  }
+  return true;
+}
+
+let CODE_KEY: string | undefined;
+
+/**
+ * The code key: a SHA-256 of every file under this package's lib/ and imports/ (the
+ * validators, the YAML writer, the Kubernetes schemas they read), the versions of the
+ * libraries they use, and the Node.js version. Computed once per process.
+ */
+export function codeKey(): string {
+  if (CODE_KEY) return CODE_KEY;
+  const root = path.resolve(__dirname, '..');
+  const hash = crypto.createHash('sha256').update(`mlp-code-1\0${process.version}\0`);
+  for (const lib of ['ajv', '@bufbuild/cel', 'yaml']) hash.update(`${lib}@${packageVersion(lib)}\0`);
+  for (const top of ['lib', 'imports']) hashTree(hash, root, top);
+  return CODE_KEY = hash.digest('hex');
+}
+
+function hashTree(hash: crypto.Hash, root: string, rel: string): void {
+  const abs = path.join(root, rel);
+  const st = fs.statSync(abs, { throwIfNoEntry: false });
+  if (!st) {
+    hash.update(`missing\0${rel}\0`);
+  } else if (st.isDirectory()) {
+    for (const name of fs.readdirSync(abs).sort()) hashTree(hash, root, path.join(rel, name));
+  } else {
+    const data = fs.readFileSync(abs);
+    hash.update(`file\0${rel}\0${data.length}\0`).update(data);
+  }
+}
+
+/** The version in a library's package.json, found from where it resolves; 'unknown' if not found. */
+function packageVersion(name: string): string {
+  try {
+    let dir = path.dirname(require.resolve(name));
+    for (;;) {
+      const file = path.join(dir, 'package.json');
+      if (fs.existsSync(file)) {
+        const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
+        if (pkg.name === name) return String(pkg.version);
+      }
+      if (path.dirname(dir) === dir) return 'unknown';
+      dir = path.dirname(dir);
+    }
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,112 @@
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, codeKey, writeWhole } from './cache';
+
+/**
+ * The YAML of phase files, kept by the content of their documents, so that a synth after an
+ * edit renders only the files whose objects the edit changed: most of a platform's YAML is
+ * CRDs that an edit of replicas, images or namespaces leaves as they were.
+ *
+ * Under the cache folder (lib/cache.ts), in yaml/<code>/: one file per phase file, named by
+ * its key (a SHA-256 of the code key and of each document's content digest, in order), written
+ * whole, whose first line repeats the format, the key and the text's length: a file whose first
+ * line does not match is a miss. A file used is marked (its time set), and past MAX_FILES the
+ * oldest half are removed, so that the YAML of old edits does not pile up.
+ */
+export class RenderedFiles {
+  /** The cache the environment asks for: undefined when MLP_SYNTH_CACHE turns caching off or there is no cache folder. */
+  public static fromEnvironment(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): RenderedFiles | undefined {
+    if (cachingOff(env)) return undefined;
+    const root = cacheRoot(env, cwd);
+    return root ? new RenderedFiles(path.join(root, 'yaml')) : undefined;
+  }
+
+  /** Files found and files rendered since this cache was made. */
+  public readonly stats = { hits: 0, misses: 0 };
+  private readonly folder: string;
+  private readonly code: string;
+  private names?: Set<string>;
+  private claimed = false;
+
+  /**
+   * @param dir where the YAML is kept
+   * @param code the code key (default codeKey())
+   * @param maxFiles files kept before the oldest half are removed
+   */
+  constructor(dir: string, code: string = codeKey(), private readonly maxFiles = MAX_FILES) {
+    this.code = code;
+    this.folder = codeFolder(dir, code);
+  }
+
+  /**
+   * The YAML of a file whose documents have these content digests: as kept, or made by
+   * `render` (and kept). A document without a digest (undefined) means render every time.
+   */
+  public text(digests: ReadonlyArray<string | undefined>, render: () => string): string {
+    if (!digests.length || digests.some((d) => d === undefined)) return render();
+    const key = crypto.createHash('sha256').update(`${FORMAT}\0${this.code}\0${digests.join('\n')}`).digest('hex');
+    const file = path.join(this.folder, `${key}.yaml`);
+    if (this.list().has(`${key}.yaml`)) {
+      const kept = this.read(file, key);
+      if (kept !== undefined) {
+        this.stats.hits++;
+        return kept;
+      }
+    }
+    this.stats.misses++;
+    const text = render();
+    try {
+      if (!this.claimed) claimCodeFolder(this.folder);
+      this.claimed = true;
+      writeWhole(file, `${FORMAT} ${key} ${text.length}\n${text}`);
+    } catch {
+      // A folder that cannot be written (read-only, removed meanwhile) only costs time.
+    }
+    return text;
+  }
+
+  private read(file: string, key: string): string | undefined {
+    let data: string;
+    try {
+      data = fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined; // removed meanwhile
+    }
+    const nl = data.indexOf('\n');
+    const [format, k, length] = data.slice(0, Math.max(nl, 0)).split(' ');
+    const text = data.slice(nl + 1);
+    if (nl < 0 || format !== FORMAT || k !== key || Number(length) !== text.length) return undefined;
+    try {
+      const now = new Date();
+      fs.utimesSync(file, now, now);
+    } catch {
+      // Only the mark of use is lost.
+    }
+    return text;
+  }
+
+  /** The files kept, listed once; past maxFiles the oldest half are removed first. */
+  private list(): Set<string> {
+    if (this.names) return this.names;
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.folder).filter((n) => n.endsWith('.yaml'));
+    } catch {
+      names = [];
+    }
+    if (names.length > this.maxFiles) {
+      const byAge = names.map((n) => ({ n, t: fs.statSync(path.join(this.folder, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1));
+      const old = byAge.slice(0, byAge.length - Math.floor(this.maxFiles / 2));
+      for (const { n } of old) fs.rmSync(path.join(this.folder, n), { force: true });
+      const gone = new Set(old.map((o) => o.n));
+      names = names.filter((n) => !gone.has(n));
+    }
+    return this.names = new Set(names);
+  }
+}
+
+/** Bump when a kept file's key or layout changes meaning. */
+const FORMAT = 'mlp-rendered-1';
+/** Phase files kept per code key before the oldest half are removed (the default platforms have some 250). */
+const MAX_FILES = 2000;
