@@ -127,6 +127,7 @@ describe('synth through scripts/app.js', () => {
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(/output reused/);
     expect(entries()).toHaveLength(1);
+    const [distEntry] = entries();
     const [codeFolder] = fs.readdirSync(verdicts);
     const verdictFiles = () => fs.readdirSync(path.join(verdicts, codeFolder)).filter((f) => f.endsWith('.jsonl'));
     expect(verdictFiles()).toHaveLength(1);
@@ -145,7 +146,7 @@ describe('synth through scripts/app.js', () => {
     fs.rmSync(path.join(work, 'dist'), { recursive: true });
 
     // A cached file that no longer matches its recorded hash: the entry is not used, synth runs and saves it again.
-    const cached = path.join(cacheDir, entries()[0], 'out', 'serving', 'kustomization.yaml');
+    const cached = path.join(cacheDir, distEntry, 'out', 'serving', 'kustomization.yaml');
     fs.appendFileSync(cached, '# tampered\n');
     const third = run('dist');
     expect(third.status).toBe(0);
