@@ -9,10 +9,10 @@
 //    (the largest resident set of any process of the command, as GNU time reports it) and
 //    the ratios. Without kubectl on the PATH (or in KUBECTL) the comparison is skipped.
 //    Between them, a synth after an edit: an input changed (MLP_TARGET_REVISION, new each
-//    run, so the output cannot be reused), the checks' verdicts of the unchanged objects kept
-//    (lib/validation/verdicts.ts). The largest platform (by output bytes, which is what
+//    run, so the output cannot be reused), the checks' verdicts and the phase files' YAML of
+//    the unchanged objects kept (lib/cache.ts). The largest platform (by output bytes, which is what
 //    kustomize's time follows) is the one the targets are judged on.
-// 2. A scaling sweep on synthetic platforms (scripts/bench-platforms.ts): tenants
+// 2. A scaling sweep on synthetic platforms (scripts/bench-platforms.ts), nothing reused: tenants
 //    (Namespace, Role, RoleBinding, ResourceQuota, NetworkPolicy each) and components (a
 //    CRD embedding a pod template, its controller and one custom resource each). Each size
 //    runs in its own process; prints time and memory per object and the marginal cost
@@ -181,7 +181,8 @@ interface SweepPoint {
 function sweep(kind: string, counts: number[]): SweepPoint[] {
   const out = path.join(OUT, 'sweep');
   return counts.map((count) => {
-    const run = measure(['node', path.join('build', 'scripts', 'bench-synth.js'), kind, String(count), out]);
+    // Nothing kept from earlier runs (lib/cache.ts): the sweep measures the work itself.
+    const run = measure(['node', path.join('build', 'scripts', 'bench-synth.js'), kind, String(count), out], { env: { ...process.env, MLP_SYNTH_CACHE: '0' } });
     const point = JSON.parse(run.stdout.trim().split('\n').pop()!);
     return { ...point, wallS: run.wallS, cpuS: run.cpuS, peakMb: run.peakMb ?? point.maxRssKb / 1024 };
   });
@@ -221,9 +222,9 @@ function main(): void {
     const ratios = (x: ReturnType<typeof summary>, width: number) => `${pad(f(k ? x.wallS / k.wallS : undefined), width)}  (${f(k ? x.cpuS / k.cpuS : undefined)})`;
     say(`${r.name.padEnd(10)} ${pad(String(r.objects), 7)} ${pad(f(r.bytes / 1e6), 8)} ${pad(f(r.synth.wallS), 9)} ${pad(f(r.synth.cpuS), 12)} ${pad(f(r.synth.peakMb, 0), 14)} ${pad(f(r.edited.wallS), 7)} ${pad(f(r.edited.cpuS), 11)} ${pad(f(r.edited.peakMb, 0), 13)} ${pad(f(r.second.wallS), 7)} ${pad(f(r.second.cpuS), 10)} ${pad(f(r.second.peakMb, 0), 12)} ${pad(f(r.app.wallS), 7)} ${pad(f(r.app.cpuS), 10)} ${pad(f(k?.wallS), 13)} ${pad(f(k?.cpuS), 16)} ${pad(f(k?.peakMb, 0), 18)} ${ratios(r.synth, 17)} ${ratios(r.edited, 15)} ${ratios(r.second, 15)}`);
   }
-  say('  (synth: a first synth, MLP_SYNTH_CACHE=0, nothing reused; edit: after an edit (a new MLP_TARGET_REVISION), the checks\' verdicts of unchanged objects');
-  say('   reused; 2nd: the same synth again, inputs unchanged, output reused; app: the first synth as `node scripts/app.js`, without the cdk8s CLI process');
-  say('   around it; CPU: user + system time of all processes)');
+  say('  (synth: a first synth, MLP_SYNTH_CACHE=0, nothing reused; edit: after an edit (a new MLP_TARGET_REVISION), the checks\' verdicts and the YAML');
+  say('   of unchanged objects reused (lib/cache.ts); 2nd: the same synth again, inputs unchanged, output reused; app: the first synth as');
+  say('   `node scripts/app.js`, without the cdk8s CLI process around it; CPU: user + system time of all processes)');
   const floor = measure(['npx', 'cdk8s', '--version']);
   say(`  (the entry point alone: \`npx cdk8s --version\` takes ${f(floor.wallS)} s, ${f(floor.cpuS)} s CPU)`);
 
@@ -259,7 +260,7 @@ function main(): void {
       return `  synth time <= ${TARGET.ratio} of kubectl kustomize, ${what}: ${ratio <= TARGET.ratio ? 'met' : 'NOT met'} (${f(x.wallS)} s vs ${f(k.wallS)} s, ratio ${f(ratio)}; CPU ${f(x.cpuS)} s vs ${f(k.cpuS)} s, ratio ${f(x.cpuS / k.cpuS)})`;
     };
     say(`${line('first synth (nothing reused)', largest.synth)}${k ? `; the app alone ${f(largest.app.wallS)} s, ratio ${f(largest.app.wallS / k.wallS)}` : ''}`);
-    say(line('after an edit (verdicts of unchanged objects reused)', largest.edited));
+    say(line('after an edit (verdicts and YAML of unchanged objects reused)', largest.edited));
     say(line('second synth (inputs unchanged)', largest.second));
     say(largest.synth.peakMb === undefined
       ? '  peak memory <= 250 MB: not measured (no GNU time)'

@@ -18,9 +18,9 @@ import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, codeKey, contentDig
  * is validated every time.
  *
  * Verdicts are kept in memory and under the cache folder (lib/cache.ts), in verdicts/<code>/:
- * each process that found new ones writes them as one file (`flush`, written whole), a line
- * per verdict holding its own key; a line that does not parse or has the wrong shape is
- * skipped. Past MAX_FILES files a flush merges them into one.
+ * each process that found new ones writes them as one file (`flush`, written whole): a line
+ * naming the format, then a line per verdict holding its own key. Past MAX_FILES files a flush
+ * merges them into one, of at most MAX_ENTRIES verdicts.
  */
 export class Verdicts {
   /** The verdicts the environment asks for: undefined when MLP_SYNTH_CACHE turns caching off. */
@@ -37,6 +37,8 @@ export class Verdicts {
   private readonly code: string;
   private readonly folder?: string;
   private pruned = false;
+  /** Verdict lines read from the folder and not yet used, by key. */
+  private readonly raw = new Map<string, string>();
   /** Verdicts found since the last flush. */
   private readonly pending: Array<[string, readonly ValidationIssue[]]> = [];
   /** The verdict files read (undefined: not yet). */
@@ -47,8 +49,9 @@ export class Verdicts {
   /**
    * @param dir where verdicts are kept on disk; undefined keeps them in memory only
    * @param code the code key (default codeKey())
+   * @param limits files before a merge (MAX_FILES) and verdicts a merge keeps (MAX_ENTRIES)
    */
-  constructor(dir?: string, code: string = codeKey()) {
+  constructor(dir?: string, code: string = codeKey(), private readonly limits = { files: MAX_FILES, entries: MAX_ENTRIES }) {
     this.code = code;
     this.folder = dir && codeFolder(dir, code);
   }
@@ -84,21 +87,29 @@ export class Verdicts {
   }
 
   /**
-   * Writes the verdicts found since the last flush to the folder, as one file (a temporary file
-   * renamed), and merges the folder's files into one once there are more than MAX_FILES.
-   * Without a folder, or when it cannot be written, the verdicts stay in memory only.
+   * Writes the verdicts found since the last flush to the folder, as one file (written whole).
+   * Once there are more than MAX_FILES, a flush merges them into one instead, keeping at most
+   * MAX_ENTRIES verdicts: those this process used first, then the newest files'. Without a
+   * folder, or when it cannot be written, the verdicts stay in memory only.
    */
   public flush(): void {
     if (!this.folder || !this.pending.length) return;
-    const lines = this.pending.splice(0).map(([key, issues]) => JSON.stringify({ format: FORMAT, key, issues }));
+    const lineOf = (key: string, issues: readonly ValidationIssue[]) => `${key}\t${JSON.stringify(issues)}`;
+    const lines = this.pending.splice(0).map(([key, issues]) => lineOf(key, issues));
     try {
       const known = this.load();
       if (!this.pruned) claimCodeFolder(this.folder);
       this.pruned = true;
-      const merge = known.size + 1 > MAX_FILES;
-      const all = merge ? [...this.memory].map(([key, issues]) => JSON.stringify({ format: FORMAT, key, issues })) : lines;
-      const file = path.join(this.folder, `${Date.now().toString(36)}-${process.pid}-${crypto.randomBytes(4).toString('hex')}.jsonl`);
-      writeWhole(file, `${all.join('\n')}\n`);
+      const merge = known.size + 1 > this.limits.files;
+      let all = lines;
+      if (merge) {
+        const kept = new Map<string, string>();
+        for (const [key, issues] of this.memory) kept.set(key, lineOf(key, issues));
+        for (const [key, line] of this.raw) if (!kept.has(key)) kept.set(key, line);
+        all = [...kept.values()].slice(0, this.limits.entries);
+      }
+      const file = path.join(this.folder, `${Date.now().toString(36)}-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tsv`);
+      writeWhole(file, `${FORMAT}\n${all.join('\n')}\n`);
       if (merge) for (const old of known) fs.rmSync(path.join(this.folder, old), { force: true });
       this.files = new Set([path.basename(file)]);
     } catch {
@@ -108,7 +119,20 @@ export class Verdicts {
 
   private read(key: string): readonly ValidationIssue[] | undefined {
     this.load();
-    return this.memory.get(key);
+    const known = this.memory.get(key);
+    if (known) return known;
+    // Read lines are parsed only when used: the folder holds the verdicts of every platform and test.
+    const line = this.raw.get(key);
+    if (line === undefined) return undefined;
+    let issues: unknown;
+    try {
+      issues = JSON.parse(line.slice(KEY_LENGTH + 1));
+    } catch {
+      return undefined;
+    }
+    if (!isIssueList(issues)) return undefined;
+    this.memory.set(key, issues);
+    return issues;
   }
 
   private write(key: string, issues: readonly ValidationIssue[]): void {
@@ -117,8 +141,9 @@ export class Verdicts {
   }
 
   /**
-   * Reads every verdict file of the folder, once: each line a verdict with its own key; a line
-   * that does not parse or has the wrong shape is skipped.
+   * Reads every verdict file of the folder, once, newest first: a first line naming the format,
+   * then a line per verdict, its key, a tab and its issues as JSON (parsed when used: a line
+   * that does not parse or has the wrong shape is then a miss).
    */
   private load(): Set<string> {
     if (this.files) return this.files;
@@ -126,7 +151,7 @@ export class Verdicts {
     if (!this.folder) return this.files;
     let names: string[];
     try {
-      names = fs.readdirSync(this.folder).filter((n) => n.endsWith('.jsonl')).sort();
+      names = fs.readdirSync(this.folder).filter((n) => n.endsWith('.tsv')).sort().reverse();
     } catch {
       return this.files;
     }
@@ -138,15 +163,13 @@ export class Verdicts {
         continue; // merged away meanwhile
       }
       this.files.add(name);
-      for (const line of text.split('\n')) {
-        if (!line) continue;
-        let entry: any;
-        try {
-          entry = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        if (entry?.format === FORMAT && typeof entry.key === 'string' && isIssueList(entry.issues)) this.memory.set(entry.key, entry.issues);
+      const lines = text.split('\n');
+      if (lines[0] !== FORMAT) continue;
+      for (let i = 1; i < lines.length; i++) {
+        const line = lines[i];
+        if (line.charCodeAt(KEY_LENGTH) !== TAB) continue;
+        const key = line.slice(0, KEY_LENGTH);
+        if (!this.raw.has(key)) this.raw.set(key, line);
       }
     }
     return this.files;
@@ -154,7 +177,12 @@ export class Verdicts {
 }
 
 /** Bump when a verdict's key or file changes meaning. */
-const FORMAT = 'mlp-verdicts-1';
+const FORMAT = 'mlp-verdicts-2';
+/** A key: SHA-256, hex. */
+const KEY_LENGTH = 64;
+const TAB = 9;
+/** Verdicts a merge keeps. */
+const MAX_ENTRIES = 50_000;
 /** Verdict files in a folder before they are merged into one. */
 const MAX_FILES = 16;
 const SHARED = new Map<string, Verdicts>();

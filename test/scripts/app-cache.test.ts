@@ -129,7 +129,7 @@ describe('synth through scripts/app.js', () => {
     expect(entries()).toHaveLength(1);
     const [distEntry] = entries();
     const [codeFolder] = fs.readdirSync(verdicts);
-    const verdictFiles = () => fs.readdirSync(path.join(verdicts, codeFolder)).filter((f) => f.endsWith('.jsonl'));
+    const verdictFiles = () => fs.readdirSync(path.join(verdicts, codeFolder)).filter((f) => f.endsWith('.tsv'));
     expect(verdictFiles()).toHaveLength(1);
     // After an edit (another input, so the output is not reused), the objects it left as they were
     // are not validated again: that process found no new verdict to write.

@@ -72,27 +72,36 @@ describe('Verdicts', () => {
     expect(folder).toBe('code-one');
     const files = fs.readdirSync(path.join(dir, folder));
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/\.jsonl$/);
+    expect(files[0]).toMatch(/\.tsv$/);
     const second = new Verdicts(dir, 'code-one');
     expect(second.of('k', '', [{ a: 2, bad: 'x' }, { a: 1 }], c.validate)).toEqual([[{ path: 'bad', message: 'is x', rule: 'K8S-SCHEMA' }], []]);
     expect(c.seen).toHaveLength(3);
 
-    // Damage each line in turn: that verdict is a miss, the other still holds.
+    // Damage each verdict line in turn: that verdict is a miss, the other still holds.
     const file = path.join(dir, folder, files[0]);
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+    const [format, ...lines] = fs.readFileSync(file, 'utf8').trim().split('\n');
+    expect(format).toBe('mlp-verdicts-2');
     expect(lines).toHaveLength(2);
-    const damaged = [
-      lines[0].slice(0, -3),
-      lines[0].replace('"mlp-verdicts-1"', '"mlp-verdicts-0"'),
-      lines[0].replace(/"issues":\[.*\]/, '"issues":[{"path":1}]'),
-      lines[0].replace(/"issues":\[.*\]/, '"issues":{}'),
-    ];
-    for (const bad of damaged) {
-      fs.writeFileSync(file, `${bad}\n${lines[1]}\n`);
-      const before = c.seen.length;
-      new Verdicts(dir, 'code-one').of('k', '', [{ a: 1 }, { a: 2, bad: 'x' }], c.validate);
-      expect(c.seen.length - before).toBe(1);
+    for (const at of [0, 1]) {
+      const damaged = [
+        lines[at].slice(0, -3),
+        lines[at].replace(/^[0-9a-f]{4}/, '0000'),
+        lines[at].replace('\t', ' '),
+        lines[at].replace(/\t.*$/, '\t[{"path":1}]'),
+        lines[at].replace(/\t.*$/, '\t{}'),
+      ];
+      for (const bad of damaged) {
+        fs.writeFileSync(file, `${format}\n${lines.map((l, i) => (i === at ? bad : l)).join('\n')}\n`);
+        const before = c.seen.length;
+        new Verdicts(dir, 'code-one').of('k', '', [{ a: 1 }, { a: 2, bad: 'x' }], c.validate);
+        expect(c.seen.length - before).toBe(1);
+      }
     }
+    // A file of another format: every verdict in it is a miss.
+    fs.writeFileSync(file, `mlp-verdicts-1\n${lines.join('\n')}\n`);
+    const before = c.seen.length;
+    new Verdicts(dir, 'code-one').of('k', '', [{ a: 1 }, { a: 2, bad: 'x' }], c.validate);
+    expect(c.seen.length - before).toBe(2);
   });
 
   test('verdicts of other code are not used; the folders of the newest four code keys are kept', () => {
@@ -136,6 +145,26 @@ describe('Verdicts', () => {
     all.of('k', '', Array.from({ length: 17 }, (_, i) => ({ i })), c.validate);
     expect(all.stats).toEqual({ hits: 17, misses: 0 });
     expect(c.seen).toHaveLength(17);
+  });
+
+  test('a merge keeps the verdicts this process used first, then the newest files\', up to its limit', () => {
+    const dir = tmp();
+    const c = counting();
+    const limits = { files: 2, entries: 3 };
+    for (const i of [1, 2]) {
+      const v = new Verdicts(dir, 'code', limits);
+      v.of('k', '', [{ i }, { i: i + 10 }], c.validate);
+      v.flush();
+    }
+    // Three files now: a merge. This process used { i: 1 } (a hit) and found { i: 3 }.
+    const v = new Verdicts(dir, 'code', limits);
+    v.of('k', '', [{ i: 1 }, { i: 3 }], c.validate);
+    v.flush();
+    expect(fs.readdirSync(path.join(dir, 'code'))).toHaveLength(1);
+    const after = new Verdicts(dir, 'code', limits);
+    after.of('k', '', [{ i: 1 }, { i: 3 }, { i: 2 }, { i: 12 }, { i: 11 }], c.validate);
+    // Kept: the two used, then the newest file's first verdict ({ i: 2 }).
+    expect(after.stats).toEqual({ hits: 3, misses: 2 });
   });
 
   test('a folder that cannot be written only costs time', () => {
