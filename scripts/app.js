@@ -203,7 +203,7 @@ function outputCache(env = process.env, outdir = env.CDK8S_OUTDIR ?? 'dist') {
       fs.utimesSync(path.join(entry, 'files.json'), now, now);
       return true;
     },
-    /** Records what the synth wrote to outdir (one file at a time), then keeps the newest CACHE_ENTRIES entries. */
+    /** Records what the synth wrote to outdir (one file at a time, hard-linked), then keeps the newest CACHE_ENTRIES entries. */
     save() {
       if (!fs.existsSync(outdir)) return;
       const tmp = `${entry}.${process.pid}.tmp`;
@@ -213,7 +213,13 @@ function outputCache(env = process.env, outdir = env.CDK8S_OUTDIR ?? 'dist') {
         // The hash of what synth wrote: a restore checks the copy against it.
         files.push([rel, sha256File(path.join(outdir, rel))]);
         fs.mkdirSync(path.dirname(path.join(tmp, 'out', rel)), { recursive: true });
-        fs.copyFileSync(path.join(outdir, rel), path.join(tmp, 'out', rel));
+        // A second name for the file synth wrote (the next synth removes outdir, not the file);
+        // a copy where links are not possible. A file changed in place fails its hash on restore.
+        try {
+          fs.linkSync(path.join(outdir, rel), path.join(tmp, 'out', rel));
+        } catch {
+          fs.copyFileSync(path.join(outdir, rel), path.join(tmp, 'out', rel));
+        }
       }
       fs.writeFileSync(path.join(tmp, 'files.json'), JSON.stringify({ format: CACHE_FORMAT, key, files }));
       fs.rmSync(entry, { recursive: true, force: true });

@@ -154,6 +154,15 @@ describe('synth through scripts/app.js', () => {
     expect(tree(path.join(work, 'dist'))).toEqual(expected);
     expect(fs.readFileSync(cached, 'utf8')).not.toMatch(/tampered/);
 
+    // The entry holds a second name for each file synth wrote: a file of the output changed in
+    // place changes it too, and so fails its hash: the next synth runs rather than reuse it.
+    fs.appendFileSync(path.join(work, 'dist', 'serving', 'kustomization.yaml'), '# edited in place\n');
+    fs.rmSync(path.join(work, 'dist'), { recursive: true });
+    const fourth = run('dist');
+    expect(fourth.status).toBe(0);
+    expect(fourth.stdout).not.toMatch(/output reused/);
+    expect(tree(path.join(work, 'dist'))).toEqual(expected);
+
     // An existing output folder: no reuse (synth replaces what it writes, and keeps the rest).
     const existing = run('dist');
     expect(existing.stdout).not.toMatch(/output reused/);
