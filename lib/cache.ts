@@ -42,10 +42,11 @@ export function claimCodeFolder(folder: string, keep = 4): void {
   fs.mkdirSync(folder, { recursive: true });
   const now = new Date();
   fs.utimesSync(folder, now, now);
-  const folders = fs.readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory())
+  // The folder claimed is kept whatever the clock says; of the others, the newest keep - 1.
+  const others = fs.readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory() && path.join(parent, e.name) !== folder)
     .map((e) => ({ dir: path.join(parent, e.name), mtime: fs.statSync(path.join(parent, e.name)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime || (a.dir < b.dir ? -1 : 1));
-  for (const old of folders.slice(keep)) fs.rmSync(old.dir, { recursive: true, force: true });
+  for (const old of others.slice(Math.max(keep - 1, 0))) fs.rmSync(old.dir, { recursive: true, force: true });
 }
 
 /** Writes a file whole: a temporary file beside it, renamed. */

@@ -11,8 +11,9 @@ import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, codeKey, writeWhole
  * Under the cache folder (lib/cache.ts), in yaml/<code>/: one file per phase file, named by
  * its key (a SHA-256 of the code key and of each document's content digest, in order), written
  * whole, whose first line repeats the format, the key and the text's length: a file whose first
- * line does not match is a miss. A file used is marked (its time set), and past MAX_FILES the
- * oldest half are removed, so that the YAML of old edits does not pile up.
+ * line does not match is a miss. A file used is marked (its time set); past MAX_BYTES those
+ * used least recently are removed down to half, and the YAML of only the newest
+ * KEEP_CODE_VERSIONS code keys is kept, so that the YAML of old edits does not pile up.
  */
 export class RenderedFiles {
   /** The cache the environment asks for: undefined when MLP_SYNTH_CACHE turns caching off or there is no cache folder. */
@@ -32,9 +33,10 @@ export class RenderedFiles {
   /**
    * @param dir where the YAML is kept
    * @param code the code key (default codeKey())
-   * @param maxFiles files kept before the oldest half are removed
+   * @param limits bytes kept before those used least recently are removed down to half, and
+   * the files below which the folder is not measured
    */
-  constructor(dir: string, code: string = codeKey(), private readonly maxFiles = MAX_FILES) {
+  constructor(dir: string, code: string = codeKey(), private readonly limits = { bytes: MAX_BYTES, measureFrom: PRUNE_CHECK_FILES }) {
     this.code = code;
     this.folder = codeFolder(dir, code);
   }
@@ -57,7 +59,7 @@ export class RenderedFiles {
     this.stats.misses++;
     const text = render();
     try {
-      if (!this.claimed) claimCodeFolder(this.folder);
+      if (!this.claimed) claimCodeFolder(this.folder, KEEP_CODE_VERSIONS);
       this.claimed = true;
       writeWhole(file, `${FORMAT} ${key} ${text.length}\n${text}`);
     } catch {
@@ -86,7 +88,7 @@ export class RenderedFiles {
     return text;
   }
 
-  /** The files kept, listed once; past maxFiles the oldest half are removed first. */
+  /** The files kept, listed once; past limits.bytes, those used least recently are removed down to half of it. */
   private list(): Set<string> {
     if (this.names) return this.names;
     let names: string[];
@@ -95,12 +97,22 @@ export class RenderedFiles {
     } catch {
       names = [];
     }
-    if (names.length > this.maxFiles) {
-      const byAge = names.map((n) => ({ n, t: fs.statSync(path.join(this.folder, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1));
-      const old = byAge.slice(0, byAge.length - Math.floor(this.maxFiles / 2));
-      for (const { n } of old) fs.rmSync(path.join(this.folder, n), { force: true });
-      const gone = new Set(old.map((o) => o.n));
-      names = names.filter((n) => !gone.has(n));
+    if (names.length > this.limits.measureFrom) {
+      const files = names.map((n) => {
+        const st = fs.statSync(path.join(this.folder, n), { throwIfNoEntry: false });
+        return { n, t: st?.mtimeMs ?? 0, size: st?.size ?? 0 };
+      });
+      let total = files.reduce((sum, f) => sum + f.size, 0);
+      if (total > this.limits.bytes) {
+        const gone = new Set<string>();
+        for (const f of files.sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1))) {
+          if (total <= this.limits.bytes / 2) break;
+          fs.rmSync(path.join(this.folder, f.n), { force: true });
+          gone.add(f.n);
+          total -= f.size;
+        }
+        names = names.filter((n) => !gone.has(n));
+      }
     }
     return this.names = new Set(names);
   }
@@ -108,5 +120,9 @@ export class RenderedFiles {
 
 /** Bump when a kept file's key or layout changes meaning. */
 const FORMAT = 'mlp-rendered-1';
-/** Phase files kept per code key before the oldest half are removed (the default platforms have some 250). */
-const MAX_FILES = 2000;
+/** Bytes of YAML kept per code key (the default platforms' phase files are some 50 MB). */
+const MAX_BYTES = 128 * 1024 * 1024;
+/** Below this many files, the folder is not measured. */
+const PRUNE_CHECK_FILES = 64;
+/** Code keys whose YAML is kept. */
+const KEEP_CODE_VERSIONS = 2;

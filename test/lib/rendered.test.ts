@@ -46,21 +46,28 @@ describe('RenderedFiles', () => {
     }
   });
 
-  test('past its limit, the files used least recently are removed, half of them', () => {
+  test('past its size, the files used least recently are removed down to half of it; only the newest two code keys are kept', () => {
     const dir = tmp();
-    const fill = new RenderedFiles(dir, 'code', 4);
-    for (const d of ['a', 'b', 'c', 'd', 'e']) fill.text([d], () => `${d}\n`);
+    const small = { bytes: 200, measureFrom: 0 };
+    const fill = new RenderedFiles(dir, 'code', small);
+    // Five files of about 90 bytes each.
+    for (const d of ['a', 'b', 'c', 'd', 'e']) fill.text([d], () => `${d.repeat(10)}\n`);
     const folder = path.join(dir, 'code');
     // Give every file an old time, then use e: a read marks it used.
-    const files = fs.readdirSync(folder);
-    files.forEach((f, i) => fs.utimesSync(path.join(folder, f), new Date(1000 * (i + 1)), new Date(1000 * (i + 1))));
-    const reader = new RenderedFiles(dir, 'code', 100);
-    expect(reader.text(['e'], () => 'rendered again\n')).toBe('e\n');
-    const pruning = new RenderedFiles(dir, 'code', 4);
-    pruning.text(['z'], () => 'z\n');
-    const kept = fs.readdirSync(folder);
-    expect(kept).toHaveLength(3);
-    expect(new RenderedFiles(dir, 'code', 100).text(['e'], () => 'rendered again\n')).toBe('e\n');
+    fs.readdirSync(folder).forEach((f, i) => fs.utimesSync(path.join(folder, f), new Date(1000 * (i + 1)), new Date(1000 * (i + 1))));
+    const reader = new RenderedFiles(dir, 'code', { bytes: 1e9, measureFrom: 0 });
+    expect(reader.text(['e'], () => 'rendered again\n')).toBe('eeeeeeeeee\n');
+    const sizes = () => fs.readdirSync(folder).reduce((n, f) => n + fs.statSync(path.join(folder, f)).size, 0);
+    expect(sizes()).toBeGreaterThan(200);
+    new RenderedFiles(dir, 'code', small).text(['z'], () => 'z\n');
+    // Down to at most 100 bytes before z was written; e, used last, among what is left.
+    expect(sizes() - fs.statSync(path.join(folder, fs.readdirSync(folder).find((f) => fs.readFileSync(path.join(folder, f), 'utf8').endsWith('\nz\n'))!)).size).toBeLessThanOrEqual(100);
+    expect(new RenderedFiles(dir, 'code', { bytes: 1e9, measureFrom: 0 }).text(['e'], () => 'rendered again\n')).toBe('eeeeeeeeee\n');
+    for (const code of ['c2', 'c3']) {
+      new RenderedFiles(dir, code).text(['a'], () => 'a\n');
+      fs.utimesSync(path.join(dir, code), new Date(), new Date());
+    }
+    expect(fs.readdirSync(dir).sort()).toEqual(['c2', 'c3']);
   });
 
   test('a folder that cannot be written only costs time; MLP_SYNTH_CACHE=0 or no cache folder: no cache', () => {
