@@ -156,7 +156,7 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
   const failures: string[] = [];
   for (const name of DEFAULT_PLATFORMS.map((p) => p.name).filter((n) => names.includes(n))) {
     try {
-      builds.push(buildPlatform(createPlatform(name)));
+      builds.push(buildPlatform(createPlatform(name), { keepRendered: true }));
     } catch (e) {
       failures.push(`platform ${name}: ${(e as Error).message}`);
       if (!(e instanceof PlatformError) && process.env.DEBUG) failures.push(String((e as Error).stack));

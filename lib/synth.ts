@@ -37,6 +37,12 @@ export type BuildStep = 'validate' | 'resolve' | 'check' | 'render';
 export interface BuildOptions {
   /** Called as each step starts (with the object count once the platform is resolved) and once at the end ('done'). */
   readonly onStep?: (step: BuildStep | 'done', objects?: number) => void;
+  /**
+   * Keep the YAML of each phase file for the next synth, and use what an earlier one kept
+   * (lib/rendered.ts; off with MLP_SYNTH_CACHE=0): what synth's writers ask for.
+   * @default false
+   */
+  readonly keepRendered?: boolean;
 }
 
 /**
@@ -71,7 +77,7 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   const files = new Map<string, string>();
   const documents = new Map<string, any[]>();
   // A phase file whose objects are as a synth before rendered them is not rendered again (lib/rendered.ts).
-  const rendered = RenderedFiles.fromEnvironment();
+  const rendered = options.keepRendered ? RenderedFiles.fromEnvironment() : undefined;
   const digests = rendered && contentDigestsOf(model);
   const setDocuments = (file: string, docs: any[]) => {
     documents.set(file, docs);
@@ -305,7 +311,7 @@ export class PlatformApp extends App {
       // built; nothing is written until every platform has built.
       const outputs: Array<{ platform: Platform; output: PlatformOutput }> = [];
       for (const p of platforms) {
-        const b = buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n) });
+        const b = buildPlatform(p, { onStep: (s, n) => progress.show(p.name, s, n), keepRendered: true });
         if (gitopsError) continue;
         const mine = gitops && settings && resolveGitOpsSettings('PlatformApp', platformGitOpsSettings(settings, p), { outdir: this.outdir });
         outputs.push({ platform: p, output: platformOutput(b, this.outdir, mine) });

@@ -208,12 +208,12 @@ describe('synth checks with verdicts', () => {
   });
 
   /** Builds the serving platform with fresh modules, as a new process would, and the verdicts its checks used. */
-  function buildFresh() {
+  function buildFresh(keepRendered = true) {
     let out: { build: PlatformBuild; verdicts?: Verdicts } | undefined;
     jest.isolateModules(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const [synth, platforms, cdk8s, verdicts] = ['../../../lib/synth', '../../../platforms', 'cdk8s', '../../../lib/validation/verdicts'].map((m) => require(m));
-      const build = synth.buildPlatform(new platforms.ServingPlatform(new cdk8s.App({ outdir: '/nonexistent' }), 'serving'));
+      const build = synth.buildPlatform(new platforms.ServingPlatform(new cdk8s.App({ outdir: '/nonexistent' }), 'serving'), { keepRendered });
       out = { build, verdicts: verdicts.Verdicts.fromEnvironment() };
     });
     return out!;
@@ -243,6 +243,12 @@ describe('synth checks with verdicts', () => {
     // The phase files' YAML was kept too (lib/rendered.ts), and the warm build's files are the same.
     const [yamlFolder] = fs.readdirSync(path.join(cacheDir, 'yaml'));
     expect(fs.readdirSync(path.join(cacheDir, 'yaml', yamlFolder)).length).toBe([...off.build.files.keys()].filter((f) => /^\d\d-[a-z]+\/\d\d-/.test(f)).length);
+    // Only synth's writers keep YAML (PlatformApp, `mlplatform synth`); other builds keep verdicts only.
+    const other = tmp();
+    process.env.MLP_CACHE_DIR = other;
+    buildFresh(false);
+    expect(fs.readdirSync(other)).toEqual(['verdicts']);
+    process.env.MLP_CACHE_DIR = cacheDir;
 
     // The same model, objects broken in place: their new content has no verdict.
     const model = warm.build.model;
