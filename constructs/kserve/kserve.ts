@@ -371,6 +371,8 @@ export class KServe extends Component {
           spec: {
             serviceAccountName: name,
             terminationGracePeriodSeconds: 10,
+            // As upstream: the agent runs only on the nodes labelled to keep local models.
+            nodeSelector: { 'kserve/localmodel': 'worker' },
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
             containers: [{
               name: 'manager',

@@ -29,7 +29,9 @@ const T = {
 
 const TLS_DIR = '/var/run/kserve/tls';
 const SSL_CERT_DIR = { name: 'SSL_CERT_DIR', value: `${TLS_DIR}:/var/run/secrets/kubernetes.io/serviceaccount:/etc/pki/tls/certs` };
-const PRE_STOP = { preStop: { exec: { command: ['/bin/sleep', '15'] } } };
+/** Seconds the pods sleep before stopping (vLLM's shutdown timeout leaves them out). */
+const PRE_STOP_SECONDS = 15;
+const PRE_STOP = { preStop: { exec: { command: ['/bin/sleep', String(PRE_STOP_SECONDS)] } } };
 const RESTRICTED = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } };
 const MODEL_ROUTING = { 'serving.kserve.io/model-based-routing-enabled': 'true' };
 
@@ -42,6 +44,8 @@ interface VllmOptions {
   /** Data-parallel pods need RDMA capabilities. */
   readonly rdma: boolean;
   readonly probes: boolean;
+  /** A prefill pod (settings from spec.prefill). */
+  readonly prefill: boolean;
   readonly extraEnv?: Array<{ name: string; value: string }>;
   readonly terminationMessagePolicy?: string;
 }
@@ -51,7 +55,7 @@ function vllmContainer(image: Image, o: VllmOptions): V1Container {
     name: 'main',
     image: image('llmdCuda'),
     imagePullPolicy: 'IfNotPresent',
-    command: ['/bin/bash', '-c', vllmLaunchScript(o.role, o.port), '--'],
+    command: ['/bin/bash', '-c', vllmLaunchScript({ role: o.role, port: o.port, prefill: o.prefill, preStopSeconds: PRE_STOP_SECONDS }), '--'],
     env: [{ name: 'HOME', value: '/home' }, { name: 'VLLM_LOGGING_LEVEL', value: 'INFO' }, { name: 'HF_HUB_CACHE', value: '/models' }, ...(o.extraEnv ?? [])],
     lifecycle: PRE_STOP,
     ...(o.probes ? {
@@ -122,6 +126,7 @@ function routingSidecar(image: Image, dataParallel: boolean): V1Container {
 interface PodOptions {
   readonly role: LaunchRole;
   readonly decode?: boolean;
+  readonly prefill?: boolean;
   readonly terminationMessagePolicy?: string;
 }
 
@@ -136,6 +141,7 @@ function vllmPod(image: Image, o: PodOptions): V1PodSpec {
       port,
       rdma: dp,
       probes: o.role !== 'data-parallel-worker',
+      prefill: o.prefill ?? false,
       extraEnv: o.decode && o.role === 'data-parallel-worker' ? [{ name: 'VLLM_RANDOMIZE_DP_DUMMY_INPUTS', value: '1' }] : undefined,
       terminationMessagePolicy: o.terminationMessagePolicy,
     })],
@@ -301,12 +307,15 @@ function latencyPredictorPod(image: Image): V1PodSpec {
 /** Every preset by name: name -> spec, given the image resolver. */
 export function llmInferenceServiceConfigPresets(image: Image): Record<string, LLMInferenceServiceConfigSpec> {
   const single = (decode = false) => vllmPod(image, { role: 'single', decode });
-  const dp = (decode = false) => ({ template: vllmPod(image, { role: 'data-parallel-leader', decode }), worker: vllmPod(image, { role: 'data-parallel-worker', decode }) });
+  const dp = (decode = false, prefill = false) => ({
+    template: vllmPod(image, { role: 'data-parallel-leader', decode, prefill }),
+    worker: vllmPod(image, { role: 'data-parallel-worker', decode, prefill }),
+  });
   return {
     'kserve-config-llm-decode-template': { annotations: MODEL_ROUTING, template: single(true) },
     'kserve-config-llm-decode-worker-data-parallel': { annotations: MODEL_ROUTING, ...dp(true) },
-    'kserve-config-llm-prefill-template': { prefill: { annotations: MODEL_ROUTING, template: vllmPod(image, { role: 'single', terminationMessagePolicy: 'File' }) } },
-    'kserve-config-llm-prefill-worker-data-parallel': { prefill: { annotations: MODEL_ROUTING, ...dp() } },
+    'kserve-config-llm-prefill-template': { prefill: { annotations: MODEL_ROUTING, template: vllmPod(image, { role: 'single', prefill: true, terminationMessagePolicy: 'File' }) } },
+    'kserve-config-llm-prefill-worker-data-parallel': { prefill: { annotations: MODEL_ROUTING, ...dp(false, true) } },
     'kserve-config-llm-router-route': {
       router: {
         route: {

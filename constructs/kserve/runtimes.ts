@@ -2,7 +2,7 @@
  * The default ClusterServingRuntimes of KServe's install (config/runtimes), as data.
  * Image tags live in ./versions.ts; each runtime names its image by key.
  */
-import { RAY_HEAD_ADDRESS_EXPORT, RAY_HEAD_SCRIPT, RAY_WORKER_SCRIPT } from './ray-bootstrap';
+import { RAY_HEAD_ADDRESS_EXPORT, RAY_HEAD_SCRIPT, RAY_WORKER_SCRIPT, RAY_WORKER_STARTUP_CHECK, RAY_WORKER_STARTUP_PRELUDE } from './ray-bootstrap';
 import { KServeImageKey } from './versions';
 import type { V1Probe } from '../../imports/k8s/core';
 import type { ServingRuntimeSpec } from '../../imports/serving.kserve.io';
@@ -279,8 +279,8 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
     hostIPC: false,
   },
   {
-    // Ray-based multi-node vLLM serving: the head container starts Ray and the model
-    // server, workers join the Ray cluster (our own bootstrap scripts, ./ray-bootstrap.ts).
+    // Ray-based multi-node vLLM serving: the head container starts Ray, waits for the
+    // workers, then the model server; workers join the Ray cluster (./ray-bootstrap.ts).
     name: 'kserve-huggingfaceserver-multinode',
     serverType: 'huggingfaceserver',
     imageKey: 'huggingfaceserverGpu',
@@ -311,7 +311,7 @@ export const DEFAULT_CLUSTER_SERVING_RUNTIMES: readonly ServingRuntimeDefault[] 
       env: [{ name: 'POD_NAME', fieldPath: 'metadata.name' }, { name: 'POD_NAMESPACE', fieldPath: 'metadata.namespace' }],
       probes: {
         liveness: rayHealthProbe('registered_nodes --probe_name worker_liveness', 2, 5, 15, undefined, RAY_HEAD_ADDRESS_EXPORT),
-        startup: rayHealthProbe('registered_nodes --probe_name worker_startup', 40, 30, 30, 60, RAY_HEAD_ADDRESS_EXPORT),
+        startup: rayHealthProbe(RAY_WORKER_STARTUP_CHECK, 40, 30, 30, 60, RAY_WORKER_STARTUP_PRELUDE),
       },
       resources: { requests: { cpu: '2', memory: '6Gi' }, limits: { cpu: '4', memory: '12Gi' } },
     },

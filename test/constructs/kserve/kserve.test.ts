@@ -119,16 +119,15 @@ describe('KServe default resources of v0.20.0', () => {
     expect(dp.worker.containers[0].livenessProbe).toBeUndefined();
   });
 
-  test('our launch scripts: single-node serve, data-parallel leader and headless workers', () => {
-    const single = vllmLaunchScript('single');
-    expect(single).toContain('exec vllm "${args[@]}"');
+  test('our launch scripts: single-node serve, data-parallel leader and headless workers (run in ./llm-launcher.test.ts)', () => {
+    const single = vllmLaunchScript({ role: 'single', port: 8000, preStopSeconds: 15 });
+    expect(single).toContain('eval "$line"');
     expect(single).toContain('--port 8000');
     expect(single).not.toContain('--headless');
-    expect(vllmLaunchScript('data-parallel-leader')).toContain('--api-server-count');
-    const worker = vllmLaunchScript('data-parallel-worker', 8001);
-    expect(worker).toContain('--headless --data-parallel-start-rank');
+    expect(vllmLaunchScript({ role: 'data-parallel-leader', port: 8000, preStopSeconds: 15 })).toContain('--api-server-count');
+    const worker = vllmLaunchScript({ role: 'data-parallel-worker', port: 8001, preStopSeconds: 15 });
+    expect(worker).toContain('parallel+=(--headless)');
     expect(worker).toContain('--port 8001');
-    for (const v of ['KV_TRANSFER_ARGS', 'VLLM_ADDITIONAL_ARGS', 'ACCESS_LOG_ARGS', 'SHUTDOWN_TIMEOUT_ARGS']) expect(single).toContain(v);
   });
 
   test('the default ClusterStorageContainer with the storage initializer image', () => {
@@ -193,6 +192,10 @@ describe('KServe and the platform safety rules', () => {
     const off = kserve({ localModel: false });
     expect(off.k.node.tryFindChild('NodeAgent')).toBeUndefined();
     expect(off.objects.some((o) => o.kind === 'DaemonSet')).toBe(false);
+  });
+
+  test('KSERVE-LOCALMODEL-NODESELECTOR: the node agent runs only on nodes labelled kserve/localmodel=worker, as upstream\'s DaemonSet', () => {
+    expect(find('DaemonSet', 'kserve-localmodelnode-agent').spec.template.spec.nodeSelector).toEqual({ 'kserve/localmodel': 'worker' });
   });
 });
 
