@@ -11,12 +11,11 @@ export interface ModelMeshRuntime {
 }
 
 /**
- * Model server images of the default runtimes. The tags are those of upstream's runtimes
- * kustomization as stored for us (the commit is not pinned to v0.12.0: unconfirmed for that
- * release); the MLServer 1.x tag is not in it and is unconfirmed.
+ * Model server images of the default runtimes: the tags of upstream's config/runtimes as
+ * rendered at v0.12.0 (commit d0e56fa).
  */
 export const MODELMESH_RUNTIME_IMAGES: Readonly<Record<string, ImageSpec>> = {
-  tritonserver: { repository: 'nvcr.io/nvidia/tritonserver', tag: '23.03-py3' },
+  tritonserver: { repository: 'nvcr.io/nvidia/tritonserver', tag: '23.04-py3' },
   mlserver: { repository: 'seldonio/mlserver', tag: '1.3.2' },
   ovms: { repository: 'openvino/model_server', tag: '2022.2' },
   torchserve: { repository: 'pytorch/torchserve', tag: '0.7.1-cpu' },
@@ -44,7 +43,12 @@ export const MODELMESH_RUNTIMES: readonly ModelMeshRuntime[] = [
         { name: 'tensorflow', version: '1', autoSelect: true },
         { name: 'tensorflow', version: '2', autoSelect: true },
         { name: 'tensorrt', version: '7', autoSelect: true },
+        // Triton's FIL backend serves these when asked by name; MLServer is auto-selected for them.
+        { name: 'sklearn', version: '0', autoSelect: false },
+        { name: 'xgboost', version: '1', autoSelect: false },
+        { name: 'lightgbm', version: '3', autoSelect: false },
       ],
+      protocolVersions: ['grpc-v2'],
       multiModel: true,
       grpcEndpoint: 'port:8085',
       grpcDataEndpoint: 'port:8001',
@@ -111,6 +115,7 @@ export const MODELMESH_RUNTIMES: readonly ModelMeshRuntime[] = [
         { name: 'openvino_ir', version: 'opset1', autoSelect: true },
         { name: 'onnx', version: '1' },
       ],
+      protocolVersions: ['grpc-v1'],
       multiModel: true,
       grpcEndpoint: 'port:8085',
       grpcDataEndpoint: 'port:8001',

@@ -115,9 +115,23 @@ describe('ModelMesh Serving alone', () => {
     }
     const triton = runtimes[0];
     expect(triton.metadata.annotations).toEqual({ maxLoadingConcurrency: '2' });
-    expect(triton.spec.containers[0].image).toBe('nvcr.io/nvidia/tritonserver:23.03-py3');
     expect(triton.spec.builtInAdapter).toEqual({ serverType: 'triton', runtimeManagementPort: 8001, memBufferBytes: 134217728, modelLoadingTimeoutMillis: 90000 });
     expect(alone.model.objects.find((o) => o.json.kind === 'ClusterServingRuntime')!.phase).toBe('30-resources');
+  });
+
+  test('MM-TRITON-RUNTIME: the runtimes\' images, model formats and protocol versions are v0.12.0\'s config/runtimes', () => {
+    const spec = (name: string) => objects.find((o) => o.kind === 'ClusterServingRuntime' && o.metadata.name === name).spec;
+    const triton = spec('triton-2.x');
+    expect(triton.containers[0].image).toBe('nvcr.io/nvidia/tritonserver:23.04-py3');
+    expect(triton.protocolVersions).toEqual(['grpc-v2']);
+    expect(triton.supportedModelFormats.map((f: any) => `${f.name}:${f.version}:${f.autoSelect}`)).toEqual([
+      'keras:2:true', 'onnx:1:true', 'pytorch:1:true', 'tensorflow:1:true', 'tensorflow:2:true', 'tensorrt:7:true', 'sklearn:0:false', 'xgboost:1:false', 'lightgbm:3:false',
+    ]);
+    expect(spec('ovms-1.x').protocolVersions).toEqual(['grpc-v1']);
+    expect(spec('mlserver-1.x').protocolVersions).toEqual(['grpc-v2']);
+    expect(spec('torchserve-0.x').protocolVersions).toBeUndefined();
+    expect(['mlserver-1.x', 'ovms-1.x', 'torchserve-0.x'].map((n) => spec(n).containers[0].image))
+      .toEqual(['seldonio/mlserver:1.3.2', 'openvino/model_server:2022.2', 'pytorch/torchserve:0.7.1-cpu']);
   });
 
   test('servingRuntimes chooses the runtimes; false installs none', () => {
