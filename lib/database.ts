@@ -5,6 +5,8 @@
  * password can reach the output through these types.
  */
 
+import type { WorkloadProbe } from './workload';
+
 /** A key of a Secret in the component's namespace. */
 export interface SecretKeyRef {
   readonly name: string;
@@ -67,4 +69,42 @@ export function envFrom(name: string, value: string | SecretKeyRef): Record<stri
   return typeof value === 'string'
     ? { name, value }
     : { name, valueFrom: { secretKeyRef: { name: value.name, key: value.key } } };
+}
+
+/** The probes of a database server a component includes. */
+export interface DatabaseProbes {
+  readonly readiness?: WorkloadProbe;
+  readonly liveness?: WorkloadProbe;
+  readonly startup?: WorkloadProbe;
+}
+
+/**
+ * The least time a database server gets to start before a liveness probe may restart it:
+ * a first start initializes the data directory and a restart after a crash recovers it,
+ * each taking minutes on a slow volume. A liveness probe without such a startup window
+ * kills the server in the middle of that and, restarted, it begins again (Katib's MySQL
+ * was killed after about 25 s). Upstream's Katib gives 15 minutes; Pipelines' and the model
+ * registry's databases have no liveness probe.
+ */
+export const DATABASE_START_WINDOW_SECONDS = 600;
+
+/** Seconds before a probe with these settings fails for good (Kubernetes' defaults for the unset ones). */
+export function probeWindowSeconds(p: WorkloadProbe): number {
+  return (p.initialDelaySeconds ?? 0) + (p.periodSeconds ?? 10) * (p.failureThreshold ?? 3);
+}
+
+/**
+ * Checks the probes of an included database server and returns them: a liveness probe
+ * needs a startup probe whose window is at least DATABASE_START_WINDOW_SECONDS.
+ */
+export function databaseProbes(where: string, probes: DatabaseProbes): DatabaseProbes {
+  if (probes.liveness) {
+    const window = probes.startup ? probeWindowSeconds(probes.startup) : 0;
+    if (window < DATABASE_START_WINDOW_SECONDS) {
+      throw new Error(`${where}: the database's liveness probe can restart it while it initializes or recovers: `
+        + `its startup probe allows ${window} s; give a startup probe allowing at least ${DATABASE_START_WINDOW_SECONDS} s `
+        + '(initialDelaySeconds + periodSeconds x failureThreshold), or no liveness probe');
+    }
+  }
+  return probes;
 }

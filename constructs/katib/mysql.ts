@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { katibLabels, RESTRICTED_POD } from './pod';
-import { SecretKeyRef } from '../../lib/database';
+import { databaseProbes, SecretKeyRef } from '../../lib/database';
 import { restrictedContainerSecurityContext } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
 
@@ -44,6 +44,13 @@ export class KatibMySql extends Construct {
         resources: { requests: { storage: k8s.Quantity.fromString(props.storage) } },
       },
     });
+    // Upstream's probes (v0.19.0): 15 minutes to start, then restarted after 10 failed pings.
+    const ping = { exec: { command: ['/bin/bash', '-c', 'mysqladmin ping -u root -p${MYSQL_ROOT_PASSWORD}'] } };
+    const probes = databaseProbes(`${this.node.path}/katib-mysql`, {
+      readiness: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10 },
+      liveness: { ...ping, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10 },
+      startup: { ...ping, periodSeconds: 15, failureThreshold: 60 },
+    });
     const password = { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.rootPassword.name, key: props.rootPassword.key } } };
     this.deployment = workloadObject(this, 'Deployment', {
       metadata: { name: 'katib-mysql', namespace: props.namespace, labels },
@@ -63,8 +70,9 @@ export class KatibMySql extends Construct {
               args: ['--datadir', '/var/lib/mysql/datadir'],
               env: [password, { name: 'MYSQL_ALLOW_EMPTY_PASSWORD', value: 'true' }, { name: 'MYSQL_DATABASE', value: KATIB_MYSQL_DATABASE }],
               ports: [{ name: 'dbapi', containerPort: 3306, protocol: 'TCP' }],
-              readinessProbe: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 1 },
-              livenessProbe: { exec: { command: ['/bin/bash', '-c', 'mysqladmin ping -u root -p${MYSQL_ROOT_PASSWORD}'] }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 5 },
+              readinessProbe: probes.readiness,
+              livenessProbe: probes.liveness,
+              startupProbe: probes.startup,
               // Upstream sets no resources: requests only (MLP054), no limits that could kill the database.
               resources: { requests: { cpu: '100m', memory: '256Mi' } },
               securityContext: restrictedContainerSecurityContext({ runAsUser: MYSQL_UID }),

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { Component } from '../../lib/component';
+import { databaseProbes } from '../../lib/database';
 import { Workload } from '../../lib/workload';
 
 /** A database KFP runs for itself: MySQL with a PersistentVolumeClaim. */
@@ -116,6 +117,9 @@ export class PipelinesStorage extends Construct {
     } else {
       // Deliberate difference: upstream's MySQL runs with an empty root password
       // (MYSQL_ALLOW_EMPTY_PASSWORD); ours takes the root password from the user's Secret.
+      // Upstream's MySQL has no probes; ours is ready once it accepts connections, and has no
+      // liveness probe that could restart it while it initializes (as upstream).
+      const probes = databaseProbes(`${where}/mysql`, { readiness: { tcpSocket: { port: 'mysql' }, initialDelaySeconds: 5, periodSeconds: 10 } });
       new Workload(scope, 'Mysql', {
         name: 'mysql',
         image: props.mysqlImage,
@@ -127,8 +131,7 @@ export class PipelinesStorage extends Construct {
           { name: 'MYSQL_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: props.databaseSecret, key: 'password' } } },
         ],
         ports: [{ name: 'mysql', containerPort: 3306 }],
-        livenessProbe: { tcpSocket: { port: 'mysql' }, initialDelaySeconds: 30, periodSeconds: 10 },
-        readinessProbe: { tcpSocket: { port: 'mysql' }, initialDelaySeconds: 5, periodSeconds: 10 },
+        readinessProbe: probes.readiness,
         // The official image's mysql user.
         runAsUser: 999,
         runAsGroup: 999,

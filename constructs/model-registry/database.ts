@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { Component } from '../../lib/component';
-import { DatabaseEngine, ExternalDatabase, SecretKeyRef } from '../../lib/database';
+import { DatabaseEngine, databaseProbes, ExternalDatabase, SecretKeyRef } from '../../lib/database';
 import { Workload } from '../../lib/workload';
 
 /** Upstream's names for the included database (overlays/db): Service, PVC and Deployment. */
@@ -32,6 +32,10 @@ export class ModelRegistryMySql extends Construct {
 
   constructor(scope: Component, id: string, props: ModelRegistryMySqlProps) {
     super(scope, id);
+    // As upstream's overlays/db: a readiness probe only (no liveness probe to restart it while it starts).
+    const probes = databaseProbes(`${this.node.path}/model-registry-db`, {
+      readiness: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 5, periodSeconds: 2, timeoutSeconds: 1 },
+    });
     this.workload = new Workload(scope, `${id}Workload`, {
       name: 'model-registry-db',
       containerName: 'db-container',
@@ -47,8 +51,7 @@ export class ModelRegistryMySql extends Construct {
       ],
       ports: [{ name: 'dbapi', containerPort: 3306 }],
       service: { name: MODEL_REGISTRY_DB_SERVICE, ports: [{ name: 'dbapi', port: 3306, targetPort: 'dbapi' }] },
-      readinessProbe: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 5, periodSeconds: 2, timeoutSeconds: 1 },
-      livenessProbe: { tcpSocket: { port: 'dbapi' }, initialDelaySeconds: 30, periodSeconds: 10 },
+      readinessProbe: probes.readiness,
       runAsUser: MYSQL_UID,
       runAsGroup: MYSQL_UID,
       fsGroup: MYSQL_UID,

@@ -139,6 +139,16 @@ describe('Katib component', () => {
     expect(ofKind('Secret').map((s) => s.metadata.name)).toEqual(['katib-webhook-cert']);
   });
 
+  test('KATIB-MYSQL-PROBE: katib-mysql has upstream\'s probes: 15 minutes to start, then restarted after 10 failed pings', () => {
+    const mysql = container('katib-mysql');
+    const ping = { exec: { command: ['/bin/bash', '-c', 'mysqladmin ping -u root -p${MYSQL_ROOT_PASSWORD}'] } };
+    expect(mysql.startupProbe).toEqual({ ...ping, periodSeconds: 15, failureThreshold: 60 });
+    expect(mysql.livenessProbe).toEqual({ ...ping, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10 });
+    expect(mysql.readinessProbe).toEqual({
+      exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10,
+    });
+  });
+
   test('an external PostgreSQL: no MySQL objects, the PostgreSQL variables', () => {
     const b = buildPlatform(platform({
       trialKinds: [KatibTrialKind.JOB],

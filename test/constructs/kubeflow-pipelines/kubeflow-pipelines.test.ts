@@ -138,6 +138,11 @@ describe('Kubeflow Pipelines component', () => {
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
   });
 
+  test('KATIB-MYSQL-PROBE: the included MySQL has no liveness probe (upstream\'s has no probes) to restart it while it starts; ready once it accepts connections', () => {
+    expect([container('mysql').livenessProbe, container('mysql').startupProbe]).toEqual([undefined, undefined]);
+    expect(container('mysql').readinessProbe.tcpSocket).toEqual({ port: 'mysql' });
+  });
+
   test('external storage: no MySQL or SeaweedFS, the workloads point at the given hosts', () => {
     const { p } = platform({ database: { external: { host: 'db.example.com', port: 3307 } }, objectStore: { external: { host: 's3.example.com', region: 'eu-west-1' } }, databaseSecret: 'kfp-db' });
     const o = objectsOf(buildPlatform(p), 'kubeflow-pipelines');

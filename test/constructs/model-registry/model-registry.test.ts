@@ -72,6 +72,12 @@ describe('Kubeflow model registry', () => {
     expect(ofKind('Secret')).toEqual([]);
   });
 
+  test('KATIB-MYSQL-PROBE: the included MySQL has upstream\'s readiness probe and no liveness probe (none upstream) to restart it while it starts', () => {
+    const c = container('model-registry-db');
+    expect([c.livenessProbe, c.startupProbe]).toEqual([undefined, undefined]);
+    expect(c.readinessProbe.exec.command[2]).toContain('-e "SELECT 1"');
+  });
+
   test('UI: Kubeflow mode, Service on 80, upstream\'s read-only ClusterRole, routed under /model-registry/', () => {
     const c = container('model-registry-ui');
     expect(c.image).toBe('ghcr.io/kubeflow/model-registry/ui:v0.3.7');
