@@ -86,6 +86,21 @@ export class ControllerMetrics {
   }
 }
 
+/** A ServiceMonitor for a controller's metrics (Controller.addServiceMonitor). */
+export interface ControllerServiceMonitorOptions {
+  readonly name: string;
+  /** Labels of the metrics Service it selects (upstream's selector). */
+  readonly selector: Record<string, string>;
+  /** Labels of the ServiceMonitor itself (e.g. the `release` a Prometheus selects monitors by). @default none */
+  readonly labels?: Record<string, string>;
+  /** @default /metrics */
+  readonly path?: string;
+  /** Scrape interval. @default the Prometheus's */
+  readonly interval?: string;
+  /** Select Services in the controller's namespace only (namespaceSelector). @default false: the ServiceMonitor's own namespace, as the operator does */
+  readonly ownNamespaceOnly?: boolean;
+}
+
 export interface ControllerPorts {
   /** Health probe port (/healthz, /readyz). @default 8081 */
   readonly health?: number;
@@ -406,6 +421,40 @@ export class Controller extends Construct {
         ingress: () => this.fenceRules(m.port, fence.monitoringNamespace),
       });
     }
+  }
+
+  /**
+   * A Prometheus Operator ServiceMonitor that scrapes this controller's metrics Service:
+   * the port by name, https with the scraper's service account token where the metrics are
+   * authenticated (the certificate is the controller's self-signed one, not verified),
+   * plain HTTP otherwise. Emitted only where the platform serves the ServiceMonitor kind
+   * (the PROMETHEUS_OPERATOR prerequisite, or a component that provides it).
+   */
+  public addServiceMonitor(options: ControllerServiceMonitorOptions): ApiObject {
+    const m = this.metrics;
+    if (!m || !this.metricsService) {
+      throw new Error(`${this.node.path}: addServiceMonitor: controller '${this.name}' has no metrics Service to scrape; give it metrics (ControllerMetrics.secure, rbacProxy or insecure)`);
+    }
+    const endpoint: Record<string, unknown> = {
+      path: options.path ?? '/metrics',
+      port: m.portName,
+      ...(m.authenticated ? { scheme: 'https' } : {}),
+      ...(options.interval ? { interval: options.interval } : {}),
+      ...(m.authenticated ? { bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token', tlsConfig: { insecureSkipVerify: true } } : {}),
+    };
+    const monitor = new ApiObject(this, `ServiceMonitor-${options.name}`, {
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'ServiceMonitor',
+      metadata: { name: options.name, namespace: this.namespace, ...(options.labels ? { labels: options.labels } : {}) },
+      spec: {
+        endpoints: [endpoint],
+        ...(options.ownNamespaceOnly ? { namespaceSelector: { matchNames: [this.namespace] } } : {}),
+        selector: { matchLabels: { ...options.selector } },
+      },
+    });
+    const component = this.node.scope as Component;
+    component.omitUnless(monitor, () => component.platform.servesKind('monitoring.coreos.com', 'ServiceMonitor'));
+    return monitor;
   }
 
   /**

@@ -17,8 +17,25 @@ import { Platform } from '../lib/platform';
 export interface ModelServingPlatformProps extends PlatformCustomization {
   /** @default model-serving */
   readonly name?: string;
-  /** Where the Workload Variant Autoscaler reads model-server metrics. @default the in-cluster Prometheus of the prometheus-operator */
+  /**
+   * Where the Workload Variant Autoscaler reads model-server metrics, over https only (v0.5.1
+   * exits on any other scheme): the Prometheus must serve TLS (`web.tlsConfig`; a stock
+   * prometheus-operator Prometheus serves plain HTTP).
+   * @default https://prometheus-operated.monitoring.svc:9090, its certificate not verified
+   * (upstream's install does the same for its self-signed in-cluster Prometheus)
+   */
   readonly prometheusUrl?: string;
+  /**
+   * Skip verification of the Prometheus certificate.
+   * @default true for the default prometheusUrl (as upstream's install), else false
+   */
+  readonly prometheusTlsInsecureSkipVerify?: boolean;
+  /**
+   * The CA of the Prometheus certificate, as a path in the autoscaler's container (the
+   * optional Secret prometheus-client-cert is mounted at /etc/prometheus-certs).
+   * @default none: the system roots
+   */
+  readonly prometheusCaCertPath?: string;
 }
 
 /**
@@ -36,7 +53,7 @@ export class ModelServingPlatform extends Platform {
   public readonly autoscaler: WorkloadVariantAutoscaler;
 
   constructor(scope: Construct, id: string, props: ModelServingPlatformProps = {}) {
-    const { name, prometheusUrl, ...customization } = props;
+    const { name, prometheusUrl, prometheusTlsInsecureSkipVerify, prometheusCaCertPath, ...customization } = props;
     super(scope, id, {
       ...customization,
       name: name ?? 'model-serving',
@@ -48,6 +65,8 @@ export class ModelServingPlatform extends Platform {
     this.llmDRouter = new LlmDRouter(this, 'llm-d-router');
     this.autoscaler = new WorkloadVariantAutoscaler(this, 'workload-variant-autoscaler', {
       prometheusUrl: prometheusUrl ?? 'https://prometheus-operated.monitoring.svc:9090',
+      prometheusTlsInsecureSkipVerify: prometheusTlsInsecureSkipVerify ?? (prometheusUrl === undefined && prometheusCaCertPath === undefined),
+      prometheusCaCertPath,
     });
     new AiGatewayPayloadProcessing(this, 'ai-gateway-payload-processing', { createNamespace: true });
     new ModelsAsAService(this, 'models-as-a-service');

@@ -205,6 +205,11 @@ export class DataSciencePipelinesOperator extends Component {
       volumeMounts: [{ name: 'config', mountPath: '/home/config', readOnly: true }],
     });
 
+    // Upstream's ServiceMonitor (config/overlays/odh): Prometheus scrapes the operator's
+    // plain-HTTP metrics, which the platform's metrics fence admits from its monitoring
+    // namespace. Emitted where the platform serves the kind (the Prometheus Operator).
+    this.controller.addServiceMonitor({ name: 'data-science-pipelines-operator-service-monitor', selector: { 'app.kubernetes.io/name': 'data-science-pipelines-operator' } });
+
     this.declareParityDeviations(DSPO_PARITY_DEVIATIONS);
 
     const rules: WebhookRule[] = [{ apiGroups: [PIPELINES_GROUP], apiVersions: ['v2beta1'], resources: ['pipelineversions'], operations: ['CREATE', 'UPDATE'], scope: 'Namespaced' }];

@@ -1,4 +1,3 @@
-import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { stringify } from 'yaml';
 import { CRDS } from './crds';
@@ -12,10 +11,26 @@ import { MANAGE_VERBS, Rbac, roleObject } from '../../lib/rbac';
 import { GatewayApiInferenceExtension } from '../gateway-api-inference-extension/gateway-api-inference-extension';
 
 export interface WorkloadVariantAutoscalerProps extends ComponentProps {
-  /** Where the autoscaler queries model server and EPP metrics (Prometheus or Thanos, https). */
+  /**
+   * Where the autoscaler queries model server and EPP metrics (Prometheus or Thanos). https
+   * only: v0.5.1 exits at start on any other scheme, so the Prometheus must serve TLS (a
+   * stock prometheus-operator Prometheus serves plain HTTP until given `web.tlsConfig`).
+   */
   readonly prometheusUrl: string;
-  /** Skip verification of the Prometheus certificate. @default false */
+  /**
+   * Skip verification of the Prometheus certificate (upstream's install sets true, for its
+   * self-signed in-cluster Prometheus).
+   * @default false: verified against the system roots, or `prometheusCaCertPath`
+   */
   readonly prometheusTlsInsecureSkipVerify?: boolean;
+  /**
+   * The CA that signed the Prometheus certificate, as a path in the controller's container
+   * (PROMETHEUS_CA_CERT_PATH). The optional Secret `prometheus-client-cert` in the
+   * controller's namespace is mounted at /etc/prometheus-certs, so its `ca.crt` is
+   * `/etc/prometheus-certs/ca.crt`.
+   * @default none: the system roots
+   */
+  readonly prometheusCaCertPath?: string;
   /** Let variants scale to zero replicas. @default false */
   readonly scaleToZero?: boolean;
   /**
@@ -91,8 +106,12 @@ export class WorkloadVariantAutoscaler extends Component {
 
   constructor(scope: Platform, id: string, props: WorkloadVariantAutoscalerProps) {
     super(scope, id, props.namespace ?? `${NAME}-system`);
-    if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(props.prometheusUrl ?? '')) {
-      throw new Error(`${this.node.path}: prometheusUrl '${props.prometheusUrl}' is not an http(s) URL; give the Prometheus or Thanos query endpoint, e.g. https://thanos-querier.openshift-monitoring.svc:9091`);
+    if (!/^https:\/\/[^\s/]+(\/\S*)?$/.test(props.prometheusUrl ?? '')) {
+      throw new Error(`${this.node.path}: prometheusUrl '${props.prometheusUrl}' is not an https URL (the autoscaler v0.5.1 exits on any other scheme); `
+        + 'give the Prometheus or Thanos query endpoint served with TLS, e.g. https://thanos-querier.openshift-monitoring.svc:9091');
+    }
+    if (props.prometheusCaCertPath !== undefined && !/^\/\S+$/.test(props.prometheusCaCertPath)) {
+      throw new Error(`${this.node.path}: prometheusCaCertPath '${props.prometheusCaCertPath}' is not an absolute path; give the CA file's path in the controller's container, e.g. /etc/prometheus-certs/ca.crt`);
     }
     const watch = props.watchNamespaces ?? 'own';
     if (watch !== 'own' && watch !== 'all') throw new Error(`${this.node.path}: watchNamespaces '${watch}' must be 'own' or 'all'`);
@@ -108,6 +127,7 @@ export class WorkloadVariantAutoscaler extends Component {
       data: {
         PROMETHEUS_BASE_URL: props.prometheusUrl,
         PROMETHEUS_TLS_INSECURE_SKIP_VERIFY: String(props.prometheusTlsInsecureSkipVerify ?? false),
+        ...(props.prometheusCaCertPath ? { PROMETHEUS_CA_CERT_PATH: props.prometheusCaCertPath } : {}),
         WVA_SCALE_TO_ZERO: String(props.scaleToZero ?? false),
         WVA_LIMITED_MODE: 'false',
         WVA_NODE_SELECTOR: '',
@@ -145,6 +165,8 @@ export class WorkloadVariantAutoscaler extends Component {
         { name: 'CONFIG_MAP_NAME', value: CONFIG },
         fromConfig('PROMETHEUS_BASE_URL'),
         fromConfig('PROMETHEUS_TLS_INSECURE_SKIP_VERIFY'),
+        // With PROMETHEUS_BASE_URL in its environment, v0.5.1 reads every Prometheus setting from there.
+        ...(props.prometheusCaCertPath ? [fromConfig('PROMETHEUS_CA_CERT_PATH')] : []),
         { name: 'PROMETHEUS_TOKEN_PATH', value: '/var/run/secrets/kubernetes.io/serviceaccount/token' },
         fromConfig('WVA_SCALE_TO_ZERO'),
         fromConfig('WVA_LIMITED_MODE'),
@@ -194,24 +216,13 @@ export class WorkloadVariantAutoscaler extends Component {
     // desired replicas it computes, which the HPA or KEDA read back through Prometheus. With
     // the Prometheus Operator (PROMETHEUS_OPERATOR, or any provider of the kind) it is emitted;
     // without the kind the component's ServiceMonitor requirement above fails synth.
-    const monitor = new ApiObject(this, 'ServiceMonitor', {
-      apiVersion: 'monitoring.coreos.com/v1',
-      kind: 'ServiceMonitor',
-      metadata: { name: `${NAME}-controller-manager-metrics-monitor`, namespace: ns, labels: { ...SELECTOR, release: 'kube-prometheus-stack' } },
-      spec: {
-        endpoints: [{
-          path: '/metrics',
-          port: this.controller.metrics?.portName ?? 'https',
-          scheme: 'https',
-          interval: '10s',
-          bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token',
-          tlsConfig: { insecureSkipVerify: true },
-        }],
-        namespaceSelector: { matchNames: [ns] },
-        selector: { matchLabels: { ...SELECTOR } },
-      },
+    this.controller.addServiceMonitor({
+      name: `${NAME}-controller-manager-metrics-monitor`,
+      labels: { ...SELECTOR, release: 'kube-prometheus-stack' },
+      interval: '10s',
+      ownNamespaceOnly: true,
+      selector: SELECTOR,
     });
-    this.omitUnless(monitor, () => this.platform.servesKind('monitoring.coreos.com', 'ServiceMonitor'));
 
     // User roles, as upstream ships them (without aggregation labels), with the group and
     // resource spelled as the CRD serves them (upstream's files misspell both).

@@ -1,4 +1,6 @@
+import { ApiObject } from 'cdk8s';
 import { findObject, newPlatform, objectsOf, problemsOf, TestComponent, widgetDef } from './support';
+import { CERT_MANAGER, PROMETHEUS_OPERATOR } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerProps, MetricsProtection } from '../../lib/controller';
 import { Rbac } from '../../lib/rbac';
 import { RootFilesystem } from '../../lib/security';
@@ -351,5 +353,42 @@ describe('Controller', () => {
       { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
     ]);
     expect(problemsOf(c.platform)).toEqual([]);
+  });
+});
+
+describe('DSPO-SVCMON: Controller.addServiceMonitor', () => {
+  function monitored(metrics: ControllerMetrics, prerequisites = [CERT_MANAGER, PROMETHEUS_OPERATOR], add = true) {
+    let ctl!: Controller;
+    let monitor: ApiObject | undefined;
+    const c = new TestComponent(newPlatform({ prerequisites }), 'test', 'test-system', (self) => {
+      ctl = new Controller(self, 'Manager', { name: 'widget-controller', image: self.image('manager'), selectorLabels: SELECTOR, metrics });
+      if (add) monitor = ctl.addServiceMonitor({ name: 'widget-monitor', selector: SELECTOR });
+    });
+    return { c, ctl, monitor };
+  }
+
+  test('plain HTTP metrics: the named port over http; authenticated metrics: https with the scraper\'s token', () => {
+    const plain = monitored(ControllerMetrics.insecure(8080, 'upstream serves plain HTTP', { portName: 'metrics' }));
+    expect(findObject(plain.c, 'ServiceMonitor', 'widget-monitor').spec).toEqual({
+      endpoints: [{ path: '/metrics', port: 'metrics' }], selector: { matchLabels: SELECTOR },
+    });
+    const secure = monitored(ControllerMetrics.secure(8443));
+    expect(findObject(secure.c, 'ServiceMonitor', 'widget-monitor').spec.endpoints).toEqual([{
+      path: '/metrics', port: 'https', scheme: 'https', bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token', tlsConfig: { insecureSkipVerify: true },
+    }]);
+  });
+
+  test('left out where the platform does not serve the ServiceMonitor kind', () => {
+    const without = monitored(ControllerMetrics.secure(8443), [CERT_MANAGER]);
+    expect(without.c.emits(without.monitor!)).toBe(false);
+    const withIt = monitored(ControllerMetrics.secure(8443));
+    expect(withIt.c.emits(withIt.monitor!)).toBe(true);
+  });
+
+  test('fails when the controller has no metrics Service', () => {
+    const { ctl } = monitored(ControllerMetrics.localhost(8080), [CERT_MANAGER], false);
+    expect(() => ctl.addServiceMonitor({ name: 'm', selector: SELECTOR })).toThrow(
+      "p/test/Manager: addServiceMonitor: controller 'widget-controller' has no metrics Service to scrape; give it metrics (ControllerMetrics.secure, rbacProxy or insecure)",
+    );
   });
 });

@@ -71,4 +71,13 @@ describe('model-serving platform', () => {
     const out = b.model.objects.filter((o) => !['kserve', 'gateway-api-inference-extension'].includes(o.component.componentName));
     expect(out.map((o) => pinnable(o.json))).toMatchSnapshot();
   });
+
+  test('WVA-PROM-TLS: the autoscaler\'s default Prometheus is https without verification, as upstream\'s install (v0.5.1 takes https only); a given URL is verified', () => {
+    const data = (o: any[]) => o.find((x) => x.kind === 'ConfigMap' && x.metadata.name === 'workload-variant-autoscaler-wva-variantautoscaling-config').data;
+    expect(data(objects)).toMatchObject({ PROMETHEUS_BASE_URL: 'https://prometheus-operated.monitoring.svc:9090', PROMETHEUS_TLS_INSECURE_SKIP_VERIFY: 'true' });
+    const own = build((app) => new ModelServingPlatform(app, 'model-serving', { prometheusUrl: 'https://thanos-querier.openshift-monitoring.svc:9091' }));
+    expect(data(own.model.objects.map((o) => o.json))).toMatchObject({ PROMETHEUS_TLS_INSECURE_SKIP_VERIFY: 'false' });
+    const ca = build((app) => new ModelServingPlatform(app, 'model-serving', { prometheusCaCertPath: '/etc/prometheus-certs/ca.crt' }));
+    expect(data(ca.model.objects.map((o) => o.json))).toMatchObject({ PROMETHEUS_TLS_INSECURE_SKIP_VERIFY: 'false', PROMETHEUS_CA_CERT_PATH: '/etc/prometheus-certs/ca.crt' });
+  });
 });

@@ -5,7 +5,7 @@ import { DataSciencePipelinesOperator, DataSciencePipelinesOperatorProps } from 
 import { KubeflowPipelines } from '../../../constructs/kubeflow-pipelines';
 import { PipelineVersion } from '../../../imports/pipelines.kubeflow.org';
 import { CertificateProvider } from '../../../lib/certificates';
-import { CERT_MANAGER } from '../../../lib/component';
+import { CERT_MANAGER, PROMETHEUS_OPERATOR } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
 import { PolicyRule, uncoveredRules } from '../../../lib/rbac';
 import { platformReport } from '../../../lib/report';
@@ -53,6 +53,21 @@ describe('Data Science Pipelines Operator component', () => {
     expect(named('Service', 'data-science-pipelines-operator-service').spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics', protocol: 'TCP' }]);
     const params = named('ConfigMap', 'data-science-pipelines-operator-dspo-parameters').data;
     expect(params).toEqual({ ZAP_LOG_LEVEL: 'info', MAX_CONCURRENT_RECONCILES: '10' });
+  });
+
+  test('DSPO-SVCMON: upstream\'s ServiceMonitor scrapes the metrics Service where the platform has the Prometheus Operator; none without it', () => {
+    const p = new Platform(new App(), 'p', { name: 'dspo-monitored', prerequisites: [PROMETHEUS_OPERATOR] });
+    new DataSciencePipelinesOperator(p, 'data-science-pipelines-operator');
+    const monitored = objectsOf(buildPlatform(p));
+    const monitor = monitored.named('ServiceMonitor', 'data-science-pipelines-operator-service-monitor');
+    expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(monitor.metadata.namespace).toBe('opendatahub');
+    expect(monitor.spec).toEqual({ endpoints: [{ path: '/metrics', port: 'metrics' }], selector: { matchLabels: { 'app.kubernetes.io/name': 'data-science-pipelines-operator' } } });
+    // It selects the metrics Service, whose port it names.
+    const svc = monitored.named('Service', 'data-science-pipelines-operator-service');
+    expect(svc.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+    expect(svc.spec.ports.map((x: any) => x.name)).toContain('metrics');
+    expect(ofKind('ServiceMonitor')).toEqual([]);
   });
 
   test('DSPO-START: DSPO_NAMESPACE is set (the operator exits without it), and the flags read the parameters', () => {

@@ -101,8 +101,32 @@ describe('Workload Variant Autoscaler failures', () => {
   test('fails when prometheusUrl is not a URL', () => {
     const p = new Platform(new App(), 'p', { name: 'p' });
     expect(() => new WorkloadVariantAutoscaler(p, 'wva', { prometheusUrl: 'prometheus:9090' })).toThrow(
-      "p/wva: prometheusUrl 'prometheus:9090' is not an http(s) URL; give the Prometheus or Thanos query endpoint, e.g. https://thanos-querier.openshift-monitoring.svc:9091",
+      "p/wva: prometheusUrl 'prometheus:9090' is not an https URL (the autoscaler v0.5.1 exits on any other scheme); "
+        + 'give the Prometheus or Thanos query endpoint served with TLS, e.g. https://thanos-querier.openshift-monitoring.svc:9091',
     );
+  });
+
+  test('WVA-PROM-TLS: a plain-HTTP Prometheus is refused at synth, as v0.5.1 refuses it at start (ValidateTLSConfig: HTTPS is required)', () => {
+    const p = new Platform(new App(), 'p', { name: 'p' });
+    expect(() => new WorkloadVariantAutoscaler(p, 'wva', { prometheusUrl: 'http://prometheus-operated.monitoring.svc:9090' })).toThrow(
+      "p/wva: prometheusUrl 'http://prometheus-operated.monitoring.svc:9090' is not an https URL",
+    );
+    expect(() => new WorkloadVariantAutoscaler(p, 'wva2', { prometheusUrl: PROMETHEUS, prometheusCaCertPath: 'ca.crt' })).toThrow(
+      "p/wva2: prometheusCaCertPath 'ca.crt' is not an absolute path; give the CA file's path in the controller's container, e.g. /etc/prometheus-certs/ca.crt",
+    );
+  });
+
+  test('WVA-PROM-TLS: a CA for the Prometheus certificate reaches the controller\'s environment (v0.5.1 reads every Prometheus setting from there)', () => {
+    const p = new Platform(new App(), 'p', { name: 'p', prerequisites: [PROMETHEUS_OPERATOR] });
+    new GatewayApiInferenceExtension(p, 'gateway-api-inference-extension');
+    const w = new WorkloadVariantAutoscaler(p, 'wva', { prometheusUrl: PROMETHEUS, prometheusCaCertPath: '/etc/prometheus-certs/ca.crt' });
+    const out = w.toJson();
+    const cm = out.find((o: any) => o.kind === 'ConfigMap' && o.metadata.name === 'workload-variant-autoscaler-wva-variantautoscaling-config');
+    expect(cm.data).toMatchObject({ PROMETHEUS_CA_CERT_PATH: '/etc/prometheus-certs/ca.crt', PROMETHEUS_TLS_INSECURE_SKIP_VERIFY: 'false' });
+    const env = out.find((o: any) => o.kind === 'Deployment').spec.template.spec.containers[0].env;
+    expect(env).toContainEqual({ name: 'PROMETHEUS_CA_CERT_PATH', valueFrom: { configMapKeyRef: { name: 'workload-variant-autoscaler-wva-variantautoscaling-config', key: 'PROMETHEUS_CA_CERT_PATH' } } });
+    // Without one, neither (as upstream's install).
+    expect(find('ConfigMap', 'workload-variant-autoscaler-wva-variantautoscaling-config').data.PROMETHEUS_CA_CERT_PATH).toBeUndefined();
   });
 
   test('fails when watchNamespaces is neither own nor all', () => {
