@@ -112,6 +112,20 @@ describe('MLflow operator alone', () => {
     expect(c.args).not.toContain('--namespace=opendatahub');
   });
 
+  test('IMAGE-TAGS: the images are upstream\'s repositories at odh-stable, where the 1.1.0 install pins digests of older builds (evidence)', () => {
+    // Upstream's install at 1.1.0 (config/overlays/odh, commit 7abf6b5), as rendered:
+    const upstream = {
+      controller: 'quay.io/opendatahub/mlflow-operator@sha256:8b2359c84f4cf325e475c086abbc26c97c4af397f5f5428f9344a64442c28d9f',
+      MLFLOW_IMAGE: 'quay.io/opendatahub/mlflow@sha256:ad51bbd7f770491da88dc1db3b3c84f7471d25c48026ecb385180b63b18f4c64',
+    };
+    const c = find('Deployment', NAME).spec.template.spec.containers[0];
+    const mlflowImage = c.env.find((e: any) => e.name === 'MLFLOW_IMAGE').value;
+    // Same repositories; the tag is odh-stable, the build of main the construct models
+    // (test/parity/release.test.ts RELEASE_EXCEPTIONS): 1.1.0 publishes no tag, only those digests.
+    expect([c.image, mlflowImage].map((ref: string) => ref.split(':')[0])).toEqual([upstream.controller, upstream.MLFLOW_IMAGE].map((ref) => ref.split('@')[0]));
+    expect([c.image, mlflowImage]).toEqual(['quay.io/opendatahub/mlflow-operator:odh-stable', 'quay.io/opendatahub/mlflow:odh-stable']);
+  });
+
   test('controller: image, args, operand image and environment', () => {
     const c = find('Deployment', NAME).spec.template.spec.containers[0];
     expect(c.image).toBe('quay.io/opendatahub/mlflow-operator:odh-stable');

@@ -116,6 +116,30 @@ describe('ModelRegistryOperator managers', () => {
     expect(alone.c.operator.grants.map((g) => `${g.kind} ${g.name}`)).toEqual(['Role registry-user-<registry>', 'Role model-catalog', 'Role model-catalog-admin', 'ClusterRole system:auth-delegator']);
   });
 
+  test('IMAGE-TAGS: the operator and REST images are v0.3.8\'s; the images upstream names `latest` are pinned to release tags of the same repositories (evidence)', () => {
+    // Upstream's manager env at v0.3.8 (config/overlays/odh params.env; also the operator's compiled-in defaults).
+    const upstream: Record<string, string> = {
+      REST_IMAGE: 'quay.io/opendatahub/model-registry:v0.3.8',
+      OAUTH_PROXY_IMAGE: 'quay.io/openshift/origin-oauth-proxy:latest',
+      KUBE_RBAC_PROXY_IMAGE: 'quay.io/openshift/origin-kube-rbac-proxy:latest',
+      POSTGRES_IMAGE: 'quay.io/sclorg/postgresql-16-c10s:latest',
+      CATALOG_DATA_IMAGE: 'quay.io/opendatahub/odh-model-metadata-collection:latest',
+      BENCHMARK_DATA_IMAGE: 'quay.io/opendatahub/odh-model-metadata-collection:latest',
+    };
+    const d = find('Deployment', 'model-registry-operator-controller-manager');
+    expect(d.spec.template.spec.containers[0].image).toBe('quay.io/opendatahub/model-registry-operator:v0.3.8');
+    const env = Object.fromEntries(d.spec.template.spec.containers[0].env.map((e: any) => [e.name, e.value]));
+    const split = (ref: string) => [ref.slice(0, ref.lastIndexOf(':')), ref.slice(ref.lastIndexOf(':') + 1)];
+    for (const [name, ref] of Object.entries(upstream)) {
+      const [repo, tag] = split(ref);
+      const [ourRepo, ourTag] = split(env[name]);
+      expect([name, ourRepo]).toEqual([name, repo]);
+      // A release tag is upstream's own; `latest` is replaced by a pinned tag (this project never deploys latest).
+      expect([name, tag === 'latest' ? ourTag !== 'latest' : ourTag === tag]).toEqual([name, true]);
+    }
+    expect(['OAUTH_PROXY_IMAGE', 'KUBE_RBAC_PROXY_IMAGE', 'POSTGRES_IMAGE', 'CATALOG_DATA_IMAGE'].map((n) => split(env[n])[1])).toEqual(['4.16', '4.19', '20250108', 'odh-stable']);
+  });
+
   test('MRO-ENV: the env names v0.3.8 reads (REST_IMAGE and the like), as its odh overlay sets them; no env of main', () => {
     const c = find('Deployment', 'model-registry-operator-controller-manager').spec.template.spec.containers[0];
     expect(c.env.map((e: any) => e.name)).toEqual([
