@@ -408,4 +408,20 @@ describe('value facts', () => {
     expect(imageName('value registry.redhat.io/ubi9/ubi-minimal:9.6')).toEqual('ubi-minimal');
     expect(imageName('value kubeflow-userid')).toBeUndefined();
   });
+  test('a monitor, custom resource or envFrom source upstream has and we lack is reported once; ours alone do not count', () => {
+    const up: Fact[] = [
+      ...base,
+      { kind: FactKind.ENV_FROM, object: C, item: 'configMap:settings' },
+      { kind: FactKind.MONITOR, object: 'ServiceMonitor/ctl' },
+      { kind: FactKind.MONITOR_FIELD, object: 'ServiceMonitor/ctl', item: 'selector', value: 'app=ctl' },
+      { kind: FactKind.CUSTOM_RESOURCE, object: 'ClusterServingRuntime/rt' },
+      { kind: FactKind.CUSTOM_RESOURCE_TEXT, object: 'ClusterServingRuntime/rt', item: 'spec.containers[main].args', value: '["--port=8080"]' },
+    ];
+    const ours: Fact[] = [...base, { kind: FactKind.MONITOR, object: 'PodMonitor/ours' }, { kind: FactKind.CUSTOM_RESOURCE, object: 'ClusterServingRuntime/ours' }];
+    expect(compareFacts(up, ours).map(describeDifference)).toEqual([
+      'custom-resource ClusterServingRuntime/rt missing',
+      'env-from Deployment/ctl container m [configMap:settings] missing',
+      'monitor ServiceMonitor/ctl missing',
+    ]);
+  });
 });
