@@ -1,4 +1,4 @@
-import { DeviationCategory, DifferencePattern, literalPattern, ParityDeviation } from './parity';
+import { DeviationCategory, DifferencePattern, FactKind, literalPattern, ParityDeviation } from './parity';
 
 /**
  * One deviation per listed item, each matching that item exactly (a `*` in an item, e.g. an
@@ -14,4 +14,19 @@ export function itemDeviations(
 /** RBAC fact items (`group|resource|verb`) for each resource and verb. */
 export function rbacItems(group: string, resources: readonly string[], verbs: readonly string[]): string[] {
   return resources.flatMap((r) => verbs.map((v) => `${group}|${r}|${v}`));
+}
+
+/**
+ * A deviation for one value we set otherwise: the fact's kind, object and item, upstream's
+ * value it replaces (exactly, as the facts hold it: a long text as its sha256 digest), why.
+ * When upstream's value changes, the deviation matches nothing and the parity test fails.
+ */
+export function valueDeviation(
+  fact: { readonly kind: FactKind; readonly object: string; readonly item?: string }, upstream: string, category: DeviationCategory, reason: string,
+): ParityDeviation {
+  return {
+    fact: { kind: fact.kind, object: literalPattern(fact.object), ...(fact.item !== undefined ? { item: literalPattern(fact.item) } : {}), status: 'differs', upstream: literalPattern(upstream) },
+    category,
+    reason,
+  };
 }

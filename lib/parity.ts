@@ -1,6 +1,7 @@
 /**
  * Parity with upstream: the facts of a component's run-time wiring (webhooks, RBAC per
- * workload, containers, volumes, Services, ConfigMap keys), extracted from a set of
+ * workload, containers with their env values, args, probes and resources, volumes,
+ * Services, monitors, ConfigMap values, the texts inside custom resources), extracted from a set of
  * Kubernetes objects, and the typed differences between two such sets.
  *
  * The same extraction runs on upstream's rendered install (scripts/extract-upstream-facts.ts
@@ -10,11 +11,15 @@
  * namespaces); a grant in another namespace keeps that namespace's name.
  */
 
+import * as crypto from 'crypto';
+import * as YAML from 'yaml';
+import { parseQuantity } from './resources';
+
 /**
  * Version of the extraction below. Facts files record it; the parity test refuses files
  * written by another version (regenerate them with `npx projen gen:parity-facts`).
  */
-export const PARITY_FACTS_VERSION = 1;
+export const PARITY_FACTS_VERSION = 2;
 
 /** What a fact is about. */
 export enum FactKind {
@@ -32,11 +37,11 @@ export enum FactKind {
   VOLUME = 'volume',
   /** A container (init containers as `init:<name>`). */
   CONTAINER = 'container',
-  /** A container's command (value: the list). */
+  /** A container's command (value: the list as JSON, a long one as its digest, see factValue). */
   COMMAND = 'command',
-  /** One container argument, as written (flags with their values). */
+  /** One container argument, as written (flags with their values; a long one as its digest, see factValue). */
   ARG = 'arg',
-  /** One env variable name (values are not compared). */
+  /** One env variable, by name (value: `value <v>`, or the source of valueFrom: `configMapKeyRef <name>/<key>`...). */
   ENV = 'env',
   /** One container port, by number/protocol. */
   PORT = 'port',
@@ -54,8 +59,87 @@ export enum FactKind {
   SERVICE_PORT = 'service-port',
   /** A ConfigMap, by name. */
   CONFIGMAP = 'configmap',
-  /** One key of a ConfigMap (data and binaryData). */
+  /** One key of a ConfigMap, data and binaryData (value: its value, see factValue). */
   CONFIGMAP_KEY = 'configmap-key',
+  /** A container's envFrom source, by source (configMap:<name>, secret:<name>, with its prefix). */
+  ENV_FROM = 'env-from',
+  /** A container's probe, by type (liveness, readiness, startup; value: its handler). */
+  PROBE = 'probe',
+  /** A threshold of a probe, by `<type> <field>` (value: the number, Kubernetes' default when unset). */
+  PROBE_FIELD = 'probe-field',
+  /** A container's request or limit, by `requests.<resource>` or `limits.<resource>` (value: the quantity, normalized). */
+  RESOURCE = 'resource',
+  /** A ServiceMonitor or PodMonitor, by kind/name. */
+  MONITOR = 'monitor',
+  /** A field of a monitor: `selector` (its labels), `endpoint <port>` (value: scheme and path). */
+  MONITOR_FIELD = 'monitor-field',
+  /** A custom resource upstream ships (a default runtime, a config template), by kind/name. */
+  CUSTOM_RESOURCE = 'custom-resource',
+  /** A script, command, args or long text inside a custom resource, by its path (value: see factValue). */
+  CUSTOM_RESOURCE_TEXT = 'custom-resource-text',
+}
+
+/**
+ * Kinds whose `differs` differences compare values that a deviation must state: a deviation
+ * covering one names upstream's value it replaces (`upstream`), so that it goes stale when
+ * upstream's value changes.
+ */
+export const VALUE_FACT_KINDS: readonly FactKind[] = [
+  FactKind.COMMAND, FactKind.ENV, FactKind.PROBE, FactKind.PROBE_FIELD, FactKind.RESOURCE, FactKind.MONITOR_FIELD,
+  FactKind.CONFIGMAP_KEY, FactKind.CUSTOM_RESOURCE_TEXT,
+];
+
+/**
+ * Values up to this many characters, on one line, are facts as written (flags, numbers,
+ * names, URLs, booleans); longer or multi-line values (scripts, JSON or YAML documents) are
+ * facts as `sha256:<hex>` of their normalized text, so that no upstream text is copied.
+ */
+export const LITERAL_VALUE_MAX = 160;
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * A text normalized for its digest: a JSON or YAML document (object or list) as canonical
+ * JSON (keys sorted, no formatting), other text with line ends unified, trailing spaces
+ * dropped and leading and trailing blank lines removed.
+ */
+export function normalizeText(text: string): string {
+  const t = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\s+$/, '')).join('\n').replace(/^\n+|\n+$/g, '');
+  if (/^\s*[[{]/.test(t)) {
+    try {
+      return canonicalJson(JSON.parse(t));
+    } catch { /* not JSON */ }
+  }
+  if (t.includes('\n')) {
+    try {
+      const v: unknown = YAML.parse(t);
+      if (v && typeof v === 'object') return canonicalJson(v);
+    } catch { /* not YAML */ }
+  }
+  return t;
+}
+
+/** A value as a fact: short one-line values as written, others as the digest of their normalized text (LITERAL_VALUE_MAX). */
+export function factValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : canonicalJson(value);
+  if (text.length <= LITERAL_VALUE_MAX && !text.includes('\n')) return text;
+  return `sha256:${crypto.createHash('sha256').update(normalizeText(text)).digest('hex')}`;
+}
+
+/** A quantity as one spelling (1Gi, 1024Mi and 1073741824 are one value; 0.1 and 100m too). */
+export function normalizeQuantity(q: unknown): string {
+  const v = parseQuantity(q);
+  if (v === undefined) return String(q);
+  for (const [suffix, n] of [['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]] as const) if (v >= n && v % n === 0) return `${v / n}${suffix}`;
+  if (Number.isInteger(v)) return String(v);
+  const milli = Math.round(v * 1e6) / 1e3;
+  return `${milli}m`;
 }
 
 /** One fact: what (kind), about which object, which item of it, and its value. */
@@ -102,6 +186,27 @@ export interface ParityDifference extends Fact {
   readonly actual?: string;
 }
 
+/** A relation between upstream's value and ours that a deviation requires (see ParityDeviation.values). */
+export type ValueRelation = 'same-image';
+
+const IMAGE_REF = /^(?:value )?((?:[a-z0-9.-]+(?::\d+)?\/)?(?:[a-z0-9._-]+\/)*([a-z0-9._-]+))(?::[\w.-]+)?(?:@sha256:[0-9a-f]{64})?$/;
+
+/** The image name (last part of the repository) of a value that is an image reference with a registry path and a tag or digest, or undefined. */
+export function imageName(value: string | undefined): string | undefined {
+  const m = value === undefined ? null : IMAGE_REF.exec(value);
+  if (!m || !m[1].includes('/') || !/[:@]/.test(value!.slice(value!.indexOf(m[1]) + m[1].length))) return undefined;
+  return m[2];
+}
+
+function relationHolds(r: ValueRelation, d: ParityDifference): boolean {
+  switch (r) {
+    case 'same-image': {
+      const up = imageName(d.expected);
+      return up !== undefined && up === imageName(d.actual);
+    }
+  }
+}
+
 /** Why a component differs from upstream on purpose. */
 export enum DeviationCategory {
   /** Pod Security restricted, read-only root filesystems, secure metrics, narrower webhooks. */
@@ -133,11 +238,25 @@ export interface DifferencePattern {
    * @default - any value
    */
   readonly actual?: string;
+  /**
+   * Upstream's value the difference replaces (or lacks). A deviation covering a `differs`
+   * difference of a VALUE_FACT_KINDS kind must state it, so that it goes stale (and fails)
+   * when upstream's facts change.
+   * @default - any value
+   */
+  readonly upstream?: string;
 }
 
 /** A difference from upstream a construct makes on purpose, declared as data. */
 export interface ParityDeviation {
   readonly fact: DifferencePattern;
+  /**
+   * How our value relates to upstream's, beyond the pattern: `same-image` covers only a
+   * difference whose two values are references to the same image (by its name: the last
+   * part of its repository) in another registry, tag or digest.
+   * @default - no relation required
+   */
+  readonly values?: ValueRelation;
   readonly category: DeviationCategory;
   /** One sentence: why. */
   readonly reason: string;
@@ -161,7 +280,10 @@ function parentOf(f: Fact): Fact | undefined {
     case FactKind.COMMAND:
     case FactKind.ARG:
     case FactKind.ENV:
+    case FactKind.ENV_FROM:
     case FactKind.PORT:
+    case FactKind.PROBE:
+    case FactKind.RESOURCE:
     case FactKind.MOUNT: {
       const i = f.object.indexOf(' container ');
       return { kind: FactKind.CONTAINER, object: f.object.slice(0, i), item: f.object.slice(i + ' container '.length) };
@@ -173,6 +295,12 @@ function parentOf(f: Fact): Fact | undefined {
       return { kind: FactKind.SERVICE, object: f.object };
     case FactKind.CONFIGMAP_KEY:
       return { kind: FactKind.CONFIGMAP, object: f.object };
+    case FactKind.PROBE_FIELD:
+      return { kind: FactKind.PROBE, object: f.object, item: f.item!.split(' ')[0] };
+    case FactKind.MONITOR_FIELD:
+      return { kind: FactKind.MONITOR, object: f.object };
+    case FactKind.CUSTOM_RESOURCE_TEXT:
+      return { kind: FactKind.CUSTOM_RESOURCE, object: f.object };
     default:
       return undefined;
   }
@@ -258,6 +386,67 @@ function scopeOf(scopes: Set<string>): string {
   return scopes.has('cluster') ? 'cluster' : scopes.has('namespace') ? 'namespace' : [...scopes].sort().join('; ');
 }
 
+const MONITOR_KINDS = ['ServiceMonitor', 'PodMonitor'];
+/** Kubernetes' own API groups: objects of other groups are custom resources. */
+const BUILT_IN_GROUP = /^$|^(apps|batch|policy|autoscaling|networking\.k8s\.io|rbac\.authorization\.k8s\.io|admissionregistration\.k8s\.io|apiextensions\.k8s\.io|apiregistration\.k8s\.io|scheduling\.k8s\.io|storage\.k8s\.io|coordination\.k8s\.io|node\.k8s\.io|discovery\.k8s\.io|flowcontrol\.apiserver\.k8s\.io|certificates\.k8s\.io|events\.k8s\.io)$/;
+/** Custom resources compared otherwise (monitors) or not at all (certificates and issuers, which the platform provides). */
+const NOT_COMPARED_GROUP = /^(monitoring\.coreos\.com|cert-manager\.io)$/;
+
+function isCustomResource(o: any): boolean {
+  const api = String(o.apiVersion ?? '');
+  const group = api.includes('/') ? api.slice(0, api.indexOf('/')) : '';
+  return !BUILT_IN_GROUP.test(group) && !NOT_COMPARED_GROUP.test(group);
+}
+
+/**
+ * The texts of a custom resource's spec that a program runs or reads: every `command` and
+ * `args` list, and every string longer than LITERAL_VALUE_MAX or on several lines, by path
+ * (list items by their name where they have one).
+ */
+function textsOf(v: any, at: string, out: Array<[string, string]> = []): Array<[string, string]> {
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => textsOf(x, `${at}[${x && typeof x === 'object' && typeof x.name === 'string' ? x.name : i}]`, out));
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if ((k === 'command' || k === 'args') && Array.isArray(x)) out.push([`${at}.${k}`, factValue(x.map(String))]);
+      else textsOf(x, `${at}.${k}`, out);
+    }
+  } else if (typeof v === 'string' && (v.length > LITERAL_VALUE_MAX || v.includes('\n'))) {
+    out.push([at, factValue(v)]);
+  }
+  return out;
+}
+
+const PROBE_DEFAULTS: Record<string, number> = { initialDelaySeconds: 0, periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1 };
+
+/** A probe's handler: httpGet scheme :port path, tcpSocket :port, grpc :port, or exec with its command (a named port resolved through the container). */
+function probeHandler(p: any, c: any): string {
+  const port = (x: unknown) => (typeof x === 'string' && !/^\d+$/.test(x) ? (c.ports ?? []).find((cp: any) => cp.name === x)?.containerPort ?? x : x);
+  if (p.httpGet) return `httpGet ${p.httpGet.scheme ?? 'HTTP'} :${port(p.httpGet.port)}${p.httpGet.path ?? '/'}`;
+  if (p.tcpSocket) return `tcpSocket :${port(p.tcpSocket.port)}`;
+  if (p.grpc) return `grpc :${p.grpc.port}${p.grpc.service ? ` ${p.grpc.service}` : ''}`;
+  if (p.exec) return `exec ${factValue((p.exec.command ?? []).map(String))}`;
+  return 'none';
+}
+
+/** An env variable's value, or the source its valueFrom names. */
+function envValue(e: any): string {
+  const f = e.valueFrom;
+  if (!f) return `value ${factValue(String(e.value ?? ''))}`;
+  if (f.configMapKeyRef) return `configMapKeyRef ${withoutGeneratorHash(f.configMapKeyRef.name)}/${f.configMapKeyRef.key}`;
+  if (f.secretKeyRef) return `secretKeyRef ${withoutGeneratorHash(f.secretKeyRef.name)}/${f.secretKeyRef.key}`;
+  if (f.fieldRef) return `fieldRef ${f.fieldRef.fieldPath}`;
+  if (f.resourceFieldRef) return `resourceFieldRef ${f.resourceFieldRef.resource}${f.resourceFieldRef.divisor ? ` / ${f.resourceFieldRef.divisor}` : ''}`;
+  return Object.keys(f).join(',');
+}
+
+/** A label selector as text: labels k=v and expressions, sorted. */
+function selectorText(sel: any): string {
+  const labels = Object.entries(sel?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  const exprs = (sel?.matchExpressions ?? []).map((e: any) => `${e.key} ${e.operator} ${[...(e.values ?? [])].sort().join(',')}`.trim());
+  return [...labels, ...exprs].sort().join(', ') || '(everything)';
+}
+
 function podTemplate(w: any): any {
   return w.spec?.template?.spec ?? {};
 }
@@ -322,10 +511,23 @@ export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.f
     for (const [name, c] of containers) {
       add({ kind: FactKind.CONTAINER, object: wl, item: name });
       const object = `${wl} container ${name}`;
-      if (c.command?.length) add({ kind: FactKind.COMMAND, object, value: JSON.stringify(c.command) });
-      for (const a of c.args ?? []) add({ kind: FactKind.ARG, object, item: String(a) });
-      for (const e of c.env ?? []) add({ kind: FactKind.ENV, object, item: e.name });
+      if (c.command?.length) add({ kind: FactKind.COMMAND, object, value: factValue(c.command.map(String)) });
+      for (const a of c.args ?? []) add({ kind: FactKind.ARG, object, item: factValue(String(a)) });
+      for (const e of c.env ?? []) add({ kind: FactKind.ENV, object, item: e.name, value: envValue(e) });
+      for (const e of c.envFrom ?? []) {
+        const source = e.configMapRef ? `configMap:${withoutGeneratorHash(e.configMapRef.name)}` : e.secretRef ? `secret:${withoutGeneratorHash(e.secretRef.name)}` : Object.keys(e).join(',');
+        add({ kind: FactKind.ENV_FROM, object, item: source + (e.prefix ? ` prefix ${e.prefix}` : '') });
+      }
       for (const p of c.ports ?? []) add({ kind: FactKind.PORT, object, item: `${p.containerPort}/${p.protocol ?? 'TCP'}` });
+      for (const type of ['liveness', 'readiness', 'startup']) {
+        const probe = c[`${type}Probe`];
+        if (!probe) continue;
+        add({ kind: FactKind.PROBE, object, item: type, value: probeHandler(probe, c) });
+        for (const [field, dflt] of Object.entries(PROBE_DEFAULTS)) add({ kind: FactKind.PROBE_FIELD, object, item: `${type} ${field}`, value: String(probe[field] ?? dflt) });
+      }
+      for (const field of ['requests', 'limits']) {
+        for (const [res, q] of Object.entries(c.resources?.[field] ?? {})) add({ kind: FactKind.RESOURCE, object, item: `${field}.${res}`, value: normalizeQuantity(q) });
+      }
       for (const m of c.volumeMounts ?? []) {
         mounted.add(m.name);
         add({ kind: FactKind.MOUNT, object, item: m.mountPath + (m.subPath ? ` (subPath ${m.subPath})` : ''), value: volumes.get(m.name) ?? `no volume ${m.name}` });
@@ -352,11 +554,26 @@ export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.f
       add({ kind: FactKind.SERVICE_PORT, object, item: `${p.port}/${p.protocol ?? 'TCP'}`, value: String(tp) });
     }
   }
-  // ConfigMaps: names and keys (programs read them by name and key at run time).
+  // ConfigMaps: names, keys and values (programs read them by name and key at run time).
   for (const cm of all.filter((o) => o.kind === 'ConfigMap')) {
     const object = withoutGeneratorHash(cm.metadata?.name);
     add({ kind: FactKind.CONFIGMAP, object });
-    for (const k of [...Object.keys(cm.data ?? {}), ...Object.keys(cm.binaryData ?? {})]) add({ kind: FactKind.CONFIGMAP_KEY, object, item: k });
+    for (const [k, v] of [...Object.entries(cm.data ?? {}), ...Object.entries(cm.binaryData ?? {})]) add({ kind: FactKind.CONFIGMAP_KEY, object, item: k, value: factValue(String(v)) });
+  }
+  // Monitors: which Services or pods they scrape, on which port, path and scheme.
+  for (const mon of all.filter((o) => MONITOR_KINDS.includes(o.kind))) {
+    const object = `${mon.kind}/${mon.metadata?.name}`;
+    add({ kind: FactKind.MONITOR, object });
+    add({ kind: FactKind.MONITOR_FIELD, object, item: 'selector', value: selectorText(mon.spec?.selector) });
+    for (const ep of (mon.kind === 'ServiceMonitor' ? mon.spec?.endpoints : mon.spec?.podMetricsEndpoints) ?? []) {
+      add({ kind: FactKind.MONITOR_FIELD, object, item: `endpoint ${ep.port ?? ep.targetPort ?? ep.portNumber ?? '(none)'}`, value: `${ep.scheme ?? 'http'} ${ep.path ?? '/metrics'}` });
+    }
+  }
+  // Custom resources: their scripts, commands, args and long texts (templates, embedded documents).
+  for (const cr of all.filter(isCustomResource)) {
+    const object = `${cr.kind}/${cr.metadata?.name}`;
+    add({ kind: FactKind.CUSTOM_RESOURCE, object });
+    for (const [item, value] of textsOf(cr.spec ?? {}, 'spec')) add({ kind: FactKind.CUSTOM_RESOURCE_TEXT, object, item, value });
   }
   return [...out.values()].sort(compareFact);
 }
@@ -440,7 +657,15 @@ export function patternMatches(p: DifferencePattern, d: ParityDifference): boole
     && glob(p.object).test(d.object)
     && (p.item === undefined || (d.item !== undefined && glob(p.item).test(d.item)))
     && (p.status === undefined || p.status === d.status)
-    && (p.actual === undefined || (d.actual !== undefined && glob(p.actual).test(d.actual)));
+    && (p.actual === undefined || (d.actual !== undefined && glob(p.actual).test(d.actual)))
+    && (p.upstream === undefined || (d.expected !== undefined && glob(p.upstream).test(d.expected)));
+}
+
+/** Whether a deviation covers a difference: its pattern matches, and a value it replaces is stated where VALUE_FACT_KINDS require one. */
+export function deviationCovers(dev: ParityDeviation, d: ParityDifference): boolean {
+  if (d.status === 'differs' && VALUE_FACT_KINDS.includes(d.kind) && dev.fact.upstream === undefined) return false;
+  if (dev.values && !relationHolds(dev.values, d)) return false;
+  return patternMatches(dev.fact, d);
 }
 
 /** A text as a pattern that matches exactly that text. */
@@ -458,7 +683,8 @@ export function describeDifference(d: ParityDifference): string {
 
 /** A pattern's text, as REPORT.md and test failures show it. */
 export function describePattern(p: DifferencePattern): string {
-  return `${p.kind} ${p.object}${p.item !== undefined ? ` [${p.item}]` : ''}${p.status ? ` ${p.status}` : ''}${p.actual !== undefined ? ` (ours ${p.actual})` : ''}`;
+  const values = [p.upstream !== undefined ? `upstream ${p.upstream}` : '', p.actual !== undefined ? `ours ${p.actual}` : ''].filter(Boolean).join(', ');
+  return `${p.kind} ${p.object}${p.item !== undefined ? ` [${p.item}]` : ''}${p.status ? ` ${p.status}` : ''}${values ? ` (${values})` : ''}`;
 }
 
 /** Problems of a deviation declaration (an empty reason, a pattern that matches everything). */
@@ -466,6 +692,12 @@ export function parityDeviationProblems(d: ParityDeviation): string[] {
   const out: string[] = [];
   if (!d.reason.trim()) out.push(`deviation ${describePattern(d.fact)}: reason is empty; say in one sentence why the component differs from upstream`);
   if (!d.fact.object.replace(/\*/g, '')) out.push(`deviation ${describePattern(d.fact)}: object '${d.fact.object}' matches every object; name the object (a '*' may stand for part of it)`);
+  if (d.fact.status === 'differs' && VALUE_FACT_KINDS.includes(d.fact.kind) && d.fact.upstream === undefined) {
+    out.push(`deviation ${describePattern(d.fact)}: a ${d.fact.kind} value deviation must state upstream's value it replaces (fact.upstream)`);
+  }
+  if (d.fact.upstream !== undefined && !d.fact.upstream.replace(/\*/g, '') && !d.values) {
+    out.push(`deviation ${describePattern(d.fact)}: upstream '${d.fact.upstream}' matches every value; state the value upstream's facts hold`);
+  }
   if (!Object.values(DeviationCategory).includes(d.category)) out.push(`deviation ${describePattern(d.fact)}: category '${d.category}' is not one of ${Object.values(DeviationCategory).join(', ')}`);
   return out;
 }
@@ -493,7 +725,7 @@ export function classifyDifferences<K extends { readonly fact: DifferencePattern
   const declared: ParityDifference[] = [];
   const undeclared: ParityDifference[] = [];
   for (const d of diffs) {
-    const devs = deviations.filter((x) => patternMatches(x.fact, d));
+    const devs = deviations.filter((x) => deviationCovers(x, d));
     const tols = tolerated.filter((x) => patternMatches(x.fact, d));
     devs.forEach((x) => usedDev.add(x));
     for (const t of tols) tol.set(t, [...(tol.get(t) ?? []), d]);
@@ -564,6 +796,30 @@ export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     category: DeviationCategory.PLATFORM_INTEGRATION,
     reason: 'a controller with leader election may record events in its own namespace (lib/controller.ts).',
   },
+  // Values the platform sets the same way for every component. These hold for any upstream
+  // value (the reason is lib's mechanism), so they state upstream's value as '*'.
+  {
+    fact: { kind: FactKind.RESOURCE, object: '* container *', status: 'extra' },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'where upstream sets no request or limit, lib/controller.ts and lib/workload.ts give every container requests (and controllers limits), sized by the component\'s resources props and customization, so that pods are admitted in namespaces with a ResourceQuota and the scheduler reserves their share.',
+  },
+  ...[FactKind.ENV, FactKind.CONFIGMAP_KEY].map((kind) => ({
+    fact: { kind, object: '*', status: 'differs' as const, upstream: '*' },
+    values: 'same-image' as const,
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'an image a program is told to run (env, ConfigMap value) comes from the versions table (registry mirror, pinned tag or digest), like the containers\' own images.',
+  })),
+  ...([['liveness', { initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 }], ['readiness', { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 }]] as const)
+    .flatMap(([type, fields]) => Object.entries(fields).map(([field, value]) => ({
+      fact: { kind: FactKind.PROBE_FIELD, object: '* container *', item: `${type} ${field}`, status: 'differs' as const, upstream: '*', actual: String(value) },
+      category: DeviationCategory.PLATFORM_INTEGRATION,
+      reason: 'lib/controller.ts probes every controller with one timing (liveness after 15 s every 20 s, readiness after 5 s every 10 s, 5 s timeout, 5 failures: a slower answer and more failures tolerated than Kubernetes\' defaults).',
+    }))),
+  ...['initialDelaySeconds 5', 'timeoutSeconds 5'].flatMap((fv) => ['liveness', 'readiness'].map((type) => ({
+    fact: { kind: FactKind.PROBE_FIELD, object: '* container *', item: `${type} ${fv.split(' ')[0]}`, status: 'differs' as const, upstream: '*', actual: fv.split(' ')[1] },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'lib/workload.ts fills a probe\'s unset start and timeout with one default (after 5 s, 5 s timeout: a slower answer tolerated than Kubernetes\' 1 s).',
+  }))),
   ...['authentication.k8s.io|tokenreviews|create', 'authorization.k8s.io|subjectaccessreviews|create'].map((item) => ({
     fact: { kind: FactKind.RBAC, object: '*', item, status: 'extra' as const },
     category: DeviationCategory.HARDENING,

@@ -1,7 +1,9 @@
 // Extracts the facts the parity test compares (lib/parity.ts: webhooks, RBAC per workload,
-// containers, volumes, Services, ConfigMap keys) from upstream's rendered default installs,
-// into test/parity/facts/<install>.json, one file per install, with where it came from.
-// Facts only: names, paths, flags, triples, ports; no upstream text.
+// containers with env values, probes and resources, volumes, Services, monitors, ConfigMap
+// values, custom resources' texts) from upstream's rendered default installs, into
+// test/parity/facts/<install>.json, one file per install, with where it came from.
+// Facts only: names, paths, flags, triples, ports, short values; a long or multi-line value
+// (a script, a JSON or YAML document) only as the sha256 of its normalized text, no upstream text.
 //
 // Run by a developer (the installs folder is not part of the project; nothing reads it at
 // build, synth or test time):

@@ -1,11 +1,13 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, rbacItems } from '../../lib/parity-items';
+import { itemDeviations, rbacItems, valueDeviation } from '../../lib/parity-items';
 
 /** The central dashboard's differences from upstream's kserve overlay at kubeflow/dashboard v2.0.0, and why. */
 export function centralDashboardParityDeviations(): ParityDeviation[] {
-  return itemDeviations({ kind: FactKind.RBAC, object: 'Deployment/dashboard', status: 'missing' }, [
+  const links = valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'dashboard-config', item: 'links' }, 'sha256:27866bb4798b0b027058a06c3af05857757a9a3fa375e6babef019a1baf9db6f',
+    DeviationCategory.PLATFORM_INTEGRATION, 'the menu and documentation links are generated from the components present in the platform (each declares its links), where upstream lists every Kubeflow component.');
+  return [links, ...itemDeviations({ kind: FactKind.RBAC, object: 'Deployment/dashboard', status: 'missing' }, [
     ...rbacItems('app.k8s.io', ['pods', 'pods/log'], ['get', 'list', 'watch']),
     ...rbacItems('', ['applications'], ['get', 'list', 'watch']),
   ], DeviationCategory.SCOPED_RBAC,
-  'upstream\'s Role crosses the groups "" and app.k8s.io with applications, pods and pods/log; the pairs that exist (core pods and pods/log, app.k8s.io applications) are granted, these name no resource any API serves.');
+  'upstream\'s Role crosses the groups "" and app.k8s.io with applications, pods and pods/log; the pairs that exist (core pods and pods/log, app.k8s.io applications) are granted, these name no resource any API serves.')];
 }

@@ -62,4 +62,14 @@ export const DSPO_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     ...verbs('kubeflow.org|scheduledworkflows', CRUD), ...verbs('kubeflow.org|scheduledworkflows/finalizers', CRUD), ...verbs('kubeflow.org|viewers', CRUD),
   ], DeviationCategory.SCOPED_RBAC,
   'covered by the kubeflow.org \'*\' grant both installs give it (the pipeline-runner Role it creates per DSPA carries it); the construct also names the kinds its API server Role uses.'),
+  ...([['MAX_CONCURRENT_RECONCILES', 'value 10'], ['ZAP_LOG_LEVEL', 'value info']] as const).map(([item, upstream]) => ({
+    fact: { kind: FactKind.ENV, object: CONTAINER, item, status: 'differs' as const, upstream },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: `the value comes from ${PARAMS} (props logLevel and maxConcurrentReconciles, upstream's values by default), where upstream writes it into the env.`,
+  })),
+  {
+    fact: { kind: FactKind.CONFIGMAP_KEY, object: 'data-science-pipelines-operator-dspo-config', item: 'config.yaml', status: 'differs', upstream: 'sha256:ec39cfc78f00a05c5596f3ce8a7419c1e4908f51aa3870f6ae3679646639ddc8' },
+    category: DeviationCategory.PLATFORM_INTEGRATION,
+    reason: 'config.yaml names the images of the versions table (tags, where upstream pins digests), carries the settings the env variables upstream ships would have set (DSPO.ApiServer.IncludeOwnerReference) and describes the managed sample pipeline in the project\'s own words.',
+  },
 ];

@@ -1,6 +1,6 @@
 import { KATIB_DEFAULT_TRIAL_KINDS, KatibTrialKind, trialKindGvk } from './katib-config';
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, rbacItems } from '../../lib/parity-items';
+import { itemDeviations, rbacItems, valueDeviation } from '../../lib/parity-items';
 
 const C = DeviationCategory;
 const CONTROLLER = 'Deployment/katib-controller';
@@ -65,5 +65,8 @@ export function katibParityDeviations(o: KatibParityOptions): ParityDeviation[] 
       ...rbacItems('', ['namespaces'], ['create', 'delete', 'deletecollection', 'patch', 'update']),
     ], C.SCOPED_RBAC, 'the UI backend at v0.19.0 creates and deletes Experiments, only reads Trials, Suggestions and namespaces, and gets, lists, creates, updates and deletes trial-template ConfigMaps one at a time; upstream grants `*` on each.'));
   }
+  out.push(valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'katib-config', item: 'katib-config.yaml' }, 'sha256:b86ea0097b5b74893617d5f7a1523f3873c17ebb1454a51f2157ec12790183a2',
+    DeviationCategory.PLATFORM_INTEGRATION,
+    'KatibConfig lists as trial resources the kinds whose CRDs the platform serves (trialKinds), turns the built-in certificate generator off where the platform provides the webhook certificate, and states the manager\'s addresses and leader election that upstream leaves to defaults.'));
   return out;
 }

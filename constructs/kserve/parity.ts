@@ -1,5 +1,6 @@
 import { RBAC_LEFT_OUT } from './rbac';
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { valueDeviation } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/kserve-controller-manager';
 const LOCALMODEL = 'Deployment/kserve-localmodel-controller-manager';
@@ -93,6 +94,8 @@ export function kserveParityDeviations(o: KServeParityOptions): ParityDeviation[
   ] : [];
   return [
     ...manager, ...localModel, ...llm,
+    valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'inferenceservice-config', item: 'explainers' }, 'sha256:2a8610b4000a7a6ada503944006e48fbd2e89da4d8c57e8b56f74e1f6fb18f02',
+      DeviationCategory.PLATFORM_INTEGRATION, 'the ART explainer\'s image and version come from the versions table (v0.20.0 pinned) where upstream says latest.'),
     ...leftOut((sa) => (sa === 'kserve-controller-manager' ? MANAGER : sa === 'llmisvc-controller-manager' && o.llmInferenceService ? LLMISVC : undefined)),
   ];
 }

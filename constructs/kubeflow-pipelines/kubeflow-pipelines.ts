@@ -473,6 +473,8 @@ export class KubeflowPipelines extends Component {
       image: this.image('frontend'),
       selectorLabels: { app: 'ml-pipeline-ui' },
       replicas: props.uiReplicas,
+      // Upstream's request, rather than the workload default (64Mi).
+      resources: { requests: { cpu: '10m', memory: '70Mi' } },
       env: [
         // The host is complete (the UI appends MINIO_NAMESPACE to MINIO_HOST unless it is empty).
         { name: 'MINIO_NAMESPACE', value: '' },
@@ -524,8 +526,9 @@ export class KubeflowPipelines extends Component {
       image: this.image('visualizationServer'),
       selectorLabels: { app: 'ml-pipeline-visualizationserver' },
       ports: [{ name: 'http', containerPort: 8888 }],
-      livenessProbe: { tcpSocket: { port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5 },
-      readinessProbe: { tcpSocket: { port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5 },
+      // Upstream's probes: an HTTP GET of /, not only a port check.
+      livenessProbe: { httpGet: { path: '/', port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
+      readinessProbe: { httpGet: { path: '/', port: 'http' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
       resources: { requests: { cpu: '30m', memory: '500Mi' } },
     });
 

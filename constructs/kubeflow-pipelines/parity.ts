@@ -1,4 +1,5 @@
 import { DeviationCategory, FactKind, literalPattern, ParityDeviation } from '../../lib/parity';
+import { valueDeviation } from '../../lib/parity-items';
 
 type Status = 'missing' | 'extra' | 'differs';
 const C = DeviationCategory;
@@ -16,6 +17,9 @@ const API = 'Deployment/ml-pipeline container ml-pipeline-api-server';
 const CACHE = 'Deployment/cache-server container server';
 const MLMD = 'Deployment/metadata-grpc-deployment container container';
 const HOOK = 'Deployment/kubeflow-pipelines-profile-controller container profile-controller';
+const SWF = 'Deployment/ml-pipeline-scheduledworkflow container ml-pipeline-scheduledworkflow';
+const UI = 'Deployment/ml-pipeline-ui container ml-pipeline-ui';
+const ENVOY = 'Deployment/metadata-envoy-deployment container container';
 
 const LITERAL_VALUES = 'the construct writes the values (the database host, port and name of its connection, the webhook port) into the flags directly, where upstream\'s expand env sourced from pipeline-install-config, a kustomize parameter ConfigMap.';
 const INSTALL_CONFIG = 'pipeline-install-config is a kustomize parameter ConfigMap that upstream\'s workloads reference for env values; the construct gives those values directly, so no program reads the ConfigMap.';
@@ -109,7 +113,7 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean): ParityDev
       'multi-user, the API server reads kfp-launcher and kfp-mlflow-credentials in every profile namespace through its ClusterRole (by name, as upstream\'s), which covers the same grant upstream repeats in a Role of its namespace.'),
     // The profile hook.
     ...each(F.SERVICE_SELECTOR, 'kubeflow-pipelines-profile-controller', 'missing', ['app.kubernetes.io/component', 'app.kubernetes.io/name', 'application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR),
-    { fact: { kind: F.COMMAND, object: HOOK, status: 'differs' }, category: C.PLATFORM_INTEGRATION, reason: HOOK_SCRIPT },
+    { fact: { kind: F.COMMAND, object: HOOK, status: 'differs', upstream: '["python","/hooks/sync.py"]' }, category: C.PLATFORM_INTEGRATION, reason: HOOK_SCRIPT },
     whole(F.CONFIGMAP, 'kubeflow-pipelines-profile-controller-env', 'missing', C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
     ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'missing', ['sync.py'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
     ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'extra', ['sync.js'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
@@ -118,5 +122,30 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean): ParityDev
     ...each(F.ENV, HOOK, 'extra', ['FRONTEND_IMAGE', 'KFP_NAMESPACE', 'OBJECT_STORE_ACCESS_KEY', 'OBJECT_STORE_SECRET_KEY', 'PORT'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
     ...each(F.RBAC, 'StatefulSet/metacontroller', 'missing', [...verbs('networking.istio.io|destinationrules', CRUD), ...verbs('security.istio.io|authorizationpolicies', CRUD)], C.SCOPED_RBAC,
       'metacontroller gets what the hooks of this platform return as children; the profile hook returns no Istio DestinationRule or AuthorizationPolicy.'),
+    // Values upstream takes from pipeline-install-config, written in.
+    ...([
+      [API, 'DBCONFIG_MYSQLCONFIG_DBNAME', 'pipelineDb'], [API, 'DBCONFIG_MYSQLCONFIG_HOST', 'mysqlHost'], [API, 'DBCONFIG_MYSQLCONFIG_PORT', 'mysqlPort'],
+      [API, 'KUBEFLOW_USERID_HEADER', 'USERID_HEADER'], [API, 'KUBEFLOW_USERID_PREFIX', 'USERID_PREFIX'], [API, 'OBJECTSTORECONFIG_BUCKETNAME', 'bucketName'],
+      [SWF, 'CRON_SCHEDULE_TIMEZONE', 'cronScheduleTimezone'], [SWF, 'USER_IDENTITY_HEADER', 'USERID_HEADER'],
+      [UI, 'ARTIFACTS_SERVICE_PROXY_ENABLED', 'ARTIFACTS_PROXY_ENABLED'], [UI, 'KUBEFLOW_USERID_HEADER', 'USERID_HEADER'], [UI, 'KUBEFLOW_USERID_PREFIX', 'USERID_PREFIX'],
+    ] as const).map(([object, item, key]) => valueDeviation({ kind: F.ENV, object, item }, `configMapKeyRef pipeline-install-config/${key}`, C.PLATFORM_INTEGRATION, INSTALL_CONFIG)),
+    valueDeviation({ kind: F.ENV, object: UI, item: 'MINIO_NAMESPACE' }, 'fieldRef metadata.namespace', C.PLATFORM_INTEGRATION,
+      'MINIO_HOST is the object store\'s complete host name (the platform\'s, in any namespace); the UI appends MINIO_NAMESPACE to it unless empty.'),
+    {
+      fact: { kind: F.ENV_FROM, object: API, item: 'configMap:pipeline-api-server-config', status: 'missing' },
+      category: C.PLATFORM_INTEGRATION,
+      reason: 'the two settings upstream passes to the API server through envFrom pipeline-api-server-config are given as env directly, with upstream\'s values (true, default-editor).',
+    },
+    { fact: { kind: F.ENV_FROM, object: HOOK, item: 'configMap:kubeflow-pipelines-profile-controller-env', status: 'missing' }, category: C.PLATFORM_INTEGRATION, reason: HOOK_SCRIPT },
+    ...['liveness', 'readiness'].map((item) => ({
+      fact: { kind: F.PROBE, object: HOOK, item, status: 'extra' as const },
+      category: C.HARDENING,
+      reason: 'the project\'s hook script answers GET /healthz (profile-hook-script.ts), so the kubelet restarts a hung hook server and the Service sends metacontroller only to a started one.',
+    })),
+    {
+      fact: { kind: F.PROBE, object: ENVOY, item: 'readiness', status: 'extra' },
+      category: C.HARDENING,
+      reason: 'the metadata Envoy is ready once its listener accepts connections, so that its Service routes only to a started proxy.',
+    },
   ];
 }

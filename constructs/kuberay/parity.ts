@@ -1,4 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { valueDeviation } from '../../lib/parity-items';
 
 const OPERATOR = 'Deployment/kuberay-operator';
 const CONTAINER = `${OPERATOR} container kuberay-operator`;
@@ -6,6 +7,8 @@ const GATES_REASON = 'RayCronJob (alpha, off by default at v1.7.0) is turned on 
 
 /** KubeRay's differences from upstream's default install (v1.7.0 ray-operator/config/default), on purpose. */
 export const KUBERAY_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
+  ...['liveness', 'readiness'].map((type) => valueDeviation({ kind: FactKind.PROBE, object: CONTAINER, item: type }, 'httpGet HTTP :8080/metrics',
+    DeviationCategory.PLATFORM_INTEGRATION, 'the Controller probes the operator\'s health endpoints (/healthz, /readyz on its health probe port 8082) rather than its metrics page, which answers while the manager is not ready.')),
   { fact: { kind: FactKind.ARG, object: CONTAINER, item: '--feature-gates=RayClusterStatusConditions=true', status: 'missing' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: GATES_REASON },
   { fact: { kind: FactKind.ARG, object: CONTAINER, item: '--feature-gates=RayClusterStatusConditions=true,RayCronJob=true', status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: GATES_REASON },
   ...['--health-probe-bind-address=:8082', '--metrics-addr=:8080'].map((item) => ({

@@ -1,5 +1,6 @@
 import { INTEGRATIONS, KueueIntegration, UPSTREAM_DEFAULT_INTEGRATIONS } from './integrations';
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { valueDeviation } from '../../lib/parity-items';
 
 /**
  * Kueue's differences from upstream's default install, for the enabled integrations:
@@ -7,7 +8,10 @@ import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
  * default configuration enables; here both follow the integrations enabled.
  */
 export function kueueParityDeviations(enabled: readonly KueueIntegration[]): ParityDeviation[] {
-  return UPSTREAM_DEFAULT_INTEGRATIONS.filter((n) => !enabled.includes(n)).flatMap((n) => {
+  const config = valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'kueue-manager-config', item: 'controller_manager_config.yaml' },
+    'sha256:e4474ef018ee11c11ed574abe0d9d8ab2f9c95d7ea2aaccd908d9dbfbe39038b', DeviationCategory.PLATFORM_INTEGRATION,
+    'the configuration lists the enabled integrations (those of the platform\'s components) and states the namespace, the certificate settings and manageJobsWithoutQueueName that upstream leaves to defaults.');
+  return [config, ...UPSTREAM_DEFAULT_INTEGRATIONS.filter((n) => !enabled.includes(n)).flatMap((n) => {
     const i = INTEGRATIONS[n];
     const reason = `integration ${n} is not enabled: Kueue's webhooks and manager rules follow the enabled integrations (enable it with integrations).`;
     const kind = i.kind.toLowerCase();
@@ -18,5 +22,5 @@ export function kueueParityDeviations(enabled: readonly KueueIntegration[]): Par
         ? [{ fact: { kind: FactKind.RBAC, object: 'Deployment/kueue-controller-manager', item: `${i.group}|${i.resource}*`, status: 'missing' as const }, category: DeviationCategory.NOT_INSTALLED, reason }]
         : []),
     ];
-  });
+  })];
 }

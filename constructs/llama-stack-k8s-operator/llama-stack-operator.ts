@@ -53,7 +53,8 @@ export class LlamaStackOperator extends Component {
       env: [
         // Keeps the Go heap under the 1Gi limit.
         { name: 'GOMEMLIMIT', value: '800MiB' },
-        { name: 'OPERATOR_VERSION', value: LLAMA_STACK_OPERATOR_VERSION },
+        // Upstream's manager env carries the version without the tag's leading v.
+        { name: 'OPERATOR_VERSION', value: LLAMA_STACK_OPERATOR_VERSION.replace(/^v/, '') },
       ],
       selectorLabels: SELECTOR,
       ports: { health: 8081 },

@@ -111,8 +111,11 @@ export class KubeflowModelRegistry extends Component {
       service: false,
       // The embedmd server's health endpoints: /readyz/isDirty fails while the schema
       // migration is dirty (liveness), /readyz/health also until the API is served (readiness).
-      livenessProbe: { httpGet: { path: '/readyz/isDirty', port: 'http-api' }, initialDelaySeconds: 30, periodSeconds: 5, timeoutSeconds: 2 },
-      readinessProbe: { httpGet: { path: '/readyz/health', port: 'http-api' }, initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 2 },
+      // Upstream's probes at v0.3.7: liveness counts only once the startup probe has passed
+      // (up to 40 s after start).
+      startupProbe: { httpGet: { path: '/readyz/isDirty', port: 'http-api' }, initialDelaySeconds: 10, periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 6 },
+      livenessProbe: { httpGet: { path: '/readyz/isDirty', port: 'http-api' }, initialDelaySeconds: 30, periodSeconds: 10, timeoutSeconds: 5 },
+      readinessProbe: { httpGet: { path: '/readyz/health', port: 'http-api' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 },
       resources: { requests: { cpu: '100m', memory: '256Mi' } },
       // The database is outside the mesh (upstream's overlays/db excludes its port from the sidecar).
       podAnnotations: { 'traffic.sidecar.istio.io/excludeOutboundPorts': String(database.port ?? defaultPort(database.engine)) },

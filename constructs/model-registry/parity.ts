@@ -48,5 +48,16 @@ export function modelRegistryParityDeviations(o: ModelRegistryParityOptions): Pa
       },
     );
   }
+  out.push({ fact: { kind: FactKind.ENV_FROM, object: SERVER, item: 'configMap:model-registry-configmap', status: 'missing' }, category: C.PLATFORM_INTEGRATION, reason: `upstream's ConfigMap only feeds the server's $(VAR) references; ${flags}.` });
+  for (const item of ['configMap:model-registry-db-parameters', 'secret:model-registry-db-secrets']) {
+    out.push({ fact: { kind: FactKind.ENV_FROM, object: SERVER, item, status: 'missing' }, category: C.HARDENING, reason: `${flags}.` });
+    if (o.includedMySql) {
+      out.push({
+        fact: { kind: FactKind.ENV_FROM, object: DB, item, status: 'missing' },
+        category: C.HARDENING,
+        reason: 'the MySQL image reads these at first start; upstream passes them through envFrom of its parameters and of a Secret with a fixed password, here the password comes from the platform\'s Secret reference.',
+      });
+    }
+  }
   return out;
 }

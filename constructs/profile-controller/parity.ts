@@ -22,7 +22,7 @@ export function profileControllerParityDeviations(o: ProfileControllerParityOpti
       reason: fromConfigMap,
     },
     {
-      fact: { kind: FactKind.COMMAND, object: `${DEPLOYMENT} container manager`, status: 'differs' },
+      fact: { kind: FactKind.COMMAND, object: `${DEPLOYMENT} container manager`, status: 'differs', upstream: '["/manager","-userid-header","$(USERID_HEADER)","-userid-prefix","$(USERID_PREFIX)","-workload-identity","$(WORKLOAD_IDENTITY)"]' },
       category: C.PLATFORM_INTEGRATION,
       reason: `the command is /manager alone and the flags follow as arguments; ${fromConfigMap}`,
     },
@@ -58,11 +58,14 @@ export function profileControllerParityDeviations(o: ProfileControllerParityOpti
         reason: 'the access management sidecar is named kfam, as its Service and port (http-kfam); nothing looks the container up by name.',
       },
       {
-        fact: { kind: FactKind.COMMAND, object: `${DEPLOYMENT} container access-management`, status: 'differs' },
+        fact: { kind: FactKind.COMMAND, object: `${DEPLOYMENT} container access-management`, status: 'differs', upstream: '["/access-management","-cluster-admin","$(ADMIN)","-userid-header","$(USERID_HEADER)","-userid-prefix","$(USERID_PREFIX)"]' },
         category: C.PLATFORM_INTEGRATION,
         reason: `the same flags (-cluster-admin, -userid-header, -userid-prefix) with their values written in; ${fromConfigMap}`,
       },
     );
+  }
+  for (const container of o.accessManagement ? ['manager', 'access-management'] : ['manager']) {
+    out.push({ fact: { kind: FactKind.ENV_FROM, object: `${DEPLOYMENT} container ${container}`, item: 'configMap:profiles-config', status: 'missing' }, category: C.PLATFORM_INTEGRATION, reason: fromConfigMap });
   }
   return out;
 }

@@ -184,7 +184,9 @@ export class ProfileController extends Component {
         imagePullPolicy: 'IfNotPresent',
         command: ['/access-management', '-cluster-admin', props.clusterAdmin ?? '', '-userid-header', header, '-userid-prefix', prefix],
         ports: [{ name: 'http-kfam', containerPort: KFAM_PORT, protocol: 'TCP' }],
-        livenessProbe: { httpGet: { path: '/metrics', port: KFAM_PORT }, initialDelaySeconds: 30, periodSeconds: 30 },
+        // Upstream's probes (v2.0.0): readiness too, so that the kfam Service waits for it.
+        livenessProbe: { httpGet: { path: '/metrics', port: KFAM_PORT }, initialDelaySeconds: 15, periodSeconds: 30 },
+        readinessProbe: { httpGet: { path: '/metrics', port: KFAM_PORT }, initialDelaySeconds: 15, periodSeconds: 30 },
         resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
         securityContext: restrictedContainerSecurityContext(),
       }] : undefined,

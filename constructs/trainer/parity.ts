@@ -1,9 +1,13 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { valueDeviation } from '../../lib/parity-items';
 
 const SERVICE = 'kubeflow-trainer-controller-manager';
 
 /** Trainer's differences from upstream's manager overlay (v2.3.0), on purpose. */
 export const TRAINER_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
+  valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'kubeflow-trainer-config', item: 'controller_manager_config.yaml' },
+    'sha256:0b6961851543f182b128be687a1a1616878091bf914d93a6e3fa44c820ca1802', DeviationCategory.PLATFORM_INTEGRATION,
+    'the configuration leaves out the two settings upstream gives as empty strings (leaderElection.resourceNamespace and webhook.host), which the manager reads as the same zero values.'),
   {
     fact: { kind: FactKind.SERVICE_PORT, object: SERVICE, item: '8443/TCP', status: 'missing' },
     category: DeviationCategory.PLATFORM_INTEGRATION,

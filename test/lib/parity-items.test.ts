@@ -1,5 +1,5 @@
-import { DeviationCategory, FactKind, patternMatches } from '../../lib/parity';
-import { itemDeviations, rbacItems } from '../../lib/parity-items';
+import { deviationCovers, DeviationCategory, FactKind, patternMatches } from '../../lib/parity';
+import { itemDeviations, rbacItems, valueDeviation } from '../../lib/parity-items';
 
 describe('itemDeviations', () => {
   const [wildcard, plain] = itemDeviations({ kind: FactKind.RBAC, object: 'Deployment/x', status: 'missing' }, ['|pods|*', '|pods|get'], DeviationCategory.SCOPED_RBAC, 'r');
@@ -14,5 +14,16 @@ describe('itemDeviations', () => {
 
   test('rbacItems: group|resource|verb for each resource and verb', () => {
     expect(rbacItems('apps', ['deployments', 'statefulsets'], ['get', 'list'])).toEqual(['apps|deployments|get', 'apps|deployments|list', 'apps|statefulsets|get', 'apps|statefulsets|list']);
+  });
+});
+
+describe('valueDeviation', () => {
+  const dev = valueDeviation({ kind: FactKind.ENV, object: 'Deployment/x container m', item: 'ARGS' }, 'value --a=*', DeviationCategory.PLATFORM_INTEGRATION, 'r');
+  const diff = (expected: string) => ({ kind: FactKind.ENV, object: 'Deployment/x container m', item: 'ARGS', status: 'differs' as const, expected, actual: 'value --b' });
+
+  test('covers the difference only while upstream\'s value is exactly the one stated (a * in it is literal)', () => {
+    expect(dev.fact).toMatchObject({ status: 'differs', upstream: 'value --a=\\*' });
+    expect(deviationCovers(dev, diff('value --a=*'))).toBe(true);
+    expect(deviationCovers(dev, diff('value --a=1'))).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 import { newPlatform, TestComponent } from './support';
 import {
-  classifyDifferences, compareFacts, DeviationCategory, describeDifference, extractFacts, Fact, FactKind, literalPattern, ParityDeviation, patternMatches, withoutGeneratorHash,
+  classifyDifferences, compareFacts, DeviationCategory, describeDifference, extractFacts, Fact, factValue, FactKind, imageName, LITERAL_VALUE_MAX, literalPattern,
+  normalizeQuantity, parityDeviationProblems, ParityDeviation, patternMatches, withoutGeneratorHash,
 } from '../../lib/parity';
+import { valueDeviation } from '../../lib/parity-items';
 
 class Deviating extends TestComponent {
   public deviate(list: readonly ParityDeviation[]): void {
@@ -72,28 +74,135 @@ describe('extractFacts', () => {
     expect(Object.keys(rbac).filter((k) => k.includes('secrets'))).toEqual([]);
   });
 
-  test('containers: command, args, env names, ports, mounts with their volume source; unmounted volumes; generator hashes dropped', () => {
+  test('containers: command, args, env values, ports, mounts with their volume source; unmounted volumes; generator hashes dropped', () => {
     const facts = extractFacts([deployment('ctl', [{
       name: 'manager',
       command: ['/manager'],
       args: ['--leader-elect'],
-      env: [{ name: 'A', value: 'secret value' }],
+      env: [{ name: 'A', value: 'x' }],
       ports: [{ containerPort: 9443, name: 'webhook' }],
       volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }],
     }], { volumes: [{ name: 'cfg', configMap: { name: 'config-5h7gm86k4c' } }, { name: 'spare', emptyDir: {} }] })]);
     expect(facts.filter((f) => f.object === 'Deployment/ctl container manager').map((f) => [f.kind, f.item ?? f.value, f.value])).toEqual([
       [FactKind.ARG, '--leader-elect', undefined],
       [FactKind.COMMAND, '["/manager"]', '["/manager"]'],
-      [FactKind.ENV, 'A', undefined],
+      [FactKind.ENV, 'A', 'value x'],
       [FactKind.MOUNT, '/etc/cfg', 'configMap:config'],
       [FactKind.PORT, '9443/TCP', undefined],
     ]);
     expect(find(facts, FactKind.VOLUME)).toEqual([{ kind: FactKind.VOLUME, object: 'Deployment/ctl', item: 'emptyDir' }]);
-    // Values are not facts: the env value appears nowhere.
-    expect(JSON.stringify(facts)).not.toContain('secret value');
   });
 
-  test('Services: selector labels and ports, a named target port resolved through the selected workload; ConfigMap keys', () => {
+  test('env: a value as written, valueFrom by its source name and key; envFrom by source', () => {
+    const facts = extractFacts([deployment('ctl', [{
+      name: 'm',
+      env: [
+        { name: 'LEVEL', value: 'info' },
+        { name: 'EMPTY' },
+        { name: 'HOST', valueFrom: { configMapKeyRef: { name: 'params-5h7gm86k4c', key: 'host' } } },
+        { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
+        { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+      ],
+      envFrom: [{ configMapRef: { name: 'settings' } }, { secretRef: { name: 'creds' }, prefix: 'DB_' }],
+    }])]);
+    expect(Object.fromEntries(find(facts, FactKind.ENV).map((f) => [f.item, f.value]))).toEqual({
+      LEVEL: 'value info',
+      EMPTY: 'value ',
+      HOST: 'configMapKeyRef params/host',
+      PASSWORD: 'secretKeyRef db/password',
+      NS: 'fieldRef metadata.namespace',
+      MEM: 'resourceFieldRef limits.memory / 1Mi',
+    });
+    expect(find(facts, FactKind.ENV_FROM).map((f) => f.item)).toEqual(['configMap:settings', 'secret:creds prefix DB_']);
+  });
+
+  test('values: short one-line values as written; long or multi-line ones as the digest of their normalized text, never the text', () => {
+    const script = 'set -e\nexec /manager --flag\n';
+    expect(factValue('--port=8080')).toEqual('--port=8080');
+    expect(factValue('x'.repeat(LITERAL_VALUE_MAX))).toEqual('x'.repeat(LITERAL_VALUE_MAX));
+    expect(factValue('x'.repeat(LITERAL_VALUE_MAX + 1))).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(factValue(script)).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // Line ends, trailing spaces and blank edges do not count; the text does.
+    expect(factValue('\r\nset -e  \r\nexec /manager --flag')).toEqual(factValue(script));
+    expect(factValue('set -e\nexec /manager --flag=1')).not.toEqual(factValue(script));
+    // A YAML or JSON document counts by its content, not its layout, comments or quoting.
+    expect(factValue('# labels\na: "1"\nb: two\n')).toEqual(factValue('b: two\na: \'1\'\n'));
+    expect(factValue('{\n  "b": [1, 2],\n  "a": true\n}')).toEqual(factValue('a: true\nb:\n- 1\n- 2\n'));
+    expect(factValue('a: true\nb: 3\n')).not.toEqual(factValue('a: true\nb: 4\n'));
+    // Long args are digests too.
+    const facts = extractFacts([deployment('ctl', [{ name: 'm', args: ['-c', script] }])]);
+    expect(find(facts, FactKind.ARG).map((f) => f.item)).toEqual(['-c', factValue(script)]);
+    expect(JSON.stringify(facts)).not.toContain('exec /manager');
+  });
+
+  test('probes: handler with named ports resolved, and every threshold with Kubernetes\' default when unset', () => {
+    const facts = extractFacts([deployment('ctl', [{
+      name: 'm',
+      ports: [{ name: 'health', containerPort: 8081 }],
+      livenessProbe: { httpGet: { path: '/healthz', port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20 },
+      readinessProbe: { tcpSocket: { port: 3306 }, failureThreshold: 10 },
+      startupProbe: { exec: { command: ['mysqladmin', 'ping'] }, timeoutSeconds: 5 },
+    }])]);
+    expect(find(facts, FactKind.PROBE).map((f) => [f.item, f.value])).toEqual([
+      ['liveness', 'httpGet HTTP :8081/healthz'],
+      ['readiness', 'tcpSocket :3306'],
+      ['startup', 'exec ["mysqladmin","ping"]'],
+    ]);
+    const fields = Object.fromEntries(find(facts, FactKind.PROBE_FIELD).map((f) => [f.item, f.value]));
+    expect(fields).toMatchObject({
+      'liveness initialDelaySeconds': '15',
+      'liveness periodSeconds': '20',
+      'liveness timeoutSeconds': '1',
+      'liveness failureThreshold': '3',
+      'liveness successThreshold': '1',
+      'readiness failureThreshold': '10',
+      'readiness initialDelaySeconds': '0',
+      'startup timeoutSeconds': '5',
+    });
+    expect(Object.keys(fields)).toHaveLength(15);
+  });
+
+  test('resources: requests and limits with quantities in one spelling', () => {
+    const facts = extractFacts([deployment('ctl', [{ name: 'm', resources: { requests: { cpu: '0.1', memory: '1024Mi' }, limits: { 'cpu': 2, 'memory': '1G', 'nvidia.com/gpu': '1' } } }])]);
+    expect(Object.fromEntries(find(facts, FactKind.RESOURCE).map((f) => [f.item, f.value]))).toEqual({
+      'requests.cpu': '100m', 'requests.memory': '1Gi', 'limits.cpu': '2', 'limits.memory': '1000000000', 'limits.nvidia.com/gpu': '1',
+    });
+    expect(normalizeQuantity('100m')).toEqual(normalizeQuantity('0.1'));
+    expect(normalizeQuantity('512Mi')).toEqual(normalizeQuantity(String(512 * 2 ** 20)));
+  });
+
+  test('monitors: selector and each endpoint\'s scheme and path, ServiceMonitors and PodMonitors', () => {
+    const facts = extractFacts([
+      { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name: 'ctl', namespace: 'ns' }, spec: { selector: { matchLabels: { b: '2', a: '1' } }, endpoints: [{ port: 'https', scheme: 'https', path: '/metrics' }] } },
+      { apiVersion: 'monitoring.coreos.com/v1', kind: 'PodMonitor', metadata: { name: 'pods', namespace: 'ns' }, spec: { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['y', 'x'] }] }, podMetricsEndpoints: [{ port: 'metrics' }] } },
+    ]);
+    expect(facts.map((f) => [f.kind, f.object, f.item, f.value])).toEqual([
+      [FactKind.MONITOR, 'PodMonitor/pods', undefined, undefined],
+      [FactKind.MONITOR, 'ServiceMonitor/ctl', undefined, undefined],
+      [FactKind.MONITOR_FIELD, 'PodMonitor/pods', 'endpoint metrics', 'http /metrics'],
+      [FactKind.MONITOR_FIELD, 'PodMonitor/pods', 'selector', 'app In x,y'],
+      [FactKind.MONITOR_FIELD, 'ServiceMonitor/ctl', 'endpoint https', 'https /metrics'],
+      [FactKind.MONITOR_FIELD, 'ServiceMonitor/ctl', 'selector', 'a=1, b=2'],
+    ]);
+  });
+
+  test('custom resources: presence, and their commands, args and long texts by path (list items by name)', () => {
+    const script = 'line one\nline two';
+    const facts = extractFacts([
+      { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'ClusterServingRuntime', metadata: { name: 'rt' }, spec: { containers: [{ name: 'main', image: 'i', command: ['sh', '-c', script], args: ['--port=8080'] }], template: script, short: 'kept out' } },
+      { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'cert' }, spec: { dnsNames: ['x'] } },
+      { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'built-in' } },
+    ]);
+    expect(facts.map((f) => [f.kind, f.object, f.item, f.value])).toEqual([
+      [FactKind.CUSTOM_RESOURCE, 'ClusterServingRuntime/rt', undefined, undefined],
+      [FactKind.CUSTOM_RESOURCE_TEXT, 'ClusterServingRuntime/rt', 'spec.containers[main].args', '["--port=8080"]'],
+      [FactKind.CUSTOM_RESOURCE_TEXT, 'ClusterServingRuntime/rt', 'spec.containers[main].command', factValue(['sh', '-c', script])],
+      [FactKind.CUSTOM_RESOURCE_TEXT, 'ClusterServingRuntime/rt', 'spec.template', factValue(script)],
+    ]);
+  });
+
+  test('Services: selector labels and ports, a named target port resolved through the selected workload; ConfigMap keys and values', () => {
     const facts = extractFacts([
       deployment('ctl', [{ name: 'manager', ports: [{ name: 'webhook', containerPort: 9443 }] }]),
       { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'ns' }, spec: { selector: { app: 'ctl' }, ports: [{ port: 443, targetPort: 'webhook' }] } },
@@ -104,7 +213,7 @@ describe('extractFacts', () => {
       [FactKind.SERVICE_PORT, '443/TCP', '9443'],
       [FactKind.SERVICE_SELECTOR, 'app', 'ctl'],
     ]);
-    expect(find(facts, FactKind.CONFIGMAP_KEY).map((f) => `${f.object}/${f.item}`)).toEqual(['cfg/blob', 'cfg/config.yaml']);
+    expect(find(facts, FactKind.CONFIGMAP_KEY).map((f) => `${f.object}/${f.item} ${f.value}`)).toEqual(['cfg/blob eA==', 'cfg/config.yaml x']);
   });
 
   test('output is sorted and deterministic', () => {
@@ -226,5 +335,93 @@ describe('deviations and known defects', () => {
       .toThrow('p/widgets: parity deviations: deviation env **: object \'**\' matches every object; name the object (a \'*\' may stand for part of it)');
     expect(() => c.deviate([{ fact: { kind: FactKind.ENV, object: 'x' }, category: 'tidier' as DeviationCategory, reason: 'r' }]))
       .toThrow(`p/widgets: parity deviations: deviation env x: category 'tidier' is not one of ${Object.values(DeviationCategory).join(', ')}`);
+  });
+});
+
+describe('value facts', () => {
+  const C = 'Deployment/ctl container m';
+  const base: Fact[] = [{ kind: FactKind.WORKLOAD, object: 'Deployment/ctl' }, { kind: FactKind.CONTAINER, object: 'Deployment/ctl', item: 'm' }];
+  const withParents = (f: Fact): Fact[] => {
+    switch (f.kind) {
+      case FactKind.PROBE_FIELD: return [...base, { kind: FactKind.PROBE, object: f.object, item: f.item!.split(' ')[0], value: 'tcpSocket :1' }, f];
+      case FactKind.MONITOR_FIELD: return [{ kind: FactKind.MONITOR, object: f.object }, f];
+      case FactKind.CONFIGMAP_KEY: return [{ kind: FactKind.CONFIGMAP, object: f.object }, f];
+      case FactKind.CUSTOM_RESOURCE_TEXT: return [{ kind: FactKind.CUSTOM_RESOURCE, object: f.object }, f];
+      default: return [...base, f];
+    }
+  };
+  // One fact of each value kind: upstream's value, ours.
+  const cases: Array<[Fact, string]> = [
+    [{ kind: FactKind.ENV, object: C, item: 'LEVEL', value: 'value info' }, 'value debug'],
+    [{ kind: FactKind.ENV, object: C, item: 'HOST', value: 'configMapKeyRef params/host' }, 'configMapKeyRef params/other'],
+    [{ kind: FactKind.COMMAND, object: C, value: '["/manager"]' }, '["/bin/manager"]'],
+    [{ kind: FactKind.PROBE, object: C, item: 'liveness', value: 'httpGet HTTP :8081/healthz' }, 'tcpSocket :8081'],
+    [{ kind: FactKind.PROBE_FIELD, object: C, item: 'readiness failureThreshold', value: '10' }, '3'],
+    [{ kind: FactKind.RESOURCE, object: C, item: 'requests.memory', value: '70Mi' }, '64Mi'],
+    [{ kind: FactKind.MONITOR_FIELD, object: 'ServiceMonitor/ctl', item: 'endpoint https', value: 'https /metrics' }, 'http /metrics'],
+    [{ kind: FactKind.CONFIGMAP_KEY, object: 'cfg', item: 'config.yaml', value: factValue('a: 1\nb: 2\n') }, factValue('a: 1\nb: 3\n')],
+    [{ kind: FactKind.CUSTOM_RESOURCE_TEXT, object: 'ClusterServingRuntime/rt', item: 'spec.containers[main].command', value: factValue('run\nthis') }, factValue('run\nthat')],
+  ];
+  const diffOf = ([f, ours]: [Fact, string]) => {
+    const diffs = compareFacts(withParents(f), withParents({ ...f, value: ours }));
+    expect(diffs).toHaveLength(1);
+    return diffs[0];
+  };
+
+  test.each(cases.map((c) => [`${c[0].kind} ${c[0].item ?? ''}`, c]))('%s: a changed value is reported with both values; the same value is not', (_, c) => {
+    const [f, ours] = c as [Fact, string];
+    expect(diffOf([f, ours])).toEqual({ ...f, status: 'differs', expected: f.value, actual: ours });
+    expect(compareFacts(withParents(f), withParents(f))).toEqual([]);
+  });
+
+  test.each(cases.map((c) => [`${c[0].kind} ${c[0].item ?? ''}`, c]))('%s: a value deviation covers it while it states upstream\'s value, and is stale once upstream\'s value changes', (_, c) => {
+    const [f, ours] = c as [Fact, string];
+    const d = diffOf([f, ours]);
+    const dev = valueDeviation({ kind: f.kind, object: f.object, item: f.item }, f.value!, DeviationCategory.PLATFORM_INTEGRATION, 'why');
+    expect(parityDeviationProblems(dev)).toEqual([]);
+    const ok = classifyDifferences([d], [dev], []);
+    expect([ok.declared, ok.undeclared, ok.staleDeviations]).toEqual([[d], [], []]);
+    // Upstream moved to another value: the deviation states a value the facts no longer hold.
+    const moved = diffOf([{ ...f, value: `${f.value}0` }, ours]);
+    const stale = classifyDifferences([moved], [dev], []);
+    expect([stale.declared, stale.undeclared, stale.staleDeviations]).toEqual([[], [moved], [dev]]);
+    // A deviation that does not state upstream's value covers no value difference, and is refused.
+    const vague: ParityDeviation = { fact: { kind: f.kind, object: f.object, item: f.item, status: 'differs' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: 'why' };
+    expect(classifyDifferences([d], [vague], []).undeclared).toEqual([d]);
+    expect(parityDeviationProblems(vague)).toEqual([`deviation ${f.kind} ${f.object}${f.item ? ` [${f.item}]` : ''} differs: a ${f.kind} value deviation must state upstream's value it replaces (fact.upstream)`]);
+  });
+
+  test('a deviation may not state upstream\'s value as a bare *, unless it requires a value relation', () => {
+    const dev: ParityDeviation = { fact: { kind: FactKind.ENV, object: C, item: 'X', status: 'differs', upstream: '*' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: 'why' };
+    expect(parityDeviationProblems(dev)).toEqual([`deviation env ${C} [X] differs (upstream *): upstream '*' matches every value; state the value upstream's facts hold`]);
+    expect(parityDeviationProblems({ ...dev, values: 'same-image' })).toEqual([]);
+  });
+
+  test('same-image: covers another tag, digest or registry of the same image, nothing else', () => {
+    const dev: ParityDeviation = { fact: { kind: FactKind.ENV, object: '*', status: 'differs', upstream: '*' }, values: 'same-image', category: DeviationCategory.PLATFORM_INTEGRATION, reason: 'why' };
+    const env = (up: string, ours: string) => diffOf([{ kind: FactKind.ENV, object: C, item: 'IMAGE', value: `value ${up}` }, `value ${ours}`]);
+    const covered = (up: string, ours: string) => classifyDifferences([env(up, ours)], [dev], []).declared.length === 1;
+    expect(covered('quay.io/org/tool:latest', 'quay.io/org/tool:1.2')).toBe(true);
+    expect(covered(`quay.io/org/tool@sha256:${'a'.repeat(64)}`, 'mirror.example.com:5000/org/tool:1.2')).toBe(true);
+    expect(covered('quay.io/org/tool:latest', 'quay.io/org/other:latest')).toBe(false);
+    expect(covered('info', 'debug')).toBe(false);
+    expect(imageName('value registry.redhat.io/ubi9/ubi-minimal:9.6')).toEqual('ubi-minimal');
+    expect(imageName('value kubeflow-userid')).toBeUndefined();
+  });
+  test('a monitor, custom resource or envFrom source upstream has and we lack is reported once; ours alone do not count', () => {
+    const up: Fact[] = [
+      ...base,
+      { kind: FactKind.ENV_FROM, object: C, item: 'configMap:settings' },
+      { kind: FactKind.MONITOR, object: 'ServiceMonitor/ctl' },
+      { kind: FactKind.MONITOR_FIELD, object: 'ServiceMonitor/ctl', item: 'selector', value: 'app=ctl' },
+      { kind: FactKind.CUSTOM_RESOURCE, object: 'ClusterServingRuntime/rt' },
+      { kind: FactKind.CUSTOM_RESOURCE_TEXT, object: 'ClusterServingRuntime/rt', item: 'spec.containers[main].args', value: '["--port=8080"]' },
+    ];
+    const ours: Fact[] = [...base, { kind: FactKind.MONITOR, object: 'PodMonitor/ours' }, { kind: FactKind.CUSTOM_RESOURCE, object: 'ClusterServingRuntime/ours' }];
+    expect(compareFacts(up, ours).map(describeDifference)).toEqual([
+      'custom-resource ClusterServingRuntime/rt missing',
+      'env-from Deployment/ctl container m [configMap:settings] missing',
+      'monitor ServiceMonitor/ctl missing',
+    ]);
   });
 });

@@ -43,7 +43,9 @@ export interface ParityRun {
   readonly unknownInstalls: KnownDefect[];
 }
 
-export function runParity(targets: readonly ParityTarget[] = PARITY_TARGETS, known: readonly KnownDefect[] = KNOWN_DEFECTS): ParityRun {
+export function runParity(
+  targets: readonly ParityTarget[] = PARITY_TARGETS, known: readonly KnownDefect[] = KNOWN_DEFECTS, factsOf: (install: string) => ParityFactsFile = readFacts,
+): ParityRun {
   const models = new Map<string, PlatformModel>();
   const modelOf = (name: string): PlatformModel => {
     let m = models.get(name);
@@ -58,7 +60,7 @@ export function runParity(targets: readonly ParityTarget[] = PARITY_TARGETS, kno
   const results: TargetResult[] = [];
   const used = new Set<ParityDeviation>();
   for (const target of targets) {
-    const facts = readFacts(target.install);
+    const facts = factsOf(target.install);
     const m = modelOf(target.platform);
     const components = target.components.map((id) => {
       const c = m.components.find((x) => x.componentName === id);

@@ -2,7 +2,7 @@ import { App } from 'cdk8s';
 import { factsInstalls, parityTable, readFacts, runParity, ParityRun, undeclaredLines } from './harness';
 import { KNOWN_DEFECTS, KnownDefect } from './known-defects';
 import { COMPONENTS_WITHOUT_FACTS, PARITY_TARGETS, UNCOMPARED_INSTALLS } from './targets';
-import { describeDifference, describePattern, FactKind, PARITY_FACTS_VERSION } from '../../lib/parity';
+import { describeDifference, describePattern, Fact, FactKind, PARITY_FACTS_VERSION } from '../../lib/parity';
 import { DEFAULT_PLATFORMS } from '../../platforms';
 
 /**
@@ -73,6 +73,26 @@ describe('parity with upstream\'s default installs', () => {
       expect(undeclaredLines(runParity(kueue, []))).toEqual([]);
       const wrong = kueue.map((t) => ({ ...t, components: ['jobset'] }));
       expect(undeclaredLines(runParity(wrong, []))).toContain('kueue: workload Deployment/kueue-controller-manager missing');
+    });
+
+    test('when upstream\'s value changes: the value differs, and a value deviation stating the old value is stale', () => {
+      const changed = (f: Fact): Fact => {
+        if (f.kind === FactKind.CONFIGMAP_KEY && f.object === 'kueue-manager-config') return { ...f, value: `sha256:${'0'.repeat(64)}` };
+        if (f.kind === FactKind.PROBE && f.item === 'liveness') return { ...f, value: 'httpGet HTTP :8081/livez' };
+        return f;
+      };
+      const r = runParity(kueue, visibility, (install) => {
+        const f = readFacts(install);
+        return { ...f, facts: f.facts.map(changed) };
+      });
+      expect(undeclaredLines(r)).toEqual([
+        `kueue: configmap-key kueue-manager-config [controller_manager_config.yaml] differs: upstream sha256:${'0'.repeat(64)}, ours ${r.results[0].differences.find((d) => d.kind === FactKind.CONFIGMAP_KEY)!.actual}`,
+        'kueue: probe Deployment/kueue-controller-manager container manager [liveness] differs: upstream httpGet HTTP :8081/livez, ours httpGet HTTP :8081/healthz',
+      ]);
+      // (lib's deviations are stale here because one install alone is compared.)
+      expect(r.staleDeviations.filter((s) => s.component !== '(lib)').map((s) => `${s.component}: ${describePattern(s.deviation.fact)}`)).toEqual([
+        'kueue: configmap-key kueue-manager-config [controller_manager_config.yaml] differs (upstream sha256:e4474ef018ee11c11ed574abe0d9d8ab2f9c95d7ea2aaccd908d9dbfbe39038b)',
+      ]);
     });
 
     test('when a known defect matches nothing, or only what a deviation declares', () => {

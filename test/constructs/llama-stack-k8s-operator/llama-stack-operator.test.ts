@@ -60,7 +60,7 @@ describe('Llama Stack operator alone', () => {
     const c = d.spec.template.spec.containers[0];
     expect(c.image).toBe('quay.io/llamastack/llama-stack-k8s-operator:v0.9.0');
     expect(c.args).toEqual(['--leader-elect', '--health-probe-bind-address=:8081']);
-    expect(c.env).toContainEqual({ name: 'OPERATOR_VERSION', value: 'v0.9.0' });
+    expect(c.env).toContainEqual({ name: 'OPERATOR_VERSION', value: '0.9.0' });
     expect(c.env).toContainEqual({ name: 'GOMEMLIMIT', value: '800MiB' });
     expect(c.resources).toEqual({ requests: { cpu: '10m', memory: '256Mi' }, limits: { cpu: '500m', memory: '1Gi' } });
     expect(find('Role', `${NAME}-role`).rules).toContainEqual({ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] });
