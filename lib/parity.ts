@@ -19,7 +19,7 @@ import { parseQuantity } from './resources';
  * Version of the extraction below. Facts files record it; the parity test refuses files
  * written by another version (regenerate them with `npx projen gen:parity-facts`).
  */
-export const PARITY_FACTS_VERSION = 2;
+export const PARITY_FACTS_VERSION = 3;
 
 /** What a fact is about. */
 export enum FactKind {
@@ -127,7 +127,10 @@ export function normalizeText(text: string): string {
 
 /** A value as a fact: short one-line values as written, others as the digest of their normalized text (LITERAL_VALUE_MAX). */
 export function factValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : canonicalJson(value);
+  // A list's strings (command and args) are normalized one by one, as a lone text would be:
+  // a trailing space inside an argument changes nothing a shell or program sees.
+  const v = Array.isArray(value) ? value.map((x) => (typeof x === 'string' ? normalizeText(x) : x)) : value;
+  const text = typeof v === 'string' ? v : canonicalJson(v);
   if (text.length <= LITERAL_VALUE_MAX && !text.includes('\n')) return text;
   return `sha256:${crypto.createHash('sha256').update(normalizeText(text)).digest('hex')}`;
 }
@@ -219,6 +222,12 @@ export enum DeviationCategory {
   NEWER_UPSTREAM_FIX = 'newer-upstream-fix',
   /** A part of upstream's install the construct leaves out or makes optional. */
   NOT_INSTALLED = 'not-installed',
+  /**
+   * A script or text the project writes itself where upstream ships one (upstream's text does
+   * not carry over, only its behaviour): the deviation states upstream's digest, so a new
+   * upstream text shows as stale, and a test runs ours to hold it to upstream's behaviour.
+   */
+  OWN_TEXT = 'own-text',
 }
 
 /**

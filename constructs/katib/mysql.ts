@@ -47,7 +47,7 @@ export class KatibMySql extends Construct {
     // Upstream's probes (v0.19.0): 15 minutes to start, then restarted after 10 failed pings.
     const ping = { exec: { command: ['/bin/bash', '-c', 'mysqladmin ping -u root -p${MYSQL_ROOT_PASSWORD}'] } };
     const probes = databaseProbes(`${this.node.path}/katib-mysql`, {
-      readiness: { exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10 },
+      readiness: { exec: { command: ['/bin/bash', '-c', "mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e 'SELECT 1'"] }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10 },
       liveness: { ...ping, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10 },
       startup: { ...ping, periodSeconds: 15, failureThreshold: 60 },
     });

@@ -37,6 +37,32 @@ function leftOut(deploymentOf: (serviceAccount: string) => string | undefined): 
   });
 }
 
+/**
+ * The launch scripts the project writes itself (constructs/kserve/llm-launcher.ts and
+ * ray-bootstrap.ts) in place of upstream's v0.20.0 texts, each with upstream's digest; their
+ * behaviour is held to upstream's by test/constructs/kserve/llm-launcher.test.ts and
+ * multinode.test.ts, which run them.
+ */
+const OWN_SCRIPTS: ReadonlyArray<readonly [object: string, item: string, upstream: string]> = [
+  ['ClusterServingRuntime/kserve-huggingfaceserver-multinode', 'spec.containers[kserve-container].command', 'sha256:4417c6bf93fc0a63f26feb47cc1449cf622e0329017975083dabc7e94cec129b'],
+  ['ClusterServingRuntime/kserve-huggingfaceserver-multinode', 'spec.workerSpec.containers[worker-container].command', 'sha256:ad8d224d67fd3233c24012b4bd7f00c1710d3d2a5898860eae7c6bbfbb05bc88'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-decode-template', 'spec.template.containers[main].command', 'sha256:8638082835ab115f8df8715a0e1c968b194b9fcb010ad21bbd316b0abeb152a7'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-decode-worker-data-parallel', 'spec.template.containers[main].command', 'sha256:b30152ad01c00316ed2e8f4d94f62d9ea2b287a2754101807f9155c82350381d'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-decode-worker-data-parallel', 'spec.worker.containers[main].command', 'sha256:fcd24de630f53c806ad7b8f5817e533585a0dac336c8342e2f7c4a0b3dc46f8a'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-prefill-template', 'spec.prefill.template.containers[main].command', 'sha256:2efb386cd67345a355a66fc80c738c02e5f23bd04c5ee800cb5c77e8492b27d8'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-prefill-worker-data-parallel', 'spec.prefill.template.containers[main].command', 'sha256:96a29ba39cf2084e7b313936f22a1302c4caab53e27370a4ab5cf8de61b56415'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-prefill-worker-data-parallel', 'spec.prefill.worker.containers[main].command', 'sha256:53814aaa732269c617e57794017881f8ade020bd5fb7cd00a6fb53cbb1f003cb'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-template', 'spec.template.containers[main].command', 'sha256:e3499a59fe289e6a23c53487ed6e4f0118729c6e5a8f605945e8460cbcf6eb83'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-worker-data-parallel', 'spec.template.containers[main].command', 'sha256:6ed1e8f961fb44c1299b844dfe80bdf6b6ce320102015d0702edba8733a52e08'],
+  ['LLMInferenceServiceConfig/kserve-config-llm-worker-data-parallel', 'spec.worker.containers[main].command', 'sha256:48837a4222919331426ba0f7183617e45c0ecfbae2af641392959d3808f054ff'],
+];
+
+function ownScripts(llmInferenceService: boolean): ParityDeviation[] {
+  return OWN_SCRIPTS.filter(([object]) => llmInferenceService || !object.startsWith('LLMInferenceServiceConfig/'))
+    .map(([object, item, upstream]) => valueDeviation({ kind: FactKind.CUSTOM_RESOURCE_TEXT, object, item }, upstream, DeviationCategory.OWN_TEXT,
+      'the project\'s own launch script with the behaviour of upstream\'s at v0.20.0 (container args passed through, served names, KV cache offloading, shutdown and access-log flags; the multi-node head waits for its workers and workers check the head\'s models), run by the construct\'s tests.'));
+}
+
 /** Which parts of KServe the construct installs (its props). */
 export interface KServeParityOptions {
   readonly llmInferenceService: boolean;
@@ -93,7 +119,7 @@ export function kserveParityDeviations(o: KServeParityOptions): ParityDeviation[
     selectorLabel('llmisvc-webhook-server-service'),
   ] : [];
   return [
-    ...manager, ...localModel, ...llm,
+    ...manager, ...localModel, ...llm, ...ownScripts(o.llmInferenceService),
     valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'inferenceservice-config', item: 'explainers' }, 'sha256:2a8610b4000a7a6ada503944006e48fbd2e89da4d8c57e8b56f74e1f6fb18f02',
       DeviationCategory.PLATFORM_INTEGRATION, 'the ART explainer\'s image and version come from the versions table (v0.20.0 pinned) where upstream says latest.'),
     ...leftOut((sa) => (sa === 'kserve-controller-manager' ? MANAGER : sa === 'llmisvc-controller-manager' && o.llmInferenceService ? LLMISVC : undefined)),

@@ -72,6 +72,8 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean): ParityDev
       'MySQL\'s root password comes from the user\'s database Secret, not an empty password.'),
     ...each(F.ENV, 'Deployment/mysql container mysql', 'extra', ['MYSQL_ROOT_PASSWORD'], C.HARDENING,
       'MySQL\'s root password comes from the user\'s database Secret, not an empty password.'),
+    ...each(F.PROBE, 'Deployment/mysql container mysql', 'extra', ['readiness'], C.HARDENING,
+      'a TCP readiness probe on 3306, so that the mysql Service sends the API server and metadata server connections only once MySQL accepts them; upstream has none (and, as upstream, no liveness probe restarts it while it initializes).'),
     // Init containers.
     ...each(F.CONTAINER, 'Deployment/ml-pipeline', 'missing', ['init:wait-for-database', 'init:wait-for-metadata-grpc'], C.NOT_INSTALLED, INIT),
     ...each(F.CONTAINER, 'Deployment/metadata-grpc-deployment', 'missing', ['init:wait-for-database'], C.NOT_INSTALLED, INIT),

@@ -1,6 +1,6 @@
 import { MODEL_REGISTRY_DB_PASSWORD_ENV, MODEL_REGISTRY_DB_USER_ENV } from './embedmd';
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations } from '../../lib/parity-items';
+import { itemDeviations, valueDeviation } from '../../lib/parity-items';
 
 const C = DeviationCategory;
 const SERVER = 'Deployment/model-registry-deployment container rest-container';
@@ -46,6 +46,9 @@ export function modelRegistryParityDeviations(o: ModelRegistryParityOptions): Pa
         category: C.PLATFORM_INTEGRATION,
         reason: 'upstream selects component: db, which in a namespace shared with Pipelines\' and Katib\'s databases could match another component\'s pods; the Service keeps upstream\'s name, which is what the server connects to.',
       },
+      valueDeviation({ kind: FactKind.PROBE, object: DB, item: 'readiness' },
+        'exec ["/bin/bash","-c","mysql -h 127.0.0.1 -D $$MYSQL_DATABASE -u$$MYSQL_USER_NAME -p$$MYSQL_ROOT_PASSWORD -e \'SELECT 1\'"]', C.PLATFORM_INTEGRATION,
+        'the readiness query logs in as root with the root password the server connects with; upstream logs in as MYSQL_USER_NAME from its parameters ConfigMap, which the database does not get here (the registry connects as root, as upstream\'s DSN does by default).'),
     );
   }
   out.push({ fact: { kind: FactKind.ENV_FROM, object: SERVER, item: 'configMap:model-registry-configmap', status: 'missing' }, category: C.PLATFORM_INTEGRATION, reason: `upstream's ConfigMap only feeds the server's $(VAR) references; ${flags}.` });

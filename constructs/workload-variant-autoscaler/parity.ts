@@ -8,8 +8,6 @@ const CONFIG = 'workload-variant-autoscaler-wva-variantautoscaling-config';
 export const WVA_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
   valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: CONFIG, item: 'PROMETHEUS_BASE_URL' }, 'https://kube-prometheus-stack-prometheus.workload-variant-autoscaler-monitoring.svc.cluster.local:9090',
     DeviationCategory.PLATFORM_INTEGRATION, 'the Prometheus the autoscaler queries is the platform\'s (prop prometheusUrl), not the kube-prometheus-stack release upstream\'s quickstart installs.'),
-  valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: CONFIG, item: 'PROMETHEUS_TLS_INSECURE_SKIP_VERIFY' }, 'true',
-    DeviationCategory.HARDENING, 'the Prometheus certificate is verified unless prometheusTlsInsecureSkipVerify is set.'),
   ...['get', 'list', 'watch'].map((verb) => ({
     fact: { kind: FactKind.RBAC, object: MANAGER, item: `inference.networking.k8s.io|inferencepools|${verb}`, status: 'extra' as const },
     category: DeviationCategory.SCOPED_RBAC,

@@ -145,7 +145,7 @@ describe('Katib component', () => {
     expect(mysql.startupProbe).toEqual({ ...ping, periodSeconds: 15, failureThreshold: 60 });
     expect(mysql.livenessProbe).toEqual({ ...ping, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10 });
     expect(mysql.readinessProbe).toEqual({
-      exec: { command: ['/bin/bash', '-c', 'mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e "SELECT 1"'] }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10,
+      exec: { command: ['/bin/bash', '-c', "mysql -D ${MYSQL_DATABASE} -u root -p${MYSQL_ROOT_PASSWORD} -e 'SELECT 1'"] }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 10,
     });
   });
 

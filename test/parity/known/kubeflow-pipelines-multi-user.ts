@@ -17,13 +17,6 @@ export const KNOWN_KUBEFLOW_PIPELINES_MULTI_USER: readonly KnownDefect[] = [
   },
   {
     install: 'kubeflow-pipelines-multi-user',
-    defect: 'KATIB-MYSQL-PROBE',
-    fact: { kind: F.PROBE, object: 'Deployment/mysql container mysql', status: 'extra' },
-    items: ['liveness', 'readiness'],
-    note: 'the Pipelines MySQL has TCP probes upstream does not have',
-  },
-  {
-    install: 'kubeflow-pipelines-multi-user',
     defect: 'KFP-SEAWEED-PROBE',
     fact: { kind: F.PROBE, object: 'Deployment/seaweedfs container seaweedfs', item: 'startup', status: 'differs' },
     note: 'the SeaweedFS startup probe runs weed from PATH with stderr dropped, where upstream runs /usr/bin/weed',

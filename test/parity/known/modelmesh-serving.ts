@@ -5,12 +5,6 @@ import type { KnownDefect } from '../known-defects';
 export const KNOWN_MODELMESH_SERVING: readonly KnownDefect[] = [
   {
     install: 'modelmesh-serving',
-    defect: 'MODELMESH-TRITON',
-    fact: { kind: F.CUSTOM_RESOURCE_TEXT, object: 'ClusterServingRuntime/triton-2.x', item: 'spec.containers[triton].args', status: 'differs' },
-    note: 'the Triton runtime\'s arguments differ from upstream\'s at v0.12.0',
-  },
-  {
-    install: 'modelmesh-serving',
     defect: 'MM-CONFIG-SA',
     fact: { kind: F.CONFIGMAP_KEY, object: 'model-serving-config-defaults', item: 'config-defaults.yaml', status: 'differs' },
     note: 'config-defaults.yaml sets serviceAccountName: modelmesh for runtime pods where upstream\'s default is empty (the namespace\'s default ServiceAccount)',
