@@ -185,7 +185,7 @@ project.compileTask.reset('tsc --noEmit -p tsconfig.json');
 project.tasks.tryFind('test:update')?.reset('jest -u --passWithNoTests --ci', { receiveArgs: true });
 
 project.addTask('gen:core-types', {
-  description: 'Regenerate imports/k8s/core-types.json from @kubernetes/client-node type metadata',
+  description: 'Regenerate imports/k8s/core-types.json from @kubernetes/client-node type metadata, with the annotations of imports/k8s/core-markers.json and core-openapi.json',
   exec: 'node scripts/gen-core-types.mjs',
 });
 project.addTask('gen:imports', {
@@ -199,6 +199,20 @@ project.addTask('gen:versions', {
 project.addTask('gen:parity-facts', {
   description: 'Extract the parity facts (test/parity/facts/) from upstream\'s rendered installs: npx projen gen:parity-facts <installs folder>',
   exec: 'ts-node --transpile-only scripts/extract-upstream-facts.ts',
+  receiveArgs: true,
+});
+project.addTask('gen:crd-constraints', {
+  description: 'Extract upstream CRDs\' validation constraints (test/parity/crd-constraints/) from upstream\'s rendered installs: npx projen gen:crd-constraints <installs folder>',
+  exec: 'ts-node --transpile-only scripts/extract-crd-constraints.ts',
+  receiveArgs: true,
+});
+project.addTask('gen:core-openapi', {
+  description: 'Read list/map types and required fields of the core types from a real kube-apiserver\'s OpenAPI v3 (needs KUBEBUILDER_ASSETS) into imports/k8s/core-openapi.json; then run gen:core-types',
+  exec: 'ts-node --transpile-only scripts/fetch-core-openapi.ts',
+});
+project.addTask('gen:core-markers', {
+  description: 'Read the +listType/+listMapKey/+structType/+mapType/+default markers of a k8s.io/api checkout into imports/k8s/core-markers.json: npx projen gen:core-markers <checkout> <tag>; then run gen:core-types',
+  exec: 'ts-node --transpile-only scripts/extract-core-markers.ts',
   receiveArgs: true,
 });
 project.addTask('parity', {

@@ -111,7 +111,7 @@ export interface InferenceObjectiveSpec {
 
 export interface InferencePoolSpec {
   appProtocol?: "http" | "kubernetes.io/h2c";
-  endpointPickerRef?: EndpointPickerRef;
+  endpointPickerRef: EndpointPickerRef;
   selector: LabelSelector;
   targetPorts: Port[];
 }

@@ -433,7 +433,7 @@ export interface RayPodTemplate {
     nodeName?: string;
     nodeSelector?: { [key: string]: string };
     os?: V1PodOS;
-    overhead?: { [key: string]: string };
+    overhead?: { [key: string]: number | string };
     preemptionPolicy?: string;
     priority?: number;
     priorityClassName?: string;

@@ -378,7 +378,7 @@ export interface CanaryPredictorSpec {
   nodeSelector?: { [key: string]: string };
   onnx?: PredictorExtensionSpec;
   os?: V1PodOS;
-  overhead?: { [key: string]: string };
+  overhead?: { [key: string]: number | string };
   paddle?: PredictorExtensionSpec;
   pmml?: PredictorExtensionSpec;
   preemptionPolicy?: string;
@@ -471,7 +471,7 @@ export interface ExplainerSpec {
   nodeName?: string;
   nodeSelector?: { [key: string]: string };
   os?: V1PodOS;
-  overhead?: { [key: string]: string };
+  overhead?: { [key: string]: number | string };
   preemptionPolicy?: string;
   priority?: number;
   priorityClassName?: string;
@@ -757,7 +757,7 @@ export interface InferenceServiceWorkerSpec {
   nodeName?: string;
   nodeSelector?: { [key: string]: string };
   os?: V1PodOS;
-  overhead?: { [key: string]: string };
+  overhead?: { [key: string]: number | string };
   pipelineParallelSize?: number;
   preemptionPolicy?: string;
   priority?: number;
@@ -1232,7 +1232,7 @@ export interface PredictorSpec {
   nodeSelector?: { [key: string]: string };
   onnx?: PredictorExtensionSpec;
   os?: V1PodOS;
-  overhead?: { [key: string]: string };
+  overhead?: { [key: string]: number | string };
   paddle?: PredictorExtensionSpec;
   pmml?: PredictorExtensionSpec;
   preemptionPolicy?: string;
@@ -1442,7 +1442,7 @@ export interface TransformerSpec {
   nodeName?: string;
   nodeSelector?: { [key: string]: string };
   os?: V1PodOS;
-  overhead?: { [key: string]: string };
+  overhead?: { [key: string]: number | string };
   preemptionPolicy?: string;
   priority?: number;
   priorityClassName?: string;

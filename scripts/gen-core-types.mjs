@@ -40,6 +40,9 @@ const QUANTITY_FIELDS = {
   V1CSIStorageCapacity: ['capacity', 'maximumVolumeSize'],
   // autoscaling/v2 HPAScalingRules.Tolerance is a *resource.Quantity (KServe's CRDs embed it).
   V2HPAScalingRules: ['tolerance'],
+  // Pod overhead (RuntimeClass fills it in) and metric targets are quantities too.
+  V1PodSpec: ['overhead'],
+  V2MetricTarget: ['value', 'averageValue'],
 };
 
 // List semantics that the Kubernetes Go types declare and controller-gen carries into
@@ -118,6 +121,29 @@ const DEFAULTS = {
   V1SecretProjection: { name: '' },
 };
 
+// The annotations the API server's own OpenAPI v3 carries (imports/k8s/core-openapi.json,
+// written by scripts/fetch-core-openapi.ts from a real kube-apiserver): list types and
+// list-map keys of fields, map types of structs. They apply to the client-node model of the
+// same group, version and kind where that model has the field (client-node's field sets are
+// the newer ones); the overlays above add what a newer Kubernetes declares.
+const openapi = JSON.parse(readFileSync(join(process.cwd(), 'imports', 'k8s', 'core-openapi.json'), 'utf8'));
+// The markers of the Go types of the release client-node is generated from
+// (imports/k8s/core-markers.json, written by scripts/extract-core-markers.ts): list types,
+// list-map keys, atomic structs and +default values, which the newer Kubernetes releases that
+// upstream CRDs embed declare and the 1.28 OpenAPI lacks. They take precedence over the OpenAPI.
+const markers = JSON.parse(readFileSync(join(process.cwd(), 'imports', 'k8s', 'core-markers.json'), 'utf8'));
+
+/** The client-node model name of an OpenAPI definition, or undefined. */
+function modelOf(def, models) {
+  const m = /^io\.k8s\.(?:api\.([a-z0-9]+)|apimachinery\.pkg\.apis\.(meta))\.(v\d+(?:(?:alpha|beta)\d+)?)\.([A-Za-z0-9]+)$/.exec(def);
+  if (!m) return undefined;
+  const group = m[1] ?? m[2];
+  const version = m[3][0].toUpperCase() + m[3].slice(1);
+  const prefixed = group[0].toUpperCase() + group.slice(1) + version + m[4];
+  if (models.has(prefixed)) return prefixed;
+  return models.has(version + m[4]) ? version + m[4] : undefined;
+}
+
 // Type names client-node's metadata uses for scalars: metav1.MicroTime is an RFC 3339
 // date-time string with microseconds (the API's OpenAPI says format: date-time, like Time).
 const SCALAR_ALIASES = {
@@ -152,6 +178,10 @@ function mapType(t, format, owner, field) {
   }
 }
 
+function sortKeys(o) {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 function requiredOf(model) {
   const file = join(modelsDir, `${model}.d.ts`);
   const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
@@ -167,6 +197,21 @@ function requiredOf(model) {
   return req;
 }
 
+const models = new Set(Object.keys(k8s));
+const fromOpenapi = {};
+for (const [def, a] of Object.entries(openapi.definitions)) {
+  const model = modelOf(def, models);
+  if (model) fromOpenapi[model] = a;
+}
+const fromMarkers = {};
+for (const [def, a] of Object.entries(markers.definitions)) {
+  const model = modelOf(def, models);
+  if (!model) continue;
+  // Markers name list-map lists in listTypes too: keep their keys only.
+  const listTypes = Object.fromEntries(Object.entries(a.listTypes ?? {}).filter(([, t]) => t !== 'map'));
+  fromMarkers[model] = { ...a, listTypes };
+}
+
 const types = {};
 for (const [name, value] of Object.entries(k8s).sort(([a], [b]) => (a < b ? -1 : 1))) {
   if (typeof value !== 'function' || !Array.isArray(value.attributeTypeMap)) continue;
@@ -179,10 +224,25 @@ for (const [name, value] of Object.entries(k8s).sort(([a], [b]) => (a < b ? -1 :
   const required = requiredOf(name).map((n) => baseNames.get(n) ?? n).sort();
   const entry = { properties: props };
   if (required.length) entry.required = required;
-  if (DEFAULTS[name]) entry.defaults = DEFAULTS[name];
-  if (LIST_MAPS[name]) entry.listMapKeys = LIST_MAPS[name];
-  if (LIST_TYPES[name]) entry.listTypes = LIST_TYPES[name];
-  if (MAP_TYPES[name]) entry.mapType = MAP_TYPES[name];
+  const api = fromOpenapi[name] ?? {};
+  const go = fromMarkers[name] ?? {};
+  const isList = (f) => props[f]?.startsWith('[]');
+  const pick = (table) => Object.fromEntries(Object.entries(table ?? {}).filter(([f]) => isList(f)));
+  // A field's list semantics come from one source, the first that declares them.
+  const listMapKeys = {};
+  const listTypes = {};
+  for (const src of [{ maps: api.listMapKeys, types: api.listTypes }, { maps: go.listMapKeys, types: go.listTypes }, { maps: LIST_MAPS[name], types: LIST_TYPES[name] }]) {
+    for (const [f, keys] of Object.entries(pick(src.maps))) { listMapKeys[f] = keys; delete listTypes[f]; }
+    for (const [f, t] of Object.entries(pick(src.types))) { listTypes[f] = t; delete listMapKeys[f]; }
+  }
+  const defaults = { ...Object.fromEntries(Object.entries(go.defaults ?? {}).filter(([f]) => f in props)), ...(DEFAULTS[name] ?? {}) };
+  if (Object.keys(defaults).length) entry.defaults = sortKeys(defaults);
+  if (Object.keys(listMapKeys).length) entry.listMapKeys = sortKeys(listMapKeys);
+  if (Object.keys(listTypes).length) entry.listTypes = sortKeys(listTypes);
+  const mapTypes = Object.fromEntries(Object.entries(go.mapTypes ?? {}).filter(([f]) => props[f]?.startsWith('map[')));
+  if (Object.keys(mapTypes).length) entry.mapTypes = sortKeys(mapTypes);
+  const mt = MAP_TYPES[name] ?? go.mapType ?? api.mapType;
+  if (mt) entry.mapType = mt;
   types[name] = entry;
 }
 
@@ -211,7 +271,7 @@ for (const [model, entry] of Object.entries(types)) {
 
 const out = {
   generatedBy: 'scripts/gen-core-types.mjs (npx projen gen:core-types); do not edit',
-  source: `@kubernetes/client-node ${pkg.version}`,
+  source: `@kubernetes/client-node ${pkg.version}; annotations from ${markers.source} and ${openapi.source}`,
   types,
 };
 const target = join(process.cwd(), 'imports', 'k8s', 'core-types.json');

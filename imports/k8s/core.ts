@@ -712,7 +712,7 @@ export interface V1PodSpec {
   nodeName?: string;
   nodeSelector?: { [key: string]: string };
   os?: V1PodOS;
-  overhead?: { [key: string]: string };
+  overhead?: { [key: string]: number | string };
   preemptionPolicy?: string;
   priority?: number;
   priorityClassName?: string;
@@ -1154,9 +1154,9 @@ export interface V2MetricSpec {
 
 export interface V2MetricTarget {
   averageUtilization?: number;
-  averageValue?: string;
+  averageValue?: number | string;
   type: string;
-  value?: string;
+  value?: number | string;
 }
 
 export interface V2ObjectMetricSource {

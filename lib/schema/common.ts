@@ -30,3 +30,11 @@ export function embeddedObjectMeta() {
     namespace: s.string(),
   }).named('EmbeddedObjectMeta');
 }
+
+/** The syntax of a Kubernetes label value (empty, or at most 63 characters of [A-Za-z0-9-_.], alphanumeric at both ends), as upstream CRDs spell it. */
+export const LABEL_VALUE_PATTERN = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+
+/** A label value, validated as the API server validates labels. */
+export function labelValue() {
+  return s.string({ minLength: 0, maxLength: 63, pattern: LABEL_VALUE_PATTERN });
+}

@@ -1,4 +1,4 @@
-import { ArraySchema, ObjectOptions, ObjectSchema, Properties, s, Schema } from './dsl';
+import { ArraySchema, MapSchema, ObjectOptions, ObjectSchema, Properties, s, Schema } from './dsl';
 import coreTypes from '../../imports/k8s/core-types.json';
 
 /** One entry of the generated core type table (imports/k8s/core-types.json). */
@@ -10,6 +10,8 @@ export interface CoreTypeEntry {
   readonly listMapKeys?: Record<string, string[]>;
   /** Fields that are atomic lists or sets (x-kubernetes-list-type). */
   readonly listTypes?: Record<string, 'atomic' | 'set'>;
+  /** Map fields (map[string]...) that are atomic (Go's +mapType=atomic on the field). */
+  readonly mapTypes?: Record<string, 'atomic' | 'granular'>;
   /** x-kubernetes-map-type of the struct (`atomic` for Go's +structType=atomic). */
   readonly mapType?: 'atomic' | 'granular';
   readonly defaults?: Record<string, unknown>;
@@ -101,6 +103,8 @@ function build(name: string, stack: string[], plain: boolean): ObjectSchema {
     if (node instanceof ArraySchema && (keys || listType)) {
       node = s.array(node.items, keys ? { listType: 'map', listMapKeys: keys } : { listType });
     }
+    const mapType = entry.mapTypes?.[field];
+    if (node instanceof MapSchema && mapType) node = s.map(node.values, { mapType });
     if (entry.defaults && field in entry.defaults) node = node.default(entry.defaults[field]);
     if (entry.required?.includes(field)) node = node.required();
     props[field] = node;

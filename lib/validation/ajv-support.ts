@@ -75,11 +75,12 @@ const listMapKeyword: KeywordFn = (spec: ListMapSpec, data: unknown[], _parent, 
   const issues: ValidationIssue[] = [];
   data.forEach((item, index) => {
     if (item === null || typeof item !== 'object') return;
-    const parts = spec.keys.map((k) => `${k}=${show((item as any)[k] ?? spec.defaults?.[k] ?? null)}`);
-    const key = parts.join(', ');
+    const values = spec.keys.map((k) => (item as any)[k] ?? spec.defaults?.[k] ?? null);
+    // Compared whole: the message shortens long values, the key must not.
+    const key = JSON.stringify(values);
     const first = seen.get(key);
     if (first === undefined) seen.set(key, index);
-    else issues.push({ rule: 'K8S-UNIQUE', path: joinPath(base, index), message: `duplicate entry with ${key} (same as item ${first}); entries must be unique by ${spec.keys.join(', ')}` });
+    else issues.push({ rule: 'K8S-UNIQUE', path: joinPath(base, index), message: `duplicate entry with ${spec.keys.map((k, i) => `${k}=${show(values[i])}`).join(', ')} (same as item ${first}); entries must be unique by ${spec.keys.join(', ')}` });
   });
   listMapKeyword.errors = issuesToErrors(issues, 'x-k8s');
   return issues.length === 0;

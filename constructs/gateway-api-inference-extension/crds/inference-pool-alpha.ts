@@ -1,12 +1,12 @@
 import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, group, kind, objectName, parentReference, pendingCondition, portNumber, X_GROUP } from './common';
 import { CrdDefinition, CrdScope } from '../../../lib/crd';
-import { metav1Conditions } from '../../../lib/schema/common';
+import { labelValue, metav1Conditions } from '../../../lib/schema/common';
 import { s } from '../../../lib/schema/dsl';
 
 const acceptedPending = [pendingCondition('Accepted')];
 
 export const inferencePoolAlphaSpec = s.object({
-  selector: s.stringMap().required().describe('Labels of the model server pods in the pool.'),
+  selector: s.map(labelValue()).required().describe('Labels of the model server pods in the pool.'),
   targetPortNumber: portNumber().required(),
   extensionRef: s.object({
     group: group(''),

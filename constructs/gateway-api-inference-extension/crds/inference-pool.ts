@@ -1,5 +1,6 @@
 import { BUNDLE_VERSION, BUNDLE_VERSION_ANNOTATION, group, GROUP, kind, objectName, parentStatus, portNumber } from './common';
 import { CrdDefinition, CrdScope } from '../../../lib/crd';
+import { labelValue } from '../../../lib/schema/common';
 import { s } from '../../../lib/schema/dsl';
 
 const port = s.object({ number: portNumber().required() }).named('Port');
@@ -17,14 +18,15 @@ export const endpointPickerRef = s.object({
 
 export const inferencePoolSpec = s.object({
   selector: s.object({
-    matchLabels: s.stringMap().required(),
+    // At least one label: an empty selector would put every pod of the namespace in the pool.
+    matchLabels: s.map(labelValue(), { minProperties: 1, maxProperties: 64 }).required(),
   }).named('LabelSelector').required().describe('Labels of the model server pods in the pool.'),
   targetPorts: s.array(port, { minItems: 1, maxItems: 8, listType: 'atomic' })
     .rule('self.all(p1, self.exists_one(p2, p1.number == p2.number))', 'port numbers must be unique')
     .required()
     .describe('Ports the model servers listen on.'),
   appProtocol: s.enum('http', 'kubernetes.io/h2c').default('http').describe('Protocol the gateway speaks to the model servers.'),
-  endpointPickerRef,
+  endpointPickerRef: endpointPickerRef.required(),
 }).named('InferencePoolSpec');
 
 /** inference.networking.k8s.io/v1 InferencePool: the GA pool of model server pods behind an EPP. */

@@ -2,6 +2,7 @@
 // (serving.kserve.io v1alpha1 and v1alpha2), including the Gateway API HTTPRoute spec and
 // the Gateway API Inference Extension InferencePool spec that they embed.
 import { knativeCondition } from './isvc-shared';
+import { labelValue } from '../../../lib/schema/common';
 import { core, plainCore } from '../../../lib/schema/core';
 import { ObjectSchema, s, Schema, StringOptions } from '../../../lib/schema/dsl';
 
@@ -307,7 +308,7 @@ export function inferencePoolSpec(v: LlmVersion, g: GatewayFlavor): ObjectSchema
         name: fName(g).required(),
         portNumber: portNumber(),
       }).named('InferencePoolExtension'),
-      selector: s.stringMap().required(),
+      selector: s.map(s.string({ minLength: 0, maxLength: 63 })).required(),
       targetPortNumber: s.int32().required(),
     }).named('InferencePoolSpec');
   }
@@ -321,7 +322,8 @@ export function inferencePoolSpec(v: LlmVersion, g: GatewayFlavor): ObjectSchema
       port: s.object({ number: portNumber().required() }),
     }), [["(has(self.kind) && self.kind != 'Service') || has(self.port)", 'an endpoint picker Service (the default kind) needs a port']])
       .named('EndpointPickerRef').required(),
-    selector: s.object({ matchLabels: s.stringMap().required() }).required(),
+    // As in the Inference Extension's own InferencePool (GIE-POOL-VALIDATION): at least one label, label-value syntax.
+    selector: s.object({ matchLabels: (g.strict ? s.map(labelValue(), { minProperties: 1, maxProperties: 64 }) : s.stringMap()).required() }).required(),
     targetPorts: gwRules(g, s.array(s.object({ number: portNumber().required() }), { listType: 'atomic', minItems: g.strict ? 1 : undefined, maxItems: 8 }), [
       ['self.all(p1, self.exists_one(p2, p1.number == p2.number))', 'target port numbers must be unique'],
     ]).required(),

@@ -33,7 +33,7 @@ export const localModelCacheStatus = s.object({
   }).named('ModelCopies'),
   inferenceServices: s.array(namespacedName),
   llmInferenceServices: s.array(namespacedName),
-  nodeStatus: s.stringMap().describe('Per node: the download state of the model.'),
+  nodeStatus: s.map(s.enum('', 'NodeDownloadPending', 'NodeDownloading', 'NodeDownloaded', 'NodeDownloadError', 'NodeNotReady')).describe('Per node: the download state of the model.'),
 }).named('LocalModelCacheStatus');
 
 const cacheSchema = s.object({ spec: localModelCacheSpec, status: localModelCacheStatus });
@@ -100,7 +100,7 @@ export const localModelNodeCrd: CrdDefinition = {
     storage: true,
     schema: s.object({
       spec: s.object({ localModels: s.array(localModelInfo).required() }).named('LocalModelNodeSpec'),
-      status: s.object({ modelStatus: s.stringMap().describe('Per model: its download state on this node.') }).named('LocalModelNodeStatus'),
+      status: s.object({ modelStatus: s.map(s.enum('', 'ModelDownloadPending', 'ModelDownloading', 'ModelDownloaded', 'ModelDownloadError')).describe('Per model: its download state on this node.') }).named('LocalModelNodeStatus'),
     }),
     subresources: { status: true },
   }],

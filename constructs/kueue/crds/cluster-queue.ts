@@ -9,16 +9,16 @@ function spec(v: Version) {
   const cohort = v === 'v1beta2' ? 'cohortName' : 'cohort';
   const legacy = v === 'v1beta1';
   return s.object({
-    ...(legacy ? { admissionChecks: s.array(s.string()).describe('AdmissionChecks every workload of this queue must pass (v1beta1 only).') } : {}),
+    ...(legacy ? { admissionChecks: s.array(s.string({ maxLength: 316 })).describe('AdmissionChecks every workload of this queue must pass (v1beta1 only).') } : {}),
     admissionChecksStrategy: s.object({
       admissionChecks: legacy
         ? s.array(s.object({
           name: s.string({ maxLength: 316 }).required(),
-          onFlavors: s.array(s.string()),
+          onFlavors: s.array(objectRef()),
         }).named('AdmissionCheckStrategyRule'))
         : s.array(s.object({
           name: s.string({ minLength: 1, maxLength: 316 }).required(),
-          onFlavors: s.array(s.string(), { listType: 'set', maxItems: 64 }),
+          onFlavors: s.array(objectRef(), { listType: 'set', maxItems: 64 }),
         }).named('AdmissionCheckStrategyRule'), { listType: 'map', listMapKeys: ['name'], minItems: 1, maxItems: 64 }).required(),
     }).named('AdmissionChecksStrategy').describe('Which AdmissionChecks apply to which flavors.'),
     admissionScope: s.object({

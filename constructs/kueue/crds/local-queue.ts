@@ -15,7 +15,7 @@ function status(v: Version) {
       flavorUsage: flavorUsage(false),
       flavors: s.array(s.object({
         name: objectRef().required(),
-        nodeLabels: s.map(s.string(), { mapType: 'atomic' }),
+        nodeLabels: s.map(s.string(), { mapType: 'atomic', maxProperties: 8 }),
         nodeTaints: nodeTaints(),
         resources: s.array(s.string(), { listType: 'set', maxItems: 64 }),
         topology: s.object({

@@ -16,7 +16,7 @@ function version(v: Version): CrdVersion {
     schema: s.object({
       spec: s.object({
         managedResources: s.array(s.string(), { listType: 'set', maxItems: 100 }),
-        parameters: s.stringMap(),
+        parameters: s.map(s.string({ maxLength: 255 }), { maxProperties: 100 }),
         podSetMergePolicy: s.enum('IdenticalPodTemplates', 'IdenticalWorkloadSchedulingRequirements'),
         podSetUpdates: s.object({
           nodeSelector: s.array(selector, legacy ? { maxItems: 8 } : { listType: 'map', listMapKeys: ['key'], maxItems: 8 }),

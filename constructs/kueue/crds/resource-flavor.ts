@@ -4,7 +4,7 @@ import { CrdDefinition, CrdScope, CrdVersion } from '../../../lib/crd';
 import { s } from '../../../lib/schema/dsl';
 
 const spec = s.object({
-  nodeLabels: s.map(s.string(), { mapType: 'atomic' }).describe('Labels of the nodes of this flavor (at most 8).'),
+  nodeLabels: s.map(s.string(), { mapType: 'atomic', maxProperties: 8 }).describe('Labels of the nodes of this flavor (at most 8).'),
   nodeTaints: nodeTaints().rule(TAINT_EFFECT_RULE, "taint effect must be 'NoSchedule', 'PreferNoSchedule' or 'NoExecute'"),
   tolerations: tolerations({ atomic: true }).describe('Tolerations added to the pods admitted on this flavor.'),
   topologyName: objectRef().describe('The Topology of these nodes, for topology-aware scheduling.'),

@@ -87,7 +87,7 @@ function spec(v: Version) {
 }
 
 function topologyAssignment(v: Version) {
-  const levels = s.array(s.string(), { listType: 'atomic', minItems: 1, maxItems: 16 }).required();
+  const levels = s.array(v === 'v1beta1' ? s.string() : s.string({ maxLength: 317 }), { listType: 'atomic', minItems: 1, maxItems: 16 }).required();
   if (v === 'v1beta1') {
     return s.object({
       domains: s.array(s.object({
@@ -98,14 +98,14 @@ function topologyAssignment(v: Version) {
     }).named('TopologyAssignment');
   }
   const counts = s.object({
-    individual: s.array(s.int32(), { listType: 'atomic', minItems: 1, maxItems: 100000 }),
+    individual: s.array(s.int32({ minimum: 1 }), { listType: 'atomic', minItems: 1, maxItems: 100000 }),
     universal: s.int32({ minimum: 1 }),
   }).named('TopologyAssignmentSlicePodCounts').required()
     .rule('has(self.individual) != has(self.universal)', 'set exactly one of individual and universal');
   const values = s.object({
     individual: s.object({
       prefix: s.string({ maxLength: 63 }),
-      roots: s.array(s.string(), { listType: 'atomic', minItems: 1, maxItems: 100000 }).required(),
+      roots: s.array(s.string({ maxLength: 63 }), { listType: 'atomic', minItems: 1, maxItems: 100000 }).required(),
       suffix: s.string({ maxLength: 63 }),
     }).named('TopologyAssignmentSliceIndividualValues'),
     universal: s.string({ maxLength: 63 }),
@@ -118,7 +118,8 @@ function topologyAssignment(v: Version) {
       podCounts: counts,
       valuesPerLevel: s.array(values, { listType: 'atomic', minItems: 1, maxItems: 16 }).required(),
     }).named('TopologyAssignmentSlice')
-      .rule('!has(self.podCounts.individual) || size(self.podCounts.individual) == self.domainCount', 'podCounts.individual must give one count per domain'),
+      .rule('!has(self.podCounts.individual) || size(self.podCounts.individual) == self.domainCount', 'podCounts.individual must give one count per domain')
+      .rule('self.valuesPerLevel.all(x, !has(x.individual) || size(x.individual.roots) == self.domainCount)', 'individual values must give one root per domain'),
     { listType: 'atomic', maxItems: 1000 }).required(),
   }).named('TopologyAssignment')
     .rule('self.slices.all(sl, size(sl.valuesPerLevel) == size(self.levels))', 'each slice must give values for every level');
@@ -129,7 +130,7 @@ function admission(v: Version) {
   const assignment = s.object({
     count: s.int32({ minimum: 0 }),
     delayedTopologyRequest: legacy ? s.string() : s.string({ enum: ['Pending', 'Ready'], maxLength: 7 }),
-    flavors: s.stringMap().describe('Resource name -> the flavor assigned for it.'),
+    flavors: s.map(objectRef()).describe('Resource name -> the flavor assigned for it.'),
     name: legacy ? podSetName().default('main').required() : podSetName().default('main'),
     resourceUsage: s.map(s.quantity()),
     topologyAssignment: topologyAssignment(v),
@@ -170,7 +171,7 @@ function status(v: Version) {
     admissionChecks: s.array(admissionCheckState(v), { listType: 'map', listMapKeys: ['name'], maxItems: 8 }),
     clusterName: s.string(legacy ? {} : { maxLength: 256 }).describe('The MultiKueue worker cluster running the workload.'),
     conditions: conditions(v),
-    nominatedClusterNames: s.array(s.string(), { listType: 'atomic', maxItems: 20 }),
+    nominatedClusterNames: s.array(s.string(legacy ? {} : { maxLength: 256 }), { listType: 'atomic', maxItems: 20 }),
     ...(legacy ? {} : {
       preemptionGates: s.array(s.object({
         lastTransitionTime: s.dateTime().required(),

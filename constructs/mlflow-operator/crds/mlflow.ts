@@ -128,6 +128,9 @@ export const mlflowCrd: CrdDefinition = {
         url: s.string({ maxLength: 2048 }),
         version: s.string({ maxLength: 64 }),
       }).named('MLflowStatus'),
-    }),
+    })
+      // The operator runs one MLflow per cluster, named mlflow; its name prefixes the objects it creates.
+      .rule("self.metadata.name == 'mlflow'", "the MLflow resource must be named 'mlflow'")
+      .rule('self.metadata.name.size() <= 40', 'the MLflow name must be at most 40 characters'),
   }],
 };

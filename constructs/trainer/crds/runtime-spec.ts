@@ -63,8 +63,8 @@ export const trainingRuntimeSpec = s.object({
   template: s.object({
     metadata: embeddedObjectMeta(),
     spec: jobSetSpec,
-  }).named('JobSetTemplateSpec').describe('The JobSet every TrainJob of this runtime starts from.'),
-}).named('TrainingRuntimeSpec');
+  }, { minProperties: 1 }).named('JobSetTemplateSpec').describe('The JobSet every TrainJob of this runtime starts from.'),
+}, { minProperties: 1 }).named('TrainingRuntimeSpec');
 
 /** The object schema of both runtime kinds (no status). */
 export const trainingRuntimeSchema = s.object({ spec: trainingRuntimeSpec });

@@ -77,8 +77,8 @@ const runtimePatch = s.object({
 
 const trainer = s.object({
   image: s.string({ maxLength: 500 }).describe('Image of the training container.'),
-  command: s.array(s.string(), { listType: 'atomic', maxItems: 128 }),
-  args: s.array(s.string(), { listType: 'atomic', maxItems: 128 }),
+  command: s.array(s.string({ maxLength: 1048576 }), { listType: 'atomic', maxItems: 128 }),
+  args: s.array(s.string({ maxLength: 1048576 }), { listType: 'atomic', maxItems: 128 }),
   env: envList().describe("Environment of the trainer, merged into the runtime's."),
   numNodes: s.int32().describe('Number of training nodes.'),
   resourcesPerNode: plainCore('V1ResourceRequirements').describe('Compute resources of each training node.'),
@@ -133,7 +133,7 @@ const schema = s.object({
     conditions: metav1Conditions({ maxItems: 8 }),
     jobsStatus: s.array(jobStatus, { listType: 'map', listMapKeys: ['name'], maxItems: 100 }),
     trainerStatus,
-  }).named('TrainJobStatus'),
+  }, { minProperties: 1 }).named('TrainJobStatus'),
 })
   // The TrainJob name becomes the JobSet name and its Service names: an RFC 1035 label.
   .rule(`self.metadata.name.matches('${RFC1035_LABEL}')`, 'metadata.name must be an RFC 1035 label (lower case, starting with a letter)')

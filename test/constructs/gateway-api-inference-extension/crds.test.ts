@@ -59,7 +59,7 @@ describe('gateway api inference extension CRDs', () => {
   test('v1 pool requires spec, selector labels and target ports', () => {
     const root = schemaOf(inferencePoolCrd);
     expect(root.required).toEqual(['spec']);
-    expect(at(root, 'spec').required).toEqual(['selector', 'targetPorts']);
+    expect(at(root, 'spec').required).toEqual(['endpointPickerRef', 'selector', 'targetPorts']);
     expect(at(root, 'spec.selector').required).toEqual(['matchLabels']);
     expect(at(root, 'spec.targetPorts')).toMatchObject({ 'minItems': 1, 'maxItems': 8, 'x-kubernetes-list-type': 'atomic' });
     expect(at(root, 'spec.targetPorts.[].number')).toMatchObject({ format: 'int32', minimum: 1, maximum: 65535 });

@@ -224,6 +224,15 @@ describe('validateBuiltin', () => {
     }]);
   });
 
+  test('list-map keys are compared whole, not as the message shortens them', () => {
+    // Two webhooks whose names share a long prefix (KServe's defaulter and pod-mutator).
+    const hook = (name: string) => ({ name, admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig: { service: { name: 's', namespace: 'n' } } });
+    const config = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'm' }, webhooks: [hook('inferenceservice.kserve-webhook-server.defaulter'), hook('inferenceservice.kserve-webhook-server.pod-mutator')] };
+    expect(validateBuiltin(config)).toEqual([]);
+    config.webhooks.push(hook('inferenceservice.kserve-webhook-server.defaulter'));
+    expect(validateBuiltin(config).map((i) => i.path)).toContain('webhooks[2]');
+  });
+
   test('fails when a CRD schema has a misspelt keyword', () => {
     const issues = validateBuiltin(modelCrd([
       { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { 'type': 'object', 'x-kubernetes-preserve-unknown-field': true } } } } },
