@@ -7,6 +7,7 @@ import { policyTargetsOf } from './network-policy';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
 import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
+import { clusterRoleRules, heldRules, runtimeGrantProblem, runtimeRbacCreators } from './runtime-rbac';
 import { SecurityCheck, securityException } from './security';
 import { isBuiltinGroup, isBuiltinKind } from './validation/builtin-kinds';
 import type { ValidationIssue } from './validation/issues';
@@ -47,7 +48,7 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP023', title: 'objects that an infrastructure component\'s webhooks intercept are applied after those webhooks are configured', check: checkInfrastructureWebhooksFirst },
   { id: 'MLP024', title: 'no Service, PodDisruptionBudget, NetworkPolicy or workload selector picks the pods of another workload in its namespace', check: checkSelectorOverlaps },
   { id: 'MLP030', title: 'RBAC covers every resource a controller owns and watches', check: checkRbac },
-  { id: 'MLP031', title: 'a controller holds every permission of the roles it creates at run time, its direct client calls and its SubjectAccessReview-checked verbs (as the API server\'s escalation check compares rules)', check: checkRuntimeNeeds },
+  { id: 'MLP031', title: 'a controller\'s ServiceAccount may create every role and binding it creates at run time (it holds their rules, or escalate/bind, as the API server\'s escalation check compares them), and holds its direct client calls and its SubjectAccessReview-checked verbs', check: checkRuntimeNeeds },
   { id: 'MLP040', title: 'no Secret carries literal credentials (passwords, secret or access keys): reference a Secret the user provides', check: checkLiteralCredentials },
   { id: 'MLP050', title: 'every pod template passes Pod Security "restricted", or declares an exception with a reason', check: checkPodSecurity },
   { id: 'MLP051', title: 'no \'*\' in RBAC verbs, resources or API groups, unless the role declares an exception with a reason', check: checkRbacWildcards },
@@ -772,18 +773,30 @@ function checkRbac(m: PlatformModel): Finding[] {
 
 function checkRuntimeNeeds(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
+  const objects = m.objects.map((o) => o.json);
+  const clusterRoles = clusterRoleRules(objects);
+  for (const creator of runtimeRbacCreators(m)) {
+    const ctl = creator.creator;
+    const sa = `${creator.serviceAccount.namespace}/${creator.serviceAccount.name}`;
+    const what = ctl instanceof Controller ? 'Controller' : 'Workload';
+    for (const g of creator.grants) {
+      const problem = runtimeGrantProblem(objects, creator, g, clusterRoles);
+      if (problem) {
+        out.push({
+          rule: 'MLP031',
+          path: ctl.node.path,
+          message: `component ${creator.component.componentName}: ${what.toLowerCase()} ${ctl.name} creates ${g.kind} ${g.name} at run time (${g.createdFor}) as ServiceAccount ${sa}, and the API server refuses it: ${problem}. ` +
+            `Keep the ${g.kind} in the ${what}'s grants (the rules of roles, and of bindings that carry them, are derived from them), grant what it lacks in the component's RBAC, and do not leave it out or patch it away`,
+        });
+      }
+    }
+  }
   for (const c of m.components) {
     for (const ctl of c.node.findAll().filter((x): x is Controller | Workload => x instanceof Controller || x instanceof Workload)) {
-      if (!ctl.grants.length && !ctl.clientCalls.length && !ctl.accessReviews.length) continue;
-      const held = heldClusterRules(m, ctl.serviceAccountName, ctl.namespace);
+      if (!ctl.clientCalls.length && !ctl.accessReviews.length) continue;
+      const held = heldRules(objects, { name: ctl.serviceAccountName, namespace: ctl.namespace }, undefined, clusterRoles);
       const sa = `${ctl.namespace}/${ctl.serviceAccountName}`;
       const missing = (wanted: PolicyRule[]) => [...new Set(uncoveredRules(held, wanted).map(describeRule))];
-      for (const g of ctl.grants) {
-        const lacking = missing(g.rules);
-        if (lacking.length) {
-          out.push({ rule: 'MLP031', path: ctl.node.path, message: `${ctl instanceof Controller ? 'controller' : 'workload'} ${ctl.name} creates ${g.kind} ${g.name} at run time (${g.createdFor}), granting ${lacking.join('; ')}, which its ServiceAccount ${sa} does not hold cluster-wide: the API server refuses the escalation. Keep the role in the ${ctl instanceof Controller ? 'Controller' : 'Workload'}'s grants (its rules are derived from them) and do not patch them away` });
-        }
-      }
       for (const [what, list] of [['calls directly', ctl.clientCalls], ['is checked by SubjectAccessReview for', ctl.accessReviews]] as const) {
         for (const n of list) {
           const lacking = missing([n.rule]);
@@ -818,28 +831,6 @@ function checkPolicySelectors(m: PlatformModel): Finding[] {
     }
   }
   return out;
-}
-
-/**
- * The rules a ServiceAccount holds in every namespace: those of the ClusterRoles its
- * ClusterRoleBindings reference, an aggregated ClusterRole counting the rules of every
- * ClusterRole its aggregationRule selects (as the API server fills it in).
- */
-function heldClusterRules(m: PlatformModel, saName: string, saNamespace: string): PolicyRule[] {
-  const clusterRoles = m.objects.filter((o) => o.json.kind === 'ClusterRole' && groupOf(o.json.apiVersion) === 'rbac.authorization.k8s.io').map((o) => o.json);
-  const rulesOf = (name: string): PolicyRule[] => {
-    const role = clusterRoles.find((r) => r.metadata?.name === name);
-    if (!role) return [];
-    const selectors: Array<Record<string, string>> = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s: LabelSelector) => s.matchLabels ?? {});
-    const aggregated = selectors.length
-      ? clusterRoles.filter((r) => r !== role && selectors.some((sel) => Object.keys(sel).length && matchLabels(sel, r.metadata?.labels ?? {}))).flatMap((r) => r.rules ?? [])
-      : [];
-    return [...(role.rules ?? []), ...aggregated];
-  };
-  const { bindings } = indexOf(m);
-  return (bindings.get(`${saNamespace}/${saName}`) ?? [])
-    .filter((o) => o.json.kind === 'ClusterRoleBinding' && o.json.roleRef?.kind === 'ClusterRole')
-    .flatMap((o) => rulesOf(o.json.roleRef.name));
 }
 
 /** The rules bound to a controller's ServiceAccount in the output. */

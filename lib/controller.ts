@@ -275,7 +275,7 @@ export class Controller extends Construct {
     this.selectorLabels = props.selectorLabels;
     this.owns = props.owns ?? [];
     this.watches = props.watches ?? [];
-    const needs = rbacNeeds(this.node.path, props);
+    const needs = rbacNeeds(this.node.path, props, [...this.owns.flatMap((d) => Rbac.own(d.group, d.plural)), ...(props.rules ?? [])]);
     this.grants = needs.grants;
     this.clientCalls = needs.clientCalls;
     this.accessReviews = needs.accessReviews;

@@ -211,22 +211,53 @@ export function bindingObject(scope: Construct, id: string, props: BindingObject
   });
 }
 
+/** What an operator creates at run time: a role, or a binding to a role. */
+export type RuntimeRbacKind = 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding';
+
 /**
- * A Role or ClusterRole an operator creates at run time (one per custom resource, say), or
- * an existing ClusterRole it binds at run time (e.g. system:auth-delegator). The API server
- * refuses to let anyone create a role, or a binding, granting a permission they do not hold
- * themselves (its escalation check), so the operator must hold every rule of it: a
- * Controller adds these rules to its own RBAC, and MLP031 proves its ServiceAccount holds them.
+ * A Role, ClusterRole, RoleBinding or ClusterRoleBinding an operator creates at run time
+ * (one per custom resource, say). The API server refuses to let anyone create a role
+ * granting a permission they do not hold themselves unless they hold `escalate` on roles,
+ * and a binding to a role whose permissions they do not hold unless they hold `bind` on it
+ * (its escalation check, which does not care whether the resources exist). A Controller or
+ * Workload adds the rules of the roles it declares here (and of bindings that carry their
+ * role's rules) to its own RBAC, and MLP031 proves, on the whole output, that its
+ * ServiceAccount holds what each one needs; test/apiserver/runtime-grants.test.ts lets a
+ * real API server decide the same.
  */
 export interface RuntimeRole {
-  /** The kind the operator creates: a Role (in the namespace of the object it serves) or a ClusterRole. */
-  readonly kind: 'Role' | 'ClusterRole';
-  /** Its name as the operator forms it, with the variable part in angle brackets, e.g. pipeline-runner-<dspa>. */
+  /** The kind the operator creates. */
+  readonly kind: RuntimeRbacKind;
+  /** Its name as the operator forms it, with the variable parts in angle brackets, e.g. pipeline-runner-<dspa>. */
   readonly name: string;
-  /** When the operator creates it, and from what (e.g. its template at the modelled tag). */
+  /** When the operator creates it, and from what (its code or template at the modelled tag). */
   readonly createdFor: string;
-  /** Its rules. resourceNames in them are the names it forms at run time: the operator holds the rule for every name. */
-  readonly rules: PolicyRule[];
+  /**
+   * Role and RoleBinding: the namespace it is created in, when that is fixed (e.g. the
+   * operator's own namespace). RoleBindings there count towards what the creator holds.
+   * @default - the namespace of the object it serves, any namespace: the creator must hold it cluster-wide
+   */
+  readonly namespace?: string;
+  /**
+   * Role and ClusterRole: its rules. resourceNames in them are the names it forms at run
+   * time: the operator holds the rule for every name. Bindings: the rules of the role bound
+   * when that role is neither in the output nor declared here (a built-in ClusterRole such
+   * as system:auth-delegator); they are then held like a role's.
+   * @default - none (bindings: the rules of roleRef as the output or the creator's roles declare them)
+   */
+  readonly rules?: PolicyRule[];
+  /** RoleBinding and ClusterRoleBinding: the role bound (a ClusterRoleBinding binds ClusterRoles only). */
+  readonly roleRef?: { readonly kind: 'Role' | 'ClusterRole'; readonly name: string };
+}
+
+/** Whether a run-time RBAC object is a binding. */
+export function isRuntimeBinding(g: RuntimeRole): boolean {
+  return g.kind === 'RoleBinding' || g.kind === 'ClusterRoleBinding';
+}
+
+/** The rbac.authorization.k8s.io resource of a kind, e.g. rolebindings. */
+export function rbacResourceOf(kind: RuntimeRbacKind | 'Role' | 'ClusterRole'): string {
+  return `${kind.toLowerCase()}s`;
 }
 
 /**
@@ -247,9 +278,10 @@ export interface RbacNeed {
  */
 export interface RbacNeedsProps {
   /**
-   * Roles and ClusterRoles it creates at run time, as data. The API server refuses a role
-   * that grants more than its creator holds, so their rules become the workload's own
-   * cluster-wide RBAC, and MLP031 proves its ServiceAccount holds all of them.
+   * Roles, ClusterRoles and bindings it creates at run time, as data. The API server
+   * refuses a role that grants more than its creator holds, so their rules (and those a
+   * binding carries) become the workload's own cluster-wide RBAC, and MLP031 proves its
+   * ServiceAccount holds what each one needs.
    * @default - none
    */
   readonly grants?: RuntimeRole[];
@@ -274,24 +306,52 @@ export interface RbacNeeds {
   readonly accessReviews: RbacNeed[];
   /**
    * The rules to hold cluster-wide: roles it creates live in any namespace (or are
-   * ClusterRoles), and so do the objects it calls on. A role's resourceNames are those the
-   * operator forms at run time (per object): it holds the rule for every name.
+   * ClusterRoles), and so do the objects it calls on. A role's resourceNames formed at run
+   * time (per object, `<name>`) make it hold the rule for every name; fixed names are kept.
+   * Rules the workload's explicit rules already cover are left out.
    */
   readonly rules: PolicyRule[];
 }
 
-/** Validates and resolves a workload's grants, clientCalls and accessReviews (`where`: its construct path). */
-export function rbacNeeds(where: string, props: RbacNeedsProps): RbacNeeds {
+/**
+ * Validates and resolves a workload's grants, clientCalls and accessReviews (`where`: its
+ * construct path; `explicit`: the cluster-wide rules it declares besides, which may already
+ * allow creating the kinds it creates).
+ */
+export function rbacNeeds(where: string, props: RbacNeedsProps, explicit: readonly PolicyRule[] = []): RbacNeeds {
   const grants = props.grants ?? [];
   const clientCalls = props.clientCalls ?? [];
   const accessReviews = props.accessReviews ?? [];
   for (const g of grants) {
-    if (!g.rules.length) throw new Error(`${where}: grants: ${g.kind} ${g.name} has no rules; list the rules the operator puts in it, or drop it`);
+    const what = `${where}: grants: ${g.kind} ${g.name}`;
+    if (!g.createdFor.trim()) throw new Error(`${what} has no createdFor; say when the operator creates it and from what code or template`);
+    if (isRuntimeBinding(g)) {
+      if (!g.roleRef) throw new Error(`${what} has no roleRef; name the role the operator binds`);
+      if (g.kind === 'ClusterRoleBinding' && g.roleRef.kind !== 'ClusterRole') throw new Error(`${what} binds Role ${g.roleRef.name}; a ClusterRoleBinding can only bind a ClusterRole`);
+      if (g.rules && !g.rules.length) throw new Error(`${what} has an empty rules list; drop rules (the bound role's rules are then resolved from the output) or list them`);
+    } else {
+      if (g.roleRef) throw new Error(`${what} has a roleRef; only RoleBindings and ClusterRoleBindings bind a role`);
+      if (!g.rules?.length) throw new Error(`${what} has no rules; list the rules the operator puts in it, or drop it`);
+    }
+    if (g.namespace !== undefined && (g.kind === 'ClusterRole' || g.kind === 'ClusterRoleBinding')) throw new Error(`${what} has namespace ${g.namespace}; a ${g.kind} is cluster-wide: drop the namespace`);
   }
   for (const [prop, list] of [['clientCalls', clientCalls], ['accessReviews', accessReviews]] as const) {
     for (const n of list) if (!n.reason.trim()) throw new Error(`${where}: ${prop}: ${JSON.stringify(n.rule)} has no reason; say what the program does with it`);
   }
-  const rules = [...grants.flatMap((g) => g.rules.map(({ resourceNames: _names, ...r }) => r)), ...clientCalls.map((n) => n.rule), ...accessReviews.map((n) => n.rule)];
+  // Creating one needs create on its kind, and the rules it grants (a binding: those it carries).
+  const creates = [...new Set(grants.map((g) => rbacResourceOf(g.kind)))].filter((r) => !allows(explicit, 'rbac.authorization.k8s.io', r, 'create')).sort();
+  // A granted rule the explicit rules already cover adds nothing (and would repeat them in the output).
+  // Names formed at run time (`<dspa>`) stand for every name: the rule is held for all; fixed names are kept.
+  const held = (r: PolicyRule): PolicyRule => {
+    if (!r.resourceNames?.some((n) => n.includes('<'))) return r;
+    const { resourceNames: _names, ...rest } = r;
+    return rest;
+  };
+  const granted = grants.flatMap((g) => (g.rules ?? []).map(held)).filter((r) => uncoveredRules(explicit, [r]).length);
+  const rules = [
+    ...(creates.length ? [Rbac.verbs('rbac.authorization.k8s.io', creates, ['create'])] : []),
+    ...granted, ...clientCalls.map((n) => n.rule), ...accessReviews.map((n) => n.rule),
+  ];
   return { grants, clientCalls, accessReviews, rules };
 }
 

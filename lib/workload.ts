@@ -188,7 +188,7 @@ export class Workload extends Construct {
       throw new Error(`${where}: replicas ${replicas}${custom?.replicas !== undefined ? ` (customization controllers['${target}'].replicas)` : ''} with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1`);
     }
 
-    const needs = rbacNeeds(where, props);
+    const needs = rbacNeeds(where, props, props.rules);
     this.grants = needs.grants;
     this.clientCalls = needs.clientCalls;
     this.accessReviews = needs.accessReviews;

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { codeFlareConfigDocument, renderCodeFlareConfig } from './config';
 import { codeFlareParityDeviations } from './parity';
-import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
+import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OAUTH_RUNTIME_ROLES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';
 import { CODEFLARE_IMAGES, CODEFLARE_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
@@ -164,6 +164,7 @@ export class CodeFlareOperator extends Component {
     ];
     this.controller = new Controller(this, 'Controller', {
       name: CODEFLARE_NAMES.controller,
+      grants: oauth ? CODEFLARE_OAUTH_RUNTIME_ROLES : [],
       image: this.image('operator'),
       command: ['/manager'],
       // --config defaults to codeflare-operator-config, the ConfigMap above.

@@ -1,4 +1,4 @@
-import { MANAGE_VERBS, PolicyRule, Rbac, RbacNeed } from '../../lib/rbac';
+import { AUTH_DELEGATOR_RULES, MANAGE_VERBS, PolicyRule, Rbac, RbacNeed, RuntimeRole } from '../../lib/rbac';
 
 // The CodeFlare operator's manager role (ODH fork, v1.16.0 line), split by feature so that
 // a platform grants only what the enabled controllers use. The cert rotator's rights come
@@ -41,6 +41,19 @@ export const CODEFLARE_OAUTH_RULES: PolicyRule[] = [
   Rbac.verbs('authentication.k8s.io', ['tokenreviews'], ['create']),
   Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
 ];
+
+/**
+ * With the OAuth proxy, v1.16.0 binds each RayCluster's proxy ServiceAccount to
+ * system:auth-delegator, a built-in ClusterRole (pkg/controllers/raycluster_controller.go
+ * desiredOAuthClusterRoleBinding, named by crbNameFromCluster).
+ */
+export const CODEFLARE_OAUTH_RUNTIME_ROLES: RuntimeRole[] = [{
+  kind: 'ClusterRoleBinding',
+  name: '<raycluster>-<namespace>-auth',
+  createdFor: 'per RayCluster with the dashboard OAuth proxy, for the proxy\'s token and access reviews (raycluster_controller.go desiredOAuthClusterRoleBinding)',
+  roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' },
+  rules: AUTH_DELEGATOR_RULES,
+}];
 
 /** The embedded AppWrapper controller (besides owning AppWrappers): the kinds it wraps. */
 export const CODEFLARE_APPWRAPPER_RULES: PolicyRule[] = [

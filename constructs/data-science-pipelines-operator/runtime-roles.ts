@@ -114,13 +114,33 @@ const WEBHOOK: RuntimeRole = {
   rules: [Rbac.read(PIPELINES_GROUP, 'pipelines')],
 };
 
-/** Bound, not created: the API server's and metadata proxy's ServiceAccounts review tokens and access. */
+/** Binds each per-DSPA Role to the ServiceAccount of the same name (its rolebinding*.yaml.tmpl beside each role). */
+function bindingOf(role: RuntimeRole, name: string, template: string): RuntimeRole {
+  return { kind: 'RoleBinding', name, createdFor: `per DSPA, binding Role ${role.name} to its ServiceAccount (${template})`, roleRef: { kind: 'Role', name: role.name } };
+}
+
+/** The API server's and metadata proxy's ServiceAccounts review tokens and access: system:auth-delegator, a built-in ClusterRole. */
 const AUTH_DELEGATOR: RuntimeRole = {
-  kind: 'ClusterRole',
-  name: 'system:auth-delegator',
-  createdFor: 'bound per DSPA by ClusterRoleBinding ds-pipeline-ui-auth-delegator-<namespace>-<dspa> (common/no-owner/clusterrolebinding.yaml.tmpl)',
+  kind: 'ClusterRoleBinding',
+  name: 'ds-pipeline-ui-auth-delegator-<namespace>-<dspa>',
+  createdFor: 'per DSPA, for its API server\'s kube-rbac-proxy (common/no-owner/clusterrolebinding.yaml.tmpl)',
+  roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' },
   rules: AUTH_DELEGATOR_RULES,
 };
 
-/** Every role DSPO v2.18.0 creates, or binds, at run time. */
-export const DSPO_RUNTIME_ROLES: RuntimeRole[] = [API_SERVER, USER_ACCESS, PIPELINE_RUNNER, PERSISTENCE_AGENT, SCHEDULED_WORKFLOW, WORKFLOW_CONTROLLER, WEBHOOK, AUTH_DELEGATOR];
+/** Every role and binding DSPO v2.18.0 creates at run time (config/internal at that tag). */
+export const DSPO_RUNTIME_ROLES: RuntimeRole[] = [
+  API_SERVER, USER_ACCESS, PIPELINE_RUNNER, PERSISTENCE_AGENT, SCHEDULED_WORKFLOW, WORKFLOW_CONTROLLER, WEBHOOK,
+  bindingOf(API_SERVER, 'ds-pipeline-<dspa>', 'apiserver/default/rolebinding_ds-pipeline.yaml.tmpl'),
+  bindingOf(PIPELINE_RUNNER, 'pipeline-runner-<dspa>', 'apiserver/default/rolebinding_pipeline-runner.yaml.tmpl'),
+  bindingOf(PERSISTENCE_AGENT, 'ds-pipeline-persistenceagent-<dspa>', 'persistence-agent/rolebinding.yaml.tmpl'),
+  bindingOf(SCHEDULED_WORKFLOW, 'ds-pipeline-scheduledworkflow-<dspa>', 'scheduled-workflow/rolebinding.yaml.tmpl'),
+  bindingOf(WORKFLOW_CONTROLLER, 'ds-pipeline-workflow-controller-rolebinding-<dspa>', 'workflow-controller/rolebinding.yaml.tmpl'),
+  {
+    kind: 'ClusterRoleBinding',
+    name: 'ds-pipelines-webhook',
+    createdFor: 'once a DSPA stores pipelines in Kubernetes, binding the webhook server\'s ServiceAccount (webhook/rolebinding_webhook.yaml.tmpl)',
+    roleRef: { kind: 'ClusterRole', name: 'ds-pipelines-webhook' },
+  },
+  AUTH_DELEGATOR,
+];

@@ -12,10 +12,31 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { DatabaseEngine, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac, ResourceRef, roleObject } from '../../lib/rbac';
+import { PolicyRule, Rbac, ResourceRef, roleObject, RuntimeRole } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Trainer } from '../trainer/trainer';
 import { TrainingOperator } from '../training-operator/training-operator';
+
+/**
+ * What the suggestion controller creates at v0.19.0 for a Suggestion with early stopping
+ * whose Deployment runs as `<suggestion>-<algorithm>` (suggestion_controller.go, composer.go
+ * DesiredRBAC): a Role of that name granting every verb on trials and their status, and its
+ * RoleBinding. The API server lets it grant `*` only if it holds `*` itself.
+ */
+export const KATIB_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'Role',
+    name: '<suggestion>-<algorithm>',
+    createdFor: 'per Suggestion with early stopping, for its suggestion service (composer.go DesiredRBAC)',
+    rules: [Rbac.verbs(KATIB_GROUP, ['trials', 'trials/status'], ['*'])],
+  },
+  {
+    kind: 'RoleBinding',
+    name: '<suggestion>-<algorithm>',
+    createdFor: 'per Suggestion with early stopping, binding its ServiceAccount of the same name (composer.go DesiredRBAC)',
+    roleRef: { kind: 'Role', name: '<suggestion>-<algorithm>' },
+  },
+];
 
 /** The MySQL server Katib includes by default. */
 export interface KatibMySqlOptions {
@@ -163,6 +184,8 @@ export class Katib extends Component {
       resources: props.resources,
       owns: crds.map((c) => c.definition),
       rules: [...CONTROLLER_RULES, ...trialRules],
+      grants: KATIB_RUNTIME_ROLES,
+      securityExceptions: [{ check: 'wildcardRbac', reason: "it creates a Role per Suggestion with early stopping granting '*' on trials and trials/status (v0.19.0 composer.go), which the API server lets it grant only if it holds '*' on them" }],
       watches,
       podAnnotations: { 'sidecar.istio.io/inject': 'false' },
       // The image's user is not numeric: upstream sets uid 1000 so that runAsNonRoot can be verified.

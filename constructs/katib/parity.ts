@@ -6,6 +6,8 @@ const C = DeviationCategory;
 const CONTROLLER = 'Deployment/katib-controller';
 const UI = 'Deployment/katib-ui';
 const KINDS = ['experiments', 'suggestions', 'trials'];
+/** The kinds no run-time Role of the controller grants `*` on. */
+const UNSHARED = ['experiments', 'suggestions'];
 
 export interface KatibParityOptions {
   readonly trialKinds: readonly KatibTrialKind[];
@@ -35,9 +37,11 @@ export function katibParityDeviations(o: KatibParityOptions): ParityDeviation[] 
     },
     // The controller: upstream's ClusterRole grants `*` on each Katib kind and its subresources.
     ...missing(CONTROLLER, [
-      ...rbacItems('kubeflow.org', KINDS.map((k) => `${k}/status`), ['create', 'delete', 'deletecollection', 'list', 'watch']),
+      // Not trials and trials/status: the Role it creates per Suggestion with early stopping
+      // grants `*` on them, so it holds `*` on them as upstream does (KATIB_RUNTIME_ROLES).
+      ...rbacItems('kubeflow.org', UNSHARED.map((k) => `${k}/status`), ['create', 'delete', 'deletecollection', 'list', 'watch']),
       ...rbacItems('kubeflow.org', KINDS.map((k) => `${k}/finalizers`), ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'watch']),
-      ...rbacItems('kubeflow.org', KINDS, ['deletecollection']),
+      ...rbacItems('kubeflow.org', UNSHARED, ['deletecollection']),
     ], C.SCOPED_RBAC, 'the controller reads and writes status through get, patch and update, needs only update on finalizers (owner references that block deletion), and deletes Katib objects one by one, never by collection; upstream grants every verb through `*`.'),
   ];
   if (!o.selfManagedCertificate) {

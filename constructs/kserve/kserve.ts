@@ -4,7 +4,7 @@ import { CRDS, LOCAL_MODEL_CRDS } from './crds';
 import { llmInferenceServiceConfigPresets } from './llm-presets';
 import { KSERVE_LLMISVC_CRDS_OWNED, KSERVE_MANAGER_CRDS_OWNED } from './ownership';
 import { kserveParityDeviations } from './parity';
-import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LLMISVC_VARIANT_AUTOSCALER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
+import { KSERVE_MANAGER_RULES, LLMISVC_MANAGER_RULES, LLMISVC_RUNTIME_ROLES, LLMISVC_VARIANT_AUTOSCALER_RULES, LOCALMODEL_AGENT_RULES, LOCALMODEL_MANAGER_RULES } from './rbac';
 import { clusterServingRuntimeSpec, DEFAULT_CLUSTER_SERVING_RUNTIMES } from './runtimes';
 import { KSERVE_IMAGES, KSERVE_VERSION, KServeImageKey } from './versions';
 import { ClusterServingRuntime, ClusterStorageContainer, LLMInferenceServiceConfig } from '../../imports/serving.kserve.io';
@@ -220,6 +220,7 @@ export class KServe extends Component {
         terminationGracePeriodSeconds: 30,
         owns: KSERVE_LLMISVC_CRDS_OWNED.filter((k) => crds.has(k)).map((k) => crds.get(k)!.definition),
         rules: [...LLMISVC_MANAGER_RULES, ...(props.workloadVariantAutoscaler ? LLMISVC_VARIANT_AUTOSCALER_RULES : [])],
+        grants: LLMISVC_RUNTIME_ROLES,
         watches: [
           { group: 'inference.networking.k8s.io', resource: 'inferencepools' },
           { group: 'inference.networking.x-k8s.io', resource: 'inferencepools' },

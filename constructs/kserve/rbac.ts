@@ -1,4 +1,4 @@
-import { LeftOutRbac, PolicyRule, Rbac } from '../../lib/rbac';
+import { AUTH_DELEGATOR_RULES, LeftOutRbac, PolicyRule, Rbac, READ_VERBS, RuntimeRole } from '../../lib/rbac';
 
 // What each KServe controller creates and reads besides the CRDs it owns (which the
 // Controller derives from `owns`). Facts from upstream's generated roles.
@@ -48,6 +48,7 @@ export const LLMISVC_MANAGER_RULES: PolicyRule[] = [
   Rbac.manage('gateway.networking.k8s.io', 'gatewayclasses', 'gateways', 'httproutes'),
   Rbac.manage('inference.networking.k8s.io', 'inferencepools'),
   Rbac.manage('inference.networking.x-k8s.io', 'inferencemodelrewrites', 'inferenceobjectives', 'inferencepoolimports', 'inferencepools'),
+  // The rest of what its run-time Roles grant (LLMISVC_RUNTIME_ROLES) is derived from them.
   Rbac.manage('keda.sh', 'scaledobjects'),
   Rbac.manage('leaderworkerset.x-k8s.io', 'leaderworkersets'),
   Rbac.read('llm-d.ai', 'inferencemodelrewrites', 'inferenceobjectives'),
@@ -81,6 +82,79 @@ export const LOCALMODEL_AGENT_RULES: PolicyRule[] = [
   Rbac.verbs('serving.kserve.io', ['localmodelnodes/status'], ['get', 'patch', 'update']),
 ];
 
+/**
+ * The routing sidecar's reads (workload.go sidecarSSRFProtectionRules): the Roles the
+ * controller creates for single-node and multi-node workloads hold these.
+ */
+const SIDECAR_RULES: PolicyRule[] = [
+  Rbac.read('', 'pods'),
+  Rbac.read('inference.networking.k8s.io', 'inferencepools'),
+  Rbac.read('inference.networking.x-k8s.io', 'inferencepools'),
+];
+
+/**
+ * The roles and bindings the LLMInferenceService controller (ServiceAccount
+ * llmisvc-controller-manager) creates at v0.20.0, in each LLMInferenceService's namespace
+ * (`<llmisvc>` its name): the scheduler's (scheduler.go expectedSchedulerRole, ...RoleBinding,
+ * ...AuthDelegatorBinding) and the workloads' (workload_single_node.go, workload_multi_node.go).
+ * The API server refuses a Role that grants what its creator lacks, whether or not the
+ * resources exist (inferencemodels is served by no CRD at v1.x of the inference extension,
+ * yet the scheduler's Role lists it): the controller holds every rule (MLP031, and
+ * test/apiserver/runtime-grants.test.ts on a real server).
+ */
+export const LLMISVC_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'Role',
+    name: '<llmisvc>-epp-role',
+    createdFor: 'per LLMInferenceService with a managed scheduler, for the endpoint picker (scheduler.go expectedSchedulerRole)',
+    rules: [
+      Rbac.read('', 'pods'),
+      { apiGroups: ['inference.networking.k8s.io', 'inference.networking.x-k8s.io'], resources: ['inferencemodels', 'inferenceobjectives', 'inferencepools'], verbs: READ_VERBS },
+      Rbac.read('inference.networking.x-k8s.io', 'inferencemodelrewrites', 'inferencepoolimports'),
+      Rbac.read('llm-d.ai', 'inferencemodelrewrites', 'inferenceobjectives'),
+      Rbac.read('discovery.k8s.io', 'endpointslices'),
+      Rbac.manage('coordination.k8s.io', 'leases'),
+    ],
+  },
+  {
+    kind: 'RoleBinding',
+    name: '<llmisvc>-epp-rb',
+    createdFor: 'per LLMInferenceService with a managed scheduler, binding the endpoint picker\'s ServiceAccount (scheduler.go expectedSchedulerRoleBinding)',
+    roleRef: { kind: 'Role', name: '<llmisvc>-epp-role' },
+  },
+  {
+    kind: 'ClusterRoleBinding',
+    name: '<namespace>-<llmisvc>-epp-auth-rb',
+    createdFor: 'per LLMInferenceService with a managed scheduler, for the endpoint picker\'s token and access reviews: system:auth-delegator, a built-in ClusterRole (scheduler.go expectedSchedulerAuthDelegatorBinding)',
+    roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' },
+    rules: AUTH_DELEGATOR_RULES,
+  },
+  {
+    kind: 'Role',
+    name: '<llmisvc>-kserve-role',
+    createdFor: 'per single-node LLMInferenceService, for its routing sidecar (workload_single_node.go expectedSingleNodeRole)',
+    rules: SIDECAR_RULES,
+  },
+  {
+    kind: 'RoleBinding',
+    name: '<llmisvc>-kserve-rb',
+    createdFor: 'per single-node LLMInferenceService, binding its workload\'s ServiceAccount (workload_single_node.go expectedSingleNodeRoleBinding)',
+    roleRef: { kind: 'Role', name: '<llmisvc>-kserve-role' },
+  },
+  {
+    kind: 'Role',
+    name: '<llmisvc>-kserve-mn-role',
+    createdFor: 'per multi-node LLMInferenceService, for its routing sidecar (workload_multi_node.go expectedMultiNodeMainRole)',
+    rules: SIDECAR_RULES,
+  },
+  {
+    kind: 'RoleBinding',
+    name: '<llmisvc>-kserve-mn-rb',
+    createdFor: 'per multi-node LLMInferenceService, binding its workload\'s ServiceAccount (workload_multi_node.go expectedMultiNodeRoleBinding)',
+    roleRef: { kind: 'Role', name: '<llmisvc>-kserve-mn-role' },
+  },
+];
+
 /** With the Workload Variant Autoscaler in the platform: the controller creates and updates VariantAutoscalings. */
 export const LLMISVC_VARIANT_AUTOSCALER_RULES: PolicyRule[] = [Rbac.manage('llmd.ai', 'variantautoscalings')];
 
@@ -93,13 +167,15 @@ export const RBAC_LEFT_OUT: LeftOutRbac[] = [
     serviceAccount: 'llmisvc-controller-manager',
     group: 'inference.networking.k8s.io',
     resources: ['inferencemodels', 'inferenceobjectives'],
-    reason: 'no such resources in inference.networking.k8s.io (v1 serves InferencePool only; InferenceObjective is x-k8s.io)',
+    verbs: ['create', 'delete', 'patch', 'update'],
+    reason: 'the controller writes neither: it only grants reading them in the scheduler\'s Role (LLMISVC_RUNTIME_ROLES), which it holds (get, list, watch) so that the API server lets it create that Role',
   },
   {
     serviceAccount: 'llmisvc-controller-manager',
     group: 'inference.networking.x-k8s.io',
     resources: ['inferencemodels'],
-    reason: 'InferenceModel was removed from the Gateway API Inference Extension before v1.0; no CRD serves it',
+    verbs: ['create', 'delete', 'patch', 'update'],
+    reason: 'the controller does not write InferenceModels: it only grants reading them in the scheduler\'s Role (LLMISVC_RUNTIME_ROLES), which it holds (get, list, watch)',
   },
   {
     serviceAccount: 'llmisvc-controller-manager',

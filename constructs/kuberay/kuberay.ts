@@ -1,6 +1,6 @@
 import { CRDS } from './crds';
 import { KUBERAY_PARITY_DEVIATIONS } from './parity';
-import { KUBERAY_OPERATOR_RULES } from './rbac';
+import { KUBERAY_OPERATOR_RULES, KUBERAY_RUNTIME_ROLES } from './rbac';
 import { KUBERAY_IMAGES, KUBERAY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
@@ -139,6 +139,7 @@ export class KubeRay extends Component {
       resources: props.resources ?? { requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '100m', memory: '512Mi' } },
       owns: [...crds.values()].map((c) => c.definition),
       rules: KUBERAY_OPERATOR_RULES,
+      grants: KUBERAY_RUNTIME_ROLES,
       watches: [
         { group: '', resource: 'pods' },
         { group: '', resource: 'services' },

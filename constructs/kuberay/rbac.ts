@@ -1,4 +1,4 @@
-import { PolicyRule, Rbac } from '../../lib/rbac';
+import { PolicyRule, Rbac, RuntimeRole } from '../../lib/rbac';
 
 /**
  * What the KubeRay operator does beyond reconciling its own four kinds, as upstream's
@@ -31,4 +31,29 @@ export const KUBERAY_OPERATOR_RULES: PolicyRule[] = [
   Rbac.verbs('cert-manager.io', ['certificates/status'], ['get']),
   Rbac.verbs('cert-manager.io', ['issuers'], ['create', 'get', 'list', 'watch']),
   Rbac.verbs('events.k8s.io', ['events'], ['create', 'patch']),
+];
+
+/**
+ * What v1.7.0 creates for a RayCluster with in-tree autoscaling (raycluster_controller.go
+ * reconcileAutoscalerRole/RoleBinding, common/rbac.go BuildRole, BuildRoleBinding): a Role
+ * named after the cluster, for the autoscaler sidecar, and its binding to the head's
+ * ServiceAccount. The operator holds every rule of the Role (MLP031).
+ */
+export const KUBERAY_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'Role',
+    name: '<raycluster>',
+    createdFor: 'per RayCluster with enableInTreeAutoscaling, for its autoscaler (common/rbac.go BuildRole)',
+    rules: [
+      Rbac.verbs('', ['pods'], ['get', 'list', 'patch', 'watch']),
+      Rbac.verbs('', ['pods/resize'], ['patch']),
+      Rbac.verbs('ray.io', ['rayclusters'], ['get', 'patch']),
+    ],
+  },
+  {
+    kind: 'RoleBinding',
+    name: '<raycluster>',
+    createdFor: 'per RayCluster with enableInTreeAutoscaling, binding the head\'s ServiceAccount (common/rbac.go BuildRoleBinding)',
+    roleRef: { kind: 'Role', name: '<raycluster>' },
+  },
 ];

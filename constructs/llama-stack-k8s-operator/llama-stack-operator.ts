@@ -5,7 +5,7 @@ import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject, RuntimeRole } from '../../lib/rbac';
 
 export interface LlamaStackOperatorProps extends ComponentProps {
   /**
@@ -45,8 +45,21 @@ export class LlamaStackOperator extends Component {
     const openShiftRules: PolicyRule[] = props.openShift
       ? [{ apiGroups: ['security.openshift.io'], resources: ['securitycontextconstraints'], resourceNames: ['anyuid'], verbs: ['use'] }]
       : [];
+    // On OpenShift (where the ClusterRole exists; pkg/deploy/kustomizer.go skips it elsewhere),
+    // v0.9.0 binds each distribution's ServiceAccount to the anyuid SCC's ClusterRole
+    // (controllers/manifests/base/rolebinding.yaml, named with the instance's prefix).
+    const grants: RuntimeRole[] = props.openShift
+      ? [{
+        kind: 'RoleBinding',
+        name: '<llamastackdistribution>-rb',
+        createdFor: 'per LlamaStackDistribution on OpenShift: system:openshift:scc:anyuid, a ClusterRole OpenShift ships (controllers/manifests/base/rolebinding.yaml)',
+        roleRef: { kind: 'ClusterRole', name: 'system:openshift:scc:anyuid' },
+        rules: openShiftRules,
+      }]
+      : [];
     this.controller = new Controller(this, 'Controller', {
       name: `${NAME}-controller-manager`,
+      grants,
       image: this.image('controller'),
       command: ['/manager'],
       args: ['--leader-elect', '--health-probe-bind-address=:8081'],

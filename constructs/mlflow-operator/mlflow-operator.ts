@@ -6,7 +6,7 @@ import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject, RuntimeRole } from '../../lib/rbac';
 import { RootFilesystem } from '../../lib/security';
 
 export interface MLflowOperatorProps extends ComponentProps {
@@ -30,6 +30,30 @@ const PREFIX = `${NAME}-`;
 const SELECTOR = { 'app.kubernetes.io/name': NAME, 'control-plane': 'controller-manager' };
 const GROUP = 'mlflow.opendatahub.io';
 const KF_GROUP = 'mlflow.kubeflow.org';
+
+/**
+ * What the operator creates per MLflow at 1.1.0, rendering its Helm chart
+ * (charts/mlflow/templates/rbac.yaml, applied by mlflow_controller.go): the shared ClusterRole
+ * mlflow, and a ClusterRoleBinding of the MLflow server's ServiceAccount to it.
+ */
+const MLFLOW_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'ClusterRole',
+    name: 'mlflow',
+    createdFor: 'per MLflow, shared by all of them: workspaces list namespaces, read their artifact connection Secret and MLflowConfigs (charts/mlflow/templates/rbac.yaml)',
+    rules: [
+      Rbac.read('', 'namespaces'),
+      { apiGroups: [''], resources: ['secrets'], resourceNames: ['mlflow-artifact-connection'], verbs: ['get', 'list', 'watch'] },
+      Rbac.read(KF_GROUP, 'mlflowconfigs'),
+    ],
+  },
+  {
+    kind: 'ClusterRoleBinding',
+    name: 'mlflow<suffix>',
+    createdFor: 'per MLflow, binding its server\'s ServiceAccount (charts/mlflow/templates/rbac.yaml)',
+    roleRef: { kind: 'ClusterRole', name: 'mlflow' },
+  },
+];
 /** Resources of mlflow.kubeflow.org that are no CRDs: the MLflow server checks them by SubjectAccessReview. */
 const MLFLOW_SERVER_RESOURCES = ['datasets', 'experiments', 'registeredmodels', 'gatewaysecrets', 'gatewayendpoints', 'gatewaymodeldefinitions', 'mcpservers'];
 const METRICS_CERT_SECRET = 'controller-manager-metrics-tls';
@@ -101,6 +125,7 @@ export class MLflowOperator extends Component {
       leaderElectionId: 'mlflow-operator-leader-election',
       resources: { requests: { cpu: '200m', memory: '400Mi' }, limits: { cpu: '1', memory: '4Gi' } },
       owns: [crds.get('MLflow')!.definition],
+      grants: MLFLOW_RUNTIME_ROLES,
       rules: [
         Rbac.read('', 'namespaces'),
         named([''], ['secrets'], ['mlflow-artifact-connection'], ['get', 'list', 'watch']),

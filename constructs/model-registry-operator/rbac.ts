@@ -23,7 +23,7 @@ export const OPERATOR_RULES: PolicyRule[] = [
 ];
 
 /**
- * The Roles v0.3.8 creates at run time (internal/controller/config/templates): it must hold
+ * The Roles and bindings v0.3.8 creates at run time (internal/controller/config/templates): it must hold
  * their rules to create them. `<registry>` is a ModelRegistry's name; the catalog's name is
  * model-catalog. Its RoleBindings bind these; its ClusterRoleBindings bind
  * system:auth-delegator for each registry's and the catalog's kube-rbac-proxy.
@@ -47,12 +47,16 @@ export const OPERATOR_RUNTIME_ROLES: RuntimeRole[] = [
     createdFor: 'with the model catalog, for its admins, who edit its sources (catalog/catalog-admin-role.yaml.tmpl)',
     rules: [Rbac.verbs('', ['configmaps', 'secrets'], ['get', 'list', 'patch', 'update', 'watch'])],
   },
-  {
-    kind: 'ClusterRole',
-    name: 'system:auth-delegator',
-    createdFor: 'bound per registry and for the catalog, for their kube-rbac-proxy (kube-rbac-proxy-role-binding.yaml.tmpl, catalog/catalog-kube-rbac-proxy-role-binding.yaml.tmpl)',
+  { kind: 'RoleBinding', name: '<registry>-users', createdFor: 'per ModelRegistry, binding its users\' Role (role-binding.yaml.tmpl)', roleRef: { kind: 'Role', name: 'registry-user-<registry>' } },
+  { kind: 'RoleBinding', name: 'model-catalog-authenticated', createdFor: 'with the model catalog, binding its users\' Role (catalog/catalog-rolebinding.yaml.tmpl)', roleRef: { kind: 'Role', name: 'model-catalog' } },
+  { kind: 'RoleBinding', name: 'model-catalog-admin-binding', createdFor: 'with the model catalog, binding its admins\' Role (catalog/catalog-admin-rolebinding.yaml.tmpl)', roleRef: { kind: 'Role', name: 'model-catalog-admin' } },
+  ...['<registry>', 'model-catalog'].map((n): RuntimeRole => ({
+    kind: 'ClusterRoleBinding',
+    name: `${n}-auth-delegator`,
+    createdFor: `${n === 'model-catalog' ? 'with the model catalog' : 'per ModelRegistry'}, for its kube-rbac-proxy: system:auth-delegator, a built-in ClusterRole (${n === 'model-catalog' ? 'catalog/catalog-kube-rbac-proxy-role-binding.yaml.tmpl' : 'kube-rbac-proxy/kube-rbac-proxy-role-binding.yaml.tmpl'})`,
+    roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' },
     rules: AUTH_DELEGATOR_RULES,
-  },
+  })),
 ];
 
 export const OPERAND_WATCHES: ResourceRef[] = [

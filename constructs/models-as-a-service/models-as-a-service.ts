@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { aiTenantCrd, configCrd, DEFAULT_AITENANT_NAMESPACE, legacyExternalModelCrd, maasAuthPolicyCrd, maasModelRefCrd, maasSubscriptionCrd, maasTenantConfigCrd, tenantCrd } from './crds';
 import { MAAS_PARITY_DEVIATIONS } from './parity';
-import { MAAS_CONTROLLER_RULES, MAAS_CONTROLLER_WATCHES, MAAS_OWNER_RULES, MAAS_VIEWER_RULES } from './rbac';
+import { MAAS_CONTROLLER_RULES, MAAS_CONTROLLER_WATCHES, MAAS_OWNER_RULES, MAAS_RUNTIME_ROLES, MAAS_VIEWER_RULES } from './rbac';
 import { MAAS_IMAGES, MAAS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
@@ -144,6 +144,7 @@ export class ModelsAsAService extends Component {
       terminationGracePeriodSeconds: 30,
       owns: owned,
       rules: MAAS_CONTROLLER_RULES,
+      grants: MAAS_RUNTIME_ROLES,
       watches: MAAS_CONTROLLER_WATCHES,
       // Upstream's leader-election role also grants ConfigMaps (the older lock type).
       namespacedRules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }],

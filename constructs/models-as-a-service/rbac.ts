@@ -1,4 +1,4 @@
-import { PolicyRule, Rbac, ResourceRef } from '../../lib/rbac';
+import { PolicyRule, Rbac, ResourceRef, RuntimeRole } from '../../lib/rbac';
 
 // What maas-controller reads and manages besides the CRDs it owns (which the Controller
 // derives from `owns`). Facts from upstream's maas-controller-role, cluster-config-role and
@@ -78,4 +78,32 @@ export const MAAS_OWNER_RULES: PolicyRule[] = [
 export const MAAS_VIEWER_RULES: PolicyRule[] = [
   Rbac.read(MAAS, 'externalmodels', 'maasmodelrefs'),
   Rbac.read('inference.opendatahub.io', 'externalmodels', 'externalproviders'),
+];
+
+/**
+ * The Roles the AITenant controller creates at v0.2.1 (maas-controller
+ * pkg/controller/maas/aitenant_controller.go ensureTenantNamespaceRole,
+ * ensureAITenantObjectRole): `aitenant-<aitenant>-tenant-admin` in the tenant's namespace and
+ * `aitenant-<aitenant>-object-admin` beside the AITenant. It binds neither at v0.2.1 (it
+ * only deletes RoleBindings of those names). Not declared: the ClusterRoles and
+ * ClusterRoleBindings of the per-tenant manifests it renders with kustomize
+ * (pkg/platform/tenantreconcile), which this component does not model.
+ */
+export const MAAS_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'Role',
+    name: 'aitenant-<aitenant>-tenant-admin',
+    createdFor: 'per AITenant, in its tenant namespace, for the tenant\'s admins (aitenant_controller.go ensureTenantNamespaceRole)',
+    rules: [
+      Rbac.manage(MAAS, 'maasauthpolicies', 'maassubscriptions'),
+      { apiGroups: [MAAS], resources: ['maastenantconfigs'], resourceNames: ['default-tenant'], verbs: ['get', 'patch', 'update'] },
+      Rbac.read(MAAS, 'maasmodelrefs'),
+    ],
+  },
+  {
+    kind: 'Role',
+    name: 'aitenant-<aitenant>-object-admin',
+    createdFor: 'per AITenant, beside it, for reading that AITenant (aitenant_controller.go ensureAITenantObjectRole)',
+    rules: [{ apiGroups: [MAAS], resources: ['aitenants'], resourceNames: ['<aitenant>'], verbs: ['get'] }],
+  },
 ];

@@ -3,7 +3,7 @@ import { AggregatedClusterRole } from '../../lib/aggregation';
 import type { Component } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { CrdDefinition } from '../../lib/crd';
-import { PolicyRule, Rbac } from '../../lib/rbac';
+import { AUTH_DELEGATOR_RULES, PolicyRule, Rbac, RuntimeRole } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 
 export interface OdhNotebookControllerProps {
@@ -40,6 +40,33 @@ export const ODH_NOTEBOOK_CONTROLLER_RULES: PolicyRule[] = [
 ];
 
 /**
+ * What the controller creates per Notebook (odh-notebook-controller controllers/ at
+ * v1.10.0-14, the nearest tag the mirror holds to the pinned image): a RoleBinding of the
+ * notebook's ServiceAccount to the DSPA user-access Role of the pipeline server named dspa,
+ * when that Role exists (notebook_rbac.go ReconcileRoleBindings; DSPO creates the Role, so
+ * its rules are written here), and a ClusterRoleBinding to system:auth-delegator for the
+ * notebook's kube-rbac-proxy (notebook_kube_rbac_auth.go). Not declared: the RoleBinding to
+ * mlflow-operator-mlflow-integration it makes when that ClusterRole exists (notebook_mlflow.go),
+ * whose rules come from the MLflow operator's component, when a platform has it.
+ */
+export const ODH_NOTEBOOK_CONTROLLER_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'RoleBinding',
+    name: 'elyra-pipelines-<notebook>',
+    createdFor: 'per Notebook in a namespace with a DSPA named dspa, for Elyra\'s pipeline submissions (notebook_rbac.go ReconcileRoleBindings)',
+    roleRef: { kind: 'Role', name: 'ds-pipeline-user-access-dspa' },
+    rules: [{ apiGroups: ['datasciencepipelinesapplications.opendatahub.io'], resources: ['datasciencepipelinesapplications/api'], resourceNames: ['dspa'], verbs: ['create', 'delete', 'get', 'patch', 'update'] }],
+  },
+  {
+    kind: 'ClusterRoleBinding',
+    name: '<notebook>-rbac-<namespace>-auth-delegator',
+    createdFor: 'per Notebook, for its kube-rbac-proxy: system:auth-delegator, a built-in ClusterRole (notebook_kube_rbac_auth.go NewNotebookKubeRbacProxyClusterRoleBinding)',
+    roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' },
+    rules: AUTH_DELEGATOR_RULES,
+  },
+];
+
+/**
  * Open Data Hub's notebook controller (odh-notebook-controller): it extends the Kubeflow
  * notebook controller with a mutating webhook (auth proxy sidecar, pipeline runtime
  * configuration, CA bundles, image resolution) and a validating webhook on Notebooks,
@@ -68,6 +95,7 @@ export class OdhNotebookController extends Construct {
       webhookPortName: 'webhook',
       resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '500m', memory: '4Gi' } },
       rules: ODH_NOTEBOOK_CONTROLLER_RULES,
+      grants: ODH_NOTEBOOK_CONTROLLER_RUNTIME_ROLES,
       watches: [
         { group: 'kubeflow.org', resource: 'notebooks' },
         { group: 'route.openshift.io', resource: 'routes' },

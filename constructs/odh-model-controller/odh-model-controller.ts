@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { CRDS } from './crds';
 import { ModelServingApi } from './model-serving-api';
 import { ODH_MODEL_CONTROLLER_PARITY_DEVIATIONS } from './parity';
-import { ODH_MODEL_CONTROLLER_RULES, ODH_MODEL_CONTROLLER_WATCHES } from './rbac';
+import { ODH_MODEL_CONTROLLER_RULES, ODH_MODEL_CONTROLLER_RUNTIME_ROLES, ODH_MODEL_CONTROLLER_WATCHES } from './rbac';
 import { ODH_MODEL_CONTROLLER_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
@@ -96,6 +96,7 @@ export class OdhModelController extends Component {
       resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '2Gi' } },
       owns: crds.map((c) => c.definition),
       rules: ODH_MODEL_CONTROLLER_RULES,
+      grants: ODH_MODEL_CONTROLLER_RUNTIME_ROLES,
       watches: ODH_MODEL_CONTROLLER_WATCHES,
       // The leader-election role upstream also grants ConfigMaps (the older lock type).
       namespacedRules: [Rbac.manage('', 'configmaps')],

@@ -1,4 +1,4 @@
-import { PolicyRule, Rbac, ResourceRef } from '../../lib/rbac';
+import { AUTH_DELEGATOR_RULES, PolicyRule, Rbac, ResourceRef, RuntimeRole } from '../../lib/rbac';
 
 // What odh-model-controller reads and manages besides the Account CRD it owns (which the
 // Controller derives from `owns`). Facts from upstream's generated role.
@@ -61,4 +61,36 @@ export const ODH_MODEL_CONTROLLER_WATCHES: ResourceRef[] = [
 export const MODEL_SERVING_API_RULES: PolicyRule[] = [
   Rbac.verbs('gateway.networking.k8s.io', ['gateways'], ['list']),
   Rbac.verbs('', ['namespaces'], ['get']),
+];
+
+/**
+ * What the controller creates at odh-v3.5-EA2 in an InferenceService's namespace: for KEDA
+ * autoscaling on Prometheus metrics (serving/reconcilers/kserve_keda_reconciler.go) a Role
+ * and RoleBinding inference-prometheus-auth for the metrics reader, and for an
+ * InferenceService with auth on a raw deployment a ClusterRoleBinding of its ServiceAccount
+ * to system:auth-delegator (kserve_raw_clusterrolebinding_reconciler.go). Not declared: the
+ * prometheus-ns-access RoleBinding it makes only when a monitoring namespace is configured
+ * (servingruntime_controller.go), to a ClusterRole that Open Data Hub's operator ships and
+ * no component here emits.
+ */
+export const ODH_MODEL_CONTROLLER_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'Role',
+    name: 'inference-prometheus-auth',
+    createdFor: 'per InferenceService autoscaled by KEDA on Prometheus metrics (kserve_keda_reconciler.go expectedRole)',
+    rules: [Rbac.verbs('', ['pods'], ['get']), Rbac.read('metrics.k8s.io', 'nodes', 'pods')],
+  },
+  {
+    kind: 'RoleBinding',
+    name: 'inference-prometheus-auth',
+    createdFor: 'per InferenceService autoscaled by KEDA, binding the metrics reader\'s ServiceAccount (kserve_keda_reconciler.go expectedRoleBinding)',
+    roleRef: { kind: 'Role', name: 'inference-prometheus-auth' },
+  },
+  {
+    kind: 'ClusterRoleBinding',
+    name: '<namespace>-<serviceaccount>-auth-delegator',
+    createdFor: 'per ServiceAccount of raw-deployment InferenceServices with auth, for their kube-rbac-proxy: system:auth-delegator, a built-in ClusterRole (resources/clusterrolebinding.go)',
+    roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' },
+    rules: AUTH_DELEGATOR_RULES,
+  },
 ];

@@ -5,6 +5,7 @@ import { CRDS } from './crds';
 import { KubeflowRoles } from './kubeflow-roles';
 import { DEFAULT_NAMESPACE_LABELS, ISTIO_INJECTION_LABEL } from './namespace-labels';
 import { profileControllerParityDeviations } from './parity';
+import { PROFILE_RUNTIME_BINDINGS } from './runtime-roles';
 import { Tenant, TenantProps, TenantSettings } from './tenant';
 import { PROFILE_CONTROLLER_IMAGES, PROFILE_CONTROLLER_VERSION } from './versions';
 import { KubeflowRole } from '../../lib/aggregation';
@@ -172,6 +173,8 @@ export class ProfileController extends Component {
         // RoleBindings to the Kubeflow roles need `bind` on them (or every permission they hold).
         { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: [KubeflowRole.ADMIN, KubeflowRole.EDIT, KubeflowRole.VIEW], verbs: ['bind'] },
       ],
+      // Its bindings to the Kubeflow roles (and kfam's): `bind` on the roles above lets it create them.
+      grants: PROFILE_RUNTIME_BINDINGS,
       watches: [
         { group: '', resource: 'namespaces' },
         { group: '', resource: 'serviceaccounts' },

@@ -6,7 +6,7 @@ import { Controller, ControllerMetrics, ControllerResources } from '../../lib/co
 import { CrdDefinition } from '../../lib/crd';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
-import { PolicyRule, Rbac, roleObject } from '../../lib/rbac';
+import { PolicyRule, Rbac, roleObject, RuntimeRole } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
 
 /** The job kinds training-operator serves, as its --enable-scheme flag names them. */
@@ -49,6 +49,29 @@ const OPERATOR_RULES: PolicyRule[] = [
   Rbac.verbs('rbac.authorization.k8s.io', ['rolebindings', 'roles'], ['create', 'list', 'update', 'watch']),
   Rbac.manage('scheduling.volcano.sh', 'podgroups'),
   Rbac.manage('scheduling.x-k8s.io', 'podgroups'),
+];
+
+/**
+ * What the MPIJob controller creates per MPIJob at release-1.9 (mpi/mpijob_controller.go
+ * newLauncherRole, newLauncherRoleBinding): the launcher's Role, reading pods and exec-ing
+ * into the job's workers by name, and its binding to the launcher's ServiceAccount.
+ */
+export const TRAINING_OPERATOR_RUNTIME_ROLES: RuntimeRole[] = [
+  {
+    kind: 'Role',
+    name: '<mpijob>-launcher',
+    createdFor: 'per MPIJob, for its launcher (mpijob_controller.go newLauncherRole)',
+    rules: [
+      Rbac.read('', 'pods'),
+      { apiGroups: [''], resources: ['pods/exec'], resourceNames: ['<mpijob>-worker-<i>'], verbs: ['create'] },
+    ],
+  },
+  {
+    kind: 'RoleBinding',
+    name: '<mpijob>-launcher',
+    createdFor: 'per MPIJob, binding the launcher\'s ServiceAccount (mpijob_controller.go newLauncherRoleBinding)',
+    roleRef: { kind: 'Role', name: '<mpijob>-launcher' },
+  },
 ];
 
 /**
@@ -125,6 +148,7 @@ export class TrainingOperator extends Component {
       resources: props.resources,
       owns: crds.map((c) => c.definition),
       rules: OPERATOR_RULES,
+      grants: TRAINING_OPERATOR_RUNTIME_ROLES,
       watches: [
         { group: '', resource: 'pods' },
         { group: '', resource: 'services' },

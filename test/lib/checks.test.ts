@@ -515,11 +515,12 @@ const CASES: Case[] = [
       const ctl = manager(c, { ports: {}, grants: [RUNNER_ROLE] });
       // A hand-built ClusterRole of the same name that holds reads only (as a patch could leave it).
       expect(ctl.node.tryRemoveChild('ClusterRole')).toBe(true);
-      new ApiObject(ctl, 'HandRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'widget-controller-role' }, rules: [Rbac.read('', 'pods')] });
+      new ApiObject(ctl, 'HandRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'widget-controller-role' }, rules: [Rbac.read('', 'pods'), Rbac.verbs('rbac.authorization.k8s.io', ['roles'], ['create'])] });
     },
     expected: [
-      '[MLP031] p/test/Manager: controller widget-controller creates Role runner-<widget> at run time (per Widget, from its runner template), granting delete pods (core); get pods/log (core); get secrets/widget-db (core), ' +
-        "which its ServiceAccount test-system/widget-controller does not hold cluster-wide: the API server refuses the escalation. Keep the role in the Controller's grants (its rules are derived from them) and do not patch them away",
+      '[MLP031] p/test/Manager: component test: controller widget-controller creates Role runner-<widget> at run time (per Widget, from its runner template) as ServiceAccount test-system/widget-controller, ' +
+        'and the API server refuses it: it grants delete pods (core); get pods/log (core); get secrets/widget-db (core), which it does not hold cluster-wide (it creates it in the namespace of the object it serves, any namespace), nor escalate on roles. ' +
+        "Keep the Role in the Controller's grants (the rules of roles, and of bindings that carry them, are derived from them), grant what it lacks in the component's RBAC, and do not leave it out or patch it away",
     ],
   },
   {
@@ -612,10 +613,29 @@ describe('MLP031: what an operator grants, calls and is reviewed for', () => {
     })).toEqual([]);
     expect(rules).toEqual([
       { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['report'] },
+      // Creating the Role needs create on roles.
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['create'] },
+      // A fixed name stays: it holds the rule for that name only.
+      { apiGroups: [''], resources: ['secrets'], resourceNames: ['widget-db'], verbs: ['get'] },
       { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get'] },
-      // The role's names are formed at run time (per Widget): it holds the rule for every name.
-      { apiGroups: [''], resources: ['pods/log', 'secrets'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
       { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+    ]);
+  });
+
+  test('a name formed at run time stands for every name; a rule its own rules cover adds nothing', () => {
+    let rules: unknown;
+    expect(problems((c) => {
+      rules = manager(c, {
+        ports: {},
+        rules: [Rbac.manage('', 'pods'), Rbac.verbs('rbac.authorization.k8s.io', ['roles'], ['create'])],
+        grants: [{ ...RUNNER_ROLE, rules: [Rbac.read('', 'pods'), { apiGroups: [''], resources: ['secrets'], resourceNames: ['<widget>-db'], verbs: ['get'] }] }],
+      }).clusterRules;
+    })).toEqual([]);
+    expect(rules).toEqual([
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['create'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     ]);
   });
 
@@ -634,7 +654,7 @@ describe('MLP031: what an operator grants, calls and is reviewed for', () => {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
         metadata: { name: 'widget-controller-pods', labels: { 'example.com/aggregate-to-widget-controller': 'true' } },
-        rules: [{ apiGroups: [''], resources: ['pods', 'pods/*', 'secrets'], verbs: ['*'] }],
+        rules: [{ apiGroups: [''], resources: ['pods', 'pods/*', 'secrets'], verbs: ['*'] }, { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['create'] }],
       });
       declareSecurityExceptions(ctl.node.findChild('Part') as ApiObject, [{ check: 'wildcardRbac', reason: 'test: the operator grants every verb on pods' }]);
     })).toEqual([]);
@@ -645,6 +665,93 @@ describe('MLP031: what an operator grants, calls and is reviewed for', () => {
       'p/test/Manager: grants: Role runner-<widget> has no rules; list the rules the operator puts in it, or drop it');
     expect(() => platformWith((c) => manager(c, { ports: {}, clientCalls: [{ rule: Rbac.read('', 'pods'), reason: ' ' }] }))).toThrow(
       'p/test/Manager: clientCalls: {"apiGroups":[""],"resources":["pods"],"verbs":["get","list","watch"]} has no reason; say what the program does with it');
+  });
+});
+
+describe('MLP031: bindings, escalate and bind, fixed namespaces', () => {
+  const clusterRole = (c: TestComponent, id: string, name: string, rules: unknown[], labels?: Record<string, string>, aggregate?: Record<string, string>) => new ApiObject(c, id, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name, labels },
+    ...(aggregate ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: aggregate }] } } : {}),
+    rules,
+  });
+  const BINDING: RuntimeRole = { kind: 'RoleBinding', name: '<tenant>-widget-users', createdFor: 'per tenant namespace', roleRef: { kind: 'ClusterRole', name: 'widget-users' } };
+  // widget-users aggregates widget-edit, which aggregates widget-view: the API server sees all three's rules.
+  const userRoles = (c: TestComponent) => {
+    clusterRole(c, 'Users', 'widget-users', [], undefined, { 'example.com/aggregate-to-widget-users': 'true' });
+    clusterRole(c, 'Edit', 'widget-edit', [Rbac.manage('example.com', 'widgets')], { 'example.com/aggregate-to-widget-users': 'true' }, { 'example.com/aggregate-to-widget-edit': 'true' });
+    clusterRole(c, 'View', 'widget-view', [Rbac.read('example.com', 'gadgets')], { 'example.com/aggregate-to-widget-edit': 'true' });
+  };
+
+  test('a binding to an aggregated ClusterRole of the output needs every rule it aggregates, nested ones included', () => {
+    expect(problems((c) => {
+      userRoles(c);
+      manager(c, { ports: {}, grants: [BINDING], rules: [Rbac.manage('example.com', 'widgets')] });
+    })).toEqual([
+      '[MLP031] p/test/Manager: component test: controller widget-controller creates RoleBinding <tenant>-widget-users at run time (per tenant namespace) as ServiceAccount test-system/widget-controller, ' +
+        'and the API server refuses it: it binds ClusterRole widget-users, granting get gadgets (example.com); list gadgets (example.com); watch gadgets (example.com), ' +
+        'which it does not hold cluster-wide (it creates it in the namespace of the object it serves, any namespace), nor bind on clusterroles/widget-users. ' +
+        "Keep the RoleBinding in the Controller's grants (the rules of roles, and of bindings that carry them, are derived from them), grant what it lacks in the component's RBAC, and do not leave it out or patch it away",
+    ]);
+  });
+
+  test('bind on the role, or escalate on roles, lets it create what it does not hold: no finding', () => {
+    expect(problems((c) => {
+      userRoles(c);
+      manager(c, { ports: {}, grants: [BINDING], rules: [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: ['widget-users'], verbs: ['bind'] }] });
+    })).toEqual([]);
+    expect(problems((c) => {
+      const ctl = manager(c, { ports: {}, grants: [RUNNER_ROLE] });
+      expect(ctl.node.tryRemoveChild('ClusterRole')).toBe(true);
+      clusterRole(c, 'Escalate', 'widget-controller-role', [Rbac.verbs('rbac.authorization.k8s.io', ['roles'], ['create', 'escalate'])]);
+    })).toEqual([]);
+  });
+
+  test('bind on another role does not help, and a binding to a role nobody declares says what to declare', () => {
+    expect(problems((c) => {
+      userRoles(c);
+      manager(c, {
+        ports: {},
+        grants: [BINDING, { kind: 'ClusterRoleBinding', name: 'widget-<tenant>-metrics', createdFor: 'per tenant', roleRef: { kind: 'ClusterRole', name: 'cluster-monitoring-view' } }],
+        rules: [Rbac.manage('example.com', 'widgets', 'gadgets'), { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: ['widget-view'], verbs: ['bind'] }],
+      });
+    })).toEqual([
+      '[MLP031] p/test/Manager: component test: controller widget-controller creates ClusterRoleBinding widget-<tenant>-metrics at run time (per tenant) as ServiceAccount test-system/widget-controller, ' +
+        'and the API server refuses it: it binds ClusterRole cluster-monitoring-view, which is neither in the output nor declared, and holds no bind on it: declare the binding\'s rules (those of cluster-monitoring-view) or grant bind on clusterroles/cluster-monitoring-view. ' +
+        "Keep the ClusterRoleBinding in the Controller's grants (the rules of roles, and of bindings that carry them, are derived from them), grant what it lacks in the component's RBAC, and do not leave it out or patch it away",
+    ]);
+  });
+
+  test('a Role in a fixed namespace counts RoleBindings there; one in any namespace needs the rules cluster-wide', () => {
+    const own: RuntimeRole = { ...RUNNER_ROLE, namespace: NS };
+    const handRbac = (c: TestComponent, ctl: Controller) => {
+      expect(ctl.node.tryRemoveChild('ClusterRole')).toBe(true);
+      expect(ctl.node.tryRemoveChild('ClusterRoleBinding')).toBe(true);
+      new ApiObject(c, 'OwnRole', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'widget-runner-maker', namespace: NS }, rules: [...RUNNER_ROLE.rules!, Rbac.verbs('rbac.authorization.k8s.io', ['roles'], ['create'])] });
+      new ApiObject(c, 'OwnBinding', {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'widget-runner-maker', namespace: NS },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'widget-runner-maker' },
+        subjects: [{ kind: 'ServiceAccount', name: 'widget-controller', namespace: NS }],
+      });
+    };
+    expect(problems((c) => handRbac(c, manager(c, { ports: {}, grants: [own] })))).toEqual([]);
+    expect(problems((c) => handRbac(c, manager(c, { ports: {}, grants: [RUNNER_ROLE] })))).toEqual([
+      '[MLP031] p/test/Manager: component test: controller widget-controller creates Role runner-<widget> at run time (per Widget, from its runner template) as ServiceAccount test-system/widget-controller, ' +
+        'and the API server refuses it: it lacks create on roles (rbac.authorization.k8s.io) cluster-wide (it creates it in the namespace of the object it serves, any namespace). ' +
+        "Keep the Role in the Controller's grants (the rules of roles, and of bindings that carry them, are derived from them), grant what it lacks in the component's RBAC, and do not leave it out or patch it away",
+    ]);
+  });
+
+  test('bad declarations fail with the construct path and the fix', () => {
+    const bad = (g: RuntimeRole) => () => platformWith((c) => manager(c, { ports: {}, grants: [g] }));
+    expect(bad({ kind: 'RoleBinding', name: 'b', createdFor: 'x' })).toThrow('p/test/Manager: grants: RoleBinding b has no roleRef; name the role the operator binds');
+    expect(bad({ kind: 'ClusterRoleBinding', name: 'b', createdFor: 'x', roleRef: { kind: 'Role', name: 'r' } })).toThrow('p/test/Manager: grants: ClusterRoleBinding b binds Role r; a ClusterRoleBinding can only bind a ClusterRole');
+    expect(bad({ ...RUNNER_ROLE, roleRef: { kind: 'Role', name: 'r' } })).toThrow('p/test/Manager: grants: Role runner-<widget> has a roleRef; only RoleBindings and ClusterRoleBindings bind a role');
+    expect(bad({ kind: 'ClusterRole', name: 'c', createdFor: 'x', rules: RUNNER_ROLE.rules, namespace: NS })).toThrow('p/test/Manager: grants: ClusterRole c has namespace test-system; a ClusterRole is cluster-wide: drop the namespace');
+    expect(bad({ ...RUNNER_ROLE, createdFor: ' ' })).toThrow('p/test/Manager: grants: Role runner-<widget> has no createdFor; say when the operator creates it and from what code or template');
   });
 });
 
@@ -668,8 +775,11 @@ describe('MLP031 on a Workload: the same grants, clientCalls and accessReviews a
     })).toEqual([]);
     expect(rules).toEqual([
       { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['report'] },
+      // Creating the Role needs create on roles.
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['create'] },
+      { apiGroups: [''], resources: ['secrets'], resourceNames: ['widget-db'], verbs: ['get'] },
       { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get'] },
-      { apiGroups: [''], resources: ['pods/log', 'secrets'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
       { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
     ]);
   });

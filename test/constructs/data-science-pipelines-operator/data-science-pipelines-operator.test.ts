@@ -105,10 +105,12 @@ describe('Data Science Pipelines Operator component', () => {
     const dspo = built.model.components[0] as DataSciencePipelinesOperator;
     expect(dspo.controller.grants.map((g) => `${g.kind} ${g.name}`)).toEqual([
       'Role ds-pipeline-<dspa>', 'Role ds-pipeline-user-access-<dspa>', 'Role pipeline-runner-<dspa>', 'Role ds-pipeline-persistenceagent-<dspa>',
-      'Role ds-pipeline-scheduledworkflow-<dspa>', 'Role ds-pipeline-workflow-controller-role-<dspa>', 'ClusterRole ds-pipelines-webhook', 'ClusterRole system:auth-delegator',
+      'Role ds-pipeline-scheduledworkflow-<dspa>', 'Role ds-pipeline-workflow-controller-role-<dspa>', 'ClusterRole ds-pipelines-webhook',
+      'RoleBinding ds-pipeline-<dspa>', 'RoleBinding pipeline-runner-<dspa>', 'RoleBinding ds-pipeline-persistenceagent-<dspa>', 'RoleBinding ds-pipeline-scheduledworkflow-<dspa>',
+      'RoleBinding ds-pipeline-workflow-controller-rolebinding-<dspa>', 'ClusterRoleBinding ds-pipelines-webhook', 'ClusterRoleBinding ds-pipeline-ui-auth-delegator-<namespace>-<dspa>',
     ]);
     const held = named('ClusterRole', 'data-science-pipelines-operator-controller-manager-role').rules as PolicyRule[];
-    for (const g of dspo.controller.grants) expect([g.name, uncoveredRules(held, g.rules)]).toEqual([g.name, []]);
+    for (const g of dspo.controller.grants) expect([g.name, uncoveredRules(held, g.rules ?? [])]).toEqual([g.name, []]);
     // The pipeline runner's '*' verbs need '*' verbs, not a list of them.
     expect(held).toContainEqual({ apiGroups: ['kubeflow.org'], resources: ['*'], verbs: ['*'] });
     expect(built.model.objects.filter((o) => o.json.kind === 'ClusterRole').flatMap((o) => o.json.metadata.name)).not.toContain('ds-pipelines-webhook');

@@ -8,6 +8,7 @@ import { CertificateProvider } from '../../../lib/certificates';
 import { CERT_MANAGER } from '../../../lib/component';
 import { DatabaseEngine } from '../../../lib/database';
 import { Platform } from '../../../lib/platform';
+import { PolicyRule, uncoveredRules } from '../../../lib/rbac';
 import { buildPlatform } from '../../../lib/synth';
 import { pinnable, problemsOf } from '../../platforms/helpers';
 import { objectsOf } from '../support/objects';
@@ -258,5 +259,15 @@ describe('Katib props', () => {
     const o = objectsOf(b);
     expect(o.can('Role', 'katib-controller-role', 'coordination.k8s.io', 'leases', 'update')).toBe(true);
     expect(parse(o.named('ConfigMap', 'katib-config').data['katib-config.yaml']).init.controller).toMatchObject({ enableLeaderElection: true, leaderElectionID: '3fbc96e9.katib.kubeflow.org' });
+  });
+});
+
+describe('Katib: what the suggestion controller creates at run time', () => {
+  test('KATIB-SUGGESTION-ROLE: the controller holds every verb on trials and trials/status, which the Role it creates per Suggestion with early stopping grants', () => {
+    const k = built.model.components.find((c) => c instanceof Katib) as Katib;
+    const role = k.controller.grants.find((g) => g.kind === 'Role');
+    expect(role?.rules).toEqual([{ apiGroups: ['kubeflow.org'], resources: ['trials', 'trials/status'], verbs: ['*'] }]);
+    const held = named('ClusterRole', 'katib-controller-role').rules as PolicyRule[];
+    expect(uncoveredRules(held, role!.rules!)).toEqual([]);
   });
 });

@@ -113,7 +113,9 @@ describe('ModelRegistryOperator managers', () => {
     expect(c.command).toEqual(['/manager']);
     const flags = c.args.map((a: string) => a.replace(/=.*$/, ''));
     for (const f of flags) expect(['--health-probe-bind-address', '--leader-elect', '--metrics-bind-address', '--metrics-secure', '--metrics-cert-dir', '--metrics-cert-name', '--metrics-key-name']).toContain(f);
-    expect(alone.c.operator.grants.map((g) => `${g.kind} ${g.name}`)).toEqual(['Role registry-user-<registry>', 'Role model-catalog', 'Role model-catalog-admin', 'ClusterRole system:auth-delegator']);
+    expect(alone.c.operator.grants.map((g) => `${g.kind} ${g.name}`)).toEqual(['Role registry-user-<registry>', 'Role model-catalog', 'Role model-catalog-admin',
+      'RoleBinding <registry>-users', 'RoleBinding model-catalog-authenticated', 'RoleBinding model-catalog-admin-binding',
+      'ClusterRoleBinding <registry>-auth-delegator', 'ClusterRoleBinding model-catalog-auth-delegator']);
   });
 
   test('IMAGE-TAGS: the operator and REST images are v0.3.8\'s; the images upstream names `latest` are pinned to release tags of the same repositories (evidence)', () => {
@@ -170,7 +172,7 @@ describe('ModelRegistryOperator managers', () => {
     for (const g of ['gateway.networking.k8s.io', 'aihub.opendatahub.io', 'components.platform.opendatahub.io/aihubs']) expect(groups).not.toContain(g);
     expect(triples.filter((t: string) => t.startsWith('config.openshift.io/'))).toEqual(['config.openshift.io/ingresses:get,list,watch']);
     expect(JSON.stringify(role.rules)).not.toContain('"*"');
-    for (const g of alone.c.operator.grants) expect([g.name, uncoveredRules(role.rules as PolicyRule[], g.rules)]).toEqual([g.name, []]);
+    for (const g of alone.c.operator.grants) expect([g.name, uncoveredRules(role.rules as PolicyRule[], g.rules ?? [])]).toEqual([g.name, []]);
   });
 
   test('MRO-VERSION: requires no other component (v0.3.8 neither watches nor creates InferenceServices)', () => {
