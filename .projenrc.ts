@@ -206,10 +206,12 @@ project.addTask('parity', {
   exec: 'ts-node --transpile-only scripts/parity-report.ts',
   receiveArgs: true,
 });
-// The package task: compile pkg/ afresh, then pack the tarball into artifacts/ (not dist/, the synth output).
-project.packageTask.reset('rm -rf pkg');
-project.packageTask.exec('tsc -p tsconfig.package.json');
-project.packageTask.exec('mkdir -p artifacts');
+// npm's prepack compiles pkg/ afresh (scripts/prepack.mjs), so `npm pack` and `npm publish` never
+// pack a package without its compiled library (main is pkg/index.js); it fails, saying why, when
+// TypeScript is not installed. The package task packs the tarball into artifacts/ (not dist/, the
+// synth output); prepack builds it.
+project.package.setScript('prepack', 'node scripts/prepack.mjs');
+project.packageTask.reset('mkdir -p artifacts');
 project.packageTask.exec('npm pack --pack-destination artifacts');
 
 // The test task lints without fixing (eslintOptions.commandOptions: running the tests must not
