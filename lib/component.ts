@@ -7,6 +7,7 @@ import { ImageSpec } from './images';
 import { BASELINE_KUBERNETES_SUPPORT, KubernetesSupport, normalizeKubernetesVersion } from './kubernetes-version';
 import { ParityDeviation, parityDeviationProblems } from './parity';
 import type { Platform } from './platform';
+import { reportProblem } from './problems';
 import { RuntimeWebhook, validateRuntimeWebhook } from './runtime-webhooks';
 import { VersionsTable } from './versions';
 
@@ -228,7 +229,7 @@ export abstract class Component extends Chart {
     // The platform's customization places components (namespaces) and may turn them off.
     this.namespaceName = scope.customization.namespaceOf(id, namespace);
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(this.namespaceName) || this.namespaceName.length > 63) {
-      throw new Error(`${this.node.path}: namespace '${this.namespaceName}' is not a valid namespace name (lower-case DNS label, at most 63 characters)`);
+      reportProblem(this, `namespace '${this.namespaceName}' is not a valid namespace name (lower-case DNS label, at most 63 characters), e.g. '${dnsLabelFrom(this.namespaceName)}'`);
     }
     // Off: the component is still built (its props are still checked, its ids stay known to
     // the customization) but out of the construct tree, so it emits nothing.
@@ -384,4 +385,10 @@ export abstract class Component extends Chart {
     }
     return true;
   }
+}
+
+/** A DNS label close to a name (lower-case, runs of other characters as '-'), for error messages. */
+export function dnsLabelFrom(name: string): string {
+  const label = String(name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
+  return label || 'my-namespace';
 }

@@ -8,6 +8,7 @@ import { Component } from './component';
 import { ArgoCdFlavor, EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, repositoryPath, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
+import { collectProblemsUnder, recordedProblems } from './problems';
 import { RenderedFiles } from './rendered';
 import { platformReport } from './report';
 import { versionDrift, versionDriftReport, VersionsTable } from './versions';
@@ -285,6 +286,8 @@ export class PlatformApp extends App {
     this.gitops = props.gitops;
     this.only = props.platforms ?? process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((n) => n);
     (globalThis as Registry)[LOADED_APPS]?.push(this);
+    collectProblemsUnder(this);
+    reportConstructionErrors(this);
   }
 
   public synth(): void {
@@ -331,6 +334,35 @@ export class PlatformApp extends App {
       progress.clear();
     }
   }
+}
+
+const CONSTRUCTION_REPORT = Symbol.for('cdk8s-mlplatform.constructionReport');
+type ConstructionReport = { [CONSTRUCTION_REPORT]?: { apps: App[] } };
+
+/**
+ * An error thrown while an app's constructs are built (before `runApp` can catch anything)
+ * ends the process as runApp ends a failed synth: `synth failed: ` and the problem list (the
+ * problems recorded so far by lib/problems.ts, then the error), once, exit code 1, no stack
+ * trace unless DEBUG is set. One handler per process, installed with the first PlatformApp of
+ * a program run by Node (not under a test runner, whose own handler reports uncaught errors).
+ */
+function reportConstructionErrors(app: App): void {
+  if (process.env.JEST_WORKER_ID !== undefined) return;
+  const g = globalThis as ConstructionReport;
+  if (g[CONSTRUCTION_REPORT]) {
+    g[CONSTRUCTION_REPORT].apps.push(app);
+    return;
+  }
+  const state = { apps: [app] };
+  g[CONSTRUCTION_REPORT] = state;
+  process.on('uncaughtException', (e: unknown) => {
+    const message = (e as Error)?.message ?? String(e);
+    const recorded = state.apps.flatMap((a) => recordedProblems(a)).filter((p) => !message.includes(p));
+    const problems = e instanceof PlatformError ? [...recorded, ...e.problems] : [...recorded, message];
+    process.stderr.write(`synth failed: ${new PlatformError(problems).message}\n`);
+    if (process.env.DEBUG && !(e instanceof PlatformError)) process.stderr.write(`${(e as Error)?.stack}\n`);
+    process.exit(1);
+  });
 }
 
 /**
