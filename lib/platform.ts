@@ -9,6 +9,7 @@ import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersio
 import { MetricsFence, resolveMetricsFence } from './network-policy';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { collectsProblems, reportProblem } from './problems';
+import { checkPropKeys } from './prop-keys';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
 /**
@@ -121,6 +122,8 @@ export class Platform extends Construct {
   constructor(scope: Construct, id: string, props: PlatformProps) {
     super(scope, id);
     // Wrong values are recorded (lib/problems.ts) and reported together when the platform builds.
+    // A platform class of its own (KubeflowPlatform, ...) checks its own props' keys.
+    if (new.target === Platform) checkPropKeys(this, 'Platform', props);
     if (typeof props.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(props.name)) {
       reportProblem(this, `name '${props.name}' must be a lower-case DNS label (it names the folder under dist/)`);
     }

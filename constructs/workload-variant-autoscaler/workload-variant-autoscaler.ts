@@ -90,7 +90,7 @@ export class WorkloadVariantAutoscaler extends Component {
   public readonly controller: Controller;
 
   constructor(scope: Platform, id: string, props: WorkloadVariantAutoscalerProps) {
-    super(scope, id, props.namespace ?? `${NAME}-system`);
+    super(scope, id, props.namespace ?? `${NAME}-system`, props);
     if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(props.prometheusUrl ?? '')) {
       throw new Error(`${this.node.path}: prometheusUrl '${props.prometheusUrl}' is not an http(s) URL; give the Prometheus or Thanos query endpoint, e.g. https://thanos-querier.openshift-monitoring.svc:9091`);
     }
