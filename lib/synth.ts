@@ -114,13 +114,17 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   }
   const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
   files.set('REPORT.md', platformReport(model, largeCrds, warnings) + versionDriftReport(drift));
-  // sortOptions fifo (kustomize v5): render in the listed order, not kustomize's kind order,
-  // which would move Namespaces ahead of every CRD and webhooks ahead of their backends.
-  files.set('kustomization.yaml', toYaml([{
-    apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', sortOptions: { order: 'fifo' }, resources: [...files.keys()].filter((f) => f.endsWith('.yaml')),
-  }]));
+  // The phase files; with GitOps files, platformOutput lists the phase folders instead.
+  files.set('kustomization.yaml', platformKustomization([...files.keys()].filter((f) => f.endsWith('.yaml'))));
   step('done', model.objects.length);
   return { model, files, largeCrds, warnings, documents };
+}
+
+/** The platform folder's kustomization.yaml: its resources (phase files, or phase folders) rendered in the listed order. */
+function platformKustomization(resources: string[]): string {
+  // sortOptions fifo (kustomize v5): render in the listed order, not kustomize's kind order,
+  // which would move Namespaces ahead of every CRD and webhooks ahead of their backends.
+  return toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', sortOptions: { order: 'fifo' }, resources }]);
 }
 
 function toYaml(docs: unknown[]): string {
@@ -183,6 +187,11 @@ export function platformOutput(build: PlatformBuild, outdir: string, gitops: Res
     ? gitopsFiles(build, placement.settings, { base: repositoryPath(placement.settings.path, placement.folder), namePrefix: `${placement.cluster}-` })
     : gitops ? gitopsFiles(build, gitops) : undefined;
   for (const [f, t] of extra ?? []) files.set(f, t);
+  // With phase kustomizations (GitOps files on), the platform's kustomization.yaml lists the
+  // phase folders, in apply order: rendering the platform then applies each phase's patches
+  // (CRDs and Namespaces never pruned), as Argo CD and Flux syncing the folders do.
+  const phases = PHASES.filter((p) => files.has(`${p}/kustomization.yaml`));
+  if (phases.length) files.set('kustomization.yaml', platformKustomization(phases));
   return { dir, files };
 }
 
@@ -280,9 +289,13 @@ export function loadApps(load: () => void): App[] {
 export class PlatformApp extends App {
   private readonly only?: string[];
   private readonly gitops: GitOpsSettings | false | undefined;
+  /** The folder the cdk8s CLI expects output in, when it runs the app (`npx cdk8s synth`). */
+  private readonly cdk8sOutdir?: string;
 
   constructor(props: PlatformAppProps = {}) {
-    super(props);
+    // The output folder: the app's, else MLP_OUTDIR, else the cdk8s CLI's (CDK8S_OUTDIR), else dist/.
+    super({ ...props, outdir: props.outdir ?? (process.env.MLP_OUTDIR || undefined) });
+    this.cdk8sOutdir = cdk8sCliOutdir(process.env);
     this.gitops = props.gitops;
     this.only = props.platforms ?? process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((n) => n);
     (globalThis as Registry)[LOADED_APPS]?.push(this);
@@ -322,6 +335,7 @@ export class PlatformApp extends App {
       if (gitopsError) throw gitopsError;
       progress.show('', 'write');
       for (const o of outputs) replaceFiles(o.output.dir, o.output.files);
+      this.besideTheCdk8sCli();
       if (gitops && gitops.repoURL !== EXAMPLE_GITOPS_SETTINGS.repoURL && gitIgnores(this.outdir)) {
         process.stderr.write(`warning: ${this.outdir} is ignored by git, but the Argo CD and Flux files point at it in ${gitops.repoURL}; ` +
           'commit the output where it is not ignored, or synthesize into a checkout of the GitOps repository (README: "Getting the output into git")\n');
@@ -332,6 +346,25 @@ export class PlatformApp extends App {
       }
     } finally {
       progress.clear();
+    }
+  }
+
+  /**
+   * Run by `npx cdk8s synth`: the CLI emptied its output folder (all of it) before the app ran
+   * and fails unless the app created it. Output written elsewhere (the app's outdir, or
+   * MLP_OUTDIR) leaves that folder created and empty, and says so; output into a folder other
+   * than dist/ warns that the CLI empties it at every run.
+   */
+  private besideTheCdk8sCli(): void {
+    const cli = this.cdk8sOutdir;
+    if (!cli) return;
+    if (path.resolve(cli) !== path.resolve(this.outdir)) {
+      fs.mkdirSync(cli, { recursive: true });
+      process.stderr.write(`note: the platforms were written to ${this.outdir} (the app's outdir or MLP_OUTDIR), which \`cdk8s synth\` leaves alone; ` +
+        `${cli}, where the CLI looks for manifests, is left empty\n`);
+    } else if (path.resolve(cli) !== path.resolve('dist')) {
+      process.stderr.write(`warning: \`cdk8s synth\` empties ${cli} before every run, everything in it, not only the platforms' folders; ` +
+        'to write into a folder that holds other files (a checkout of your GitOps repository), use `npx mlplatform synth --out DIR` or MLP_OUTDIR=DIR, which replace only each platform\'s folder\n');
     }
   }
 }
@@ -364,6 +397,15 @@ function reportConstructionErrors(app: App): void {
     process.exit(1);
   });
 }
+
+/**
+ * The output folder the cdk8s CLI gives the app it runs (`npx cdk8s synth` sets CDK8S_OUTDIR,
+ * over any the user set, and CDK8S_RECORD_CONSTRUCT_METADATA); undefined when not run by it.
+ */
+export function cdk8sCliOutdir(env: Record<string, string | undefined>): string | undefined {
+  return env.CDK8S_RECORD_CONSTRUCT_METADATA !== undefined && env.CDK8S_OUTDIR ? env.CDK8S_OUTDIR : undefined;
+}
+
 
 /**
  * Whether git ignores a folder (`git check-ignore`, run locally, no network); false without git
