@@ -1,7 +1,7 @@
-import { Controller } from '../../lib/controller';
-import { movingTag } from '../../lib/checks';
-import { buildPlatform } from '../../lib/synth';
 import { newPlatform, TestComponent } from './support';
+import { movingTag } from '../../lib/checks';
+import { Controller } from '../../lib/controller';
+import { buildPlatform } from '../../lib/synth';
 
 // Day two 12: MLP052 accepted moving tags (odh-stable, mariadb-105:1, origin-kube-rbac-proxy:4.19).
 
