@@ -25,7 +25,7 @@ export interface PlatformBuild {
   /** Findings of severity warning (e.g. MLP055): they do not fail synth and are listed in REPORT.md. */
   readonly warnings: Finding[];
   /**
-   * The objects of each phase file of `files` (`<phase>/<nn>-<component>.yaml`), as written,
+   * The objects of each phase file of `files` (`<phase>/<component>.yaml`), as written,
    * for writers that render them again with changes (the Helm chart's hooks).
    * @default - none: such writers read the objects back from the YAML text
    */
@@ -86,7 +86,6 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   };
   // Apply order, as the files list them (MLP055 measured the objects once for the checks).
   const largeCrds = largeCrdObjects(model).map((o) => o.json.metadata.name as string);
-  const index = new Map(model.components.map((c, i) => [c, i + 1]));
   // Objects by phase, then by component, in apply order (one pass instead of one scan per pair).
   const byPhase = new Map<string, PlatformObject[]>(PHASES.map((p) => [p, []]));
   for (const o of model.objects) byPhase.get(o.phase)!.push(o);
@@ -109,7 +108,9 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
     for (const c of model.components) {
       const objs = byComponent.get(c);
       if (!objs) continue;
-      setDocuments(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, objs.map((o) => o.json));
+      // Named by component, not by position: turning a component off renames no other file.
+      // The order is the kustomizations' (fifo) and the sync waves'.
+      setDocuments(`${phase}/${c.componentName}.yaml`, objs.map((o) => o.json));
     }
   }
   const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
