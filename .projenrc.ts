@@ -124,6 +124,10 @@ const project = new typescript.TypeScriptProject({
   gitignore: ['/dist/', '/build/', '/pkg/', '/artifacts/', '/.bench/', '/test/.readme-example.ts', '/node_modules'],
 });
 
+// The package's version (projen writes 0.0.0 unless told): what `mlplatform --version`, the
+// tarball's name and the ApplySet's tooling label show. Bump it with each release.
+project.package.addVersion('0.1.0');
+
 // What the package ships: the compiled library and CLI with their declarations and the data
 // they read at run time (imports/k8s/core-types.json), and the command's shim.
 project.package.addField('files', ['bin/mlplatform.js', 'pkg/**/*.js', 'pkg/**/*.d.ts', 'pkg/**/*.json', 'README.md', 'LICENSE']);
@@ -162,13 +166,14 @@ project.eslint?.addRules({
 // turn; scripts/concurrently.mjs shows each one's output as a block, in this order, and fails
 // if any fails): the generated files are up to date (core types from @kubernetes/client-node's
 // metadata; versions.json, one entry per component image; the bindings in imports/ match our
-// CRD definitions), everything type-checks (ts-jest only transpiles), lints (the eslint task,
+// CRD definitions; the props' keys table matches the props types), everything type-checks (ts-jest only transpiles), lints (the eslint task,
 // without --fix), and jest, last, with the arguments given to the task
 // (`npx projen test test/lib` runs only those tests, the checks still all run).
 const STATIC_CHECKS = [
   'node scripts/gen-core-types.mjs --check',
   'ts-node --transpile-only scripts/gen-versions.ts --check',
   'ts-node --transpile-only scripts/gen-imports.ts --check',
+  'ts-node --transpile-only scripts/gen-prop-shapes.ts --check',
   'tsc --noEmit -p tsconfig.json',
   'projen eslint',
 ];
@@ -191,6 +196,10 @@ project.addTask('gen:core-types', {
 project.addTask('gen:imports', {
   description: 'Regenerate the typed custom-resource bindings in imports/ from our own CRD schemas',
   exec: 'ts-node --transpile-only scripts/gen-imports.ts',
+});
+project.addTask('gen:prop-shapes', {
+  description: 'Regenerate imports/prop-shapes.json (the keys each component\'s and platform\'s props type declares, checked at run time) from the TypeScript declarations',
+  exec: 'ts-node --transpile-only scripts/gen-prop-shapes.ts',
 });
 project.addTask('gen:versions', {
   description: 'Regenerate versions.json (the image versions table as data) from the components\' TypeScript image tables',
@@ -220,10 +229,12 @@ project.addTask('parity', {
   exec: 'ts-node --transpile-only scripts/parity-report.ts',
   receiveArgs: true,
 });
-// The package task: compile pkg/ afresh, then pack the tarball into artifacts/ (not dist/, the synth output).
-project.packageTask.reset('rm -rf pkg');
-project.packageTask.exec('tsc -p tsconfig.package.json');
-project.packageTask.exec('mkdir -p artifacts');
+// npm's prepack compiles pkg/ afresh (scripts/prepack.mjs), so `npm pack` and `npm publish` never
+// pack a package without its compiled library (main is pkg/index.js); it fails, saying why, when
+// TypeScript is not installed. The package task packs the tarball into artifacts/ (not dist/, the
+// synth output); prepack builds it.
+project.package.setScript('prepack', 'node scripts/prepack.mjs');
+project.packageTask.reset('mkdir -p artifacts');
 project.packageTask.exec('npm pack --pack-destination artifacts');
 
 // The test task lints without fixing (eslintOptions.commandOptions: running the tests must not

@@ -8,7 +8,7 @@ import { validateCommand } from './validate';
 import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, MirrorFormat, MIRROR_FORMATS, mirrorList, mirrorPairs, renderSvg } from '../lib/architecture';
 import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
 import { registryMirrorProblems } from '../lib/images';
-import { kubernetesRangeText } from '../lib/kubernetes-version';
+import { DEFAULT_KUBERNETES_VERSION, kubernetesRangeText, OLDEST_KUBERNETES_VERSION } from '../lib/kubernetes-version';
 import { Platform, PlatformError, platformsOf } from '../lib/platform';
 import { buildPlatform, effectiveGitOpsSettings, loadApps, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
@@ -147,7 +147,7 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
   if (positionals.length) throw new UsageError(`synth: unexpected argument '${positionals[0]}' (name platforms with --platform NAME)`);
   const names = options.platform ?? DEFAULT_PLATFORMS.map((p) => p.name);
   for (const n of names) checkPlatformName('synth', n);
-  const outdir = path.resolve(io.cwd, options.out?.[0] ?? process.env.CDK8S_OUTDIR ?? 'dist');
+  const outdir = path.resolve(io.cwd, options.out?.[0] ?? (process.env.MLP_OUTDIR || process.env.CDK8S_OUTDIR) ?? 'dist');
   const gitops = gitopsFromFlags(options, io, process.env);
   // Bad settings fail before anything is built (the same settings writePlatform resolves).
   if (gitops) resolveGitOpsSettings('mlplatform synth', gitops, { outdir });
@@ -242,16 +242,23 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   // Components as the default platforms configure them (resolved, not checked).
-  const seen = new Map<string, { version?: string; class: string; namespace: string; kubernetes: string; images: Array<{ key: string; image: string }>; platforms: string[] }>();
+  // One entry per component (and version and images): the namespaces it is placed in, each with its platforms.
+  const seen = new Map<string, { version?: string; class: string; namespaces: Map<string, string[]>; kubernetes: string; images: Map<string, string[]>; platforms: string[] }>();
   for (const p of DEFAULT_PLATFORMS) {
     const model = createPlatform(p.name).resolve();
     const support = new Map(model.components.map((c) => [c.componentName, c.kubernetes]));
     for (const c of architectureOf(model).components) {
       const k8s = support.get(c.name);
-      const kubernetes = k8s ? `Kubernetes ${kubernetesRangeText(k8s)} (${k8s.feature})` : '';
-      const key = `${c.name} ${c.class} ${c.namespace} ${c.version} ${JSON.stringify(c.images)}`;
-      const entry = seen.get(key) ?? { version: c.version, class: c.class, namespace: c.namespace, kubernetes, images: c.images, platforms: [] as string[] };
+      // A component that needs nothing newer than the oldest modelled Kubernetes says so plainly (platforms target a newer one by default).
+      const kubernetes = !k8s ? '' : k8s.min === OLDEST_KUBERNETES_VERSION && !k8s.max
+        ? `Kubernetes >= ${k8s.min}: runs on every Kubernetes modelled here (platforms target ${DEFAULT_KUBERNETES_VERSION} by default)`
+        : `Kubernetes ${kubernetesRangeText(k8s)} (${k8s.feature})`;
+      const key = `${c.name} ${c.class} ${c.version}`;
+      const entry = seen.get(key) ?? { version: c.version, class: c.class, namespaces: new Map<string, string[]>(), kubernetes, images: new Map<string, string[]>(), platforms: [] as string[] };
       entry.platforms.push(p.name);
+      entry.namespaces.set(c.namespace, [...(entry.namespaces.get(c.namespace) ?? []), p.name]);
+      // Each image (`key: image`) with the platforms that use it (a feature a platform turns off uses fewer).
+      for (const i of c.images) entry.images.set(`${i.key}: ${i.image}`, [...(entry.images.get(`${i.key}: ${i.image}`) ?? []), p.name]);
       seen.set(key, entry);
     }
   }
@@ -262,14 +269,19 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
   for (const [key, c] of rows) {
     const name = key.split(' ')[0];
     if (what === 'components') {
-      io.stdout.write(`${name} (${c.class}) ${c.version ?? '-'}  namespace ${c.namespace}  platforms: ${c.platforms.join(', ')}\n`);
+      const namespaces = c.namespaces.size === 1 ? `namespace ${[...c.namespaces.keys()][0]}`
+        : `namespaces ${[...c.namespaces].map(([ns, ps]) => `${ns} (${ps.join(', ')})`).join(', ')}`;
+      io.stdout.write(`${name} (${c.class}) ${c.version ?? '-'}  ${namespaces}  platforms: ${c.platforms.join(', ')}\n`);
       if (c.kubernetes) io.stdout.write(`  ${c.kubernetes}\n`);
-      for (const i of c.images) io.stdout.write(`  ${i.key}: ${i.image}\n`);
+      for (const [i, ps] of [...c.images].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        io.stdout.write(`  ${i}${ps.length < c.platforms.length ? `  (${ps.join(', ')})` : ''}\n`);
+      }
     } else {
-      for (const i of c.images) {
-        const line = `${name}\t${i.key}\t${i.image}`;
+      for (const [i, ps] of c.images) {
+        const [k, image] = [i.slice(0, i.indexOf(': ')), i.slice(i.indexOf(': ') + 2)];
+        const line = `${name}\t${k}\t${image}`;
         const platforms = versions.get(line) ?? new Set<string>();
-        for (const p of c.platforms) platforms.add(p);
+        for (const p of ps) platforms.add(p);
         versions.set(line, platforms);
       }
     }
@@ -296,7 +308,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'build, check and write the default platforms',
     usage: 'mlplatform synth [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
     details: 'Builds each platform (every platform unless --platform names some), runs every check, and writes\n' +
-      'DIR/<platform>/ (default $CDK8S_OUTDIR, else dist/) in apply phases with kustomization.yaml, REPORT.md and\n' +
+      'DIR/<platform>/ (default $MLP_OUTDIR, else $CDK8S_OUTDIR, else dist/) in apply phases with kustomization.yaml, REPORT.md and\n' +
       'the GitOps files: byte for byte the output of `npx cdk8s synth`. Nothing is written unless every platform passes.\n' +
       'GitOps: --repo-url (MLP_REPO_URL) the repository Argo CD and Flux sync; --revision (MLP_TARGET_REVISION);\n' +
       'paths in it follow DIR, relative to the repository root: the nearest folder with .git, or --repository-root\n' +

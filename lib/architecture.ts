@@ -52,7 +52,7 @@ export interface ArchitectureComponent {
   readonly namespace: string;
   /** The upstream release its construct models (Component.release). */
   readonly version?: string;
-  /** Its versions table, resolved (mirror and overrides applied), sorted by key. */
+  /** The images of its versions table it uses (Component.usedImageKeys), resolved (mirror and overrides applied), sorted by key. */
   readonly images: Array<{ readonly key: string; readonly image: string }>;
   /** Object count. */
   readonly objects: number;
@@ -192,7 +192,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
   for (const o of m.objects) byComponent.get(o.component)?.push(o);
 
   const components: ArchitectureComponent[] = m.components.map((c) => {
-    const images = Object.keys(c.images).sort().map((key) => ({ key, image: c.image(key) }));
+    const images = c.usedImageKeys.map((key) => ({ key, image: c.resolvedImage(key) }));
     // The release the construct declares it models, not an image tag (KFP's first workload is MySQL).
     const version = c.release;
     return { name: name(c), class: c.constructor.name, namespace: c.namespaceName, ...(version ? { version } : {}), images, objects: byComponent.get(c)!.length };
@@ -331,7 +331,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
     }
   }
 
-  // Images: pod specs plus every versions table entry (operators start some at run time).
+  // Images: pod specs plus every versions table entry the component used (operators start some at run time).
   const images = new Set<string>();
   for (const o of m.objects) for (const ct of containersOf(o.json)) if (ct.image) images.add(ct.image);
   for (const c of components) for (const i of c.images) images.add(i.image);
@@ -342,7 +342,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
     for (const [key, spec] of Object.entries(c.images)) {
       const resolved = versions.resolve(c, key, spec).spec;
       const source = resolveImage(`${c.componentName}/${key}`, resolved, { ...settings, registryMirror: undefined });
-      if (settings.registryMirror) sources.set(c.image(key), qualifiedImage(source));
+      if (settings.registryMirror) sources.set(c.resolvedImage(key), qualifiedImage(source));
     }
   }
 

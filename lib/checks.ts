@@ -1035,17 +1035,46 @@ function imagesIn(json: any): Array<{ where: string; ref: string }> {
   return out;
 }
 
+/**
+ * Why a tag is a moving one (the image behind it can change: a stream such as `odh-stable`,
+ * `mariadb-105:1` or an OpenShift minor `4.19`), or undefined for a version: major.minor.patch
+ * somewhere in the tag (`v0.20.0`, `v2.3.0-gpu`), a git commit (7 to 40 hex digits) or a
+ * build date (8 digits). A reference with a digest is pinned whatever its tag.
+ */
+export function movingTag(ref: string): string | undefined {
+  if (ref.includes('@')) return undefined;
+  const last = ref.slice(ref.lastIndexOf('/') + 1);
+  const tag = last.slice(last.indexOf(':') + 1);
+  if (last.indexOf(':') < 0 || /\d+\.\d+\.\d+/.test(tag) || /(^|[^0-9a-z])(sha-)?[0-9a-f]{7,40}($|[^0-9a-z])/.test(tag) && /\d/.test(tag) || /(^|\D)\d{8}(\D|$)/.test(tag)) return undefined;
+  return `tag '${tag}' is not a version (major.minor.patch, a commit or a build date): the image behind it can change`;
+}
+
 function checkImagesPinned(m: PlatformModel): Finding[] {
   // Walking whole objects (CRD schemas too) is most of this check's time: kept as verdicts.
-  const unpinned = withVerdicts('unpinned-images', '', m.objects.map((o) => o.json), (jsons) => jsons.map((json) => imagesIn(json).flatMap(({ where, ref }) => {
+  const found = withVerdicts('image-refs', '', m.objects.map((o) => o.json), (jsons) => jsons.map((json) => imagesIn(json).map(({ where, ref }) => {
     const why = unpinnedImage(ref);
-    return why ? [{ path: where, message: `image '${ref}' at ${where} is not pinned (${why})` }] : [];
+    return why ? { path: where, message: `image '${ref}' at ${where} is not pinned (${why})` } : { path: where, message: ref, severity: 'warning' as const };
   })));
-  return m.objects.flatMap((o, i) => unpinned[i].map((issue) => ({
+  const errors = m.objects.flatMap((o, i) => found[i].filter(isError).map((issue) => ({
     rule: 'MLP052',
     path: o.path,
     message: `${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}: ${issue.message}; pin a release tag or a sha256 digest in the component's versions table`,
   })));
+  // Moving tags: every image a component uses (its versions table, which also holds images it
+  // hands over in env values and ConfigMaps) and every pinned image an object names, once each.
+  const moving = new Map<string, string>();
+  for (const c of m.components) for (const key of c.usedImageKeys) if (!moving.has(c.resolvedImage(key))) moving.set(c.resolvedImage(key), c.node.path);
+  m.objects.forEach((o, i) => found[i].filter((f) => !isError(f)).forEach((f) => moving.has(f.message) || moving.set(f.message, o.path)));
+  const warnings = [...moving].flatMap(([ref, where]) => {
+    const why = movingTag(ref);
+    return why ? [{
+      rule: 'MLP052',
+      severity: 'warning' as const,
+      path: where,
+      message: `image '${ref}' is pinned by a moving tag (${why}); pin its digest (versions.json \`digest\`, or images.overrides) to deploy the same image every time`,
+    }] : [];
+  });
+  return [...errors, ...warnings];
 }
 
 /** Whether a selector matches only objects carrying a label: no unlabelled object matches it. */

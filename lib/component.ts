@@ -7,6 +7,8 @@ import { ImageSpec } from './images';
 import { BASELINE_KUBERNETES_SUPPORT, KubernetesSupport, normalizeKubernetesVersion } from './kubernetes-version';
 import { ParityDeviation, parityDeviationProblems } from './parity';
 import type { Platform } from './platform';
+import { reportProblem } from './problems';
+import { checkPropKeys } from './prop-keys';
 import { RuntimeWebhook, validateRuntimeWebhook } from './runtime-webhooks';
 import { VersionsTable } from './versions';
 
@@ -218,8 +220,15 @@ export abstract class Component extends Chart {
   }
 
   private kubernetesSupport?: KubernetesSupport;
+  /** Keys of the versions table image() was asked for. */
+  private readonly imageKeysUsed = new Set<string>();
 
-  constructor(scope: Platform, id: string, namespace: string) {
+  /**
+   * @param props the component's props, when its class passes them: their keys are checked
+   * against the keys its props type declares (lib/prop-keys.ts), so that a misspelled prop
+   * fails where nothing type-checks it (plain JavaScript, props read from YAML)
+   */
+  constructor(scope: Platform, id: string, namespace: string, props?: object) {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id) || id.length > 63) {
       throw new Error(`${scope.node.path}/${id}: component id '${id}' must be a lower-case DNS label of at most 63 characters (it names the component's files in dist/ and crdOwners refer to it)`);
     }
@@ -228,8 +237,9 @@ export abstract class Component extends Chart {
     // The platform's customization places components (namespaces) and may turn them off.
     this.namespaceName = scope.customization.namespaceOf(id, namespace);
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(this.namespaceName) || this.namespaceName.length > 63) {
-      throw new Error(`${this.node.path}: namespace '${this.namespaceName}' is not a valid namespace name (lower-case DNS label, at most 63 characters)`);
+      reportProblem(this, `namespace '${this.namespaceName}' is not a valid namespace name (lower-case DNS label, at most 63 characters), e.g. '${dnsLabelFrom(this.namespaceName)}'`);
     }
+    if (props !== undefined) checkPropKeys(this, new.target.name, props);
     // Off: the component is still built (its props are still checked, its ids stay known to
     // the customization) but out of the construct tree, so it emits nothing.
     if (!scope.isComponentEnabled(id)) scope._disableComponent(this);
@@ -258,6 +268,22 @@ export abstract class Component extends Chart {
 
   /** The image reference for `key`, after the platform's mirror and overrides. */
   public image(key: string): string {
+    const image = this.resolvedImage(key);
+    this.imageKeysUsed.add(key);
+    return image;
+  }
+
+  /**
+   * The keys of the versions table the component asked for (image()): the images it runs or
+   * hands to what it starts at run time, not those of features turned off (KServe's LocalModel
+   * images with localModel: false). What REPORT.md lists and `mlplatform mirror` copies.
+   */
+  public get usedImageKeys(): string[] {
+    return Object.keys(this.images).filter((k) => this.imageKeysUsed.has(k)).sort();
+  }
+
+  /** The image of a versions table key, resolved (versions.json, the platform's mirror and overrides), without counting it as used. */
+  public resolvedImage(key: string): string {
     const spec = this.images[key];
     if (!spec) {
       throw new Error(`${this.node.path}: no image '${key}' in the versions table (has ${Object.keys(this.images).sort().join(', ')})`);
@@ -384,4 +410,10 @@ export abstract class Component extends Chart {
     }
     return true;
   }
+}
+
+/** A DNS label close to a name (lower-case, runs of other characters as '-'), for error messages. */
+export function dnsLabelFrom(name: string): string {
+  const label = String(name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
+  return label || 'my-namespace';
 }

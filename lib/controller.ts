@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
 import { labelSelectorMatches, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort, policyTargetsOf } from './network-policy';
+import { reportProblem } from './problems';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, rbacNeeds, RbacNeedsProps, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, restrictedContainerSecurityContext, RootFilesystem, SecurityException } from './security';
@@ -283,17 +284,19 @@ export class Controller extends Construct {
     this.webhookPortName = props.webhookPortName ?? 'webhook-server';
     if (!Object.keys(props.selectorLabels).length) throw new Error(`${this.node.path}: selectorLabels must not be empty (a Service and the Deployment select pods by them)`);
     for (const [k, v] of Object.entries(props.labels ?? {})) if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${this.node.path}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; the pod labels must match the selector (drop it from labels)`);
-    if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
-      throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 0`);
+    let ownReplicas = props.replicas;
+    if (ownReplicas !== undefined && (!Number.isInteger(ownReplicas) || ownReplicas < 0)) {
+      reportProblem(this, `replicas ${ownReplicas} must be a whole number >= 0 (0 stops the controller)`);
+      ownReplicas = undefined;
     }
     // The platform's customization (controllers['<component>/<name>']) wins over the component's props.
     const target = `${scope.componentName}/${props.name}`;
     const custom = scope.platform.customization.controller(scope.componentName, props.name);
-    const replicas = custom?.replicas ?? props.replicas;
+    const replicas = custom?.replicas ?? ownReplicas;
     if ((replicas ?? 1) > 1 && !props.leaderElectionId && !props.stateless) {
-      throw new Error(custom?.replicas !== undefined
-        ? `${this.node.path}: customization controllers['${target}'].replicas ${replicas}: the controller has no leader election, so several managers would reconcile at once; use replicas: 1 (or 0)`
-        : `${this.node.path}: replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
+      reportProblem(this, custom?.replicas !== undefined
+        ? `customization controllers['${target}'].replicas ${replicas}: the controller has no leader election, so several managers would reconcile at once; use replicas: 1 (or 0)`
+        : `replicas ${props.replicas} without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1`);
     }
 
     this.metrics = props.metrics;

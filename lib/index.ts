@@ -14,6 +14,7 @@ export * from './prerequisites';
 export * from './controller';
 export * from './webhook-server';
 export * from './platform';
+export * from './problems';
 export * from './customization';
 export * from './checks';
 export * from './report';

@@ -8,6 +8,8 @@ import { ImageSettings, ImageSpec, registryMirrorProblems, resolveImage } from '
 import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersion, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from './kubernetes-version';
 import { MetricsFence, resolveMetricsFence } from './network-policy';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
+import { collectsProblems, reportProblem } from './problems';
+import { checkPropKeys } from './prop-keys';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
 
 /**
@@ -119,21 +121,30 @@ export class Platform extends Construct {
 
   constructor(scope: Construct, id: string, props: PlatformProps) {
     super(scope, id);
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(props.name)) {
-      throw new Error(`${this.node.path}: name '${props.name}' must be a lower-case DNS label (it names the folder under dist/)`);
+    // Wrong values are recorded (lib/problems.ts) and reported together when the platform builds.
+    // A platform class of its own (KubeflowPlatform, ...) checks its own props' keys.
+    if (new.target === Platform) checkPropKeys(this, 'Platform', props);
+    if (typeof props.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(props.name)) {
+      reportProblem(this, `name '${props.name}' must be a lower-case DNS label (it names the folder under dist/)`);
     }
     this.name = props.name;
     try {
       this.customization = new Customization(this.node.path, props);
     } catch (e) {
-      throw new Error(`${this.node.path}: invalid customization of platform '${props.name}':\n${(e as Error).message}`);
+      if (!collectsProblems(this)) throw new Error(`${this.node.path}: invalid customization of platform '${props.name}':\n${(e as Error).message}`);
+      for (const line of (e as Error).message.split('\n')) reportProblem(this, line);
+      this.customization = new Customization(this.node.path, { components: props.components });
     }
     this.certificates = props.certificates ?? CertificateProvider.certManager();
     this.imageSettings = props.images ?? {};
     this.metricsFence = resolveMetricsFence(this.node.path, props.metricsFence);
     // The mirror is checked here; overrides where each image resolves (naming the image key).
     const imageProblems = this.imageSettings.registryMirror === undefined ? [] : registryMirrorProblems(this.imageSettings.registryMirror).map((p) => `images.${p}`);
-    if (imageProblems.length) throw new Error(`${this.node.path}: invalid image settings of platform '${props.name}':\n${imageProblems.join('\n')}`);
+    if (imageProblems.length) {
+      if (!collectsProblems(this)) throw new Error(`${this.node.path}: invalid image settings of platform '${props.name}':\n${imageProblems.join('\n')}`);
+      for (const p of imageProblems) reportProblem(this, p);
+      this.imageSettings = { ...this.imageSettings, registryMirror: undefined };
+    }
     this.prerequisites = props.prerequisites ?? [];
     // Merged with the defaults: listing one namespace must not make 'default' unknown.
     this.existingNamespaces = [...DEFAULT_EXISTING_NAMESPACES];

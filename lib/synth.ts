@@ -8,6 +8,7 @@ import { Component } from './component';
 import { ArgoCdFlavor, EXAMPLE_GITOPS_SETTINGS, Fleet, fleetPlacement, GitOpsSettings, gitopsFiles, repositoryPath, ResolvedGitOpsSettings, resolveGitOpsSettings } from './gitops';
 import { PHASES } from './phases';
 import { Platform, PlatformError, PlatformModel, PlatformObject, platformsOf } from './platform';
+import { collectProblemsUnder, recordedProblems } from './problems';
 import { RenderedFiles } from './rendered';
 import { platformReport } from './report';
 import { versionDrift, versionDriftReport, VersionsTable } from './versions';
@@ -24,7 +25,7 @@ export interface PlatformBuild {
   /** Findings of severity warning (e.g. MLP055): they do not fail synth and are listed in REPORT.md. */
   readonly warnings: Finding[];
   /**
-   * The objects of each phase file of `files` (`<phase>/<nn>-<component>.yaml`), as written,
+   * The objects of each phase file of `files` (`<phase>/<component>.yaml`), as written,
    * for writers that render them again with changes (the Helm chart's hooks).
    * @default - none: such writers read the objects back from the YAML text
    */
@@ -85,7 +86,6 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
   };
   // Apply order, as the files list them (MLP055 measured the objects once for the checks).
   const largeCrds = largeCrdObjects(model).map((o) => o.json.metadata.name as string);
-  const index = new Map(model.components.map((c, i) => [c, i + 1]));
   // Objects by phase, then by component, in apply order (one pass instead of one scan per pair).
   const byPhase = new Map<string, PlatformObject[]>(PHASES.map((p) => [p, []]));
   for (const o of model.objects) byPhase.get(o.phase)!.push(o);
@@ -108,18 +108,24 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
     for (const c of model.components) {
       const objs = byComponent.get(c);
       if (!objs) continue;
-      setDocuments(`${phase}/${String(index.get(c)).padStart(2, '0')}-${c.componentName}.yaml`, objs.map((o) => o.json));
+      // Named by component, not by position: turning a component off renames no other file.
+      // The order is the kustomizations' (fifo) and the sync waves'.
+      setDocuments(`${phase}/${c.componentName}.yaml`, objs.map((o) => o.json));
     }
   }
   const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
   files.set('REPORT.md', platformReport(model, largeCrds, warnings) + versionDriftReport(drift));
-  // sortOptions fifo (kustomize v5): render in the listed order, not kustomize's kind order,
-  // which would move Namespaces ahead of every CRD and webhooks ahead of their backends.
-  files.set('kustomization.yaml', toYaml([{
-    apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', sortOptions: { order: 'fifo' }, resources: [...files.keys()].filter((f) => f.endsWith('.yaml')),
-  }]));
+  // The phase files; with GitOps files, platformOutput lists the phase folders instead.
+  files.set('kustomization.yaml', platformKustomization([...files.keys()].filter((f) => f.endsWith('.yaml'))));
   step('done', model.objects.length);
   return { model, files, largeCrds, warnings, documents };
+}
+
+/** The platform folder's kustomization.yaml: its resources (phase files, or phase folders) rendered in the listed order. */
+function platformKustomization(resources: string[]): string {
+  // sortOptions fifo (kustomize v5): render in the listed order, not kustomize's kind order,
+  // which would move Namespaces ahead of every CRD and webhooks ahead of their backends.
+  return toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', sortOptions: { order: 'fifo' }, resources }]);
 }
 
 function toYaml(docs: unknown[]): string {
@@ -182,6 +188,11 @@ export function platformOutput(build: PlatformBuild, outdir: string, gitops: Res
     ? gitopsFiles(build, placement.settings, { base: repositoryPath(placement.settings.path, placement.folder), namePrefix: `${placement.cluster}-` })
     : gitops ? gitopsFiles(build, gitops) : undefined;
   for (const [f, t] of extra ?? []) files.set(f, t);
+  // With phase kustomizations (GitOps files on), the platform's kustomization.yaml lists the
+  // phase folders, in apply order: rendering the platform then applies each phase's patches
+  // (CRDs and Namespaces never pruned), as Argo CD and Flux syncing the folders do.
+  const phases = PHASES.filter((p) => files.has(`${p}/kustomization.yaml`));
+  if (phases.length) files.set('kustomization.yaml', platformKustomization(phases));
   return { dir, files };
 }
 
@@ -279,12 +290,18 @@ export function loadApps(load: () => void): App[] {
 export class PlatformApp extends App {
   private readonly only?: string[];
   private readonly gitops: GitOpsSettings | false | undefined;
+  /** The folder the cdk8s CLI expects output in, when it runs the app (`npx cdk8s synth`). */
+  private readonly cdk8sOutdir?: string;
 
   constructor(props: PlatformAppProps = {}) {
-    super(props);
+    // The output folder: the app's, else MLP_OUTDIR, else the cdk8s CLI's (CDK8S_OUTDIR), else dist/.
+    super({ ...props, outdir: props.outdir ?? (process.env.MLP_OUTDIR || undefined) });
+    this.cdk8sOutdir = cdk8sCliOutdir(process.env);
     this.gitops = props.gitops;
     this.only = props.platforms ?? process.env.MLP_PLATFORMS?.split(',').map((n) => n.trim()).filter((n) => n);
     (globalThis as Registry)[LOADED_APPS]?.push(this);
+    collectProblemsUnder(this);
+    reportConstructionErrors(this);
   }
 
   public synth(): void {
@@ -319,6 +336,7 @@ export class PlatformApp extends App {
       if (gitopsError) throw gitopsError;
       progress.show('', 'write');
       for (const o of outputs) replaceFiles(o.output.dir, o.output.files);
+      this.besideTheCdk8sCli();
       if (gitops && gitops.repoURL !== EXAMPLE_GITOPS_SETTINGS.repoURL && gitIgnores(this.outdir)) {
         process.stderr.write(`warning: ${this.outdir} is ignored by git, but the Argo CD and Flux files point at it in ${gitops.repoURL}; ` +
           'commit the output where it is not ignored, or synthesize into a checkout of the GitOps repository (README: "Getting the output into git")\n');
@@ -331,7 +349,64 @@ export class PlatformApp extends App {
       progress.clear();
     }
   }
+
+  /**
+   * Run by `npx cdk8s synth`: the CLI emptied its output folder (all of it) before the app ran
+   * and fails unless the app created it. Output written elsewhere (the app's outdir, or
+   * MLP_OUTDIR) leaves that folder created and empty, and says so; output into a folder other
+   * than dist/ warns that the CLI empties it at every run.
+   */
+  private besideTheCdk8sCli(): void {
+    const cli = this.cdk8sOutdir;
+    if (!cli) return;
+    if (path.resolve(cli) !== path.resolve(this.outdir)) {
+      fs.mkdirSync(cli, { recursive: true });
+      process.stderr.write(`note: the platforms were written to ${this.outdir} (the app's outdir or MLP_OUTDIR), which \`cdk8s synth\` leaves alone; ` +
+        `${cli}, where the CLI looks for manifests, is left empty\n`);
+    } else if (path.resolve(cli) !== path.resolve('dist')) {
+      process.stderr.write(`warning: \`cdk8s synth\` empties ${cli} before every run, everything in it, not only the platforms' folders; ` +
+        'to write into a folder that holds other files (a checkout of your GitOps repository), use `npx mlplatform synth --out DIR` or MLP_OUTDIR=DIR, which replace only each platform\'s folder\n');
+    }
+  }
 }
+
+const CONSTRUCTION_REPORT = Symbol.for('cdk8s-mlplatform.constructionReport');
+type ConstructionReport = { [CONSTRUCTION_REPORT]?: { apps: App[] } };
+
+/**
+ * An error thrown while an app's constructs are built (before `runApp` can catch anything)
+ * ends the process as runApp ends a failed synth: `synth failed: ` and the problem list (the
+ * problems recorded so far by lib/problems.ts, then the error), once, exit code 1, no stack
+ * trace unless DEBUG is set. One handler per process, installed with the first PlatformApp of
+ * a program run by Node (not under a test runner, whose own handler reports uncaught errors).
+ */
+function reportConstructionErrors(app: App): void {
+  if (process.env.JEST_WORKER_ID !== undefined) return;
+  const g = globalThis as ConstructionReport;
+  if (g[CONSTRUCTION_REPORT]) {
+    g[CONSTRUCTION_REPORT].apps.push(app);
+    return;
+  }
+  const state = { apps: [app] };
+  g[CONSTRUCTION_REPORT] = state;
+  process.on('uncaughtException', (e: unknown) => {
+    const message = (e as Error)?.message ?? String(e);
+    const recorded = state.apps.flatMap((a) => recordedProblems(a)).filter((p) => !message.includes(p));
+    const problems = e instanceof PlatformError ? [...recorded, ...e.problems] : [...recorded, message];
+    process.stderr.write(`synth failed: ${new PlatformError(problems).message}\n`);
+    if (process.env.DEBUG && !(e instanceof PlatformError)) process.stderr.write(`${(e as Error)?.stack}\n`);
+    process.exit(1);
+  });
+}
+
+/**
+ * The output folder the cdk8s CLI gives the app it runs (`npx cdk8s synth` sets CDK8S_OUTDIR,
+ * over any the user set, and CDK8S_RECORD_CONSTRUCT_METADATA); undefined when not run by it.
+ */
+export function cdk8sCliOutdir(env: Record<string, string | undefined>): string | undefined {
+  return env.CDK8S_RECORD_CONSTRUCT_METADATA !== undefined && env.CDK8S_OUTDIR ? env.CDK8S_OUTDIR : undefined;
+}
+
 
 /**
  * Whether git ignores a folder (`git check-ignore`, run locally, no network); false without git

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { Component } from './component';
 import { ControllerCustomization } from './customization';
+import { reportProblem } from './problems';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, RbacNeed, rbacNeeds, RbacNeedsProps, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, ContainerResources, mergeResources, resourceProblems } from './resources';
 import { declareSecurityExceptions, exceptionsFor, onlyChecks, POD_SECURITY_CHECKS, restrictedContainerSecurityContext, RootFilesystem, SecurityException } from './security';
@@ -161,13 +162,15 @@ export class Workload extends Construct {
     for (const [k, v] of Object.entries(props.labels ?? {})) {
       if (k in props.selectorLabels && props.selectorLabels[k] !== v) throw new Error(`${where}: label ${k}=${v} conflicts with selector label ${k}=${props.selectorLabels[k]}; drop it from labels`);
     }
-    if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
-      throw new Error(`${where}: replicas ${props.replicas} must be a whole number >= 0`);
+    let ownReplicas = props.replicas;
+    if (ownReplicas !== undefined && (!Number.isInteger(ownReplicas) || ownReplicas < 0)) {
+      reportProblem(this, `replicas ${ownReplicas} must be a whole number >= 0 (0 stops the workload)`);
+      ownReplicas = undefined;
     }
     // The platform's customization (controllers['<component>/<name>']) wins over the component's props.
     const target = `${scope.componentName}/${props.name}`;
     const custom = scope.platform.customization.controller(scope.componentName, props.name);
-    const replicas = custom?.replicas ?? props.replicas;
+    const replicas = custom?.replicas ?? ownReplicas;
     const resources = mergeResources(props.resources ?? { requests: { cpu: '10m', memory: '64Mi' } }, custom?.resources)!;
     if (props.runAsUser === 0) throw new Error(`${where}: runAsUser 0 is root, which Pod Security "restricted" forbids; give a non-zero user id`);
     this.webhookPort = props.webhookPort;

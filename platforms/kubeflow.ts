@@ -15,13 +15,24 @@ import { Trainer } from '../constructs/trainer';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 import { DEX, ISTIO, KNATIVE_SERVING } from '../lib/prerequisites';
+import { checkPropKeys } from '../lib/prop-keys';
 
 export interface KubeflowPlatformProps extends PlatformCustomization {
   /** @default kubeflow */
   readonly name?: string;
-  /** Tenants (Kubeflow profiles) to create, each owned by a user. @default one example tenant */
+  /** Tenants (Kubeflow profiles) to create, each owned by a user. @default none */
   readonly tenants?: Array<{ readonly name: string; readonly owner: string }>;
+  /**
+   * Adds upstream's example tenant, `kubeflow-user-example-com` owned by `user@example.com`
+   * (what the default kubeflow platform shows). Never added unless asked for: a real
+   * platform names its tenants.
+   * @default false
+   */
+  readonly exampleTenant?: boolean;
 }
+
+/** Upstream's example tenant (KubeflowPlatformProps.exampleTenant). */
+export const KUBEFLOW_EXAMPLE_TENANT = { name: 'kubeflow-user-example-com', owner: 'user@example.com' } as const;
 
 /**
  * A Kubeflow distribution: pipelines (with Argo Workflows), notebooks, tuning (Katib),
@@ -33,12 +44,14 @@ export class KubeflowPlatform extends Platform {
   public readonly profiles: ProfileController;
 
   constructor(scope: Construct, id: string, props: KubeflowPlatformProps = {}) {
-    const { name, tenants, ...customization } = props;
+    const { name, tenants, exampleTenant, ...customization } = props;
     super(scope, id, {
       ...customization,
       name: name ?? 'kubeflow',
       prerequisites: [ISTIO, KNATIVE_SERVING, DEX],
     });
+    // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
+    checkPropKeys(this, new.target.name, props);
     new CertManager(this, 'cert-manager');
     // Workflows archive logs and outputs in the pipelines' object store, as KFP's install configures Argo.
     new ArgoWorkflows(this, 'argo-workflows', { artifactRepository: pipelinesArtifactRepository(), executor: pipelinesExecutorSettings(), workflowDefaults: pipelinesWorkflowDefaults() });
@@ -54,6 +67,6 @@ export class KubeflowPlatform extends Platform {
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
     new KServe(this, 'kserve');
     new CentralDashboard(this, 'central-dashboard');
-    for (const t of tenants ?? [{ name: 'kubeflow-user-example-com', owner: 'user@example.com' }]) this.profiles.addTenant(t);
+    for (const t of [...(exampleTenant ? [KUBEFLOW_EXAMPLE_TENANT] : []), ...(tenants ?? [])]) this.profiles.addTenant(t);
   }
 }

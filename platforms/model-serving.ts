@@ -13,6 +13,7 @@ import { WorkloadVariantAutoscaler } from '../constructs/workload-variant-autosc
 import { CERT_MANAGER, GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
+import { checkPropKeys } from '../lib/prop-keys';
 
 export interface ModelServingPlatformProps extends PlatformCustomization {
   /** @default model-serving */
@@ -59,6 +60,8 @@ export class ModelServingPlatform extends Platform {
       name: name ?? 'model-serving',
       prerequisites: [CERT_MANAGER, PROMETHEUS_OPERATOR, GATEWAY_API, MODELMESH_ETCD],
     });
+    // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
+    checkPropKeys(this, new.target.name, props);
     this.inferenceExtension = new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
     this.kserve = new KServe(this, 'kserve', { workloadVariantAutoscaler: true });
     this.modelMesh = new ModelMeshServing(this, 'modelmesh-serving');

@@ -16,6 +16,7 @@ import { GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 import { ODH_OPERATOR, OPENSHIFT } from '../lib/prerequisites';
+import { checkPropKeys } from '../lib/prop-keys';
 
 export interface OpenDataHubPlatformProps extends PlatformCustomization {
   /** @default opendatahub */
@@ -59,6 +60,8 @@ export class OpenDataHubPlatform extends Platform {
       },
       prerequisites: [OPENSHIFT, ODH_OPERATOR, GATEWAY_API, PROMETHEUS_OPERATOR, MODELMESH_ETCD],
     });
+    // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
+    checkPropKeys(this, new.target.name, props);
     // Every component is created; the ones customization turns off emit nothing.
     // Serving.
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');

@@ -4,6 +4,7 @@ import { KServe, KServeProps } from '../constructs/kserve';
 import { CERT_MANAGER } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
+import { checkPropKeys } from '../lib/prop-keys';
 
 export interface ServingPlatformProps extends PlatformCustomization {
   /** @default serving */
@@ -27,6 +28,8 @@ export class ServingPlatform extends Platform {
       name: name ?? 'serving',
       prerequisites: [CERT_MANAGER],
     });
+    // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
+    checkPropKeys(this, new.target.name, props);
     this.inferenceExtension = new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension', inferenceExtension);
     this.kserve = new KServe(this, 'kserve', kserve);
   }

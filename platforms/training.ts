@@ -7,6 +7,7 @@ import { CertificateProvider } from '../lib/certificates';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 import { ODH_OPERATOR } from '../lib/prerequisites';
+import { checkPropKeys } from '../lib/prop-keys';
 
 export interface TrainingPlatformProps extends PlatformCustomization {
   /** @default training */
@@ -47,6 +48,8 @@ export class TrainingPlatform extends Platform {
       certificates: customization.certificates ?? CertificateProvider.selfManaged(),
       prerequisites: codeFlare ? [ODH_OPERATOR] : [],
     });
+    // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
+    checkPropKeys(this, new.target.name, props);
     this.trainingOperator = new TrainingOperator(this, 'training-operator', trainingOperator);
     this.sparkOperator = new SparkOperator(this, 'spark-operator', sparkOperator);
     this.workloads = DistributedWorkloads.addTo(this, {

@@ -169,6 +169,8 @@ function sha256File(file) {
 function outputCache(env = process.env, outdir = env.CDK8S_OUTDIR ?? 'dist') {
   if (['0', 'false', 'off', 'no'].includes((env.MLP_SYNTH_CACHE ?? '').toLowerCase())) return undefined;
   if (fs.existsSync(outdir)) return undefined;
+  // With MLP_OUTDIR the platforms are written elsewhere (lib/synth.ts): nothing to restore into outdir.
+  if (env.MLP_OUTDIR) return undefined;
   const dir = env.MLP_SYNTH_CACHE_DIR ?? path.join(OUT, '.synth-cache');
   const key = inputKey(ROOT, env, outdir);
   const entry = path.join(dir, key);

@@ -55,9 +55,9 @@ const CASES: BadInput[] = [
   // --- names, namespaces, labels ---------------------------------------------------------------
   { what: 'a platform name that is not a DNS label', run: () => plat({ name: 'My_Platform' }), messages: ["p: name 'My_Platform' must be a lower-case DNS label (it names the folder under dist/)"] },
   { what: 'a component id that is not a DNS label', run: () => new TestComponent(plat(), 'Test Comp', NS), messages: ["p/Test Comp: component id 'Test Comp' must be a lower-case DNS label of at most 63 characters (it names the component's files in dist/ and crdOwners refer to it)"] },
-  { what: 'a component namespace with upper case and underscore', run: () => comp(plat(), 'Test_System'), messages: ["p/test: namespace 'Test_System' is not a valid namespace name (lower-case DNS label, at most 63 characters)"] },
-  { what: 'a component namespace of 64 characters', run: () => comp(plat(), 'a'.repeat(64)), messages: [`p/test: namespace '${'a'.repeat(64)}' is not a valid namespace name (lower-case DNS label, at most 63 characters)`] },
-  { what: "KServe's namespace prop in upper case", run: () => new KServe(plat(), 'kserve', { namespace: 'KServe' }), messages: ["p/kserve: namespace 'KServe' is not a valid namespace name (lower-case DNS label, at most 63 characters)"] },
+  { what: 'a component namespace with upper case and underscore', run: () => comp(plat(), 'Test_System'), messages: ["p/test: namespace 'Test_System' is not a valid namespace name (lower-case DNS label, at most 63 characters), e.g. 'test-system'"] },
+  { what: 'a component namespace of 64 characters', run: () => comp(plat(), 'a'.repeat(64)), messages: [`p/test: namespace '${'a'.repeat(64)}' is not a valid namespace name (lower-case DNS label, at most 63 characters), e.g. '${'a'.repeat(63)}'`] },
+  { what: "KServe's namespace prop in upper case", run: () => new KServe(plat(), 'kserve', { namespace: 'KServe' }), messages: ["p/kserve: namespace 'KServe' is not a valid namespace name (lower-case DNS label, at most 63 characters), e.g. 'kserve'"] },
   {
     what: 'a label key with a space on the Namespace',
     run: () => { const p = plat(); new TestComponent(p, 'test', NS, (c) => c.namespaceObject({ 'bad key!': 'x' })); return build(p); },
@@ -261,10 +261,10 @@ const CASES: BadInput[] = [
   { what: 'an RBAC rule without verbs', run: () => roleObject(comp(), 'R', { name: 'r', rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] }), messages: ['p/test/R: RBAC rule {"apiGroups":[""],"resources":["pods"],"verbs":[]} has no verbs'] },
 
   // --- replicas, ports, resources -------------------------------------------------------------------------
-  { what: 'negative Controller replicas', run: () => ctl(comp(), { replicas: -1 }), messages: ['p/test/Manager: replicas -1 must be a whole number >= 0'] },
-  { what: 'fractional Workload replicas', run: () => wl(comp(), { replicas: 1.5 }), messages: ['p/test/Ui: replicas 1.5 must be a whole number >= 0'] },
-  { what: 'KServe replicas passed on to its controllers', run: () => new KServe(plat(), 'kserve', { replicas: 1.5 }), messages: ['p/kserve/ControllerManager: replicas 1.5 must be a whole number >= 0'] },
-  { what: 'Kueue replicas passed on to its manager', run: () => new Kueue(plat(), 'kueue', { replicas: -1 }), messages: ['p/kueue/ControllerManager: replicas -1 must be a whole number >= 0'] },
+  { what: 'negative Controller replicas', run: () => ctl(comp(), { replicas: -1 }), messages: ['p/test/Manager: replicas -1 must be a whole number >= 0 (0 stops the controller)'] },
+  { what: 'fractional Workload replicas', run: () => wl(comp(), { replicas: 1.5 }), messages: ['p/test/Ui: replicas 1.5 must be a whole number >= 0 (0 stops the workload)'] },
+  { what: 'KServe replicas passed on to its controllers', run: () => new KServe(plat(), 'kserve', { replicas: 1.5 }), messages: ['p/kserve/ControllerManager: replicas 1.5 must be a whole number >= 0 (0 stops the controller)'] },
+  { what: 'Kueue replicas passed on to its manager', run: () => new Kueue(plat(), 'kueue', { replicas: -1 }), messages: ['p/kueue/ControllerManager: replicas -1 must be a whole number >= 0 (0 stops the controller)'] },
   { what: 'two Controller replicas without leader election', run: () => ctl(comp(), { replicas: 2 }), messages: ['p/test/Manager: replicas 2 without leaderElectionId: several managers would reconcile at once; set leaderElectionId or replicas: 1'] },
   { what: 'two Workload replicas sharing a ReadWriteOnce claim', run: () => wl(comp(), { replicas: 2, volumeClaims: [{ name: 'd', size: '1Gi', mountPath: '/d' }] }), messages: ['p/test/Ui: replicas 2 with volume claims: ReadWriteOnce claims mount on one pod; use replicas: 1'] },
   { what: 'zero endpoint picker replicas', run: () => new GatewayApiInferenceExtension(plat(), 'gie').addInferencePool('P', { namespace: 'default', name: 'pool', selector: { app: 'x' }, targetPorts: [8000], eppReplicas: 0 }), messages: ['p/gie/PPicker: replicas 0 must be a whole number >= 1'] },

@@ -79,9 +79,16 @@ runApp(app);
 
 test('the packed package installs offline without devDependencies, composes a platform, and runs mlplatform', () => {
   const started = Date.now();
-  execFileSync('npx', ['projen', 'package'], { cwd: ROOT, stdio: 'pipe' });
-  // In artifacts/, not in dist/ (the synth output).
-  const tarball = path.join(ROOT, 'artifacts', `${PKG.name}-${PKG.version}.tgz`);
+  // Packed as `npm pack` and `npm publish` pack it, from a clone where nothing was built yet:
+  // npm's prepack compiles pkg/ (issue day two 1: the tarball held 4 files, main pointing at
+  // a pkg/index.js only `npx projen package` built).
+  fs.rmSync(path.join(ROOT, 'pkg'), { recursive: true, force: true });
+  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-pack-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  const packedFiles = (packed[0].files as Array<{ path: string }>).map((f) => f.path);
+  expect(packedFiles).toEqual(expect.arrayContaining([PKG.main, PKG.types, 'pkg/cli/main.js', 'bin/mlplatform.js']));
+  expect(packed[0].entryCount).toBeGreaterThan(100);
+  const tarball = path.join(packDir, packed[0].filename);
   const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
   expect(listing).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/mlplatform.js', 'package/pkg/index.js', 'package/pkg/index.d.ts', 'package/pkg/cli/main.js', 'package/pkg/imports/k8s/core-types.json']));
   // Only the compiled package: no sources, tests or build tooling.
@@ -115,8 +122,9 @@ test('the packed package installs offline without devDependencies, composes a pl
   for (const image of result.images) expect(image).toMatch(/^mirror\.example\.com\/ml\//);
   expect(result.files).toEqual(expect.arrayContaining(['REPORT.md', 'kustomization.yaml']));
   const controllers = fs.readdirSync(path.join(dir, 'out', 'mine', '10-controllers'));
-  expect(controllers).toEqual(expect.arrayContaining([expect.stringMatching(/-kueue\.yaml$/), expect.stringMatching(/-kserve\.yaml$/)]));
-  const kueue = fs.readFileSync(path.join(dir, 'out', 'mine', '10-controllers', controllers.find((f) => f.endsWith('-kueue.yaml'))!), 'utf8');
+  // Named by component (day two 9).
+  expect(controllers).toEqual(expect.arrayContaining(['kueue.yaml', 'kserve.yaml']));
+  const kueue = fs.readFileSync(path.join(dir, 'out', 'mine', '10-controllers', 'kueue.yaml'), 'utf8');
   expect(kueue).toMatch(/kind: Deployment\n[\s\S]*name: kueue-controller-manager/);
   // writePlatform writes the GitOps files too, with paths where the files are (issues 17.1, 17.3).
   const root = fs.readFileSync(path.join(dir, 'out', 'mine', 'argocd', 'root.yaml'), 'utf8');
@@ -153,6 +161,7 @@ test('the packed package installs offline without devDependencies, composes a pl
   expect(fs.existsSync(path.join(dir, 'node_modules', 'cdk8s-mlplatform', 'pkg', 'cli', 'main.js'))).toBe(true);
 
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(packDir, { recursive: true, force: true });
   // Visible in the test output: the package test is the slow one.
   process.stderr.write(`package test: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }, 300_000);
@@ -168,4 +177,16 @@ test('the test task lints without fixing; fixing and the tarball have their own 
   expect(steps('eslint:fix')).toContain('--fix');
   expect(steps('package')).toContain('npm pack --pack-destination artifacts');
   expect(steps('package')).not.toContain('dist/');
+  // npm pack and npm publish build the package first (issue day two 1).
+  expect(PKG.scripts.prepack).toBe('node scripts/prepack.mjs');
+});
+
+test('prepack fails, saying what to do, where TypeScript is not installed: no package without its library (issue day two 1)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-prepack-'));
+  fs.mkdirSync(path.join(dir, 'scripts'));
+  fs.copyFileSync(path.join(ROOT, 'scripts', 'prepack.mjs'), path.join(dir, 'scripts', 'prepack.mjs'));
+  const r = spawnSync(process.execPath, [path.join(dir, 'scripts', 'prepack.mjs')], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_PATH: '' } });
+  fs.rmSync(dir, { recursive: true, force: true });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/^prepack: cannot build pkg\/ .*TypeScript is not installed\. Run `npm ci`/);
 });

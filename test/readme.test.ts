@@ -23,6 +23,22 @@ describe('README', () => {
     expect(commands[1]).toMatch(/^npm ci && npx projen test\b/);
   });
 
+  test('right after the quick start: how to deploy (Argo CD and Flux root objects that synth writes), then where to go next (day two 8, 15)', () => {
+    const sections = README.split('\n## ').map((x) => x.split('\n')[0]);
+    const quick = sections.indexOf('Quick start');
+    expect(sections.slice(quick + 1, quick + 3)).toEqual(['Deploy with Argo CD or Flux', 'Next: your own platform, deploy it, upgrade it']);
+    const deploy = README.split('## Deploy with Argo CD or Flux')[1].split('\n## ')[0];
+    const commands = /```sh\n([\s\S]*?)```/.exec(deploy)![1].trim().split('\n');
+    expect(commands).toHaveLength(3);
+    expect(commands.map((c) => /-f dist\/serving\/(\S+)/.exec(c)?.[1])).toEqual(['argocd/argocd-cm-health.yaml', 'argocd/root.yaml', 'flux/root.yaml']);
+    const next = README.split('## Next: your own platform, deploy it, upgrade it')[1].split('\n## ')[0];
+    for (const doc of ['docs/components.md', 'docs/upgrade.md']) {
+      expect(next).toContain(`(${doc})`);
+      expect(fs.existsSync(path.join(__dirname, '..', doc))).toBe(true);
+    }
+    expect(next).toContain('images.overrides');
+  });
+
   test('the phase table lists every phase folder synth writes (issue 17.16)', () => {
     const table = README.split('## What synth writes')[1].split('\n\n')[2];
     const folders = [...table.matchAll(/^\| `(\d\d-[a-z-]+)\/` \|/gm)].map((m) => m[1]);
@@ -34,6 +50,15 @@ describe('README', () => {
     expect(running).toContain('tsc');
     expect(running).toContain('tsx');
     expect(running).toMatch(/misspelled/);
+  });
+
+  test("the consumer's cdk8s.yaml shows tsc's errors: the cdk8s CLI drops the app's stdout (day two 4)", () => {
+    const running = README.split('**Running it.**')[1]?.split('\n## ')[0] ?? '';
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(running)?.[1] ?? '';
+    const app = /^app: (.*)$/m.exec(yaml)?.[1] ?? '';
+    expect(app).toMatch(/\bnpx tsc\b/);
+    // Every tsc run in the command writes to stderr.
+    for (const part of app.split('&&').filter((p) => /\btsc\b/.test(p))) expect(part).toMatch(/1>&2|>&2/);
   });
 
   test('the compose-your-own-platform example synthesizes and passes every check', () => {
@@ -78,7 +103,8 @@ describe('README', () => {
       expect(kserve.metadata.namespace).toBe('odh-apps');
       expect(kserve.spec.replicas).toBe(2);
       expect(kserve.spec.template.spec.containers[0].resources.limits.memory).toBe('2Gi');
-      expect(kserve.spec.template.spec.containers[0].image).toBe('registry.internal.example.com/mirror/kserve/kserve-controller:v0.20.0');
+      // images.overrides pins it by digest (day two 15: the README had no overrides example).
+      expect(kserve.spec.template.spec.containers[0].image).toBe('registry.internal.example.com/mirror/kserve/kserve-controller@sha256:4f1c5a0e3b2d6c8e9a7b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c3a5b7d9f1e3c');
       expect(deployment('odh-model-controller').spec.template.spec.priorityClassName).toBe('system-cluster-critical');
       const images = objs.filter((o: any) => o.kind === 'Deployment').flatMap((d: any) => d.spec.template.spec.containers.map((c: any) => c.image));
       expect(images.filter((i: string) => !i.startsWith('registry.internal.example.com/mirror/'))).toEqual([]);

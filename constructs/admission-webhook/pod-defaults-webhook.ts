@@ -39,7 +39,7 @@ export class PodDefaultsWebhook extends Component {
   public readonly webhookServer: WebhookServer;
 
   constructor(scope: Platform, id: string, props: PodDefaultsWebhookProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     const replicas = props.replicas ?? 1;
     if (!Number.isInteger(replicas) || replicas < 1) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 1 (the webhook fails closed: with 0 replicas no pod can be created in a profile namespace)`);

@@ -59,7 +59,7 @@ export class AiGatewayPayloadProcessing extends Component {
   public readonly processor: PayloadProcessor;
 
   constructor(scope: Platform, id: string, props: AiGatewayPayloadProcessingProps = {}) {
-    super(scope, id, props.namespace ?? 'openshift-ingress');
+    super(scope, id, props.namespace ?? 'openshift-ingress', props);
     const replicas = props.replicas ?? 1;
     if (!Number.isInteger(replicas) || replicas < 1) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 1 (each stage serves every request through the gateway)`);

@@ -65,7 +65,7 @@ export class AppWrapperOperator extends Component {
   public readonly config: Record<string, unknown>;
 
   constructor(scope: Platform, id: string, props: AppWrapperOperatorProps = {}) {
-    super(scope, id, props.namespace ?? APPWRAPPER_NAMES.namespace);
+    super(scope, id, props.namespace ?? APPWRAPPER_NAMES.namespace, props);
     this.declareParityDeviations(APPWRAPPER_PARITY_DEVIATIONS);
     validateAppWrapperConfig(this.node.path, props);
     const logLevel = props.logLevel ?? 2;

@@ -129,7 +129,7 @@ export class ArgoWorkflows extends Component {
   public readonly userRoles: boolean;
 
   constructor(scope: Platform, id: string, props: ArgoWorkflowsProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} is not allowed; set a whole number >= 1 (leader election keeps one controller active)`);
     }

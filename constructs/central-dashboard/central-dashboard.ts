@@ -72,7 +72,7 @@ export class CentralDashboard extends Component {
   private readonly extraLinks?: DashboardLinks;
 
   constructor(scope: Platform, id: string, props: CentralDashboardProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     const ns = this.namespaceName;
     const replicas = props.replicas ?? 1;
     if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`${this.node.path}: replicas ${props.replicas} must be a whole number >= 1`);

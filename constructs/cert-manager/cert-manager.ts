@@ -77,7 +77,7 @@ export class CertManager extends Component {
   public readonly webhookServer: WebhookServer;
 
   constructor(scope: Platform, id: string, props: CertManagerProps = {}) {
-    super(scope, id, props.namespace ?? 'cert-manager');
+    super(scope, id, props.namespace ?? 'cert-manager', props);
     for (const key of ['controllerReplicas', 'webhookReplicas', 'cainjectorReplicas'] as const) {
       const v = props[key];
       if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new Error(`${this.node.path}: ${key} ${v} is not allowed; set a whole number >= 1`);

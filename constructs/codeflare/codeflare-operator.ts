@@ -93,7 +93,7 @@ export class CodeFlareOperator extends Component {
   public readonly appWrapper: boolean;
 
   constructor(scope: Platform, id: string, props: CodeFlareOperatorProps = {}) {
-    super(scope, id, props.namespace ?? CODEFLARE_NAMES.namespace);
+    super(scope, id, props.namespace ?? CODEFLARE_NAMES.namespace, props);
     const openShift = props.openShift ?? false;
     const oauth = props.rayDashboardOAuth ?? openShift;
     this.appWrapper = props.appWrapper ?? false;

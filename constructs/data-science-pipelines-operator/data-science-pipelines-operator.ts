@@ -148,7 +148,7 @@ export class DataSciencePipelinesOperator extends Component {
   public readonly controller: Controller;
 
   constructor(scope: Platform, id: string, props: DataSciencePipelinesOperatorProps = {}) {
-    super(scope, id, props.namespace ?? 'opendatahub');
+    super(scope, id, props.namespace ?? 'opendatahub', props);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} is not allowed; set a whole number >= 1 (leader election keeps one manager active)`);
     }

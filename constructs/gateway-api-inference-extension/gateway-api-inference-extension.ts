@@ -56,7 +56,7 @@ export class GatewayApiInferenceExtension extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>>;
 
   constructor(scope: Platform, id: string, props: GatewayApiInferenceExtensionProps = {}) {
-    super(scope, id, props.namespace ?? 'inference-system');
+    super(scope, id, props.namespace ?? 'inference-system', props);
     const version = props.version ?? GatewayApiInferenceExtensionVersion.V1_4;
     const names = CRDS_BY_VERSION[version];
     if (!names) {

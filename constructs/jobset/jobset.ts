@@ -73,7 +73,7 @@ export class JobSet extends Component {
   public readonly webhookServer: WebhookServer;
 
   constructor(scope: Platform, id: string, props: JobSetProps = {}) {
-    super(scope, id, props.namespace ?? 'jobset-system');
+    super(scope, id, props.namespace ?? 'jobset-system', props);
     this.requireKubernetes(JOBSET_KUBERNETES);
     this.declareParityDeviations(JOBSET_PARITY_DEVIATIONS);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {

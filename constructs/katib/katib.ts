@@ -130,7 +130,7 @@ export class Katib extends Component {
   public readonly trialKinds: readonly KatibTrialKind[];
 
   constructor(scope: Platform, id: string, props: KatibProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     this.trialKinds = [...(props.trialKinds ?? KATIB_DEFAULT_TRIAL_KINDS)];
     this.validate(props);
     const leaderElection = props.leaderElection ?? false;

@@ -92,7 +92,7 @@ export class KServe extends Component {
   public readonly config: InferenceServiceConfigProps;
 
   constructor(scope: Platform, id: string, props: KServeProps = {}) {
-    super(scope, id, props.namespace ?? 'kserve');
+    super(scope, id, props.namespace ?? 'kserve', props);
     const llm = props.llmInferenceService ?? true;
     const local = props.localModel ?? true;
     this.declareParityDeviations(kserveParityDeviations({ llmInferenceService: llm, localModel: local, workloadVariantAutoscaler: props.workloadVariantAutoscaler ?? false }));

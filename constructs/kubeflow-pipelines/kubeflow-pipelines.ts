@@ -269,7 +269,7 @@ export class KubeflowPipelines extends Component {
   public readonly userSecrets: string[];
 
   constructor(scope: Platform, id: string, props: KubeflowPipelinesProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     const ns = this.namespaceName;
     for (const [prop, v] of [['apiServerReplicas', props.apiServerReplicas], ['uiReplicas', props.uiReplicas]] as const) {
       if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new Error(`${this.node.path}: ${prop} ${v} is not allowed; set a whole number >= 1`);

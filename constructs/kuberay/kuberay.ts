@@ -89,7 +89,7 @@ export class KubeRay extends Component {
   public readonly featureGates: Readonly<Record<string, boolean>>;
 
   constructor(scope: Platform, id: string, props: KubeRayProps = {}) {
-    super(scope, id, props.namespace ?? 'ray-system');
+    super(scope, id, props.namespace ?? 'ray-system', props);
     const gates: Record<string, boolean> = { ...DEFAULT_GATES };
     for (const [gate, on] of Object.entries(props.featureGates ?? {})) if (on !== undefined) gates[gate] = on;
     for (const [gate, on] of Object.entries(gates)) {

@@ -113,7 +113,7 @@ export class Kueue extends Component {
   private readonly localQueues: LocalQueue[] = [];
 
   constructor(scope: Platform, id: string, props: KueueProps = {}) {
-    super(scope, id, props.namespace ?? 'kueue-system');
+    super(scope, id, props.namespace ?? 'kueue-system', props);
     this.requireKubernetes(KUEUE_KUBERNETES);
     const ns = this.namespaceName;
     const integrations = props.integrations ?? [...BUILTIN_INTEGRATIONS];

@@ -37,7 +37,7 @@ export class LlamaStackOperator extends Component {
   public readonly controller: Controller;
 
   constructor(scope: Platform, id: string, props: LlamaStackOperatorProps = {}) {
-    super(scope, id, props.namespace ?? `${NAME}-system`);
+    super(scope, id, props.namespace ?? `${NAME}-system`, props);
     this.addNamespace();
     this.declareParityDeviations(LLAMA_STACK_OPERATOR_PARITY_DEVIATIONS);
     const [llsd] = CRDS.map((d) => this.addCrd(d));

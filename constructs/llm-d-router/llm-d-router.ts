@@ -45,7 +45,7 @@ export class LlmDRouter extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = LLM_D_ROUTER_IMAGES;
 
   constructor(scope: Platform, id: string, props: LlmDRouterProps = {}) {
-    super(scope, id, props.namespace ?? 'llm-d');
+    super(scope, id, props.namespace ?? 'llm-d', props);
     for (const def of CRDS) this.addCrd(def);
     this.require({
       group: 'inference.networking.k8s.io',

@@ -73,7 +73,7 @@ export class MLflowOperator extends Component {
   public readonly controller: Controller;
 
   constructor(scope: Platform, id: string, props: MLflowOperatorProps = {}) {
-    super(scope, id, props.namespace ?? 'opendatahub');
+    super(scope, id, props.namespace ?? 'opendatahub', props);
     const gateway = props.gatewayName ?? 'data-science-gateway';
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(gateway) || gateway.length > 63) {
       throw new Error(`${this.node.path}: gatewayName '${gateway}' is not a Gateway name (a lower-case DNS label)`);

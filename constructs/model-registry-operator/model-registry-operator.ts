@@ -62,7 +62,7 @@ export class ModelRegistryOperator extends Component {
   public readonly webhookServer: WebhookServer;
 
   constructor(scope: Platform, id: string, props: ModelRegistryOperatorProps = {}) {
-    super(scope, id, props.namespace ?? 'opendatahub');
+    super(scope, id, props.namespace ?? 'opendatahub', props);
     const rns = props.registriesNamespace;
     if (rns !== undefined && rns !== '' && (!DNS_LABEL.test(rns) || rns.length > 63)) {
       throw new Error(`${this.node.path}: registriesNamespace '${rns}' must be a lower-case DNS label of at most 63 characters, or '' for each registry's own namespace`);

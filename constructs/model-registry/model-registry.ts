@@ -68,7 +68,7 @@ export class KubeflowModelRegistry extends Component {
   public readonly ui?: Workload;
 
   constructor(scope: Platform, id: string, props: KubeflowModelRegistryProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     this.validate(props);
     const ui = props.ui ?? true;
     const gateway = props.istioGateway ?? 'kubeflow/kubeflow-gateway';

@@ -77,7 +77,7 @@ export class ModelMeshServing extends Component {
   public readonly webhookServer: WebhookServer;
 
   constructor(scope: Platform, id: string, props: ModelMeshServingProps = {}) {
-    super(scope, id, props.namespace ?? 'modelmesh-serving');
+    super(scope, id, props.namespace ?? 'modelmesh-serving', props);
     this.declareParityDeviations(MODELMESH_PARITY_DEVIATIONS);
     const etcdSecret = props.etcdSecretName ?? 'model-serving-etcd';
     if (!DNS1123_SUBDOMAIN.test(etcdSecret) || etcdSecret.length > 253) {

@@ -62,7 +62,7 @@ export class ModelsAsAService extends Component {
   public readonly webhookServer: WebhookServer;
 
   constructor(scope: Platform, id: string, props: ModelsAsAServiceProps = {}) {
-    super(scope, id, props.namespace ?? 'opendatahub');
+    super(scope, id, props.namespace ?? 'opendatahub', props);
     this.declareParityDeviations(MAAS_PARITY_DEVIATIONS);
     const ns = this.namespaceName;
     const names: Array<[string, string | undefined]> = [

@@ -89,7 +89,7 @@ export class NotebookController extends Component {
   public readonly odh?: OdhNotebookController;
 
   constructor(scope: Platform, id: string, props: NotebookControllerProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     const fail = (msg: string): never => {
       throw new Error(`${this.node.path}: ${msg}`);
     };

@@ -60,7 +60,7 @@ export class OdhModelController extends Component {
   public readonly modelServingApi?: ModelServingApi;
 
   constructor(scope: Platform, id: string, props: OdhModelControllerProps = {}) {
-    super(scope, id, props.namespace ?? 'opendatahub');
+    super(scope, id, props.namespace ?? 'opendatahub', props);
     for (const [prop, value] of [['nim', props.nim], ['modelRegistry', props.modelRegistry]] as const) {
       if (value !== undefined && !ALL_STATES.includes(value)) {
         throw new Error(`${this.node.path}: ${prop} '${value}' is not an integration state; use IntegrationState.MANAGED or IntegrationState.REMOVED`);

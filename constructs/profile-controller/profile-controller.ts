@@ -89,7 +89,7 @@ export class ProfileController extends Component {
   private readonly tenants = new Map<string, Tenant>();
 
   constructor(scope: Platform, id: string, props: ProfileControllerProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     const ns = this.namespaceName;
     const header = props.userIdHeader ?? 'kubeflow-userid';
     if (!/^[A-Za-z0-9-]+$/.test(header)) {

@@ -97,7 +97,7 @@ export class SparkOperator extends Component {
   public readonly jobNamespaces?: readonly string[];
 
   constructor(scope: Platform, id: string, props: SparkOperatorProps = {}) {
-    super(scope, id, props.namespace ?? 'spark-operator');
+    super(scope, id, props.namespace ?? 'spark-operator', props);
     const ns = this.namespaceName;
     if (props.allNamespaces && props.jobNamespaces) {
       throw new Error(`${this.node.path}: jobNamespaces [${props.jobNamespaces.join(', ')}] and allNamespaces: true exclude each other; drop jobNamespaces to watch every namespace, or drop allNamespaces`);

@@ -66,7 +66,7 @@ export class Trainer extends Component {
   public readonly runtimes: readonly DefaultTrainingRuntimeName[];
 
   constructor(scope: Platform, id: string, props: TrainerProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow-system');
+    super(scope, id, props.namespace ?? 'kubeflow-system', props);
     this.requireKubernetes(TRAINER_KUBERNETES);
     this.declareParityDeviations(TRAINER_PARITY_DEVIATIONS);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {

@@ -100,7 +100,7 @@ export class TrainingOperator extends Component {
   public readonly schemes: readonly TrainingOperatorScheme[];
 
   constructor(scope: Platform, id: string, props: TrainingOperatorProps = {}) {
-    super(scope, id, props.namespace ?? 'kubeflow');
+    super(scope, id, props.namespace ?? 'kubeflow', props);
     if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 1)) {
       throw new Error(`${this.node.path}: replicas ${props.replicas} is not allowed; set a whole number >= 1 (leader election keeps one operator active)`);
     }

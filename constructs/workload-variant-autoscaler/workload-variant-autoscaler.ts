@@ -105,7 +105,7 @@ export class WorkloadVariantAutoscaler extends Component {
   public readonly controller: Controller;
 
   constructor(scope: Platform, id: string, props: WorkloadVariantAutoscalerProps) {
-    super(scope, id, props.namespace ?? `${NAME}-system`);
+    super(scope, id, props.namespace ?? `${NAME}-system`, props);
     if (!/^https:\/\/[^\s/]+(\/\S*)?$/.test(props.prometheusUrl ?? '')) {
       throw new Error(`${this.node.path}: prometheusUrl '${props.prometheusUrl}' is not an https URL (the autoscaler v0.5.1 exits on any other scheme); `
         + 'give the Prometheus or Thanos query endpoint served with TLS, e.g. https://thanos-querier.openshift-monitoring.svc:9091');

@@ -39,7 +39,8 @@ export interface ArgoCdOutput {
 export function argoCdApps(build: PlatformBuild, settings: ResolvedGitOpsSettings, options: GitOpsLayout = {}): ArgoCdOutput {
   const platform = build.model.platform.name;
   const base = options.base ?? settings.path;
-  const prefix = options.namePrefix ?? '';
+  // The settings' prefix (two environments in one Argo CD or Flux), then the layout's (a fleet's cluster).
+  const prefix = `${settings.namePrefix ? `${settings.namePrefix}-` : ''}${options.namePrefix ?? ''}`;
   const ignores = ignoredFields(build.model);
   const source = (path: string) => ({ repoURL: settings.repoURL, targetRevision: settings.targetRevision, path });
   const apps = phasePlan(build).map((step) => {

@@ -9,7 +9,9 @@ import type { PlatformBuild } from '../synth';
 export interface FluxOutput {
   /** One Kustomization (kustomize.toolkit.fluxcd.io/v1) per phase, in apply order. */
   readonly kustomizations: any[];
-  /** flux/kustomizations.yaml, relative to dist/<platform>/. */
+  /** The root Kustomization: it syncs the flux/ folder (the phase Kustomizations and itself). */
+  readonly root: any;
+  /** flux/kustomizations.yaml and flux/root.yaml, relative to dist/<platform>/. */
   readonly files: Map<string, string>;
 }
 
@@ -27,7 +29,8 @@ export interface FluxOutput {
 export function fluxKustomizations(build: PlatformBuild, settings: ResolvedGitOpsSettings, layout: GitOpsLayout = {}): FluxOutput {
   const platform = build.model.platform.name;
   const base = layout.base ?? settings.path;
-  const prefix = layout.namePrefix ?? '';
+  // The settings' prefix (two environments in one Argo CD or Flux), then the layout's (a fleet's cluster).
+  const prefix = `${settings.namePrefix ? `${settings.namePrefix}-` : ''}${layout.namePrefix ?? ''}`;
   const aggregated = ignoredFields(build.model).filter((f) => f.kind === 'ClusterRole' && f.jsonPointers.includes('/rules'));
   const kustomizations = phasePlan(build).map((step) => {
     const roles = aggregated.filter((f) => f.phase === step.phase);
@@ -54,5 +57,23 @@ export function fluxKustomizations(build: PlatformBuild, settings: ResolvedGitOp
       },
     };
   });
-  return { kustomizations, files: new Map([['flux/kustomizations.yaml', toYamlDocuments(kustomizations)]]) };
+  // The one object to apply by hand (`kubectl apply -f <platform>/flux/root.yaml`): it syncs
+  // this folder (root.yaml itself and the phase Kustomizations) from the GitRepository, as the
+  // app of apps' root Application does for Argo CD.
+  const root = {
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: { name: prefix + platform, namespace: settings.flux.namespace, labels: { 'app.kubernetes.io/part-of': platform } },
+    spec: {
+      interval: settings.flux.interval,
+      path: `./${repositoryPath(base, platform, 'flux')}`,
+      prune: true,
+      sourceRef: { kind: 'GitRepository', name: settings.flux.sourceName },
+    },
+  };
+  return {
+    kustomizations,
+    root,
+    files: new Map([['flux/kustomizations.yaml', toYamlDocuments(kustomizations)], ['flux/root.yaml', toYamlDocuments([root])]]),
+  };
 }

@@ -18,8 +18,8 @@ import { ResolvedGitOpsSettings } from './settings';
  *   plugin (cmp-plugin.yaml) with an Application that uses it (cmp-application.yaml);
  * - `flux/kustomizations.yaml`;
  * - `helm/`: a chart (off by default: it repeats every object).
- * The platform's own kustomization.yaml lists the phase files, so `kubectl kustomize
- * dist/<platform>` still renders exactly the platform's objects.
+ * The platform's own kustomization.yaml then lists the phase folders (platformOutput), so
+ * `kubectl kustomize dist/<platform>` renders the platform's objects with the phases' patches.
  */
 export function gitopsFiles(build: PlatformBuild, settings: ResolvedGitOpsSettings, layout: GitOpsLayout = {}): Map<string, string> {
   const files = new Map<string, string>();

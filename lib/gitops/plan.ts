@@ -88,8 +88,8 @@ export function phasePlan(build: PlatformBuild): PhaseStep[] {
 
 /**
  * A kustomization.yaml for one phase folder, listing its files in apply order: Argo CD and
- * Flux point at phase folders and render them with kustomize. The platform's own
- * kustomization.yaml lists files, not folders, so it renders every phase unchanged.
+ * Flux point at phase folders and render them with kustomize, as does the platform's own
+ * kustomization.yaml, which lists the phase folders.
  * With `protect` (the annotations of `protectAnnotations`), the phase's CRDs and Namespaces
  * get them through kustomize patches, so whatever engine syncs the folder never prunes them.
  */

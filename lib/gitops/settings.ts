@@ -27,6 +27,15 @@ export interface GitOpsSettings {
    *   the working directory when the output folder is inside it, else the output folder itself
    */
   readonly repositoryRoot?: string;
+  /**
+   * Put in front of the names of the Argo CD Applications and Flux Kustomizations
+   * (`<namePrefix>-<platform>-<phase>`), so that two environments' output (clusters/prod,
+   * clusters/staging) can be synced by one Argo CD or Flux without their names colliding.
+   * '' for none.
+   * @default - from `path` when it is not the default: 'clusters/prod' gives 'clusters-prod';
+   *   none for 'dist' and '.'
+   */
+  readonly namePrefix?: string;
   /** Which GitOps formats to write. @default { argocd: true, flux: true, helm: false, configManagementPlugin: false } */
   readonly formats?: GitOpsFormats;
   readonly argocd?: ArgoCdSettings;
@@ -105,6 +114,8 @@ export interface ResolvedGitOpsSettings {
   readonly targetRevision: string;
   /** The platform folders' folder in the repository ('.' for its root). */
   readonly path: string;
+  /** Put with '-' in front of Application and Kustomization names ('' for none). */
+  readonly namePrefix: string;
   readonly formats: Required<GitOpsFormats>;
   readonly argocd: Required<ArgoCdSettings>;
   readonly flux: Required<FluxSettings>;
@@ -171,6 +182,10 @@ export function resolveGitOpsSettings(where: string, s: GitOpsSettings, context:
   if (!path || path.startsWith('/') || (path !== '.' && path.split('/').some((p) => p === '..' || p === '' || p === '.'))) {
     bad('path', s?.path, "must be a relative folder inside the repository without '..' (e.g. 'dist' or 'clusters/prod'; '.' for its root)");
   }
+  const namePrefix = s?.namePrefix ?? namePrefixOf(path);
+  if (typeof namePrefix !== 'string' || (namePrefix !== '' && (!LABEL.test(namePrefix) || namePrefix.length > 40))) {
+    bad('namePrefix', s?.namePrefix, "must be a lower-case DNS label of at most 40 characters (e.g. 'prod'), or '' for none");
+  }
   const flavor = s?.argocd?.flavor ?? ArgoCdFlavor.ARGOCD;
   if (!Object.values(ArgoCdFlavor).includes(flavor)) bad('argocd.flavor', flavor, `must be one of ${Object.values(ArgoCdFlavor).join(', ')}`);
   const openshift = flavor === ArgoCdFlavor.OPENSHIFT_GITOPS;
@@ -196,7 +211,18 @@ export function resolveGitOpsSettings(where: string, s: GitOpsSettings, context:
   }
   if (!SEMVER.test(helm.chartVersion)) bad('helm.chartVersion', helm.chartVersion, "must be a SemVer version (e.g. '0.1.0'); Helm rejects anything else");
   if (errors.length) throw new Error(`${where}: GitOps settings: ${errors.join('; ')}`);
-  return { repoURL: s.repoURL, targetRevision, path, formats, argocd, flux, helm };
+  return { repoURL: s.repoURL, targetRevision, path, namePrefix, formats, argocd, flux, helm };
+}
+
+/** The default name prefix of a repository folder: none for 'dist' and '.', else the folder as a DNS label ('clusters/prod' -> 'clusters-prod'). */
+export function namePrefixOf(path: string): string {
+  if (path === 'dist' || path === '.') return '';
+  return path.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+}
+
+/** A name with the settings' prefix in front ('prod' + 'serving' -> 'prod-serving'). */
+export function prefixedName(settings: { namePrefix: string }, name: string): string {
+  return settings.namePrefix ? `${settings.namePrefix}-${name}` : name;
 }
 
 function definedOnly<T extends object>(o: T | undefined): Partial<T> {

@@ -31,6 +31,8 @@ function tmp(): string {
 describe('mlplatform', () => {
   test('--version prints the package version', async () => {
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    // projen writes 0.0.0 unless .projenrc.ts sets a version (day two 13).
+    expect(VERSION).not.toBe('0.0.0');
   });
 
   test('--help and help list every command; no command is a usage error', async () => {
@@ -85,7 +87,12 @@ describe('mlplatform', () => {
   test('list components and versions show each component with its version and images', async () => {
     const components = await cli(['list', 'components']);
     expect(components.code).toBe(0);
-    expect(components.stdout).toMatch(/^kserve \(KServe\) v0\.20\.0 {2}namespace kserve {2}platforms: serving, model-serving, kubeflow$/m);
+    // One entry per component, with the namespaces it is placed in (day two 13: a component in another namespace was listed twice).
+    expect(components.stdout).toMatch(/^kserve \(KServe\) v0\.20\.0 {2}namespaces kserve \(serving, model-serving, kubeflow\), opendatahub \(opendatahub\) {2}platforms: serving, model-serving, kubeflow, opendatahub$/m);
+    expect(components.stdout.match(/^kserve /gm)).toHaveLength(1);
+    // A component needing nothing newer than the oldest modelled Kubernetes says so next to the default target (day two 13).
+    expect(components.stdout).not.toContain('no feature newer than the oldest');
+    expect(components.stdout).toMatch(/^ {2}Kubernetes >= 1\.28: runs on every Kubernetes modelled here \(platforms target 1\.32 by default\)$/m);
     expect(components.stdout).toMatch(/^ {2}controller: kserve\/kserve-controller:v0\.20\.0$/m);
     const versions = await cli(['list', 'versions']);
     expect(versions.stdout).toContain('kserve\tcontroller\tkserve/kserve-controller:v0.20.0\tserving,model-serving,kubeflow,opendatahub\n');
@@ -105,7 +112,9 @@ describe('mlplatform', () => {
     expect(r.stdout).toMatch(/^serving: \d+ objects, \d+ files -> out\/serving\n$/);
     expect(fs.readdirSync(path.join(dir, 'out'))).toEqual(['serving']);
     const expected = buildPlatform(new ServingPlatform(new App(), 'serving'));
-    for (const [file, text] of expected.files) expect(fs.readFileSync(path.join(dir, 'out', 'serving', file), 'utf8')).toBe(text);
+    for (const [file, text] of expected.files) if (file !== 'kustomization.yaml') expect(fs.readFileSync(path.join(dir, 'out', 'serving', file), 'utf8')).toBe(text);
+    // With GitOps files, the platform's kustomization lists the phase folders, whose kustomizations carry the patches (day two 6).
+    expect(fs.readFileSync(path.join(dir, 'out', 'serving', 'kustomization.yaml'), 'utf8')).toMatch(/^resources:\n {2}- 00-foundation\n {2}- 10-controllers\n/m);
   });
 
   test('synth fails with exit 1 listing the problems, without a stack trace, and writes nothing', async () => {

@@ -78,10 +78,10 @@ describe('Platform graph', () => {
     const { files, largeCrds } = buildPlatform(platform);
     expect([...files.keys()].filter((f) => f.endsWith('.yaml'))).toEqual([
       '00-foundation/00-namespaces.yaml',
-      '00-foundation/01-provider.yaml',
-      '10-controllers/01-provider.yaml',
-      '10-controllers/02-consumer.yaml',
-      '30-resources/02-consumer.yaml',
+      '00-foundation/provider.yaml',
+      '10-controllers/provider.yaml',
+      '10-controllers/consumer.yaml',
+      '30-resources/consumer.yaml',
       'kustomization.yaml',
     ]);
     const namespaces = parseAllDocuments(files.get('00-foundation/00-namespaces.yaml')!).map((d) => d.toJSON());

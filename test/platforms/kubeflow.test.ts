@@ -4,7 +4,7 @@ import { interceptingWebhooks, selectorMatches } from '../../lib/checks';
 import { applyOrder, objectCounts, wiringTable } from '../../lib/report';
 import { KubeflowPlatform } from '../../platforms/kubeflow';
 
-const b = build((app) => new KubeflowPlatform(app, 'kubeflow'));
+const b = build((app) => new KubeflowPlatform(app, 'kubeflow', { exampleTenant: true }));
 const objects = b.model.objects.map((o) => o.json);
 const order = b.model.components.map((c) => c.componentName);
 

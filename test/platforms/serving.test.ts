@@ -16,11 +16,11 @@ describe('serving platform', () => {
   test('writes each apply phase as the first path segment', () => {
     expect([...serving.files.keys()]).toEqual([
       '00-foundation/00-namespaces.yaml',
-      '00-foundation/01-gateway-api-inference-extension.yaml',
-      '00-foundation/02-kserve.yaml',
-      '10-controllers/02-kserve.yaml',
-      '20-webhooks/02-kserve.yaml',
-      '30-resources/02-kserve.yaml',
+      '00-foundation/gateway-api-inference-extension.yaml',
+      '00-foundation/kserve.yaml',
+      '10-controllers/kserve.yaml',
+      '20-webhooks/kserve.yaml',
+      '30-resources/kserve.yaml',
       'REPORT.md',
       'kustomization.yaml',
     ]);

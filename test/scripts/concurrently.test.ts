@@ -1,17 +1,22 @@
 import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 const SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'concurrently.mjs');
+/** A shell loop that waits (up to about 20 s) for a file to exist, and fails if it does not. */
+const waitFor = (file: string) => `for i in $(seq 400); do [ -f ${file} ] && break; sleep 0.05; done; [ -f ${file} ]`;
 const run = (...commands: string[]) => spawnSync(process.execPath, [SCRIPT, ...commands], { encoding: 'utf8' });
 
 describe('scripts/concurrently.mjs (the test task\'s checks before jest)', () => {
   test('runs the commands at the same time and prints each one\'s output as a block, in the order given', () => {
-    // One after another, these would take at least 2 s.
-    const started = Date.now();
-    const r = run('sleep 1; echo one >&2', 'sleep 1; echo two');
-    expect(Date.now() - started).toBeLessThan(1900);
+    // The first command waits for a file the second creates: run one after the other, the first
+    // would give up (and fail) before the second started. No clock is read.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concurrently-'));
+    const r = spawnSync(process.execPath, [SCRIPT, `${waitFor('ready')} && echo one >&2`, 'touch ready; echo two'], { encoding: 'utf8', cwd: dir });
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe('» sleep 1; echo one >&2\none\n» sleep 1; echo two\ntwo\n');
+    expect(r.stdout).toBe(`» ${waitFor('ready')} && echo one >&2\none\n» touch ready; echo two\ntwo\n`);
   });
 
   test('fails with the exit code of the first command that failed, after every command has ended and been printed', () => {
@@ -28,19 +33,21 @@ describe('scripts/concurrently.mjs (the test task\'s checks before jest)', () =>
   });
 
   test('the first command not yet done is shown as it writes; a later one waits its turn', async () => {
-    const child = spawn(process.execPath, [SCRIPT, 'echo early; sleep 1.5; echo late', 'echo second']);
-    const started = Date.now();
+    // The first command prints "early", then waits for a file this test creates only once it has
+    // seen "early": held back until the command ended, "early" would never show, and the command
+    // would give up and fail.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concurrently-'));
+    const first = `echo early; ${waitFor('seen')} && echo late`;
+    const child = spawn(process.execPath, [SCRIPT, first, 'echo second'], { cwd: dir });
     let out = '';
-    let earlyAt = -1;
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
-      if (earlyAt < 0 && out.includes('early')) earlyAt = Date.now() - started;
+      if (out.includes('early') && !fs.existsSync(path.join(dir, 'seen'))) fs.writeFileSync(path.join(dir, 'seen'), '');
     });
     const code = await new Promise((resolve) => child.on('close', resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(code).toBe(0);
-    expect(earlyAt).toBeGreaterThanOrEqual(0);
-    expect(earlyAt).toBeLessThan(1200);
-    expect(out).toBe('» echo early; sleep 1.5; echo late\nearly\nlate\n» echo second\nsecond\n');
+    expect(out).toBe(`» ${first}\nearly\nlate\n» echo second\nsecond\n`);
   });
 
   test('without commands: usage, exit 2', () => {

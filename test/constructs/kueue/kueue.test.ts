@@ -515,7 +515,7 @@ describe('Kueue alone', () => {
     kueue.addLocalQueue('user-queue', { namespace: 'default', clusterQueue: 'cluster-queue' });
     const b = buildPlatform(p);
     expect([...b.files.keys()]).toEqual([
-      '00-foundation/00-namespaces.yaml', '00-foundation/01-kueue.yaml', '10-controllers/01-kueue.yaml', '20-webhooks/01-kueue.yaml', '30-resources/01-kueue.yaml', 'REPORT.md', 'kustomization.yaml',
+      '00-foundation/00-namespaces.yaml', '00-foundation/kueue.yaml', '10-controllers/kueue.yaml', '20-webhooks/kueue.yaml', '30-resources/kueue.yaml', 'REPORT.md', 'kustomization.yaml',
     ]);
     expect(b.model.objects.map((o) => pinnable(o.json))).toMatchSnapshot();
   });

@@ -8,7 +8,8 @@ import {
 import { Phase } from '../../../lib/phases';
 import { buildPlatform, PlatformBuild } from '../../../lib/synth';
 
-const settings = resolveGitOpsSettings('test', { repoURL: 'https://git.example.com/ml.git', targetRevision: 'main', path: 'clusters/prod' });
+// namePrefix '': the names these tests expect (the prefix derived from path has its own test, name-prefix.test.ts).
+const settings = resolveGitOpsSettings('test', { repoURL: 'https://git.example.com/ml.git', targetRevision: 'main', path: 'clusters/prod', namePrefix: '' });
 let build: PlatformBuild;
 const PHASES_OF_FIXTURE = [Phase.FOUNDATION, Phase.INFRASTRUCTURE, Phase.INFRASTRUCTURE_WEBHOOKS, Phase.CONTROLLERS, Phase.WEBHOOKS, Phase.RESOURCES];
 
@@ -176,6 +177,7 @@ describe('settings', () => {
       repoURL: 'https://git.example.com/platform.git',
       targetRevision: 'HEAD',
       path: 'dist',
+      namePrefix: '',
       formats: { argocd: true, flux: true, helm: false, configManagementPlugin: false },
       argocd: { flavor: 'argocd', namespace: 'argocd', instance: 'openshift-gitops', project: 'default', server: 'https://kubernetes.default.svc' },
       flux: { namespace: 'flux-system', sourceName: 'flux-system', interval: '10m', timeout: '10m' },

@@ -85,7 +85,7 @@ describe('Helm chart', () => {
       c.namespaceObject();
       new k8s.KubeConfigMap(c, 'Templates', { metadata: { name: 'templates', namespace: 'widgets-system' }, data: { pod: 'name: {{ .Name }}-{{.Index}}' } });
     });
-    const text = helmChart(buildPlatform(p), settings).get('helm/templates/10-controllers/01-widgets.yaml')!;
+    const text = helmChart(buildPlatform(p), settings).get('helm/templates/10-controllers/widgets.yaml')!;
     expect(text).not.toMatch(/\{\{ \.Name/);
     expect(parseDocs(unescapeTemplate(text))[0].data.pod).toBe('name: {{ .Name }}-{{.Index}}');
   });

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// npm's `prepack` (run by `npm pack`, `npm publish` and an install from git): compiles the
+// package afresh into pkg/ (tsconfig.package.json), which `main`, `types` and the
+// `mlplatform` command point at. Without TypeScript (devDependencies not installed) it
+// fails with what to do, so that a tarball without the compiled library is never packed.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = path.join(root, 'pkg');
+const require = createRequire(import.meta.url);
+
+let tsc;
+try {
+  tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
+} catch {
+  process.stderr.write('prepack: cannot build pkg/ (the compiled library the package ships): TypeScript is not installed. Run `npm ci` (it installs the devDependencies), then pack again.\n');
+  process.exit(1);
+}
+fs.rmSync(pkg, { recursive: true, force: true });
+const r = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.package.json')], { cwd: root, stdio: 'inherit' });
+if (r.status !== 0 || !fs.existsSync(path.join(pkg, 'index.js'))) {
+  process.stderr.write(`prepack: compiling pkg/ failed (tsc -p tsconfig.package.json exited ${r.status ?? r.signal}): nothing packed. Fix the errors above, then pack again.\n`);
+  process.exit(1);
+}
