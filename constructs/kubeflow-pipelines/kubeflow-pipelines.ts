@@ -12,6 +12,7 @@ import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './sto
 import { KFP_VERSION, KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
+import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, RbacNeed, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
@@ -291,7 +292,9 @@ export class KubeflowPipelines extends Component {
     this.pipelineStore = store;
     const k8sStore = store === PipelineStore.KUBERNETES;
 
-    this.addNamespace();
+    // Multi-user: its AuthorizationPolicies guard the user header only in pods with a sidecar,
+    // so its namespace injects them, as kubeflow/manifests labels the kubeflow namespace.
+    this.addNamespace(multiUser ? { ...ISTIO_INJECTION_ENABLED } : {});
     for (const def of CRDS) this.addCrd(def);
     // Upstream's cluster-scoped install ships kubernetes-sigs' Application CRD as a third-party
     // CRD (no Application object by default): another component may own it.
@@ -564,7 +567,7 @@ export class KubeflowPipelines extends Component {
       image: this.image('metadataEnvoy'),
       selectorLabels: { component: 'metadata-envoy' },
       // As upstream: no Istio sidecar (envoy speaks gRPC-Web to the UI itself).
-      labels: { 'sidecar.istio.io/inject': 'false' },
+      istioSidecar: false,
       args: [`${ENVOY_CONFIG_DIR}/${ENVOY_CONFIG_KEY}`],
       ports: [{ name: 'md-envoy', containerPort: ENVOY_PORT }],
       service: { name: 'metadata-envoy-service', ports: [{ name: 'md-envoy', port: ENVOY_PORT, targetPort: 'md-envoy' }] },

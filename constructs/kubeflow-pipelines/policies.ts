@@ -1,4 +1,5 @@
 import { Component } from '../../lib/component';
+import { declareMeshAuthentication } from '../../lib/istio';
 import { AuthorizationPolicy, AuthorizationRule, NetworkPeer, NetworkPolicy, serviceAccountPrincipal } from '../../lib/network-policy';
 import { Workload } from '../../lib/workload';
 import { PROFILE_NAMESPACE_LABEL } from '../profile-controller/namespace-labels';
@@ -54,6 +55,14 @@ export function addPipelinesPolicies(kfp: Component, props: PipelinesPoliciesPro
     });
   }
   if (!props.multiUser) return;
+
+  // The API server and the UI take the user from the kubeflow-userid header: only the
+  // AuthorizationPolicies below, enforced by the pods' sidecars, keep other callers from
+  // setting it (MLP062 holds the platform to that).
+  for (const name of ['ml-pipeline', 'ml-pipeline-ui']) {
+    const w = workloads.get(name);
+    if (w) declareMeshAuthentication(kfp, { target: w, trusts: 'the user named in the kubeflow-userid header' });
+  }
 
   const policy = (id: string, name: string, workload: string, rules: AuthorizationRule[], action?: 'ALLOW') => {
     const w = workloads.get(workload);

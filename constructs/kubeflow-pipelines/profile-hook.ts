@@ -71,7 +71,8 @@ export class PipelinesProfileHook extends Construct {
       // The stock image's node user.
       runAsUser: 1000,
       runAsGroup: 1000,
-      podAnnotations: { 'sidecar.istio.io/inject': 'false' },
+      // As upstream: no sidecar (metacontroller calls the hook in plain HTTP).
+      istioSidecar: false,
       volumes: [{ name: 'hooks', configMap: { name: `${NAME}-code` } }],
       volumeMounts: [{ name: 'hooks', mountPath: '/hooks', readOnly: true }],
     });

@@ -83,6 +83,32 @@ describe('KFP-ISOLATION: upstream 2.17.0\'s NetworkPolicy and AuthorizationPolic
     expect(o.named('AuthorizationPolicy', 'ml-pipeline').spec.rules[0].from[0].source.principals).not.toContain(sa('kubeflow-pipelines-cache'));
   });
 
+  test('KFP-SIDECAR: multi-user labels its namespace for sidecar injection, so that its AuthorizationPolicies are enforced', () => {
+    expect(multi.named('Namespace', 'kubeflow').metadata.labels).toEqual({ 'istio-injection': 'enabled' });
+    expect(single.named('Namespace', 'kubeflow').metadata.labels).toBeUndefined();
+    // Upstream's opt-outs only: the metadata envoy, the profile hook and metacontroller.
+    const optedOut = multi.ofKind('Deployment').concat(multi.ofKind('StatefulSet')).filter((d) => d.spec.template.metadata.labels['sidecar.istio.io/inject'] === 'false').map((d) => d.metadata.name);
+    expect(optedOut.sort()).toEqual(['kubeflow-pipelines-profile-controller', 'metacontroller', 'metadata-envoy-deployment']);
+  });
+
+  test('KFP-SIDECAR: synth fails when the user turns injection off, naming the policies and the user header the API server and UI trust (MLP061, MLP062)', () => {
+    const p = new Platform(new App(), 'p', { name: 'kfp', prerequisites: [CERT_MANAGER, ISTIO], namespaces: { labels: { kubeflow: { 'istio-injection': 'disabled' } } } });
+    new ArgoWorkflows(p, 'argo-workflows');
+    new KubeflowPipelines(p, 'kubeflow-pipelines', { multiUser: true });
+    let problems: string[] = [];
+    try {
+      buildPlatform(p);
+    } catch (e) {
+      problems = (e as PlatformError).problems;
+    }
+    expect(problems.filter((x) => x.startsWith('[MLP061]'))).toHaveLength(7);
+    expect(problems.filter((x) => x.startsWith('[MLP062]')).map((x) => x.split(' trusts ')[0])).toEqual([
+      '[MLP062] p/kubeflow-pipelines/ApiServer/Deployment: Deployment ml-pipeline (p/kubeflow-pipelines/ApiServer/Deployment) in namespace kubeflow',
+      '[MLP062] p/kubeflow-pipelines/Ui/Deployment: Deployment ml-pipeline-ui (p/kubeflow-pipelines/Ui/Deployment) in namespace kubeflow',
+    ]);
+    expect(problems.find((x) => x.startsWith('[MLP062]'))).toContain('trusts the user named in the kubeflow-userid header, which only Istio keeps callers from forging, but AuthorizationPolicy ml-pipeline selects its pods, but they get no Istio sidecar (namespace kubeflow is labelled istio-injection=disabled');
+  });
+
   test('KFP-ISOLATION: fails when multi-user runs on a platform without Istio (the user header would be anyone\'s)', () => {
     let problems: string[] = [];
     try {
