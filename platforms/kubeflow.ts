@@ -7,7 +7,7 @@ import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inferenc
 import { JobSet } from '../constructs/jobset';
 import { Katib, KatibTrialKind } from '../constructs/katib';
 import { KServe } from '../constructs/kserve';
-import { KubeflowPipelines, pipelinesArtifactRepository, pipelinesExecutorSettings, pipelinesWorkflowDefaults } from '../constructs/kubeflow-pipelines';
+import { KubeflowPipelines, PIPELINES_TRANSIENT_ERROR_PATTERN, pipelinesArtifactRepository, pipelinesExecutorSettings, pipelinesWorkflowDefaults } from '../constructs/kubeflow-pipelines';
 import { KubeflowModelRegistry } from '../constructs/model-registry';
 import { NotebookController } from '../constructs/notebook-controller';
 import { ProfileController } from '../constructs/profile-controller';
@@ -54,7 +54,12 @@ export class KubeflowPlatform extends Platform {
     });
     new CertManager(this, 'cert-manager');
     // Workflows archive logs and outputs in the pipelines' object store, as KFP's install configures Argo.
-    new ArgoWorkflows(this, 'argo-workflows', { artifactRepository: pipelinesArtifactRepository(), executor: pipelinesExecutorSettings(), workflowDefaults: pipelinesWorkflowDefaults() });
+    new ArgoWorkflows(this, 'argo-workflows', {
+      artifactRepository: pipelinesArtifactRepository(),
+      executor: pipelinesExecutorSettings(),
+      workflowDefaults: pipelinesWorkflowDefaults(),
+      transientErrorPattern: PIPELINES_TRANSIENT_ERROR_PATTERN,
+    });
     const pipelines = new KubeflowPipelines(this, 'kubeflow-pipelines', { multiUser: true });
     new NotebookController(this, 'notebook-controller');
     this.profiles = new ProfileController(this, 'profile-controller');

@@ -783,6 +783,13 @@ export function pipelinesExecutorSettings(): ArgoExecutorSettings {
   };
 }
 
+/**
+ * The errors Kubeflow Pipelines 2.17.0's install has Argo's workflow controller retry as
+ * transient (its TRANSIENT_ERROR_PATTERN): node shutdown, preemption, eviction, spot
+ * reclaims, deleted pods. Go regular expression syntax.
+ */
+export const PIPELINES_TRANSIENT_ERROR_PATTERN = '(?i)(imminent node shutdown|node is shutting down|preempt|evict|spot|pod deleted)';
+
 /** The workflow defaults of Kubeflow Pipelines 2.17.0's install: finished runs kept an hour, a failed step retried twice on error. */
 export function pipelinesWorkflowDefaults(): ArgoWorkflowDefaults {
   return { ttlSecondsAfterFinished: 3600, retry: { limit: 2, retryPolicy: 'OnError' } };

@@ -70,6 +70,11 @@ describe('kubeflow platform', () => {
     expect(parse(data.workflowDefaults).spec.templateDefaults.retryStrategy).toEqual({ limit: '2', retryPolicy: 'OnError' });
   });
 
+  test('ARGO-TRANSIENT: the workflow controller retries the transient errors Pipelines 2.17.0\'s install names (node shutdown, preemption, eviction)', () => {
+    const c = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'workflow-controller').spec.template.spec.containers[0];
+    expect(c.env).toContainEqual({ name: 'TRANSIENT_ERROR_PATTERN', value: '(?i)(imminent node shutdown|node is shutting down|preempt|evict|spot|pod deleted)' });
+  });
+
   test('the Pipelines UI is routed at /pipeline, where the dashboard links (KFP-VS)', () => {
     const vs = objects.find((o) => o.kind === 'VirtualService' && o.metadata.name === 'ml-pipeline-ui')!;
     expect(vs.spec.http[0].match).toEqual([{ uri: { prefix: '/pipeline' } }]);
