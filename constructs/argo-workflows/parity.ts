@@ -8,7 +8,15 @@ const CONTROLLER = 'Deployment/workflow-controller container workflow-controller
  * @param executorImage the executor image the construct passes (an arg item of its own)
  * @param keys which platform settings the construct writes into its ConfigMap
  */
-export function argoWorkflowsParityDeviations(executorImage: string, keys: { artifactRepository: boolean; executor: boolean; workflowDefaults: boolean; transientErrorPattern?: boolean }): ParityDeviation[] {
+/** Which platform settings the construct writes (each an extra item upstream's install does not have). */
+export interface ArgoPlatformSettings {
+  readonly artifactRepository: boolean;
+  readonly executor: boolean;
+  readonly workflowDefaults: boolean;
+  readonly transientErrorPattern?: boolean;
+}
+
+export function argoWorkflowsParityDeviations(executorImage: string, keys: ArgoPlatformSettings): ParityDeviation[] {
   const arg = (item: string, reason: string): ParityDeviation => ({
     fact: { kind: FactKind.ARG, object: CONTROLLER, item: literalPattern(item), status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason,
   });
