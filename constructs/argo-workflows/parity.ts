@@ -2,12 +2,6 @@ import { DeviationCategory, FactKind, literalPattern, ParityDeviation } from '..
 
 const CONTROLLER = 'Deployment/workflow-controller container workflow-controller';
 
-/**
- * Argo Workflows' differences from upstream's cluster install at v4.0.5 (manifests/cluster-install),
- * each checked against the workflow controller's code at that tag.
- * @param executorImage the executor image the construct passes (an arg item of its own)
- * @param keys which platform settings the construct writes into its ConfigMap
- */
 /** Which platform settings the construct writes (each an extra item upstream's install does not have). */
 export interface ArgoPlatformSettings {
   readonly artifactRepository: boolean;
@@ -16,6 +10,12 @@ export interface ArgoPlatformSettings {
   readonly transientErrorPattern?: boolean;
 }
 
+/**
+ * Argo Workflows' differences from upstream's cluster install at v4.0.5 (manifests/cluster-install),
+ * each checked against the workflow controller's code at that tag.
+ * @param executorImage the executor image the construct passes (an arg item of its own)
+ * @param keys which platform settings the construct writes into its ConfigMap
+ */
 export function argoWorkflowsParityDeviations(executorImage: string, keys: ArgoPlatformSettings): ParityDeviation[] {
   const arg = (item: string, reason: string): ParityDeviation => ({
     fact: { kind: FactKind.ARG, object: CONTROLLER, item: literalPattern(item), status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason,
