@@ -1,5 +1,4 @@
 import { IConstruct } from 'constructs';
-import type { Finding } from './checks';
 import { Component } from './component';
 import { labelSelectorMatches, PolicyTarget } from './network-policy';
 import type { PlatformModel, PlatformObject } from './platform';
@@ -19,6 +18,13 @@ import { LabelSelector } from './webhook-server';
  *   `istio.io/rev`) get one: the annotation is not enough there, as the webhook that reads
  *   it is never called.
  */
+
+/** A finding of MLP061/MLP062 (the shape of lib/checks.ts' Finding, declared here so that lib/checks.ts stays the only one importing the other). */
+export interface IstioFinding {
+  readonly rule: 'MLP061' | 'MLP062';
+  readonly path: string;
+  readonly message: string;
+}
 
 /** The pod label (and older annotation) that overrides the namespace's injection. */
 export const SIDECAR_INJECT_LABEL = 'sidecar.istio.io/inject';
@@ -156,9 +162,9 @@ const SIDECAR_FIX = (ns: string) => `label namespace ${ns} ${ISTIO_INJECTION_LAB
  * Policies attached with targetRef(s) (gateways, waypoints) are not enforced by sidecars
  * and are left alone.
  */
-export function checkIstioPolicySidecars(m: PlatformModel): Finding[] {
+export function checkIstioPolicySidecars(m: PlatformModel): IstioFinding[] {
   const ix = meshIndex(m);
-  const out: Finding[] = [];
+  const out: IstioFinding[] = [];
   for (const o of m.objects) {
     const j = o.json;
     if (!isIstioPolicy(j) || j.spec?.targetRef || j.spec?.targetRefs) continue;
@@ -212,9 +218,9 @@ function restrictsIngress(np: any): boolean {
  * or NetworkPolicies selecting them of which none admits every source. Ingress rules of
  * NetworkPolicies add up: one open rule opens the pods to everyone.
  */
-export function checkMeshAuthentication(m: PlatformModel): Finding[] {
+export function checkMeshAuthentication(m: PlatformModel): IstioFinding[] {
   const ix = meshIndex(m);
-  const out: Finding[] = [];
+  const out: IstioFinding[] = [];
   for (const c of m.components) {
     for (const auth of meshAuthenticationOf(c)) {
       const ns = c.namespaceName;
