@@ -144,3 +144,28 @@ describe('MLP062: a workload that relies on Istio to authenticate its callers is
     expect(() => platformWith({}, (c) => declareMeshAuthentication(c, { target: api(c), trusts: ' ' }))).toThrow('p/test: declareMeshAuthentication api: trusts is empty; say what the workload takes on trust');
   });
 });
+
+describe('Platform.labelNamespace: a distribution labels the namespace its components share', () => {
+  const shared = (props: Partial<PlatformProps> = {}) => {
+    const p = newPlatform(props);
+    new TestComponent(p, 'a', NS, (c) => c.namespaceObject({ team: 'ml' }));
+    new TestComponent(p, 'b', NS, (c) => c.namespaceObject());
+    return p;
+  };
+  const labels = (p: ReturnType<typeof newPlatform>) => build(p).model.objects.filter((o) => o.json.kind === 'Namespace').map((o) => o.json.metadata.labels);
+
+  test('every component\'s Namespace object gets the labels; the customization\'s win', () => {
+    const p = shared();
+    p.labelNamespace(NS, { 'istio-injection': 'enabled' });
+    expect(labels(p)).toEqual([{ 'team': 'ml', 'istio-injection': 'enabled' }, { 'team': 'ml', 'istio-injection': 'enabled' }]);
+    const custom = shared({ namespaces: { labels: { [NS]: { 'istio-injection': 'disabled' } } } });
+    custom.labelNamespace(NS, { 'istio-injection': 'enabled' });
+    expect(labels(custom)).toEqual([{ 'team': 'ml', 'istio-injection': 'disabled' }, { 'team': 'ml', 'istio-injection': 'disabled' }]);
+  });
+
+  test('fails when a component asks another value, naming the component and the fix', () => {
+    const p = shared();
+    expect(() => p.labelNamespace(NS, { team: 'data' })).toThrow(
+      "p: labelNamespace: namespace 'test-system' gets team=data from the platform, but component 'a' (p/a/Namespace) sets team=ml; choose the value with customization namespaces.labels: { 'test-system': { 'team': '...' } }");
+  });
+});
