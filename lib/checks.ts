@@ -2,6 +2,7 @@ import { contentDigest } from './cache';
 import { Component } from './component';
 import { Controller } from './controller';
 import { CrdDefinition, gvkKey } from './crd';
+import { checkIstioPolicySidecars, checkMeshAuthentication } from './istio';
 import { compareKubernetesVersions } from './kubernetes-version';
 import { policyTargetsOf } from './network-policy';
 import { PHASES } from './phases';
@@ -58,6 +59,8 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP055', title: 'CRDs over 256 KiB are flagged for server-side apply (warning)', check: checkLargeCrds },
   { id: 'MLP056', title: 'no object exceeds the 1.5 MiB etcd stores per object (1 MiB of ConfigMap or Secret data is MLP001, as the API server checks it)', check: checkObjectSizes },
   { id: 'MLP060', title: 'every NetworkPolicy and AuthorizationPolicy a component declares selects exactly the pods of the workloads it names, never another workload\'s', check: checkPolicySelectors },
+  { id: 'MLP061', title: 'every Istio AuthorizationPolicy, PeerAuthentication and RequestAuthentication selects pods that get a sidecar (a policy without selector: its namespace injects sidecars)', check: checkIstioPolicySidecars },
+  { id: 'MLP062', title: 'every workload that relies on Istio to authenticate its callers has an AuthorizationPolicy enforced by its sidecar, or NetworkPolicies that restrict who reaches it', check: checkMeshAuthentication },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {

@@ -361,16 +361,16 @@ export abstract class Component extends Chart {
   }
 
   /**
-   * A Namespace object for the component's namespace (the platform dedupes). In a namespace
-   * the platform's customization places components in (e.g. an applications namespace),
-   * every component emits the same object: the customization's labels, then the union of
-   * the components'; two values for one label are an error.
+   * A Namespace object for the component's namespace (the platform dedupes). Every
+   * component in a namespace (its default one, or where the customization places it) emits
+   * the same object: the customization's labels, then the union of the components'; two
+   * values for one label are an error.
    */
   protected addNamespace(labels: Record<string, string> = {}): ApiObject {
-    // Labels are pooled only in namespaces the customization places components in (the
-    // applications namespace, per-component ones, ones it labels): there, components that
-    // were not written to share a namespace meet. A component that is off adds nothing.
-    if (!this.enabled || !this.platform.customization.isPlacedNamespace(this.namespaceName)) {
+    // Labels are pooled in every namespace: components that share one (by default, like
+    // Kubeflow's, or placed there by the customization) emit the same Namespace object, so
+    // no component's label is lost to another's copy. A component that is off adds nothing.
+    if (!this.enabled) {
       return new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: this.namespaceName, labels: Object.keys(labels).length ? labels : undefined } });
     }
     const shared = this.platform.namespaceLabels(this.namespaceName);

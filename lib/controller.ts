@@ -3,6 +3,7 @@ import { k8s, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';
+import { istioSidecarLabel } from './istio';
 import { labelSelectorMatches, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort, policyTargetsOf } from './network-policy';
 import { reportProblem } from './problems';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, Rbac, RbacNeed, rbacNeeds, RbacNeedsProps, ResourceRef, roleObject, RuntimeRole, wildcardReason } from './rbac';
@@ -175,6 +176,12 @@ export interface ControllerProps extends RbacNeedsProps {
   readonly terminationGracePeriodSeconds?: number;
   /** Extra pod template annotations. */
   readonly podAnnotations?: Record<string, string>;
+  /**
+   * Whether its pods ask for an Istio sidecar (`true`) or refuse one (`false`): the pod label
+   * sidecar.istio.io/inject, as upstream's pod template carries it (lib/istio.ts).
+   * @default - no label: the namespace decides
+   */
+  readonly istioSidecar?: boolean;
   /** Name of its ServiceAccount, where upstream names it apart from the Deployment. @default name */
   readonly serviceAccountName?: string;
   /**
@@ -365,6 +372,7 @@ export class Controller extends Construct {
     // L1 binding on purpose: cdk8s-plus's Deployment adds a construct-path selector label
     // (selectors are immutable, so a rename would break upgrades) and pod defaults we do
     // not want; here every field is ours.
+    const podLabels = props.istioSidecar === undefined ? labels : { ...labels, ...istioSidecarLabel(props.istioSidecar) };
     this.deployment = new ApiObject(this, 'Deployment', {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -373,7 +381,7 @@ export class Controller extends Construct {
         replicas: replicas ?? 1,
         selector: { matchLabels: props.selectorLabels },
         template: {
-          metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
+          metadata: { labels: podLabels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
           spec: {
             serviceAccountName: sa,
             automountServiceAccountToken: true,

@@ -170,6 +170,31 @@ export class Platform extends Construct {
     holder.add(name, labels);
   }
 
+  /**
+   * Labels the Namespace objects the platform's components emit for `namespace`, as a
+   * distribution labels its namespace (e.g. Kubeflow's istio-injection=enabled). Call it once
+   * the components exist; a namespace no component creates is left alone. The
+   * customization's labels (namespaces.labels) win; a component asking another value for a
+   * label is an error.
+   */
+  public labelNamespace(namespace: string, labels: Readonly<Record<string, string>>): void {
+    checkNamespaceName(this.node.path, 'labelNamespace', namespace);
+    const custom = this.customization.namespaceLabelsOf(namespace);
+    for (const c of this.components) {
+      for (const o of c.node.findAll()) {
+        if (!(o instanceof ApiObject) || o.kind !== 'Namespace' || o.metadata.name !== namespace) continue;
+        for (const [k, v] of Object.entries(labels)) {
+          if (k in custom) continue;
+          const had = o.metadata.getLabel(k);
+          if (had !== undefined && had !== v) {
+            throw new Error(`${this.node.path}: labelNamespace: namespace '${namespace}' gets ${k}=${v} from the platform, but component '${c.componentName}' (${o.node.path}) sets ${k}=${had}; choose the value with customization namespaces.labels: { '${namespace}': { '${k}': '...' } }`);
+          }
+          o.metadata.addLabel(k, v);
+        }
+      }
+    }
+  }
+
   /** Declares a namespace that exists on the cluster already (no Namespace object is emitted). */
   public addExistingNamespace(name: string): void {
     checkNamespaceName(this.node.path, 'existingNamespaces', name);

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { Component } from './component';
 import { ControllerCustomization } from './customization';
+import { istioSidecarLabel } from './istio';
 import { reportProblem } from './problems';
 import { bindingObject, checkRules, normalizeRules, PolicyRule, RbacNeed, rbacNeeds, RbacNeedsProps, roleObject, RuntimeRole, wildcardReason } from './rbac';
 import { checkPorts, ContainerResources, mergeResources, resourceProblems } from './resources';
@@ -97,6 +98,12 @@ export interface WorkloadProps extends RbacNeedsProps {
   readonly volumes?: Array<Record<string, unknown>>;
   readonly volumeMounts?: Array<Record<string, unknown>>;
   readonly podAnnotations?: Record<string, string>;
+  /**
+   * Whether its pods ask for an Istio sidecar (`true`) or refuse one (`false`): the pod label
+   * sidecar.istio.io/inject, as upstream's pod template carries it (lib/istio.ts).
+   * @default - no label: the namespace decides
+   */
+  readonly istioSidecar?: boolean;
   /**
    * Safety rules this pod (Pod Security "restricted", MLP050) or its roles ('*' in RBAC,
    * MLP051) are excused from, each with upstream's reason; listed in REPORT.md.
@@ -251,6 +258,7 @@ export class Workload extends Construct {
       throw new Error(`${where}: ${(e as Error).message}`);
     }
 
+    const podLabels = props.istioSidecar === undefined ? labels : { ...labels, ...istioSidecarLabel(props.istioSidecar) };
     this.deployment = new ApiObject(this, 'Deployment', {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -260,7 +268,7 @@ export class Workload extends Construct {
         selector: { matchLabels: props.selectorLabels },
         strategy: claims.length ? { type: 'Recreate' } : undefined,
         template: {
-          metadata: { labels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
+          metadata: { labels: podLabels, annotations: props.podAnnotations && Object.keys(props.podAnnotations).length ? props.podAnnotations : undefined },
           spec: {
             serviceAccountName: this.serviceAccountName,
             automountServiceAccountToken: automount,

@@ -7,15 +7,28 @@ import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inferenc
 import { JobSet } from '../constructs/jobset';
 import { Katib, KatibTrialKind } from '../constructs/katib';
 import { KServe } from '../constructs/kserve';
-import { KubeflowPipelines, pipelinesArtifactRepository, pipelinesExecutorSettings, pipelinesWorkflowDefaults } from '../constructs/kubeflow-pipelines';
+import { KubeflowPipelines, PIPELINES_TRANSIENT_ERROR_PATTERN, pipelinesArtifactRepository, pipelinesExecutorSettings, pipelinesWorkflowDefaults } from '../constructs/kubeflow-pipelines';
 import { KubeflowModelRegistry } from '../constructs/model-registry';
 import { NotebookController } from '../constructs/notebook-controller';
 import { ProfileController } from '../constructs/profile-controller';
 import { Trainer } from '../constructs/trainer';
 import { PlatformCustomization } from '../lib/customization';
+import { ISTIO_INJECTION_ENABLED } from '../lib/istio';
 import { Platform } from '../lib/platform';
 import { DEX, ISTIO, KNATIVE_SERVING } from '../lib/prerequisites';
 import { checkPropKeys } from '../lib/prop-keys';
+
+/**
+ * The labels kubeflow/manifests v1.11.0 gives the kubeflow namespace (common/kubeflow-namespace):
+ * every pod gets an Istio sidecar unless it opts out (the central components' Istio policies
+ * are enforced only there), and Pod Security "restricted" is enforced, which the sidecars
+ * pass with the Istio CNI plugin that kubeflow/manifests installs Istio with.
+ */
+export const KUBEFLOW_NAMESPACE_LABELS: Readonly<Record<string, string>> = Object.freeze({
+  'control-plane': 'kubeflow',
+  ...ISTIO_INJECTION_ENABLED,
+  'pod-security.kubernetes.io/enforce': 'restricted',
+});
 
 export interface KubeflowPlatformProps extends PlatformCustomization {
   /** @default kubeflow */
@@ -54,8 +67,13 @@ export class KubeflowPlatform extends Platform {
     checkPropKeys(this, new.target.name, props);
     new CertManager(this, 'cert-manager');
     // Workflows archive logs and outputs in the pipelines' object store, as KFP's install configures Argo.
-    new ArgoWorkflows(this, 'argo-workflows', { artifactRepository: pipelinesArtifactRepository(), executor: pipelinesExecutorSettings(), workflowDefaults: pipelinesWorkflowDefaults() });
-    new KubeflowPipelines(this, 'kubeflow-pipelines', { multiUser: true });
+    new ArgoWorkflows(this, 'argo-workflows', {
+      artifactRepository: pipelinesArtifactRepository(),
+      executor: pipelinesExecutorSettings(),
+      workflowDefaults: pipelinesWorkflowDefaults(),
+      transientErrorPattern: PIPELINES_TRANSIENT_ERROR_PATTERN,
+    });
+    const pipelines = new KubeflowPipelines(this, 'kubeflow-pipelines', { multiUser: true });
     new NotebookController(this, 'notebook-controller');
     this.profiles = new ProfileController(this, 'profile-controller');
     new PodDefaultsWebhook(this, 'admission-webhook');
@@ -68,5 +86,7 @@ export class KubeflowPlatform extends Platform {
     new KServe(this, 'kserve');
     new CentralDashboard(this, 'central-dashboard');
     for (const t of [...(exampleTenant ? [KUBEFLOW_EXAMPLE_TENANT] : []), ...(tenants ?? [])]) this.profiles.addTenant(t);
+    // The central components' namespace, labelled as kubeflow/manifests labels it (customization's labels win).
+    for (const ns of new Set([pipelines.namespaceName, this.profiles.namespaceName])) this.labelNamespace(ns, KUBEFLOW_NAMESPACE_LABELS);
   }
 }

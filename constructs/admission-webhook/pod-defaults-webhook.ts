@@ -64,6 +64,8 @@ export class PodDefaultsWebhook extends Component {
       },
       ports: { webhook: WEBHOOK_PORT },
       webhookPortName: 'https-webhook',
+      // As upstream: no sidecar (the API server calls the webhook directly, over its own TLS).
+      istioSidecar: false,
       // Upstream's server has no health endpoint and ships no probes.
       probes: false,
       stateless: true,

@@ -51,6 +51,13 @@ export interface ArgoWorkflowsProps extends ComponentProps {
    * @default - none
    */
   readonly workflowDefaults?: ArgoWorkflowDefaults;
+  /**
+   * A regular expression (Go syntax) of error messages the controller treats as transient,
+   * retried by retryPolicy OnTransientError and OnError (env TRANSIENT_ERROR_PATTERN, read
+   * by v4.0.5), e.g. Kubeflow Pipelines' node shutdown and preemption messages.
+   * @default - Argo's built-in transient errors only
+   */
+  readonly transientErrorPattern?: string;
 }
 
 /** The executor container's settings (a subset of a Container: what Argo reads from the `executor` key). */
@@ -137,6 +144,9 @@ export class ArgoWorkflows extends Component {
     if (repo && !/^[^/:]+(:\d+)?$/.test(repo.endpoint)) {
       throw new Error(`${this.node.path}: artifactRepository.endpoint '${repo.endpoint}' must be host[:port] without a scheme (use insecure: true for plain HTTP)`);
     }
+    if (props.transientErrorPattern !== undefined && !props.transientErrorPattern.trim()) {
+      throw new Error(`${this.node.path}: transientErrorPattern is empty, which would match every error message; give a regular expression of transient errors, or leave it out`);
+    }
     this.addNamespace();
     for (const def of CRDS) this.addCrd(def);
 
@@ -189,7 +199,10 @@ export class ArgoWorkflows extends Component {
       image: this.image('workflowController'),
       command: ['workflow-controller'],
       args: ['--configmap', WORKFLOW_CONTROLLER_CONFIGMAP, '--executor-image', this.image('executor')],
-      env: [{ name: 'LEADER_ELECTION_IDENTITY', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
+      env: [
+        ...(props.transientErrorPattern !== undefined ? [{ name: 'TRANSIENT_ERROR_PATTERN', value: props.transientErrorPattern }] : []),
+        { name: 'LEADER_ELECTION_IDENTITY', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+      ],
       selectorLabels: { app: WORKFLOW_CONTROLLER },
       priorityClassName: WORKFLOW_CONTROLLER_PRIORITY_CLASS,
       // Read-only root as upstream's; the controller writes nowhere else.
@@ -205,7 +218,7 @@ export class ArgoWorkflows extends Component {
       namespacedRules: [Rbac.verbs('coordination.k8s.io', ['leases'], ['create', 'get', 'update']), Rbac.verbs('', ['secrets'], ['get'])],
     });
 
-    this.declareParityDeviations(argoWorkflowsParityDeviations(this.image('executor'), { artifactRepository: repo !== undefined, executor: props.executor !== undefined, workflowDefaults: defaults !== undefined }));
+    this.declareParityDeviations(argoWorkflowsParityDeviations(this.image('executor'), { artifactRepository: repo !== undefined, executor: props.executor !== undefined, workflowDefaults: defaults !== undefined, transientErrorPattern: props.transientErrorPattern !== undefined }));
 
     this.userRoles = props.userRoles ?? true;
     if (this.userRoles) addArgoUserRoles(this);

@@ -2,13 +2,21 @@ import { DeviationCategory, FactKind, literalPattern, ParityDeviation } from '..
 
 const CONTROLLER = 'Deployment/workflow-controller container workflow-controller';
 
+/** Which platform settings the construct writes (each an extra item upstream's install does not have). */
+export interface ArgoPlatformSettings {
+  readonly artifactRepository: boolean;
+  readonly executor: boolean;
+  readonly workflowDefaults: boolean;
+  readonly transientErrorPattern?: boolean;
+}
+
 /**
  * Argo Workflows' differences from upstream's cluster install at v4.0.5 (manifests/cluster-install),
  * each checked against the workflow controller's code at that tag.
  * @param executorImage the executor image the construct passes (an arg item of its own)
  * @param keys which platform settings the construct writes into its ConfigMap
  */
-export function argoWorkflowsParityDeviations(executorImage: string, keys: { artifactRepository: boolean; executor: boolean; workflowDefaults: boolean }): ParityDeviation[] {
+export function argoWorkflowsParityDeviations(executorImage: string, keys: ArgoPlatformSettings): ParityDeviation[] {
   const arg = (item: string, reason: string): ParityDeviation => ({
     fact: { kind: FactKind.ARG, object: CONTROLLER, item: literalPattern(item), status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason,
   });
@@ -36,6 +44,11 @@ export function argoWorkflowsParityDeviations(executorImage: string, keys: { art
       fact: { kind: FactKind.CONFIGMAP_KEY, object: 'workflow-controller-configmap', item: 'workflowDefaults', status: 'extra' as const },
       category: DeviationCategory.PLATFORM_INTEGRATION,
       reason: 'the platform sets workflow defaults (a TTL and a retry strategy), as Kubeflow Pipelines 2.17.0\'s own install writes into this ConfigMap.',
+    }] : []),
+    ...(keys.transientErrorPattern ? [{
+      fact: { kind: FactKind.ENV, object: CONTROLLER, item: literalPattern('TRANSIENT_ERROR_PATTERN'), status: 'extra' as const },
+      category: DeviationCategory.PLATFORM_INTEGRATION,
+      reason: 'the platform sets the errors the controller retries as transient (node shutdown, preemption, eviction), as Kubeflow Pipelines 2.17.0\'s own install sets the controller\'s env.',
     }] : []),
   ];
 }

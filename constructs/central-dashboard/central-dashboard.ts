@@ -5,6 +5,7 @@ import { CENTRAL_DASHBOARD_IMAGES, CENTRAL_DASHBOARD_VERSION } from './versions'
 import { Component, ComponentProps } from '../../lib/component';
 import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLinks } from '../../lib/dashboard';
 import { ImageSpec } from '../../lib/images';
+import { istioSidecarLabel } from '../../lib/istio';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { restrictedContainerSecurityContext } from '../../lib/security';
@@ -130,7 +131,8 @@ export class CentralDashboard extends Component {
         replicas,
         selector: { matchLabels: SELECTOR },
         template: {
-          metadata: { labels: SELECTOR, annotations: { 'kubectl.kubernetes.io/default-container': 'dashboard' } },
+          // As upstream: the sidecar enforces the dashboard's AuthorizationPolicy, whatever the namespace injects.
+          metadata: { labels: { ...SELECTOR, ...istioSidecarLabel(true) }, annotations: { 'kubectl.kubernetes.io/default-container': 'dashboard' } },
           spec: {
             serviceAccountName: 'dashboard',
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },

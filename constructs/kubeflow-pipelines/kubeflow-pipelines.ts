@@ -7,11 +7,12 @@ import { METACONTROLLER_CRDS } from './crds/metacontroller';
 import { Metacontroller } from './metacontroller';
 import { kubeflowPipelinesParityDeviations } from './parity';
 import { addPipelinesPolicies } from './policies';
-import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook } from './profile-hook';
+import { PIPELINES_ENABLED_LABEL, PipelinesProfileHook, PipelinesProfileHookProps } from './profile-hook';
 import { PipelinesDatabase, PipelinesObjectStore, PipelinesStorage } from './storage';
 import { KFP_VERSION, KUBEFLOW_PIPELINES_IMAGES } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
+import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, RbacNeed, roleObject } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
@@ -30,6 +31,21 @@ export enum PipelineStore {
   KUBERNETES = 'kubernetes',
 }
 
+/** How profile namespaces (multi-user) reach the object store. */
+export enum TenantObjectStoreAccess {
+  /**
+   * Each namespace gets its own identity, limited to its prefixes of the bucket (upstream's
+   * sync.py, through the included SeaweedFS's IAM API): a tenant cannot read another's artifacts.
+   */
+  PER_NAMESPACE = 'per-namespace',
+  /**
+   * Every namespace gets a copy of the admin object store credentials: any tenant can read,
+   * change and delete every tenant's artifacts. Only as an explicit choice (e.g. an external
+   * object store without an IAM API, in a trusted team).
+   */
+  SHARED_ADMIN_CREDENTIALS = 'shared-admin-credentials',
+}
+
 export interface KubeflowPipelinesProps extends ComponentProps {
   /** Where pipelines are stored. @default PipelineStore.DATABASE (upstream's default install) */
   readonly pipelineStore?: PipelineStore;
@@ -42,15 +58,25 @@ export interface KubeflowPipelinesProps extends ComponentProps {
   readonly multiUser?: boolean;
   /**
    * Multi-user only: run the per-namespace artifact server (ml-pipeline-ui-artifact) in each
-   * profile namespace, through which the UI reads artifacts. @default true
+   * profile namespace, through which the UI reads artifacts. Each one holds that namespace's
+   * object store keys. @default false (upstream's: ARTIFACTS_PROXY_ENABLED "false"; the UI
+   * then reads artifacts itself)
    */
   readonly artifactServer?: boolean;
   /**
    * Multi-user only: the default pipeline root of runs in profile namespaces (the profile
-   * hook writes it into a kfp-launcher ConfigMap in each), e.g. s3://mlpipeline/v2/artifacts.
-   * @default - none (the launcher's built-in default)
+   * hook writes it into the kfp-launcher ConfigMap of each). With per-namespace object store
+   * identities it must lie under the namespace's prefixes, or runs cannot write there.
+   * @default - upstream's: minio://<bucket>/private-artifacts/<namespace>/v2/artifacts
    */
   readonly defaultPipelineRoot?: string;
+  /**
+   * Multi-user only: how profile namespaces reach the object store. Per-namespace identities
+   * need the included SeaweedFS; with an external object store, synth fails until you choose
+   * SHARED_ADMIN_CREDENTIALS by name.
+   * @default TenantObjectStoreAccess.PER_NAMESPACE
+   */
+  readonly tenantObjectStoreAccess?: TenantObjectStoreAccess;
   /** @default { included: {} } (MySQL with a 20Gi claim) */
   readonly database?: PipelinesDatabase;
   /** @default { included: {} } (SeaweedFS with a 20Gi claim, behind the seaweedfs Service, S3 on port 9000) */
@@ -283,7 +309,7 @@ export class KubeflowPipelines extends Component {
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`${this.node.path}: bucket '${bucket}' is not a valid S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)`);
     this.userSecrets = [dbSecret, s3Secret];
     const multiUser = props.multiUser ?? false;
-    const artifactServer = props.artifactServer ?? true;
+    const artifactServer = props.artifactServer ?? false;
     const store = props.pipelineStore ?? PipelineStore.DATABASE;
     if (!Object.values(PipelineStore).includes(store)) {
       throw new Error(`${this.node.path}: pipelineStore '${store}' is not one of ${Object.values(PipelineStore).join(', ')}; use PipelineStore.DATABASE or PipelineStore.KUBERNETES`);
@@ -291,14 +317,16 @@ export class KubeflowPipelines extends Component {
     this.pipelineStore = store;
     const k8sStore = store === PipelineStore.KUBERNETES;
 
-    this.addNamespace();
+    // Multi-user: its AuthorizationPolicies guard the user header only in pods with a sidecar,
+    // so its namespace injects them, as kubeflow/manifests labels the kubeflow namespace.
+    this.addNamespace(multiUser ? { ...ISTIO_INJECTION_ENABLED } : {});
     for (const def of CRDS) this.addCrd(def);
     // Upstream's cluster-scoped install ships kubernetes-sigs' Application CRD as a third-party
     // CRD (no Application object by default): another component may own it.
     this.useCrd(applicationCrd, { reason: 'upstream\'s cluster-scoped install ships kubernetes-sigs\' Application CRD as a third-party CRD', bundledCopy: true });
     // Multi-user provisioning is a metacontroller DecoratorController: its CRDs ship with KFP.
     if (multiUser) for (const def of METACONTROLLER_CRDS) this.addCrd(def);
-    for (const [prop, v] of [['artifactServer', props.artifactServer], ['defaultPipelineRoot', props.defaultPipelineRoot]] as const) {
+    for (const [prop, v] of [['artifactServer', props.artifactServer], ['defaultPipelineRoot', props.defaultPipelineRoot], ['tenantObjectStoreAccess', props.tenantObjectStoreAccess]] as const) {
       if (!multiUser && v !== undefined) throw new Error(`${this.node.path}: ${prop} applies to multi-user mode only (the profile hook sets it up per namespace); set multiUser: true or remove it`);
     }
     for (const [prop, v] of [['userIdHeader', props.userIdHeader], ['userIdPrefix', props.userIdPrefix], ['istioGateway', props.istioGateway]] as const) {
@@ -324,7 +352,8 @@ export class KubeflowPipelines extends Component {
       documentation: [{ desc: 'Documentation for Kubeflow Pipelines', link: 'https://www.kubeflow.org/docs/components/pipelines/', text: 'Kubeflow Pipelines Documentation' }],
     });
 
-    this.declareParityDeviations(kubeflowPipelinesParityDeviations(multiUser));
+    const tenantAccess = multiUser ? this.tenantObjectStoreAccess(props) : undefined;
+    this.declareParityDeviations(kubeflowPipelinesParityDeviations(multiUser, { tenantIdentities: tenantAccess !== 'shared' }));
 
     this.storage = new PipelinesStorage(this, 'Storage', {
       database: props.database ?? { included: {} },
@@ -374,6 +403,8 @@ export class KubeflowPipelines extends Component {
         ...userIdEnv,
         // Runs in profile namespaces use the profile's default-editor (config.json's pipeline-runner exists only here).
         ...(multiUser ? [{ name: 'DEFAULTPIPELINERUNNERSERVICEACCOUNT', value: PROFILE_RUNNER_SERVICE_ACCOUNT }] : []),
+        // The visualization server a namespaced visualization request goes to (http://<name>.<namespace>:<port>), upstream's values.
+        ...(multiUser ? [{ name: 'VISUALIZATIONSERVICE_NAME', value: 'ml-pipeline-visualizationserver' }, { name: 'VISUALIZATIONSERVICE_PORT', value: '8888' }] : []),
         { name: 'DBCONFIG_MYSQLCONFIG_HOST', value: c.dbHost },
         { name: 'DBCONFIG_MYSQLCONFIG_PORT', value: String(c.dbPort) },
         { name: 'DBCONFIG_MYSQLCONFIG_DBNAME', value: 'mlpipeline' },
@@ -567,7 +598,7 @@ export class KubeflowPipelines extends Component {
       image: this.image('metadataEnvoy'),
       selectorLabels: { component: 'metadata-envoy' },
       // As upstream: no Istio sidecar (envoy speaks gRPC-Web to the UI itself).
-      labels: { 'sidecar.istio.io/inject': 'false' },
+      istioSidecar: false,
       args: [`${ENVOY_CONFIG_DIR}/${ENVOY_CONFIG_KEY}`],
       ports: [{ name: 'md-envoy', containerPort: ENVOY_PORT }],
       service: { name: 'metadata-envoy-service', ports: [{ name: 'md-envoy', port: ENVOY_PORT, targetPort: 'md-envoy' }] },
@@ -634,6 +665,8 @@ export class KubeflowPipelines extends Component {
         frontendImage: artifactServer ? this.image('frontend') : undefined,
         objectStoreSecret: s3Secret,
         defaultPipelineRoot: props.defaultPipelineRoot,
+        bucket,
+        objectStoreAccess: tenantAccess!,
       });
       for (const [key, value] of Object.entries(PIPELINES_ENABLED_LABEL)) {
         this.requireTenantNamespaceLabel({ key, value, reason: 'the Pipelines profile hook gives only namespaces with it their Pipelines objects (artifact server, metadata and object store settings)' });
@@ -675,10 +708,29 @@ export class KubeflowPipelines extends Component {
         Rbac.verbs(PIPELINES_GROUP, ['visualizations'], ['create']),
       ],
     });
-    addPipelinesPolicies(this, { multiUser });
+    addPipelinesPolicies(this, { multiUser, tenantIdentities: !!this.profileHook && this.profileHook.objectStoreAccess !== 'shared' });
   }
 
   /** Upstream's multi-user routes: /pipeline to the UI (which the dashboard links to) and /ml_metadata to the envoy. */
+  /** The profile hook's object store access, checked against the object store (KFP-TENANT-S3). */
+  private tenantObjectStoreAccess(props: KubeflowPipelinesProps): PipelinesProfileHookProps['objectStoreAccess'] {
+    const access = props.tenantObjectStoreAccess ?? TenantObjectStoreAccess.PER_NAMESPACE;
+    if (!Object.values(TenantObjectStoreAccess).includes(access)) {
+      throw new Error(`${this.node.path}: tenantObjectStoreAccess '${access}' is not one of ${Object.values(TenantObjectStoreAccess).join(', ')}; use TenantObjectStoreAccess.PER_NAMESPACE or TenantObjectStoreAccess.SHARED_ADMIN_CREDENTIALS`);
+    }
+    if (access === TenantObjectStoreAccess.SHARED_ADMIN_CREDENTIALS) return 'shared';
+    const store = props.objectStore ?? { included: {} };
+    if ('external' in store) {
+      throw new Error(
+        `${this.node.path}: tenantObjectStoreAccess is per-namespace (the default), but objectStore is external (${store.external.host}): the profile hook can create per-namespace identities only in the included SeaweedFS, ` +
+          'so every profile namespace would get a copy of the admin object store credentials and any tenant could read and overwrite every other tenant\'s artifacts. ' +
+          'Use objectStore: { included: {} }, or accept the sharing with tenantObjectStoreAccess: TenantObjectStoreAccess.SHARED_ADMIN_CREDENTIALS',
+      );
+    }
+    const host = `seaweedfs.${this.namespaceName}`;
+    return { perNamespace: { iamEndpoint: `http://${host}:8111`, s3Endpoint: `http://${host}:8333` } };
+  }
+
   private addIstioRoutes(gateway: string): void {
     const ns = this.namespaceName;
     this.require({ group: 'networking.istio.io', kind: 'VirtualService', reason: 'the Pipelines UI is routed at /pipeline through the Istio gateway (istioGateway: false turns this off)' });
@@ -733,6 +785,13 @@ export function pipelinesExecutorSettings(): ArgoExecutorSettings {
     },
   };
 }
+
+/**
+ * The errors Kubeflow Pipelines 2.17.0's install has Argo's workflow controller retry as
+ * transient (its TRANSIENT_ERROR_PATTERN): node shutdown, preemption, eviction, spot
+ * reclaims, deleted pods. Go regular expression syntax.
+ */
+export const PIPELINES_TRANSIENT_ERROR_PATTERN = '(?i)(imminent node shutdown|node is shutting down|preempt|evict|spot|pod deleted)';
 
 /** The workflow defaults of Kubeflow Pipelines 2.17.0's install: finished runs kept an hour, a failed step retried twice on error. */
 export function pipelinesWorkflowDefaults(): ArgoWorkflowDefaults {

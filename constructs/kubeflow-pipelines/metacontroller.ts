@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { METACONTROLLER_GROUP } from './crds/metacontroller';
 import { Component } from '../../lib/component';
+import { istioSidecarLabel } from '../../lib/istio';
 import { bindingObject, PolicyRule, Rbac, roleObject } from '../../lib/rbac';
 import { restrictedContainerSecurityContext, RootFilesystem } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
@@ -66,7 +67,8 @@ export class Metacontroller extends Construct {
         serviceName: '',
         selector: { matchLabels: labels },
         template: {
-          metadata: { labels, annotations: { 'sidecar.istio.io/inject': 'false' } },
+          // As upstream: no sidecar.
+          metadata: { labels: { ...labels, ...istioSidecarLabel(false) } },
           spec: {
             serviceAccountName: SERVICE_ACCOUNT,
             securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },

@@ -25,7 +25,7 @@ const LITERAL_VALUES = 'the construct writes the values (the database host, port
 const INSTALL_CONFIG = 'pipeline-install-config is a kustomize parameter ConfigMap that upstream\'s workloads reference for env values; the construct gives those values directly, so no program reads the ConfigMap.';
 const INIT = 'no init containers waiting for MySQL, ML Metadata or the API server: the servers retry their connections or restart, and the API server has a startup probe (upstream\'s too).';
 const SELECTOR = 'each Service selects its backend by the one label only that workload\'s pods carry (app or component); upstream\'s extra labels are common to every Pipelines pod and select nothing more.';
-const HOOK_SCRIPT = 'the profile hook is this project\'s own Node.js script (profile-hook-script.ts), run by metacontroller as upstream\'s Python one is; it reads the env the construct gives it and copies the object store Secret into each profile namespace instead of creating per-namespace SeaweedFS users.';
+const HOOK_SCRIPT = 'the profile hook is this project\'s own Node.js script (profile-hook-script.ts), run by metacontroller as upstream\'s Python one is; it creates each profile namespace\'s SeaweedFS identity through the IAM API and writes the kfp-launcher ConfigMap as upstream\'s does, and reads the env the construct gives it (settings upstream takes from pipeline-install-config are written directly; no bucket lifecycle policy, no artifact-repositories ConfigMap: Argo\'s global artifact repository already keys logs by namespace).';
 const DEFAULTS = 'upstream passes the value the program at 2.17.0 uses when the variable is unset or empty (checked in its source), so leaving it out changes nothing.';
 const ARGO = 'the workflow controller and its ConfigMap are the ArgoWorkflows component\'s, which the kubeflow platform runs next to Pipelines (with the artifact repository of Pipelines\' object store).';
 
@@ -33,7 +33,7 @@ const ARGO = 'the workflow controller and its ConfigMap are the ArgoWorkflows co
  * Kubeflow Pipelines' differences from upstream's multi-user install at 2.17.0
  * (env/platform-agnostic-multi-user), each checked against the programs at that tag.
  */
-export function kubeflowPipelinesParityDeviations(multiUser: boolean): ParityDeviation[] {
+export function kubeflowPipelinesParityDeviations(multiUser: boolean, o: { readonly tenantIdentities: boolean } = { tenantIdentities: true }): ParityDeviation[] {
   const common: ParityDeviation[] = [
     // Values from pipeline-install-config, given directly.
     whole(F.CONFIGMAP, 'pipeline-install-config', 'missing', C.PLATFORM_INTEGRATION, INSTALL_CONFIG),
@@ -102,15 +102,16 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean): ParityDev
     whole(F.CONFIGMAP, 'kubeflow-pipelines-public', 'missing', C.NOT_INSTALLED,
       'a ConfigMap holding only the Pipelines version string for a public-read Role; no Pipelines program reads it.'),
     whole(F.CONFIGMAP, 'kfp-launcher', 'missing', C.NOT_INSTALLED,
-      'upstream\'s kfp-launcher in the Pipelines namespace has an empty defaultPipelineRoot, which the launcher treats as unset; runs in profile namespaces read the one the profile hook writes there.'),
+      'upstream\'s kfp-launcher in the Pipelines namespace has an empty defaultPipelineRoot, which the launcher treats as unset: runs there use the launcher\'s built-in root either way' +
+        (multiUser ? '; runs in profile namespaces read the kfp-launcher the profile hook writes in each (upstream\'s minio://<bucket>/private-artifacts/<namespace>/v2/artifacts unless defaultPipelineRoot is set).' : '.')),
   ];
   if (!multiUser) return common;
   return [
     ...common,
     whole(F.CONFIGMAP, 'pipeline-api-server-config', 'missing', C.PLATFORM_INTEGRATION,
-      'the two settings upstream passes to the API server through envFrom this ConfigMap (MULTIUSER, DEFAULTPIPELINERUNNERSERVICEACCOUNT) are given as env directly.'),
-    ...each(F.ENV, API, 'extra', ['MULTIUSER', 'DEFAULTPIPELINERUNNERSERVICEACCOUNT'], C.PLATFORM_INTEGRATION,
-      'the two settings upstream passes to the API server through envFrom pipeline-api-server-config are given as env directly, with upstream\'s values (true, default-editor).'),
+      'the four settings upstream passes to the API server through envFrom this ConfigMap (MULTIUSER, DEFAULTPIPELINERUNNERSERVICEACCOUNT, VISUALIZATIONSERVICE_NAME, VISUALIZATIONSERVICE_PORT) are given as env directly.'),
+    ...each(F.ENV, API, 'extra', ['MULTIUSER', 'DEFAULTPIPELINERUNNERSERVICEACCOUNT', 'VISUALIZATIONSERVICE_NAME', 'VISUALIZATIONSERVICE_PORT'], C.PLATFORM_INTEGRATION,
+      'the four settings upstream passes to the API server through envFrom pipeline-api-server-config are given as env directly, with upstream\'s values (true, default-editor, ml-pipeline-visualizationserver, 8888).'),
     ...each(F.RBAC, 'Deployment/ml-pipeline', 'differs', ['|configmaps|get', '|secrets|get'], C.PLATFORM_INTEGRATION,
       'multi-user, the API server reads kfp-launcher and kfp-mlflow-credentials in every profile namespace through its ClusterRole (by name, as upstream\'s), which covers the same grant upstream repeats in a Role of its namespace.'),
     // The profile hook.
@@ -119,9 +120,9 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean): ParityDev
     whole(F.CONFIGMAP, 'kubeflow-pipelines-profile-controller-env', 'missing', C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
     ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'missing', ['sync.py'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
     ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'extra', ['sync.js'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
-    ...each(F.ENV, HOOK, 'missing', ['ARTIFACTS_PROXY_ENABLED', 'ARTIFACT_RETENTION_DAYS', 'AWS_ACCESS_KEY_ID', 'AWS_ENDPOINT_URL', 'AWS_REGION', 'AWS_SECRET_ACCESS_KEY',
-      'KFP_DEFAULT_PIPELINE_ROOT', 'KFP_VERSION', 'OBJECT_STORE_HOST', 'S3_ENDPOINT_URL'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
-    ...each(F.ENV, HOOK, 'extra', ['FRONTEND_IMAGE', 'KFP_NAMESPACE', 'OBJECT_STORE_ACCESS_KEY', 'OBJECT_STORE_SECRET_KEY', 'PORT'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...each(F.ENV, HOOK, 'missing', ['ARTIFACTS_PROXY_ENABLED', 'ARTIFACT_RETENTION_DAYS', 'KFP_DEFAULT_PIPELINE_ROOT', 'KFP_VERSION', 'OBJECT_STORE_HOST',
+      ...(o.tenantIdentities ? [] : ['AWS_ENDPOINT_URL', 'AWS_REGION', 'S3_ENDPOINT_URL'])], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...each(F.ENV, HOOK, 'extra', ['BUCKET', 'FRONTEND_IMAGE', 'KFP_NAMESPACE', 'OBJECT_STORE_ISOLATION', 'PORT'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
     ...each(F.RBAC, 'StatefulSet/metacontroller', 'missing', [...verbs('networking.istio.io|destinationrules', CRUD), ...verbs('security.istio.io|authorizationpolicies', CRUD)], C.SCOPED_RBAC,
       'metacontroller gets what the hooks of this platform return as children; the profile hook returns no Istio DestinationRule or AuthorizationPolicy.'),
     // Values upstream takes from pipeline-install-config, written in.

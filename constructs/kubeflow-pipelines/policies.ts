@@ -1,4 +1,5 @@
 import { Component } from '../../lib/component';
+import { declareMeshAuthentication } from '../../lib/istio';
 import { AuthorizationPolicy, AuthorizationRule, NetworkPeer, NetworkPolicy, serviceAccountPrincipal } from '../../lib/network-policy';
 import { Workload } from '../../lib/workload';
 import { PROFILE_NAMESPACE_LABEL } from '../profile-controller/namespace-labels';
@@ -13,6 +14,8 @@ const USER_HEADER = 'request.headers[kubeflow-userid]';
 export interface PipelinesPoliciesProps {
   /** Multi-user mode: Istio carries the user's identity, and the AuthorizationPolicies guard it. */
   readonly multiUser: boolean;
+  /** Whether the profile hook creates per-namespace identities through SeaweedFS's IAM API (port 8111). */
+  readonly tenantIdentities: boolean;
 }
 
 /**
@@ -41,8 +44,10 @@ export function addPipelinesPolicies(kfp: Component, props: PipelinesPoliciesPro
   const pipelineAccounts = ['ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-persistenceagent', 'ml-pipeline-scheduledworkflow', 'ml-pipeline-viewer-crd', 'cache-server'];
 
   const seaweedfs = workloads.get('seaweedfs');
+  const hook = workloads.get('kubeflow-pipelines-profile-controller');
   if (seaweedfs) {
     const s3 = 8333;
+    const iam = 8111;
     new NetworkPolicy(kfp, 'SeaweedfsNetworkPolicy', {
       name: 'seaweedfs',
       targets: [seaweedfs],
@@ -50,10 +55,20 @@ export function addPipelinesPolicies(kfp: Component, props: PipelinesPoliciesPro
         { from: [NetworkPeer.namespacesLabelled(PROFILE_NAMESPACE_LABEL)], ports: [s3] },
         { from: [NetworkPeer.namespace(ISTIO_NAMESPACE)] },
         { from: [NetworkPeer.podsInOwnNamespace()], ports: [s3] },
+        // The profile hook creates each namespace's identity through the IAM API.
+        ...(props.tenantIdentities && hook ? [{ from: [NetworkPeer.podsInOwnNamespace(hook.selectorLabels)], ports: [iam] }] : []),
       ],
     });
   }
   if (!props.multiUser) return;
+
+  // The API server and the UI take the user from the kubeflow-userid header: only the
+  // AuthorizationPolicies below, enforced by the pods' sidecars, keep other callers from
+  // setting it (MLP062 holds the platform to that).
+  for (const name of ['ml-pipeline', 'ml-pipeline-ui']) {
+    const w = workloads.get(name);
+    if (w) declareMeshAuthentication(kfp, { target: w, trusts: 'the user named in the kubeflow-userid header' });
+  }
 
   const policy = (id: string, name: string, workload: string, rules: AuthorizationRule[], action?: 'ALLOW') => {
     const w = workloads.get(workload);

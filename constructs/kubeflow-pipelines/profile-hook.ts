@@ -16,8 +16,19 @@ export interface PipelinesProfileHookProps {
   readonly frontendImage?: string;
   /** Secret (keys accesskey, secretkey) in the component's namespace whose credentials each namespace gets a copy of. */
   readonly objectStoreSecret: string;
-  /** Default pipeline root for runs in profile namespaces (a kfp-launcher ConfigMap in each). @default - none */
+  /**
+   * Default pipeline root for runs in profile namespaces (the kfp-launcher ConfigMap of each).
+   * @default - upstream's: minio://<bucket>/private-artifacts/<namespace>/v2/artifacts
+   */
   readonly defaultPipelineRoot?: string;
+  /** The bucket of pipeline artifacts. */
+  readonly bucket: string;
+  /**
+   * How profile namespaces reach the object store: `perNamespace` (the included SeaweedFS's
+   * IAM and S3 URLs), an identity per namespace, limited to its prefixes, as upstream's
+   * sync.py creates; or `shared`, a copy of the admin credentials in every namespace.
+   */
+  readonly objectStoreAccess: { readonly perNamespace: { readonly iamEndpoint: string; readonly s3Endpoint: string } } | 'shared';
 }
 
 const NAME = 'kubeflow-pipelines-profile-controller';
@@ -26,10 +37,11 @@ const PORT = 8080;
 /**
  * Upstream's kubeflow-pipelines-profile-controller: a metacontroller DecoratorController
  * over namespaces labelled pipelines.kubeflow.org/enabled=true, whose sync hook returns each
- * namespace's Pipelines objects: the metadata-grpc-configmap (where ML Metadata is), a copy
- * of the object store credentials (Secret mlpipeline-minio-artifact), the
- * ml-pipeline-ui-artifact Deployment and Service that serve artifacts to the UI, and a
- * kfp-launcher ConfigMap when a default pipeline root is set. The hook is this project's
+ * namespace's Pipelines objects: the kfp-launcher ConfigMap (the namespace's default
+ * pipeline root), the metadata-grpc-configmap (where ML Metadata is), the namespace's object
+ * store credentials (Secret mlpipeline-minio-artifact: its own SeaweedFS identity, limited to
+ * its prefixes, or a copy of the admin keys when access is shared), and, with the artifact
+ * server on, the ml-pipeline-ui-artifact Deployment and Service. The hook is this project's
  * own script (PROFILE_HOOK_SCRIPT) in a ConfigMap, run by a pinned stock Node.js image.
  */
 export class PipelinesProfileHook extends Construct {
@@ -37,10 +49,13 @@ export class PipelinesProfileHook extends Construct {
   public readonly decorator: DecoratorController;
   /** What metacontroller needs to manage the hook's children. */
   public readonly childRules: PolicyRule[];
+  /** How profile namespaces reach the object store. */
+  public readonly objectStoreAccess: PipelinesProfileHookProps['objectStoreAccess'];
 
   constructor(scope: Component, id: string, props: PipelinesProfileHookProps) {
     super(scope, id);
     const ns = scope.namespaceName;
+    this.objectStoreAccess = props.objectStoreAccess;
     if (props.defaultPipelineRoot !== undefined && !/^[a-z][a-z0-9+.-]*:\/\/\S+$/.test(props.defaultPipelineRoot)) {
       throw new Error(`${scope.node.path}: defaultPipelineRoot '${props.defaultPipelineRoot}' is not a URI; give e.g. s3://mlpipeline/v2/artifacts or minio://mlpipeline/v2/artifacts`);
     }
@@ -59,8 +74,15 @@ export class PipelinesProfileHook extends Construct {
         { name: 'KFP_NAMESPACE', value: ns },
         { name: 'FRONTEND_IMAGE', value: props.frontendImage ?? '' },
         ...(props.defaultPipelineRoot ? [{ name: 'DEFAULT_PIPELINE_ROOT', value: props.defaultPipelineRoot }] : []),
-        secretEnv('OBJECT_STORE_ACCESS_KEY', 'accesskey'),
-        secretEnv('OBJECT_STORE_SECRET_KEY', 'secretkey'),
+        { name: 'BUCKET', value: props.bucket },
+        secretEnv('AWS_ACCESS_KEY_ID', 'accesskey'),
+        secretEnv('AWS_SECRET_ACCESS_KEY', 'secretkey'),
+        ...(props.objectStoreAccess === 'shared' ? [{ name: 'OBJECT_STORE_ISOLATION', value: 'shared' }] : [
+          { name: 'OBJECT_STORE_ISOLATION', value: 'per-namespace' },
+          { name: 'AWS_ENDPOINT_URL', value: props.objectStoreAccess.perNamespace.iamEndpoint },
+          { name: 'S3_ENDPOINT_URL', value: props.objectStoreAccess.perNamespace.s3Endpoint },
+          { name: 'AWS_REGION', value: 'us-east-1' },
+        ]),
         { name: 'PORT', value: String(PORT) },
       ],
       selectorLabels: labels,
@@ -71,7 +93,8 @@ export class PipelinesProfileHook extends Construct {
       // The stock image's node user.
       runAsUser: 1000,
       runAsGroup: 1000,
-      podAnnotations: { 'sidecar.istio.io/inject': 'false' },
+      // As upstream: no sidecar (metacontroller calls the hook in plain HTTP).
+      istioSidecar: false,
       volumes: [{ name: 'hooks', configMap: { name: `${NAME}-code` } }],
       volumeMounts: [{ name: 'hooks', mountPath: '/hooks', readOnly: true }],
     });

@@ -57,7 +57,8 @@ export class ModelRegistryMySql extends Construct {
       fsGroup: MYSQL_UID,
       volumeClaims: [{ name: MODEL_REGISTRY_DB_CLAIM, size: props.storage, storageClassName: props.storageClassName, mountPath: '/var/lib/mysql' }],
       resources: { requests: { cpu: '100m', memory: '512Mi' } },
-      podAnnotations: { 'sidecar.istio.io/inject': 'false' },
+      // As upstream's overlays/db: the database stays outside the mesh.
+      istioSidecar: false,
     });
     this.connection = {
       engine: DatabaseEngine.MYSQL,

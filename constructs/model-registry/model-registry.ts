@@ -7,6 +7,8 @@ import { KUBEFLOW_MODEL_REGISTRY_IMAGES, MODEL_REGISTRY_VERSION } from './versio
 import { Component, ComponentProps } from '../../lib/component';
 import { defaultPort, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
+import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
+import { serviceAccountPrincipal } from '../../lib/network-policy';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
 import { Workload } from '../../lib/workload';
@@ -79,7 +81,9 @@ export class KubeflowModelRegistry extends Component {
         documentation: [{ desc: 'Documentation for the Kubeflow model registry', link: 'https://www.kubeflow.org/docs/components/model-registry/', text: 'Model Registry Documentation' }],
       });
     }
-    this.addNamespace();
+    // Behind Istio the UI's AuthorizationPolicy needs its sidecar, which upstream's UI pod
+    // gets from the namespace (kubeflow/manifests labels the kubeflow namespace so).
+    this.addNamespace(ui && gateway !== false ? { ...ISTIO_INJECTION_ENABLED } : {});
 
     let database: ExternalDatabase;
     if (props.externalDatabase) {
@@ -119,6 +123,8 @@ export class KubeflowModelRegistry extends Component {
       resources: { requests: { cpu: '100m', memory: '256Mi' } },
       // The database is outside the mesh (upstream's overlays/db excludes its port from the sidecar).
       podAnnotations: { 'traffic.sidecar.istio.io/excludeOutboundPorts': String(database.port ?? defaultPort(database.engine)) },
+      // As upstream: the sidecar enforces the server's AuthorizationPolicy, whatever the namespace injects.
+      istioSidecar: true,
     });
     new k8s.KubeService(this, 'ServerService', {
       metadata: {
@@ -207,6 +213,18 @@ export class KubeflowModelRegistry extends Component {
           rewrite: { uri: '/' },
           route: [{ destination: { host: `model-registry-ui-service.${ns}.svc.cluster.local`, port: { number: 80 } } }],
         }],
+      },
+    });
+    // Upstream's options/ui/overlays/istio: only the ingress gateway may call the UI (which
+    // takes the user from the gateway's header), enforced by the UI pod's sidecar.
+    new ApiObject(this, 'UiAuthorizationPolicy', {
+      apiVersion: 'security.istio.io/v1beta1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'model-registry-ui', namespace: ns, labels: { app: 'model-registry-ui' } },
+      spec: {
+        action: 'ALLOW',
+        selector: { matchLabels: { app: 'model-registry-ui' } },
+        rules: [{ from: [{ source: { principals: [serviceAccountPrincipal('istio-system', 'istio-ingressgateway-service-account')] } }] }],
       },
     });
   }

@@ -147,6 +147,8 @@ export class ProfileController extends Component {
     this.controller = new Controller(this, 'Controller', {
       name: 'profiles-deployment',
       serviceAccountName: 'profiles-controller-service-account',
+      // As upstream: KFAM's AuthorizationPolicy needs the pod's sidecar, whatever the namespace injects.
+      istioSidecar: true,
       image: this.image('controller'),
       command: ['/manager'],
       args: [

@@ -920,6 +920,14 @@ describe('no false positives', () => {
 
 test('MLP004 fires for two Namespace objects of the same name that differ', () => {
   const platform = platformWith(() => undefined);
-  new TestComponent(platform, 'other', NS, (self) => self.namespaceObject({ team: 'ml' }));
+  new TestComponent(platform, 'other', NS, (self) => new ApiObject(self, 'Namespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { team: 'ml' } } }));
   expect(problemsOf(platform)).toEqual(['[MLP004] p/other/Namespace: Namespace test-system is also emitted by p/test/Namespace; remove one or rename it']);
+});
+
+test('components sharing a namespace by default emit one Namespace with the union of their labels (none is lost to another\'s copy)', () => {
+  const platform = platformWith(() => undefined);
+  new TestComponent(platform, 'other', NS, (self) => self.namespaceObject({ team: 'ml' }));
+  const namespaces = build(platform).model.objects.filter((o) => o.json.kind === 'Namespace').map((o) => o.json);
+  expect(namespaces).toEqual([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { team: 'ml' } } }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { team: 'ml' } } }]);
+  new TestComponent(platform, 'third', NS, (self) => expect(() => self.namespaceObject({ team: 'data' })).toThrow("p/third: namespace 'test-system' needs label team=data, but component 'other' in the same namespace needs team=ml"));
 });

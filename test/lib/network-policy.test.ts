@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { build, newPlatform, problemsOf, TestComponent } from './support';
 import { CERT_MANAGER } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
+import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
 import { AuthorizationPolicy, NetworkPeer, NetworkPolicy, serviceAccountPrincipal } from '../../lib/network-policy';
 import { PlatformProps } from '../../lib/platform';
 import { ISTIO } from '../../lib/prerequisites';
@@ -12,7 +13,8 @@ const NS = 'test-system';
 function platformWith(body: (c: TestComponent) => void, props: Partial<PlatformProps> = {}) {
   const platform = newPlatform(props);
   new TestComponent(platform, 'test', NS, (c) => {
-    c.namespaceObject();
+    // Sidecars in every pod, so that Istio enforces the AuthorizationPolicies (MLP061).
+    c.namespaceObject({ ...ISTIO_INJECTION_ENABLED });
     body(c);
   });
   return platform;

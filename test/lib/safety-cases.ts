@@ -4,9 +4,13 @@
  */
 import { ApiObject } from 'cdk8s';
 import { RESTRICTED_CONTAINER, RESTRICTED_POD, TestComponent, widgetDef } from './support';
+import { CERT_MANAGER } from '../../lib/component';
 import { Controller, ControllerProps } from '../../lib/controller';
 import { CrdDefinition } from '../../lib/crd';
-import { NetworkPolicy } from '../../lib/network-policy';
+import { declareMeshAuthentication } from '../../lib/istio';
+import { AuthorizationPolicy, NetworkPolicy } from '../../lib/network-policy';
+import type { PlatformProps } from '../../lib/platform';
+import { ISTIO } from '../../lib/prerequisites';
 import { s } from '../../lib/schema/dsl';
 import { WebhookServer } from '../../lib/webhook-server';
 
@@ -24,6 +28,8 @@ export interface SafetyCase {
   readonly expected: string[];
   /** The exact warnings of a build that succeeds. */
   readonly warnings?: string[];
+  /** The platform's props (e.g. Istio among its prerequisites). @default - cert-manager only */
+  readonly platform?: Partial<PlatformProps>;
 }
 
 export function manager(c: TestComponent, props: Partial<ControllerProps> = {}): Controller {
@@ -170,6 +176,34 @@ export const SAFETY_CASES: SafetyCase[] = [
     },
     expected: [
       "[MLP060] p/test/Policy/Resource: NetworkPolicy test-system/widget selects the pods of Deployment other (p/test/Deploy-other), which it does not name as a target; narrow its selector with a label only its targets' pods carry",
+    ],
+  },
+  {
+    rule: 'MLP061',
+    what: 'an Istio AuthorizationPolicy selecting pods that get no sidecar (the namespace does not inject)',
+    platform: { prerequisites: [CERT_MANAGER, ISTIO] },
+    body: (c) => {
+      const ctl = manager(c, { ports: {} });
+      new AuthorizationPolicy(c, 'Policy', { name: 'widget', targets: [ctl], rules: [{ from: [{ namespaces: [NS] }] }] });
+    },
+    expected: [
+      '[MLP061] p/test/Policy/Resource: AuthorizationPolicy test-system/widget selects the pods of Deployment widget-controller (p/test/Manager/Deployment), which get no Istio sidecar ' +
+        '(namespace test-system has no istio-injection=enabled or istio.io/rev label and the pod template does not ask for one), so Istio does not enforce the policy there; ' +
+        'label namespace test-system istio-injection=enabled (customization namespaces.labels) or the pod template sidecar.istio.io/inject: "true"',
+    ],
+  },
+  {
+    rule: 'MLP062',
+    what: 'a workload that trusts a header Istio guards, with neither Istio nor a NetworkPolicy in front of it',
+    body: (c) => {
+      const ctl = manager(c, { ports: {} });
+      declareMeshAuthentication(c, { target: ctl, trusts: 'the user named in the x-user header' });
+    },
+    expected: [
+      '[MLP062] p/test/Manager/Deployment: Deployment widget-controller (p/test/Manager/Deployment) in namespace test-system trusts the user named in the x-user header, ' +
+        'which only Istio keeps callers from forging, but no AuthorizationPolicy selects its pods, and no NetworkPolicy restricts who reaches it: any pod can impersonate anyone. ' +
+        'Give its pods a sidecar (label namespace test-system istio-injection=enabled (customization namespaces.labels) or the pod template sidecar.istio.io/inject: "true") under an AuthorizationPolicy, ' +
+        'or add a NetworkPolicy admitting only trusted callers',
     ],
   },
   {

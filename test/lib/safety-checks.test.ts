@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { container, largeWidgetDef, manager, NOT_OWN_PODS, NS, POD_RULE, rawDeployment, SAFETY_CASES, server } from './safety-cases';
 import { build, newPlatform, problemsOf, RESTRICTED_POD, TestComponent, widgetDef } from './support';
 import { podSecurityViolations, unpinnedImage } from '../../lib/checks';
-import { Platform } from '../../lib/platform';
+import { Platform, PlatformProps } from '../../lib/platform';
 import { Rbac, roleObject } from '../../lib/rbac';
 import { securityExceptionLines } from '../../lib/report';
 import { declareSecurityExceptions } from '../../lib/security';
@@ -10,8 +10,8 @@ import { SERVER_SIDE_APPLY_BYTES } from '../../lib/synth';
 import { excludingNamespaces } from '../../lib/webhook-server';
 import { Workload } from '../../lib/workload';
 
-function platformWith(body: (c: TestComponent) => void): Platform {
-  const platform = newPlatform();
+function platformWith(body: (c: TestComponent) => void, props: Partial<PlatformProps> = {}): Platform {
+  const platform = newPlatform(props);
   new TestComponent(platform, 'test', NS, (self) => {
     self.namespaceObject();
     body(self);
@@ -19,11 +19,11 @@ function platformWith(body: (c: TestComponent) => void): Platform {
   return platform;
 }
 
-const problems = (body: (c: TestComponent) => void) => problemsOf(platformWith(body));
+const problems = (body: (c: TestComponent) => void, props: Partial<PlatformProps> = {}) => problemsOf(platformWith(body, props));
 
 describe('safety rules fire', () => {
   test.each(SAFETY_CASES.filter((c) => !c.warnings).map((c) => [c.rule, c.what, c] as const))('%s fires for %s', (_rule, _what, c) => {
-    expect(problems(c.body)).toEqual(c.expected);
+    expect(problems(c.body, c.platform)).toEqual(c.expected);
   });
 
   test('MLP055 warns about a CRD over 256 KiB, and synth still succeeds with the warning in REPORT.md', () => {

@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { build } from './helpers';
 import { interceptingWebhooks, selectorMatches } from '../../lib/checks';
+import { sidecarDecision } from '../../lib/istio';
 import { applyOrder, objectCounts, wiringTable } from '../../lib/report';
 import { KubeflowPlatform } from '../../platforms/kubeflow';
 
@@ -69,6 +70,11 @@ describe('kubeflow platform', () => {
     expect(parse(data.workflowDefaults).spec.templateDefaults.retryStrategy).toEqual({ limit: '2', retryPolicy: 'OnError' });
   });
 
+  test('ARGO-TRANSIENT: the workflow controller retries the transient errors Pipelines 2.17.0\'s install names (node shutdown, preemption, eviction)', () => {
+    const c = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'workflow-controller').spec.template.spec.containers[0];
+    expect(c.env).toContainEqual({ name: 'TRANSIENT_ERROR_PATTERN', value: '(?i)(imminent node shutdown|node is shutting down|preempt|evict|spot|pod deleted)' });
+  });
+
   test('the Pipelines UI is routed at /pipeline, where the dashboard links (KFP-VS)', () => {
     const vs = objects.find((o) => o.kind === 'VirtualService' && o.metadata.name === 'ml-pipeline-ui')!;
     expect(vs.spec.http[0].match).toEqual([{ uri: { prefix: '/pipeline' } }]);
@@ -82,6 +88,55 @@ describe('kubeflow platform', () => {
     expect(menu).toEqual(expect.arrayContaining(['Pipelines', 'Experiments (AutoML)', 'Models']));
     expect(JSON.stringify(links.menuLinks)).toContain('/pipeline/#/runs');
     expect(links.menuLinks.find((l: any) => l.text === 'Models').items).toEqual(expect.arrayContaining([expect.objectContaining({ text: 'Model Registry', link: '/model-registry/' })]));
+  });
+
+  describe('KF-SIDECAR: Istio enforces the platform\'s policies (it enforces them only on pods with a sidecar)', () => {
+    const namespaceLabels = (name: string) => objects.find((o) => o.kind === 'Namespace' && o.metadata.name === name)!.metadata.labels ?? {};
+    const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet'].includes(o.kind));
+    const sidecar = (w: any) => {
+      const pod = w.spec.template.metadata;
+      return sidecarDecision(w.metadata.namespace, namespaceLabels(w.metadata.namespace), pod.labels ?? {}, pod.annotations ?? {}).injected;
+    };
+    const policies = objects.filter((o) => o.apiVersion.startsWith('security.istio.io/'));
+
+    test('KF-SIDECAR: the kubeflow namespace is labelled as kubeflow/manifests v1.11.0 labels it (sidecar injection on)', () => {
+      expect(namespaceLabels('kubeflow')).toEqual({ 'control-plane': 'kubeflow', 'istio-injection': 'enabled', 'pod-security.kubernetes.io/enforce': 'restricted' });
+      // Every Namespace object of it carries them, whichever component emitted it.
+      for (const ns of objects.filter((o) => o.kind === 'Namespace' && o.metadata.name === 'kubeflow')) expect(ns.metadata.labels['istio-injection']).toBe('enabled');
+    });
+
+    test('KF-SIDECAR: every Istio policy of the kubeflow namespace selects only pods that get a sidecar', () => {
+      expect(policies.filter((p) => p.metadata.namespace === 'kubeflow').map((p) => p.metadata.name).sort()).toEqual([
+        'dashboard', 'metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver', 'model-registry-service', 'model-registry-ui',
+        'mysql', 'profiles-kfam', 'seaweedfs-service', 'service-cache-server',
+      ]);
+      for (const p of policies) {
+        const selected = workloads.filter((w) => w.metadata.namespace === p.metadata.namespace && selectorMatches(p.spec.selector ?? {}, w.spec.template.metadata.labels ?? {}));
+        if (p.metadata.namespace === 'kubeflow') expect(selected.length).toBeGreaterThan(0);
+        for (const w of selected) expect(`${p.metadata.name} -> ${w.metadata.name}: ${sidecar(w)}`).toBe(`${p.metadata.name} -> ${w.metadata.name}: true`);
+      }
+    });
+
+    test('KF-SIDECAR: pods ask for or refuse a sidecar as upstream\'s pod templates do', () => {
+      const label = (name: string) => workloads.find((w) => w.metadata.name === name)!.spec.template.metadata.labels['sidecar.istio.io/inject'];
+      expect(Object.fromEntries(['dashboard', 'profiles-deployment', 'model-registry-deployment', 'poddefaults-webhook-deployment', 'model-registry-db',
+        'metacontroller', 'kubeflow-pipelines-profile-controller', 'metadata-envoy-deployment', 'ml-pipeline', 'model-registry-ui'].map((n) => [n, label(n)]))).toEqual({
+        'dashboard': 'true',
+        'profiles-deployment': 'true',
+        'model-registry-deployment': 'true',
+        'poddefaults-webhook-deployment': 'false',
+        'model-registry-db': 'false',
+        'metacontroller': 'false',
+        'kubeflow-pipelines-profile-controller': 'false',
+        'metadata-envoy-deployment': 'false',
+        'ml-pipeline': undefined,
+        'model-registry-ui': undefined,
+      });
+      // The pipelines' API server and UI, which trust the kubeflow-userid header, run with a sidecar.
+      for (const n of ['ml-pipeline', 'ml-pipeline-ui']) expect(sidecar(workloads.find((w) => w.metadata.name === n))).toBe(true);
+      // Opted out, as upstream: the PodDefaults webhook, the databases of Katib and the model registry.
+      for (const n of ['poddefaults-webhook-deployment', 'katib-mysql', 'model-registry-db']) expect(sidecar(workloads.find((w) => w.metadata.name === n))).toBe(false);
+    });
   });
 
   test('every webhook resolves to a backend with a CA source', () => {

@@ -114,6 +114,7 @@ describe('Argo Workflows component', () => {
     ['replicas is 0', { replicas: 0 }, 'p/argo-workflows: replicas 0 is not allowed; set a whole number >= 1 (leader election keeps one controller active)'],
     ['the artifact endpoint has a scheme', { artifactRepository: { endpoint: 'http://s3:9000', bucket: 'b', accessKeySecret: { name: 's', key: 'a' }, secretKeySecret: { name: 's', key: 'b' } } },
       "p/argo-workflows: artifactRepository.endpoint 'http://s3:9000' must be host[:port] without a scheme (use insecure: true for plain HTTP)"],
+    ['transientErrorPattern is empty', { transientErrorPattern: ' ' }, 'p/argo-workflows: transientErrorPattern is empty, which would match every error message; give a regular expression of transient errors, or leave it out'],
     ['the namespace is invalid', { namespace: 'Argo' }, "p/argo-workflows: namespace 'Argo' is not a valid namespace name (lower-case DNS label, at most 63 characters)"],
   ])('fails when %s', (_what, props, message) => {
     expect(() => platform(props)).toThrow(message);

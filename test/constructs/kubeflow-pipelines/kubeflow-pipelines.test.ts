@@ -408,13 +408,13 @@ describe('Kubeflow Pipelines component', () => {
         FRONTEND_SERVER_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } },
         ARTIFACTS_SERVICE_PROXY_NAME: 'ml-pipeline-ui-artifact',
         ARTIFACTS_SERVICE_PROXY_PORT: '80',
-        ARTIFACTS_SERVICE_PROXY_ENABLED: 'true',
+        ARTIFACTS_SERVICE_PROXY_ENABLED: 'false',
         VIEWER_TENSORBOARD_POD_TEMPLATE_SPEC_PATH: '/etc/config/viewer-pod-template.json',
       });
       expect(mu.container('ml-pipeline-ui').volumeMounts).toContainEqual({ name: 'config-volume', mountPath: '/etc/config', readOnly: true });
       expect(JSON.parse(mu.named('ConfigMap', 'ml-pipeline-ui-configmap').data['viewer-pod-template.json'])).toEqual({ spec: { serviceAccountName: 'default-editor' } });
-      const noProxy = objectsOf(buildPlatform(platform({ multiUser: true, artifactServer: false }).p), 'kubeflow-pipelines');
-      expect(envOf(noProxy, 'ml-pipeline-ui').ARTIFACTS_SERVICE_PROXY_ENABLED).toBe('false');
+      const proxy = objectsOf(buildPlatform(platform({ multiUser: true, artifactServer: true }).p), 'kubeflow-pipelines');
+      expect(envOf(proxy, 'ml-pipeline-ui').ARTIFACTS_SERVICE_PROXY_ENABLED).toBe('true');
       expect(env('ml-pipeline-ui').ENABLE_AUTHZ).toBeUndefined();
     });
 

@@ -1,6 +1,6 @@
 import { App } from 'cdk8s';
 import { ArgoWorkflows } from '../../../constructs/argo-workflows';
-import { KubeflowPipelines, KubeflowPipelinesProps } from '../../../constructs/kubeflow-pipelines';
+import { KubeflowPipelines, KubeflowPipelinesProps, TenantObjectStoreAccess } from '../../../constructs/kubeflow-pipelines';
 import { CERT_MANAGER, Prerequisite } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
 import { ISTIO } from '../../../lib/prerequisites';
@@ -24,7 +24,9 @@ describe('KFP-ISOLATION: upstream 2.17.0\'s NetworkPolicy and AuthorizationPolic
   test('KFP-ISOLATION: both installs fence SeaweedFS: S3 from profile and own-namespace pods, everything from istio-system', () => {
     for (const o of [single, multi]) {
       expect(o.ofKind('NetworkPolicy').map((n) => n.metadata.name)).toEqual(['seaweedfs']);
-      expect(o.named('NetworkPolicy', 'seaweedfs').spec).toEqual({
+      // Multi-user adds the profile hook's access to the IAM API (KFP-TENANT-S3), checked in profile-hook.test.ts.
+      const spec = o.named('NetworkPolicy', 'seaweedfs').spec;
+      expect({ ...spec, ingress: spec.ingress.slice(0, 3) }).toEqual({
         podSelector: { matchLabels: { app: 'seaweedfs' } },
         policyTypes: ['Ingress'],
         ingress: [
@@ -33,6 +35,7 @@ describe('KFP-ISOLATION: upstream 2.17.0\'s NetworkPolicy and AuthorizationPolic
           { from: [{ podSelector: {} }], ports: [{ port: 8333, protocol: 'TCP' }] },
         ],
       });
+      expect(spec.ingress).toHaveLength(o === multi ? 4 : 3);
     }
     // The S3 port the policy admits is the one SeaweedFS serves.
     expect(single.named('Deployment', 'seaweedfs').spec.template.spec.containers[0].ports.map((p: any) => p.containerPort)).toContain(8333);
@@ -77,10 +80,36 @@ describe('KFP-ISOLATION: upstream 2.17.0\'s NetworkPolicy and AuthorizationPolic
   });
 
   test('KFP-ISOLATION: without the cache or the included stores, their policies and principals go too', () => {
-    const o = build({ multiUser: true, cache: false, database: { external: { host: 'db.example.com' } }, objectStore: { external: { host: 's3.example.com' } } });
+    const o = build({ multiUser: true, cache: false, database: { external: { host: 'db.example.com' } }, objectStore: { external: { host: 's3.example.com' } }, tenantObjectStoreAccess: TenantObjectStoreAccess.SHARED_ADMIN_CREDENTIALS });
     expect(o.ofKind('NetworkPolicy')).toEqual([]);
     expect(o.ofKind('AuthorizationPolicy').map((a) => a.metadata.name).sort()).toEqual(['metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver']);
     expect(o.named('AuthorizationPolicy', 'ml-pipeline').spec.rules[0].from[0].source.principals).not.toContain(sa('kubeflow-pipelines-cache'));
+  });
+
+  test('KFP-SIDECAR: multi-user labels its namespace for sidecar injection, so that its AuthorizationPolicies are enforced', () => {
+    expect(multi.named('Namespace', 'kubeflow').metadata.labels).toEqual({ 'istio-injection': 'enabled' });
+    expect(single.named('Namespace', 'kubeflow').metadata.labels).toBeUndefined();
+    // Upstream's opt-outs only: the metadata envoy, the profile hook and metacontroller.
+    const optedOut = multi.ofKind('Deployment').concat(multi.ofKind('StatefulSet')).filter((d) => d.spec.template.metadata.labels['sidecar.istio.io/inject'] === 'false').map((d) => d.metadata.name);
+    expect(optedOut.sort()).toEqual(['kubeflow-pipelines-profile-controller', 'metacontroller', 'metadata-envoy-deployment']);
+  });
+
+  test('KFP-SIDECAR: synth fails when the user turns injection off, naming the policies and the user header the API server and UI trust (MLP061, MLP062)', () => {
+    const p = new Platform(new App(), 'p', { name: 'kfp', prerequisites: [CERT_MANAGER, ISTIO], namespaces: { labels: { kubeflow: { 'istio-injection': 'disabled' } } } });
+    new ArgoWorkflows(p, 'argo-workflows');
+    new KubeflowPipelines(p, 'kubeflow-pipelines', { multiUser: true });
+    let problems: string[] = [];
+    try {
+      buildPlatform(p);
+    } catch (e) {
+      problems = (e as PlatformError).problems;
+    }
+    expect(problems.filter((x) => x.startsWith('[MLP061]'))).toHaveLength(7);
+    expect(problems.filter((x) => x.startsWith('[MLP062]')).map((x) => x.split(' trusts ')[0])).toEqual([
+      '[MLP062] p/kubeflow-pipelines/ApiServer/Deployment: Deployment ml-pipeline (p/kubeflow-pipelines/ApiServer/Deployment) in namespace kubeflow',
+      '[MLP062] p/kubeflow-pipelines/Ui/Deployment: Deployment ml-pipeline-ui (p/kubeflow-pipelines/Ui/Deployment) in namespace kubeflow',
+    ]);
+    expect(problems.find((x) => x.startsWith('[MLP062]'))).toContain('trusts the user named in the kubeflow-userid header, which only Istio keeps callers from forging, but AuthorizationPolicy ml-pipeline selects its pods, but they get no Istio sidecar (namespace kubeflow is labelled istio-injection=disabled');
   });
 
   test('KFP-ISOLATION: fails when multi-user runs on a platform without Istio (the user header would be anyone\'s)', () => {

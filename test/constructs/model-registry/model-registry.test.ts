@@ -101,6 +101,27 @@ describe('Kubeflow model registry', () => {
     expect(named('Deployment', 'model-registry-deployment').spec.template.metadata.annotations).toEqual({ 'traffic.sidecar.istio.io/excludeOutboundPorts': '3306' });
   });
 
+  test('MR-UI-AUTHZ: upstream\'s policy on the UI (options/ui/overlays/istio at v0.3.7) admits only the ingress gateway, enforced by the UI pod\'s sidecar', () => {
+    const ap = named('AuthorizationPolicy', 'model-registry-ui');
+    expect(ap.metadata.labels).toEqual({ app: 'model-registry-ui' });
+    expect(ap.spec).toEqual({
+      action: 'ALLOW',
+      selector: { matchLabels: { app: 'model-registry-ui' } },
+      rules: [{ from: [{ source: { principals: ['cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account'] } }] }],
+    });
+    // It selects the UI's pods, which get a sidecar from the namespace (as upstream's UI pod does).
+    const ui = named('Deployment', 'model-registry-ui');
+    expect(ui.spec.template.metadata.labels).toEqual({ app: 'model-registry-ui' });
+    expect(named('Namespace', 'kubeflow').metadata.labels).toEqual({ 'istio-injection': 'enabled' });
+    // Without the UI, no UI policy.
+    expect(objectsOf(buildPlatform(platform({ ui: false }).p)).ofKind('AuthorizationPolicy').map((a) => a.metadata.name)).toEqual(['model-registry-service']);
+  });
+
+  test('the server asks for a sidecar and the database refuses one, as upstream\'s pod templates do', () => {
+    expect(named('Deployment', 'model-registry-deployment').spec.template.metadata.labels).toEqual({ 'component': 'model-registry-server', 'sidecar.istio.io/inject': 'true' });
+    expect(named('Deployment', 'model-registry-db').spec.template.metadata.labels['sidecar.istio.io/inject']).toBe('false');
+  });
+
   test('declares its dashboard link', () => {
     const { registry } = platform();
     expect(registry.dashboardLinks[0].menu).toEqual([{ text: 'Models', icon: 'assignment', items: [{ text: 'Model Registry', link: '/model-registry/' }] }]);
