@@ -6,12 +6,6 @@ export const KNOWN_MODEL_REGISTRY: readonly KnownDefect[] = [
   {
     install: 'model-registry',
     defect: 'MR-ISTIO',
-    fact: { kind: F.CUSTOM_RESOURCE, object: 'AuthorizationPolicy/model-registry-ui', status: 'missing' },
-    note: 'upstream\'s Istio AuthorizationPolicy model-registry-ui is not emitted',
-  },
-  {
-    install: 'model-registry',
-    defect: 'MR-ISTIO',
     fact: { kind: F.CUSTOM_RESOURCE, object: 'DestinationRule/model-registry-service', status: 'missing' },
     note: 'upstream\'s Istio DestinationRule model-registry-service is not emitted',
   },
