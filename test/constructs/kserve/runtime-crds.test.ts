@@ -112,6 +112,7 @@ describe('kserve runtime, storage and local model CRDs', () => {
     const root = schemaOf(localModelNodeCrd);
     expect(at(root, 'spec').required).toEqual(['localModels']);
     expect(at(root, 'spec.localModels.[]').required).toEqual(['modelName', 'sourceModelUri']);
-    expect(at(root, 'status.modelStatus').additionalProperties).toEqual({ type: 'string' });
+    // Upstream's status values (ModelStatus at v0.20.0), the empty string included.
+    expect(at(root, 'status.modelStatus').additionalProperties).toEqual({ type: 'string', enum: ['', 'ModelDownloadPending', 'ModelDownloading', 'ModelDownloaded', 'ModelDownloadError'] });
   });
 });
