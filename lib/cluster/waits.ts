@@ -124,21 +124,44 @@ export const CA_INJECTION_ANNOTATIONS: Readonly<Record<string, string>> = {
  * authority"), so the objects of the next phase must wait for it. Undefined when the
  * object asks no injector.
  */
-export function caBundleReadiness(o: Json): Readiness | undefined {
+export function caBundleReadiness(o: Json, backendInjects = false): Readiness | undefined {
   const annotations = o.metadata?.annotations ?? {};
   const asked = Object.keys(CA_INJECTION_ANNOTATIONS).filter((a) => annotations[a]);
-  if (!asked.length || !(o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration')) return undefined;
+  if (!(o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration')) return undefined;
+  if (!asked.length && !backendInjects) return undefined;
   const missing = (o.webhooks ?? []).filter((w: Json) => w.clientConfig?.service && !w.clientConfig?.caBundle).map((w: Json) => w.name);
-  const who = asked.map((a) => `${a}: ${annotations[a]} asks ${CA_INJECTION_ANNOTATIONS[a]}`).join('; ');
+  const who = asked.length ? asked.map((a) => `${a}: ${annotations[a]} asks ${CA_INJECTION_ANNOTATIONS[a]}`).join('; ') : 'its backend injects its own CA, as it did for the other webhooks that call it';
   return { ready: !missing.length, status: missing.length ? `no caBundle in webhook ${missing.join(', ')} (${who}; is it running, and is the certificate issued?)` : 'caBundle injected' };
+}
+
+/**
+ * A webhook configuration without a caBundle whose backend manages its own certificate (as
+ * controller-runtime's cert-rotator does in Kueue): nothing in the object says so, but the
+ * other webhook configurations or CRD conversions that call the same Service already have a
+ * caBundle. The backend injects this one's too, moments after it appears; until then calls
+ * fail as from an unknown authority, so the next phase waits for it as well.
+ */
+async function injectedByBackend(client: KubeClient, obj: Manifest): Promise<boolean> {
+  if (!(obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration')) return false;
+  const services = new Set(webhookServices(obj).map((s) => `${s.namespace}/${s.name}`));
+  if (!services.size || (obj.webhooks ?? []).every((w: Json) => !w.clientConfig?.service || w.clientConfig?.caBundle)) return false;
+  const others = [
+    ...await client.list('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration'),
+    ...await client.list('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'),
+    ...await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition'),
+  ].filter((o) => !(o.kind === obj.kind && o.metadata?.name === obj.metadata.name));
+  const injected = (cc: Json | undefined) => !!cc?.caBundle && services.has(`${cc.service?.namespace}/${cc.service?.name}`);
+  const found = others.some((o) => injected(o.spec?.conversion?.webhook?.clientConfig) || (o.webhooks ?? []).some((w: Json) => injected(w.clientConfig)));
+  return found;
 }
 
 /** Waits until the object (as applied) is ready by READY_CHECKS; objects of other kinds need no wait. */
 export async function waitReady(client: KubeClient, obj: Manifest, options: WaitOptions = {}): Promise<void> {
-  if (caBundleReadiness(obj)) {
+  const backendInjects = await injectedByBackend(client, obj);
+  if (caBundleReadiness(obj, backendInjects)) {
     await waitUntil(describeRef(obj), 'given its CA bundle', async () => {
       const live = await client.get(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);
-      return live ? caBundleReadiness(live) ?? { ready: true, status: 'no injection asked' } : { ready: false, status: 'not found' };
+      return live ? caBundleReadiness(live, backendInjects) ?? { ready: true, status: 'no injection asked' } : { ready: false, status: 'not found' };
     }, options);
   }
   const rule = READY_CHECKS[obj.kind];

@@ -11,9 +11,8 @@ import { App } from 'cdk8s';
 import { DesiredPlatform, desiredFromModel, Manifest } from '../../lib/cluster/desired';
 import { buildPlatform } from '../../lib/synth';
 import { ServingPlatform } from '../../platforms';
-import { FIELD_MANAGER as STAND_IN_MANAGER, prerequisiteCrds, waitEstablished } from '../support/apply';
 import { describeWithCluster } from '../support/cluster';
-import { bringUp, eventually, statusManagers, webhookPathsFor, workloads, workloadUp } from '../support/motion';
+import { bringUp, eventually, installPrerequisites, statusManagers, webhookPathsFor, workloads, workloadUp } from '../support/motion';
 import { Json } from '../support/watch';
 
 const NS = 'kserve';
@@ -46,9 +45,7 @@ describeWithCluster('the serving platform in motion: a real control plane, webho
   test('mlplatform apply brings it up: workloads up and endpoints published as the controllers computed them, webhooks called through their Services', async () => {
     const { client, agent, ca } = cluster();
     // cert-manager's APIs, as if installed (the cluster plays cert-manager itself).
-    const standIns = prerequisiteCrds(build.model.objects, build.model.externalKinds);
-    for (const crd of standIns) await client.apply(crd, { fieldManager: STAND_IN_MANAGER });
-    expect(await waitEstablished(client, standIns.map((c) => c.metadata.name))).toEqual([]);
+    await installPrerequisites(cluster(), build.model, desired);
 
     const up = await bringUp(cluster(), desired);
     expect(up.result.outcomes.filter((o) => o.action === 'created').length).toBe(desired.objects.length);

@@ -3,10 +3,12 @@
  * default platform up with `mlplatform apply`'s code (lib/cluster/apply.ts) on a test cluster
  * (test/support/cluster.ts) and check what the controllers made of it.
  */
+import { FIELD_MANAGER as STAND_IN_MANAGER, prerequisiteCrds, waitEstablished } from './apply';
 import { TestCluster } from './cluster';
 import { Json } from './watch';
 import { applyPlatform, ApplyOptions, ApplyResult } from '../../lib/cluster/apply';
 import { DesiredPlatform } from '../../lib/cluster/desired';
+import { PlatformModel } from '../../lib/platform';
 
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
@@ -24,7 +26,7 @@ export async function bringUp(cluster: TestCluster, desired: DesiredPlatform, op
     const result = await applyPlatform(cluster.client, desired, { timeoutMs: 120_000, intervalMs: 200, ...options, reporter: { line: (l) => lines.push(l), progress: () => undefined } });
     return { result, lines, ms: Date.now() - t0 };
   } catch (e) {
-    (e as Error).message += `\n--- apply log ---\n${lines.slice(-40).join('\n')}`;
+    (e as Error).message += `\n--- apply log ---\n${lines.slice(-40).join('\n')}${cluster.errors().length ? `\n--- test cluster errors ---\n${cluster.errors().join('\n')}` : ''}\n--- unrouted ---\n${JSON.stringify(cluster.agent.routed.filter((r) => !r.to).slice(-3))}\n${JSON.stringify(cluster.agent.running)}`;
     throw e;
   }
 }
@@ -87,4 +89,35 @@ export function webhookPathsFor(configs: readonly Json[], apiVersion: string, re
     }
   }
   return paths;
+}
+
+/**
+ * The APIs of the platform's prerequisites, as if installed (open-schema CRDs): the kinds its
+ * objects use (test/support/apply.ts), and every other kind a prerequisite must serve for
+ * apply's check (cluster-scoped when no object says otherwise).
+ */
+export async function installPrerequisites(cluster: TestCluster, model: PlatformModel, desired: DesiredPlatform): Promise<void> {
+  const crds = prerequisiteCrds(model.objects, model.externalKinds);
+  const covered = new Set(crds.map((c) => `${(c as Json).spec.group}/${(c as Json).spec.names.kind}`));
+  for (const p of desired.prerequisites) {
+    for (const k of p.kinds) {
+      if (!k.group || covered.has(`${k.group}/${k.kind}`) || !k.version) continue;
+      covered.add(`${k.group}/${k.kind}`);
+      const plural = `${k.kind.toLowerCase()}s`;
+      crds.push({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `${plural}.${k.group}` },
+        spec: {
+          group: k.group,
+          names: { kind: k.kind, plural, singular: k.kind.toLowerCase(), listKind: `${k.kind}List` },
+          scope: 'Cluster',
+          versions: [{ name: k.version, served: true, storage: true, schema: { openAPIV3Schema: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        },
+      } as unknown as (typeof crds)[number]);
+    }
+  }
+  for (const crd of crds) await cluster.client.apply(crd, { fieldManager: STAND_IN_MANAGER });
+  const late = await waitEstablished(cluster.client, crds.map((c) => c.metadata.name));
+  if (late.length) throw new Error(`stand-in CRDs of prerequisites not Established: ${late.join(', ')}`);
 }

@@ -112,7 +112,7 @@ export class NodeAgent {
   /** Pods this agent started (namespace/name), in order. */
   public readonly started: string[] = [];
   /** Connections kube-proxy routed (to: the pod whose stand-in got it; none when the Service had no ready endpoint served by one). */
-  public readonly routed: Array<{ service: string; port: number; endpoints: number; to?: string }> = [];
+  public readonly routed: Array<{ service: string; port: number; endpoints: number; to?: string; candidates?: string[]; standIns?: string[] }> = [];
   /** Pods whose deletion it confirmed. */
   public readonly confirmedDeletions: string[] = [];
   private readonly client: KubeClient;
@@ -153,9 +153,10 @@ export class NodeAgent {
       this.reconcileSoon();
     });
     this.services = watch('/api/v1/services', () => this.reconcileSoon());
+    // A new webhook configuration: its backend injects its CA at once (self-managed certificates).
     this.webhookConfigs = [
-      watch('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', () => this.reconcileSoon()),
-      watch('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', () => this.reconcileSoon()),
+      watch('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', () => this.reconcileSoon(5)),
+      watch('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', () => this.reconcileSoon(5)),
     ];
     this.crds = watch('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', (crd) => { if (crd.spec?.conversion?.strategy === 'Webhook') this.reconcileSoon(); });
     this.apiServices = watch('/apis/apiregistration.k8s.io/v1/apiservices', () => this.reconcileSoon());
@@ -258,6 +259,8 @@ export class NodeAgent {
     const hostIp = this.nodeIps.get(pod.spec.nodeName)!;
     const ip = pod.spec.hostNetwork ? hostIp : this.allocateIp();
     this.podIps.set(pod.metadata.uid, ip);
+    // Ready only once its webhook servers serve (a readiness probe on them, as controller-runtime's).
+    await this.reconcileNow();
     const now = new Date().toISOString();
     const completes = (pod.metadata.ownerReferences ?? []).some((r: Json) => r.kind === 'Job');
     const terminated = { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } };
@@ -306,18 +309,26 @@ export class NodeAgent {
     return missing;
   }
 
-  private reconcileSoon(): void {
+  private reconcileSoon(delayMs = 100): void {
     if (this.stopped || this.reconcileTimer) return;
     this.reconcileTimer = setTimeout(() => {
       this.reconcileTimer = undefined;
       if (this.reconciling) { this.reconcileAgain = true; return; }
-      this.reconciling = this.reconcileStandIns()
-        .catch((e) => { if (!this.stopped) this.errors.push(`stand-ins: ${(e as Error).message}`); })
-        .finally(() => {
-          this.reconciling = undefined;
-          if (this.reconcileAgain) { this.reconcileAgain = false; this.reconcileSoon(); }
-        });
-    }, 100);
+      void this.reconcileNow();
+    }, delayMs);
+  }
+
+  /** Reconciles the stand-ins now (after the round under way, if any). */
+  private async reconcileNow(): Promise<void> {
+    while (this.reconciling) await this.reconciling;
+    if (this.stopped) return;
+    this.reconciling = this.reconcileStandIns()
+      .catch((e) => { if (!this.stopped) this.errors.push(`stand-ins: ${(e as Error).message}`); })
+      .finally(() => {
+        this.reconciling = undefined;
+        if (this.reconcileAgain) { this.reconcileAgain = false; this.reconcileSoon(); }
+      });
+    await this.reconciling;
   }
 
   /** The webhook configurations and conversion CRDs, as watched. */
@@ -366,8 +377,22 @@ export class NodeAgent {
     for (const [key, s] of this.standIns) {
       if (!wanted.has(key)) { this.standIns.delete(key); await close(s.server); }
     }
+    // A backend that makes its own certificate makes one for all the Services that reach it.
+    const servicesOfPod = new Map<string, Set<string>>();
+    for (const w of wanted.values()) {
+      const all = servicesOfPod.get(w.pod.metadata.uid) ?? new Set<string>();
+      for (const svc of w.services) all.add(svc);
+      servicesOfPod.set(w.pod.metadata.uid, all);
+    }
     for (const [key, w] of wanted) {
-      const cert = await this.certificateFor(w.pod, w.container, [...w.services]);
+      let cert: { key: string; cert: string; source: string };
+      try {
+        cert = await this.certificateFor(w.pod, w.container, [...servicesOfPod.get(w.pod.metadata.uid)!]);
+      } catch (e) {
+        if (this.stopped) return;
+        this.errors.push(`certificate for ${keyOf(w.pod)}:${w.port}: ${(e as Error).message}`);
+        continue;
+      }
       const existing = this.standIns.get(key);
       if (existing && existing.source === cert.source && existing.podUid === w.pod.metadata.uid) continue;
       if (existing) { this.standIns.delete(key); await close(existing.server); }
@@ -407,7 +432,7 @@ export class NodeAgent {
       for (const e of slice.endpoints ?? []) if (e.conditions?.ready !== false) for (const a of e.addresses ?? []) candidates.push(`${a}:${sp.port}`);
     }
     const target = candidates.map((c) => this.standIns.get(c)).find((s) => s);
-    this.routed.push({ service, port, endpoints: candidates.length, to: target?.pod });
+    this.routed.push({ service, port, endpoints: candidates.length, to: target?.pod, ...(target ? {} : { candidates, standIns: [...this.standIns.keys()] }) });
     if (!target) { socket.destroy(); return; }
     target.server.emit('connection', socket);
   }
@@ -441,9 +466,10 @@ export class NodeAgent {
       this.selfIssued.set(id, issued);
     }
     const target = secrets[0];
-    if (target) {
+    const written = target?.metadata?.annotations?.[SELF_ISSUED] === id && target.data?.['tls.crt'] === Buffer.from(issued.cert).toString('base64');
+    if (target && !written) {
       const data = { 'tls.crt': issued.cert, 'tls.key': issued.key, 'ca.crt': issued.ca };
-      await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: target.metadata.name, namespace: target.metadata.namespace, annotations: { [SELF_ISSUED]: 'true' } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
+      await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: target.metadata.name, namespace: target.metadata.namespace, annotations: { [SELF_ISSUED]: id } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
     }
     await this.injectSelf(services, issued.ca);
     return { key: issued.key, cert: issued.cert, source: `self ${id}` };
@@ -462,6 +488,13 @@ export class NodeAgent {
   }
 
   private answer(pod: string, port: number, req: import('http').IncomingMessage, res: import('http').ServerResponse): void {
+    // An aggregated API's backend (APIService): discovery of its group version, with no resources.
+    const discovery = /^\/apis\/([^/]+)\/([^/?]+)\/?(\?.*)?$/.exec(req.url ?? '');
+    if (req.method === 'GET' && discovery) {
+      const body = JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${discovery[1]}/${discovery[2]}`, resources: [] });
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -52,6 +52,8 @@ export class ObjectWatch {
           this.onChange(type as WatchEvent, obj);
         },
         () => this.retry(100));
+      // Stopped while connecting: end the watch now.
+      if (this.stopped) this.abort.abort();
     } catch {
       // Not served yet (404 until its CRD is there), or the server is going away.
       this.retry(500);
