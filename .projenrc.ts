@@ -53,6 +53,10 @@ const project = new typescript.TypeScriptProject({
     'ts-node@10.9.2',
     // Property-based tests (random component graphs).
     'fast-check@4.11.0',
+    // X.509 certificates for the test cluster (test/support/cluster.ts plays cert-manager and
+    // OpenShift's service CA): node:crypto makes keys but cannot issue certificates.
+    'node-forge@1.4.3',
+    '@types/node-forge@1.3.14',
   ],
   tsconfig: {
     include: sourceDirs.map((d) => `${d}/**/*.ts`).concat(['main.ts', 'index.ts']),

@@ -20,7 +20,7 @@ import { ApiError, KubeClient } from './client';
 import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
 import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, FIELD_MANAGER } from './options';
-import { waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
+import { callersIn, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 
 
@@ -120,10 +120,14 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
     client.forgetDiscovery();
     // Before webhooks (and custom resources converted by a webhook) are used: their backends answer.
     if (!dryRun) {
-      const services = new Map<string, { namespace: string; name: string }>();
+      const services = new Map<string, { namespace: string; name: string; neededBy: Set<string> }>();
       for (const o of inPhase) {
         const owner = isWebhookConfiguration(o.json.kind) ? o.json : conversions.get(`${groupOf(o.json.apiVersion)}/${o.json.kind}`);
-        if (owner) for (const s of webhookServices(owner)) services.set(`${s.namespace}/${s.name}`, s);
+        for (const s of owner ? webhookServices(owner) : []) {
+          const entry = services.get(`${s.namespace}/${s.name}`) ?? { ...s, neededBy: new Set<string>() };
+          entry.neededBy.add(callersIn(owner!, s.namespace, s.name) ?? describeRef(owner!));
+          services.set(`${s.namespace}/${s.name}`, entry);
+        }
       }
       for (const s of services.values()) {
         // A backend applied in this phase or later cannot be up yet: the cold-apply proof reports that wait as broken.
@@ -132,7 +136,7 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
           reporter.line(`  not waiting for v1 Service ${s.namespace}/${s.name}: it is applied in ${PHASES[later]}, not before (see the cold-apply order in REPORT.md)`);
           continue;
         }
-        await waitEndpoints(client, s.namespace, s.name, waitOptions);
+        await waitEndpoints(client, s.namespace, s.name, { ...waitOptions, neededBy: [...s.neededBy] });
       }
     }
     const components = [...new Set(inPhase.map((o) => o.component))];

@@ -109,8 +109,61 @@ export async function waitUntil(what: string, goal: string, probe: () => Promise
   options.reporter?.line(`  ${what}: ${goal}${announced ? ` after ${Math.round((Date.now() - start) / 1000)} s` : ''}`);
 }
 
+/** The annotations with which an object asks an injector for its CA bundle, and who answers each. */
+export const CA_INJECTION_ANNOTATIONS: Readonly<Record<string, string>> = {
+  'cert-manager.io/inject-ca-from': "cert-manager's cainjector",
+  'cert-manager.io/inject-ca-from-secret': "cert-manager's cainjector",
+  'cert-manager.io/inject-apiserver-ca': "cert-manager's cainjector",
+  'service.beta.openshift.io/inject-cabundle': "OpenShift's service CA operator",
+};
+
+/**
+ * Whether every webhook of a webhook configuration has the CA bundle an injector was asked
+ * for. Until it has, the API server cannot verify the webhook's serving certificate and
+ * every request the webhook intercepts fails ("x509: certificate signed by unknown
+ * authority"), so the objects of the next phase must wait for it. Undefined when the
+ * object asks no injector.
+ */
+export function caBundleReadiness(o: Json, backendInjects = false): Readiness | undefined {
+  const annotations = o.metadata?.annotations ?? {};
+  const asked = Object.keys(CA_INJECTION_ANNOTATIONS).filter((a) => annotations[a]);
+  if (!(o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration')) return undefined;
+  if (!asked.length && !backendInjects) return undefined;
+  const missing = (o.webhooks ?? []).filter((w: Json) => w.clientConfig?.service && !w.clientConfig?.caBundle).map((w: Json) => w.name);
+  const who = asked.length ? asked.map((a) => `${a}: ${annotations[a]} asks ${CA_INJECTION_ANNOTATIONS[a]}`).join('; ') : 'its backend injects its own CA, as it did for the other webhooks that call it';
+  return { ready: !missing.length, status: missing.length ? `no caBundle in webhook ${missing.join(', ')} (${who}; is it running, and is the certificate issued?)` : 'caBundle injected' };
+}
+
+/**
+ * A webhook configuration without a caBundle whose backend manages its own certificate (as
+ * controller-runtime's cert-rotator does in Kueue): nothing in the object says so, but the
+ * other webhook configurations or CRD conversions that call the same Service already have a
+ * caBundle. The backend injects this one's too, moments after it appears; until then calls
+ * fail as from an unknown authority, so the next phase waits for it as well.
+ */
+async function injectedByBackend(client: KubeClient, obj: Manifest): Promise<boolean> {
+  if (!(obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration')) return false;
+  const services = new Set(webhookServices(obj).map((s) => `${s.namespace}/${s.name}`));
+  if (!services.size || (obj.webhooks ?? []).every((w: Json) => !w.clientConfig?.service || w.clientConfig?.caBundle)) return false;
+  const others = [
+    ...await client.list('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration'),
+    ...await client.list('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'),
+    ...await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition'),
+  ].filter((o) => !(o.kind === obj.kind && o.metadata?.name === obj.metadata.name));
+  const injected = (cc: Json | undefined) => !!cc?.caBundle && services.has(`${cc.service?.namespace}/${cc.service?.name}`);
+  const found = others.some((o) => injected(o.spec?.conversion?.webhook?.clientConfig) || (o.webhooks ?? []).some((w: Json) => injected(w.clientConfig)));
+  return found;
+}
+
 /** Waits until the object (as applied) is ready by READY_CHECKS; objects of other kinds need no wait. */
 export async function waitReady(client: KubeClient, obj: Manifest, options: WaitOptions = {}): Promise<void> {
+  const backendInjects = await injectedByBackend(client, obj);
+  if (caBundleReadiness(obj, backendInjects)) {
+    await waitUntil(describeRef(obj), 'given its CA bundle', async () => {
+      const live = await client.get(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);
+      return live ? caBundleReadiness(live, backendInjects) ?? { ready: true, status: 'no injection asked' } : { ready: false, status: 'not found' };
+    }, options);
+  }
   const rule = READY_CHECKS[obj.kind];
   if (!rule) return;
   await waitUntil(describeRef(obj), rule.condition.replace(/^\S+ /, ''), async () => {
@@ -124,13 +177,72 @@ export async function waitReady(client: KubeClient, obj: Manifest, options: Wait
  * an address whose ready condition is not false): what a webhook configuration needs before
  * the API server calls it.
  */
-export async function waitEndpoints(client: KubeClient, namespace: string, service: string, options: WaitOptions = {}): Promise<void> {
-  await waitUntil(`v1 Service ${namespace}/${service}`, 'a ready endpoint', async () => {
-    const slices = await client.list('discovery.k8s.io/v1', 'EndpointSlice', { namespace, labelSelector: `kubernetes.io/service-name=${service}` });
-    const endpoints = slices.flatMap((s) => s.endpoints ?? []);
-    const ready = endpoints.filter((e: Json) => (e.addresses ?? []).length && e.conditions?.ready !== false);
-    return { ready: ready.length > 0, status: slices.length ? `${ready.length} of ${endpoints.length} endpoints ready in ${slices.length} EndpointSlices` : 'no EndpointSlice' };
-  }, options);
+export async function waitEndpoints(client: KubeClient, namespace: string, service: string, options: WaitOptions & { readonly neededBy?: readonly string[] } = {}): Promise<void> {
+  try {
+    await waitUntil(`v1 Service ${namespace}/${service}`, 'a ready endpoint', async () => {
+      const slices = await client.list('discovery.k8s.io/v1', 'EndpointSlice', { namespace, labelSelector: `kubernetes.io/service-name=${service}` });
+      // Only slices with a port: a pod that declares none of the ports the Service targets is listed without one, and unreachable.
+      const endpoints = slices.filter((s) => (s.ports ?? []).length).flatMap((s) => s.endpoints ?? []);
+      const ready = endpoints.filter((e: Json) => (e.addresses ?? []).length && e.conditions?.ready !== false);
+      return { ready: ready.length > 0, status: slices.length ? `${ready.length} of ${endpoints.length} endpoints with a port ready in ${slices.length} EndpointSlices` : 'no EndpointSlice' };
+    }, options);
+  } catch (e) {
+    if (!(e instanceof WaitTimeout)) throw e;
+    // Say who needs the Service and why it has no endpoint, as far as the cluster shows.
+    const callers = options.neededBy?.length ? [...options.neededBy] : await webhooksCalling(client, namespace, service).catch(() => []);
+    const why = await whyNoEndpoint(client, namespace, service).catch(() => undefined);
+    throw new WaitTimeout(`${e.message}${why ? `; ${why}` : ''}${callers.length ? `; needed by ${callers.join(', ')}` : ''}`);
+  }
+}
+
+const selectorText = (selector: Record<string, string>) => Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',');
+
+/** Why a Service has no ready endpoint: no selector, a selector that matches no pod, a target port no container declares, pods not ready. */
+export async function whyNoEndpoint(client: KubeClient, namespace: string, name: string): Promise<string | undefined> {
+  const svc = await client.get('v1', 'Service', namespace, name);
+  if (!svc) return 'the Service does not exist';
+  const selector: Record<string, string> = svc.spec?.selector ?? {};
+  if (!Object.keys(selector).length) return 'the Service has no selector, so no controller gives it endpoints';
+  const pods = (await client.list('v1', 'Pod', { namespace, labelSelector: selectorText(selector) })).filter((p) => !p.metadata?.deletionTimestamp);
+  if (!pods.length) {
+    const workloads: string[] = [];
+    for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet']) {
+      for (const w of await client.list('apps/v1', kind, { namespace })) workloads.push(`${kind} ${w.metadata.name} labels its pods ${selectorText(w.spec?.template?.metadata?.labels ?? {})}`);
+    }
+    return `its selector ${selectorText(selector)} matches no pod in namespace ${namespace}${workloads.length ? ` (${workloads.join('; ')})` : ''}`;
+  }
+  const reasons: string[] = [];
+  for (const p of svc.spec?.ports ?? []) {
+    const target = p.targetPort ?? p.port;
+    if (typeof target !== 'string') continue;
+    const declared = pods.some((pod) => (pod.spec?.containers ?? []).some((c: Json) => (c.ports ?? []).some((cp: Json) => cp.name === target)));
+    if (!declared) {
+      const names = [...new Set(pods.flatMap((pod) => (pod.spec?.containers ?? []).flatMap((c: Json) => (c.ports ?? []).map((cp: Json) => cp.name).filter(Boolean))))];
+      reasons.push(`port ${p.name ?? p.port} targets the container port named '${target}', which no container of the ${pods.length} selected pods declares (they declare: ${names.join(', ') || 'no named ports'})`);
+    }
+  }
+  if (reasons.length) return reasons.join('; ');
+  const ready = pods.filter((pod) => (pod.status?.conditions ?? []).some((c: Json) => c.type === 'Ready' && c.status === 'True'));
+  if (!ready.length) return `its selector matches ${pods.length} pods, none ready (${pods.slice(0, 3).map((pod) => `${pod.metadata.name}: ${pod.status?.phase ?? 'no phase'}${pod.spec?.nodeName ? '' : ', not scheduled'}`).join('; ')})`;
+  return undefined;
+}
+
+/** The webhooks (configuration and webhook name) and CRD conversions on the cluster that call a Service. */
+export async function webhooksCalling(client: KubeClient, namespace: string, name: string): Promise<string[]> {
+  const objects = [
+    ...await client.list('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration'),
+    ...await client.list('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'),
+    ...await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition'),
+  ];
+  return objects.map((o) => callersIn(o, namespace, name)).filter((x): x is string => !!x);
+}
+
+/** What in an object calls a Service: `<kind> <name> (webhook a, b)` or `the conversion webhook of CRD <name>`. */
+export function callersIn(obj: Json, namespace: string, name: string): string | undefined {
+  const calls = (cc: Json | undefined) => cc?.service?.namespace === namespace && cc?.service?.name === name;
+  if (obj.kind === 'CustomResourceDefinition') return calls(obj.spec?.conversion?.webhook?.clientConfig) ? `the conversion webhook of CRD ${obj.metadata?.name}` : undefined;
+  const hooks = (obj.webhooks ?? []).filter((w: Json) => calls(w.clientConfig)).map((w: Json) => w.name);
+  return hooks.length ? `${obj.kind} ${obj.metadata?.name} (webhook ${hooks.join(', ')})` : undefined;
 }
 
 /** The Services (namespace/name) that the webhooks of a webhook configuration, or the conversion webhook of a CRD, call. */

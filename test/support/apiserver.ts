@@ -44,6 +44,15 @@ export interface ApiServerOptions {
    * @default true
    */
   readonly webhookAdmission?: boolean;
+  /**
+   * Run the ServiceAccount admission plugin (each Pod gets its namespace's `default`
+   * ServiceAccount and a token volume; a Pod naming a missing ServiceAccount is rejected).
+   * Only with a controller manager, whose serviceaccount controller creates `default`.
+   * @default false
+   */
+  readonly serviceAccountAdmission?: boolean;
+  /** Where Services' ClusterIPs come from. @default 10.0.0.0/24 */
+  readonly serviceClusterIpRange?: string;
   /** More kube-apiserver flags. */
   readonly extraArgs?: string[];
   /** How long to wait for /readyz. @default 90 s */
@@ -59,6 +68,8 @@ export interface ApiServer {
   readonly kubeconfigPath: string;
   /** The Kubernetes version the server reports, e.g. "1.28". */
   readonly version: string;
+  /** The run's folder: `sa.key` (the service-account signing key), `certs/apiserver.crt` (the serving CA). */
+  readonly dir: string;
   stop(): Promise<void>;
 }
 
@@ -103,7 +114,7 @@ const WATCHDOG = [
   'wait $child',
 ].join('\n');
 
-function startProcess(file: string, args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
+export function startProcess(file: string, args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
   const child = spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), file, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const chunks: Buffer[] = [];
   const keep = (b: Buffer) => { chunks.push(b); if (chunks.length > 400) chunks.shift(); };
@@ -116,11 +127,11 @@ function startProcess(file: string, args: string[], logFile: string, env: NodeJS
   return child;
 }
 
-function tailOf(child: ChildProcess): string {
+export function tailOf(child: ChildProcess): string {
   return (child as ChildProcess & { logTail?: () => string }).logTail?.() ?? '';
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess): Promise<void> {
   running.delete(child);
   if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -170,19 +181,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const token = randomBytes(24).toString('hex');
   writeFileSync(join(dir, 'tokens.csv'), `${token},envtest-admin,${randomUUID()},"system:masters"\n`);
 
-  const disabled = ['ServiceAccount', ...(options.webhookAdmission === false ? ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'] : [])];
+  const disabled = [...(options.serviceAccountAdmission ? [] : ['ServiceAccount']), ...(options.webhookAdmission === false ? ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'] : [])];
   const apiserver = startProcess(join(assets, 'kube-apiserver'), [
     '--etcd-servers', `http://127.0.0.1:${etcdClient}`,
     '--bind-address', '127.0.0.1',
     '--secure-port', String(securePort),
     '--cert-dir', join(dir, 'certs'),
-    '--service-cluster-ip-range', '10.0.0.0/24',
+    '--service-cluster-ip-range', options.serviceClusterIpRange ?? '10.0.0.0/24',
     '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local',
     '--service-account-key-file', join(dir, 'sa.pub'),
     '--service-account-signing-key-file', join(dir, 'sa.key'),
     '--token-auth-file', join(dir, 'tokens.csv'),
     '--authorization-mode', 'RBAC',
-    '--disable-admission-plugins', disabled.join(','),
+    ...(disabled.length ? ['--disable-admission-plugins', disabled.join(',')] : []),
     '--endpoint-reconciler-type', 'none',
     '--allow-privileged=true',
     ...(options.extraArgs ?? []),
@@ -223,7 +234,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     const kubeconfigPath = join(dir, 'kubeconfig');
     writeFileSync(kubeconfigPath, kubeConfig.exportConfig(), { mode: 0o600 });
     const v = JSON.parse((await fetchText(`${url}/version`, token, ca)).body) as { major: string; minor: string };
-    return { url, kubeConfig, kubeconfigPath, version: `${v.major}.${v.minor.replace(/\D.*$/, '')}`, stop };
+    return { url, kubeConfig, kubeconfigPath, version: `${v.major}.${v.minor.replace(/\D.*$/, '')}`, dir, stop };
   } catch (e) {
     await stop();
     throw e;

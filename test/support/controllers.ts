@@ -6,17 +6,20 @@
  *   StatefulSet's replicas become ready;
  * - a Service whose selector matches the pods of an Available Deployment gets an
  *   EndpointSlice with one ready address (10.0.0.50, which the API server never dials);
- * - a cert-manager Certificate becomes Ready.
+ * - a cert-manager Certificate becomes Ready;
+ * - a webhook configuration that asks an injector for its CA (cert-manager.io/inject-ca-from...)
+ *   gets a caBundle (never used: webhook admission is off where this player runs).
  * It records what it did and when, so tests can check that apply waited for it.
  */
 import { ApiError, KubeClient } from '../../lib/cluster/client';
+import { caBundleReadiness } from '../../lib/cluster/waits';
 
 type Json = Record<string, any>;
 
 export const CONTROLLER_MANAGER = 'test-controllers';
 
 export interface PlayedEvent {
-  readonly what: 'available' | 'endpoints' | 'certificate-ready';
+  readonly what: 'available' | 'endpoints' | 'certificate-ready' | 'ca-injected';
   /** namespace/name */
   readonly object: string;
   readonly at: number;
@@ -125,6 +128,14 @@ export function playControllers(client: KubeClient, options: { intervalMs?: numb
       // The stand-in CRD has no status subresource: status is written with the object.
       await client.apply({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: c.metadata.name, namespace: c.metadata.namespace }, status } as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CONTROLLER_MANAGER });
       events.push({ what: 'certificate-ready', object: key, at: Date.now() });
+    }
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+      for (const w of await client.list('admissionregistration.k8s.io/v1', kind)) {
+        if (caBundleReadiness(w)?.ready !== false) continue;
+        const ops = (w.webhooks ?? []).map((h: Json, i: number) => (h.clientConfig?.service && !h.clientConfig.caBundle ? { op: 'add', path: `/webhooks/${i}/clientConfig/caBundle`, value: Buffer.from('a CA (played)').toString('base64') } : undefined)).filter((x: Json | undefined) => x);
+        await client.request('PATCH', await client.pathOf('admissionregistration.k8s.io/v1', kind, undefined, w.metadata.name), ops, 'application/json-patch+json');
+        events.push({ what: 'ca-injected', object: w.metadata.name, at: Date.now() });
+      }
     }
   };
   const loop = (async () => {

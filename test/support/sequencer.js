@@ -13,6 +13,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 /** Path fragment -> estimated milliseconds, first match wins (measured: `npx jest --ci`, 2 cores). */
 const ESTIMATES = [
+  ['/test/apiserver/motion-', 120_000],
   ['/test/apiserver/cluster-serving.test.ts', 40_000],
   ['/test/package.test.ts', 23_000],
   ['/test/apiserver/platform-', 20_000],

@@ -1,0 +1,189 @@
+/**
+ * The serving platform in motion: `mlplatform apply` (lib/cluster/apply.ts, the CLI's code)
+ * on a cluster whose control plane is real (test/support/cluster.ts: kube-apiserver with
+ * webhook and ServiceAccount admission, kube-controller-manager, kube-scheduler; a node
+ * agent for three workers and a GPU node; cert-manager played from a test CA). Nothing
+ * writes a status for the test: Deployments become Available and Services get endpoints
+ * because the controllers computed it, and every admission and conversion webhook of the
+ * platform is really called (stand-ins answer where the pods run).
+ */
+import { App } from 'cdk8s';
+import { DesiredPlatform, desiredFromModel, Manifest } from '../../lib/cluster/desired';
+import { buildPlatform } from '../../lib/synth';
+import { ServingPlatform } from '../../platforms';
+import { describeWithCluster } from '../support/cluster';
+import { bringUp, eventually, installPrerequisites, statusManagers, webhookPathsFor, workloads, workloadUp } from '../support/motion';
+import { Json } from '../support/watch';
+
+const NS = 'kserve';
+const WORKERS = ['worker-1', 'worker-2', 'worker-3'];
+
+/** One custom resource of each kind a KServe webhook guards that the platform does not create itself (after KServe's documented examples). */
+const EXAMPLES: Manifest[] = [
+  { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'sklearn-iris', namespace: 'examples' }, spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'gs://kfserving-examples/models/sklearn/1.0/model' } } } },
+  {
+    apiVersion: 'serving.kserve.io/v1alpha1',
+    kind: 'ServingRuntime',
+    metadata: { name: 'sklearn-runtime', namespace: 'examples' },
+    spec: { supportedModelFormats: [{ name: 'sklearn', version: '1', autoSelect: true }], containers: [{ name: 'kserve-container', image: 'kserve/sklearnserver:v0.15.0', args: ['--model_name={{.Name}}'] }] },
+  },
+  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'InferenceGraph', metadata: { name: 'graph', namespace: 'examples' }, spec: { nodes: { root: { routerType: 'Sequence', steps: [{ name: 'first', serviceName: 'sklearn-iris' }] } } } },
+  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'TrainedModel', metadata: { name: 'iris-v2', namespace: 'examples' }, spec: { inferenceService: 'sklearn-iris', model: { framework: 'sklearn', storageUri: 'gs://kfserving-examples/models/sklearn/1.0/model', memory: '256Mi' } } },
+  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'LocalModelCache', metadata: { name: 'opt-125m' }, spec: { sourceModelUri: 'hf://facebook/opt-125m', modelSize: '1Gi', nodeGroups: ['workers'] } },
+  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'LLMInferenceService', metadata: { name: 'opt-125m', namespace: 'examples' }, spec: { model: { uri: 'hf://facebook/opt-125m', name: 'facebook/opt-125m' } } },
+];
+
+const report: string[] = [];
+afterAll(() => { if (report.length) process.stdout.write(`motion-serving: ${report.join('; ')}\n`); });
+
+describeWithCluster('the serving platform in motion: a real control plane, webhooks really called', (cluster) => {
+  const build = buildPlatform(new ServingPlatform(new App({ outdir: '/nonexistent' }), 'serving'));
+  const desired = desiredFromModel(build.model);
+  const webhookConfigs = desired.objects.filter((o) => /WebhookConfiguration$/.test(o.json.kind)).map((o) => o.json);
+  const live = (o: Manifest) => cluster().client.get(o.apiVersion, o.kind, o.metadata.namespace, o.metadata.name);
+
+  test('mlplatform apply brings it up: workloads up and endpoints published as the controllers computed them, webhooks called through their Services', async () => {
+    const { client, agent, ca } = cluster();
+    // cert-manager's APIs, as if installed (the cluster plays cert-manager itself).
+    await installPrerequisites(cluster(), build.model, desired);
+
+    const up = await bringUp(cluster(), desired);
+    expect(up.result.outcomes.filter((o) => o.action === 'created').length).toBe(desired.objects.length);
+
+    // Workloads: up, with their status written by kube-controller-manager (no one else).
+    const ws = await workloads(cluster(), desired);
+    expect(ws.filter((w) => !workloadUp(w)).map((w) => `${w.kind} ${w.metadata.name}`)).toEqual([]);
+    for (const w of ws) expect({ w: w.metadata.name, managers: statusManagers(w) }).toEqual({ w: w.metadata.name, managers: ['kube-controller-manager'] });
+    // The node agent's DaemonSet: on the three workers, not on the tainted GPU node.
+    const ds = ws.find((w) => w.kind === 'DaemonSet')!;
+    expect(ds.status.desiredNumberScheduled).toBe(3);
+    // Pods: scheduled by the scheduler onto workers, Running, each with an IP of its own.
+    const pods = await client.list('v1', 'Pod', { namespace: NS });
+    expect(pods.length).toBeGreaterThanOrEqual(6);
+    for (const p of pods) {
+      expect(WORKERS).toContain(p.spec.nodeName);
+      expect(p.status.phase).toBe('Running');
+      // The ServiceAccount admission plugin mounted a token.
+      expect((p.spec.volumes ?? []).some((v: Json) => String(v.name).startsWith('kube-api-access-'))).toBe(true);
+    }
+    expect(new Set(pods.map((p) => p.status.podIP)).size).toBe(pods.length);
+
+    // Each webhook Service has an endpoint the endpointslice controller published, at a pod's IP.
+    const services = [...new Set(webhookConfigs.flatMap((c) => c.webhooks.map((w: Json) => w.clientConfig.service.name)))];
+    for (const name of services) {
+      const slices = await client.list('discovery.k8s.io/v1', 'EndpointSlice', { namespace: NS, labelSelector: `kubernetes.io/service-name=${name}` });
+      expect(slices.map((s) => s.metadata.labels['endpointslice.kubernetes.io/managed-by'])).toEqual(['endpointslice-controller.k8s.io']);
+      expect(slices[0].endpoints.map((e: Json) => pods.some((p) => p.status.podIP === e.addresses[0]))).toEqual([true]);
+    }
+    // cert-manager's CA injected into every webhook (from the test CA that issued the serving certificates).
+    const bundle = Buffer.from(ca.certPem).toString('base64');
+    for (const c of webhookConfigs) for (const w of (await live(c as Manifest))!.webhooks) expect({ w: w.name, ca: w.clientConfig.caBundle === bundle }).toEqual({ w: w.name, ca: true });
+
+    // The platform's own custom resources went through the real webhooks: one AdmissionReview per object and webhook.
+    const admissions = agent.calls.filter((c) => c.kind === 'AdmissionReview');
+    for (const o of desired.objects.filter((x) => x.phase === '30-resources')) {
+      const plural = `${o.json.kind.toLowerCase()}s`;
+      for (const path of webhookPathsFor(webhookConfigs, o.json.apiVersion, plural, 'CREATE', !!o.json.metadata.namespace)) {
+        expect({ object: `${o.json.kind} ${o.json.metadata.name}`, path, called: admissions.some((a) => a.path.startsWith(path)) }).toEqual({ object: `${o.json.kind} ${o.json.metadata.name}`, path, called: true });
+      }
+    }
+    expect(cluster().errors()).toEqual([]);
+    report.push(`bring-up ${(up.ms / 1000).toFixed(1)} s to Available, ${desired.objects.length} objects, ${agent.started.length} pods started, ${admissions.length} AdmissionReviews and ${agent.calls.length - admissions.length} ConversionReviews answered`);
+  }, 300_000);
+
+  test('one example of each kind a webhook guards is admitted through the real webhooks', async () => {
+    const { client, agent } = cluster();
+    await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'examples' } }, { fieldManager: 'examples' });
+    await eventually('the default ServiceAccount of namespace examples', () => client.get('v1', 'ServiceAccount', 'examples', 'default'), (sa) => !!sa);
+    const before = agent.calls.length;
+    const missed: string[] = [];
+    for (const ex of EXAMPLES) {
+      const from = agent.calls.length;
+      await client.apply(ex, { fieldManager: 'examples' });
+      expect(await live(ex)).toBeDefined();
+      const paths = webhookPathsFor(webhookConfigs, ex.apiVersion, `${ex.kind.toLowerCase()}s`, 'CREATE', !!ex.metadata.namespace);
+      expect({ kind: ex.kind, guarded: paths.length > 0 }).toEqual({ kind: ex.kind, guarded: true });
+      for (const path of paths) if (!agent.calls.slice(from).some((c) => c.path.startsWith(path))) missed.push(`${ex.kind}: ${path}`);
+    }
+    expect(missed).toEqual([]);
+    report.push(`${EXAMPLES.length} examples, ${agent.calls.length - before} webhook calls`);
+  }, 120_000);
+
+  test('every controller pod deleted: the platform comes back by itself, and no webhook blocks its own backend', async () => {
+    const { client, agent } = cluster();
+    const old = await client.list('v1', 'Pod', { namespace: NS });
+    const t0 = Date.now();
+    for (const p of old) await client.delete('v1', 'Pod', NS, p.metadata.name, { propagationPolicy: 'Background' });
+    const oldUids = new Set(old.map((p) => p.metadata.uid));
+    await eventually('the platform back up with new pods', async () => ({
+      down: (await workloads(cluster(), desired)).filter((w) => !workloadUp(w)).map((w) => w.metadata.name),
+      pods: (await client.list('v1', 'Pod', { namespace: NS })).map((p) => ({ uid: p.metadata.uid, phase: p.status?.phase })),
+    }), (s) => !s.down.length && s.pods.length === old.length && s.pods.every((p) => !oldUids.has(p.uid) && p.phase === 'Running'), 120_000);
+    const back = Date.now() - t0;
+    // Every old pod's deletion was confirmed by the agent (a kubelet's job), and the new ones serve the webhooks.
+    for (const p of old) expect(agent.confirmedDeletions).toContain(`${NS}/${p.metadata.name}`);
+    const again = await bringUp(cluster(), desired);
+    expect(again.result.unchanged).toBe(true);
+    // A dry-run create passes every webhook again (new pods, new stand-ins).
+    const from = agent.calls.length;
+    await client.apply({ ...EXAMPLES[0], metadata: { ...EXAMPLES[0].metadata, name: 'after-restart' } }, { fieldManager: 'examples', dryRun: true });
+    expect(agent.calls.length).toBeGreaterThan(from);
+    report.push(`all ${old.length} pods deleted: back in ${(back / 1000).toFixed(1)} s`);
+  }, 180_000);
+
+  describe('a broken webhook Service fails the bring-up, naming the webhook, the Service and why', () => {
+    /** The platform with one object changed by `edit` (which returns undefined for the others). */
+    const broken = (edit: (o: Json) => Json | undefined): DesiredPlatform =>
+      ({ ...desired, objects: desired.objects.map((o) => ({ ...o, json: (edit(JSON.parse(JSON.stringify(o.json))) ?? o.json) as Manifest })) });
+    const webhookService = (o: Json) => o.kind === 'Service' && o.metadata.name === 'kserve-webhook-server-service';
+    const slicesOf = () => cluster().client.list('discovery.k8s.io/v1', 'EndpointSlice', { namespace: NS, labelSelector: 'kubernetes.io/service-name=kserve-webhook-server-service' });
+    const emptySlices = async () => eventually('the Service without ready endpoints', slicesOf,
+      (slices) => !slices.some((s) => (s.ports ?? []).length && (s.endpoints ?? []).some((e: Json) => e.conditions?.ready !== false)));
+    const servingCert = desired.objects.find((o) => o.json.kind === 'Certificate' && o.json.metadata.name === 'serving-cert')!.json;
+    /** Waits until the webhook backend serves the certificate cert-manager issued for these names. */
+    const servingCertFor = (names: string[]) => eventually('the webhook backend serving the certificate issued again', async () => {
+      const secret = await cluster().client.get('v1', 'Secret', NS, servingCert.spec.secretName);
+      return { names: secret?.metadata.annotations['cert-manager.io/alt-names'], version: secret?.metadata.resourceVersion, sources: Object.values(cluster().agent.certificateSources) };
+    }, (s) => s.names === names.join(',') && s.sources.includes(`secret ${servingCert.spec.secretName}@${s.version}`));
+    afterEach(async () => {
+      // Back to the platform as it is: its Service and Certificate first, then the whole.
+      await cluster().client.apply(desired.objects.find((o) => webhookService(o.json))!.json, { fieldManager: 'mlplatform' });
+      await cluster().client.apply(servingCert, { fieldManager: 'mlplatform' });
+      await servingCertFor(servingCert.spec.dnsNames);
+      await bringUp(cluster(), desired);
+    }, 180_000);
+
+    test('a selector that matches no pod', async () => {
+      const platform = broken((o) => (webhookService(o) ? { ...o, spec: { ...o.spec, selector: { ...o.spec.selector, 'control-plane': 'kserve-controler-manager' } } } : undefined));
+      await cluster().client.apply(platform.objects.find((o) => webhookService(o.json))!.json, { fieldManager: 'mlplatform' });
+      await emptySlices();
+      const error = await bringUp(cluster(), platform, { timeoutMs: 8_000 }).then(() => undefined, (e: Error) => e.message);
+      expect(error).toMatch(/v1 Service kserve\/kserve-webhook-server-service: not a ready endpoint after 8 s/);
+      expect(error).toMatch(/its selector control-plane=kserve-controler-manager,controller-tools\.k8s\.io=1\.0 matches no pod in namespace kserve \(.*Deployment kserve-controller-manager labels its pods .*control-plane=kserve-controller-manager/);
+      expect(error).toMatch(/needed by .*ValidatingWebhookConfiguration inferenceservice\.serving\.kserve\.io \(webhook inferenceservice\.kserve-webhook-server\.validator\)/);
+    }, 120_000);
+
+    test('a target port no container declares', async () => {
+      const platform = broken((o) => (webhookService(o) ? { ...o, spec: { ...o.spec, ports: o.spec.ports.map((p: Json) => ({ ...p, targetPort: 'webhook' })) } } : undefined));
+      await cluster().client.apply(platform.objects.find((o) => webhookService(o.json))!.json, { fieldManager: 'mlplatform' });
+      await emptySlices();
+      const error = await bringUp(cluster(), platform, { timeoutMs: 8_000 }).then(() => undefined, (e: Error) => e.message);
+      expect(error).toMatch(/v1 Service kserve\/kserve-webhook-server-service: not a ready endpoint after 8 s/);
+      expect(error).toMatch(/port https targets the container port named 'webhook', which no container of the 1 selected pods declares \(they declare: [^)]*webhook-server/);
+      expect(error).toMatch(/needed by .*ValidatingWebhookConfiguration servingruntime\.serving\.kserve\.io \(webhook servingruntime\.kserve-webhook-server\.validator\)/);
+    }, 120_000);
+
+    test('a certificate for other DNS names', async () => {
+      const isCert = (o: Json) => o.kind === 'Certificate' && o.metadata.name === 'serving-cert';
+      const platform = broken((o) => (isCert(o) ? { ...o, spec: { ...o.spec, dnsNames: ['kserve-webhook.kserve.svc'] } } : undefined));
+      const cert = platform.objects.find((o) => isCert(o.json))!.json;
+      await cluster().client.apply(cert, { fieldManager: 'mlplatform' });
+      // The backend serves the new certificate once cert-manager issued it.
+      await servingCertFor(['kserve-webhook.kserve.svc']);
+      const error = await bringUp(cluster(), platform, { timeoutMs: 8_000 }).then(() => undefined, (e: Error) => e.message);
+      expect(error).toMatch(/failed calling webhook "[^"]+\.kserve-webhook-server\.validator"/);
+      expect(error).toMatch(/https:\/\/kserve-webhook-server-service\.kserve\.svc:443\//);
+      expect(error).toMatch(/x509: certificate is valid for kserve-webhook\.kserve\.svc, not kserve-webhook-server-service\.kserve\.svc/);
+    }, 120_000);
+  });
+});

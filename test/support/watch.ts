@@ -1,0 +1,68 @@
+/**
+ * A cache of one resource type kept by a client-node watch, for the players of a test
+ * cluster (node agent, cert-manager, service CA). It restarts the watch where it ended (or
+ * afresh when the server has forgotten that version), and waits and tries again while the
+ * type is not served yet (a CRD applied later).
+ */
+import * as k8s from '@kubernetes/client-node';
+
+export type Json = Record<string, any>;
+export type WatchEvent = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export const keyOf = (o: Json): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+
+export class ObjectWatch {
+  /** namespace/name (cluster-scoped: /name) -> the object as last seen. */
+  public readonly items = new Map<string, Json>();
+  private abort?: AbortController;
+  private stopped = false;
+  private resourceVersion?: string;
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly kubeConfig: k8s.KubeConfig, public readonly path: string, private readonly onChange: (type: WatchEvent, obj: Json) => void) {}
+
+  public start(): void {
+    void this.connect();
+  }
+
+  private retry(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.connect(), ms);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      // Without a resourceVersion the server first sends every object that exists as ADDED.
+      this.abort = await new k8s.Watch(this.kubeConfig).watch(this.path, { allowWatchBookmarks: true, ...(this.resourceVersion ? { resourceVersion: this.resourceVersion } : {}) },
+        (type: string, obj: Json) => {
+          if (type === 'BOOKMARK') {
+            this.resourceVersion = obj.metadata?.resourceVersion;
+            return;
+          }
+          if (type === 'ERROR') {
+            // 410 Gone: the version we resume from is too old; list afresh.
+            if (obj?.code === 410) { this.resourceVersion = undefined; this.items.clear(); }
+            return;
+          }
+          this.resourceVersion = obj.metadata?.resourceVersion;
+          const key = keyOf(obj);
+          if (type === 'DELETED') this.items.delete(key);
+          else this.items.set(key, obj);
+          this.onChange(type as WatchEvent, obj);
+        },
+        () => this.retry(100));
+      // Stopped while connecting: end the watch now.
+      if (this.stopped) this.abort.abort();
+    } catch {
+      // Not served yet (404 until its CRD is there), or the server is going away.
+      this.retry(500);
+    }
+  }
+
+  public stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.abort?.abort();
+  }
+}
