@@ -59,10 +59,13 @@ export async function missingPrerequisites(client: KubeClient, desired: DesiredP
   for (const p of desired.prerequisites) {
     const absent: string[] = [];
     for (const k of p.kinds) {
-      let apiVersion = k.group ? `${k.group}/${k.version ?? ''}` : k.version ?? 'v1';
+      const apiVersion = k.group ? `${k.group}/${k.version ?? ''}` : k.version ?? 'v1';
       try {
-        // Any version of the group, when none is named: the one the server prefers.
-        if (!k.version) apiVersion = (await client.request('GET', `/apis/${k.group}`))?.preferredVersion?.groupVersion ?? apiVersion;
+        // Any served version of the group, when none is named.
+        if (!k.version) {
+          if (!(await client.resolveKind(k.group, k.kind))) absent.push(`${k.group} ${k.kind} (any version)`);
+          continue;
+        }
         await client.resourceOf(apiVersion, k.kind);
       } catch (e) {
         if (e instanceof ApiError && e.status === 404) absent.push(`${apiVersion} ${k.kind}`);
@@ -159,7 +162,8 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
   if (parentChanges) await writeParent(...superset);
 
   if (options.prune) {
-    const pruned = await prune(client, desired, parent, { ...before, groupKinds: [...superset[0]], namespaces: [...superset[1]] }, { dryRun, pruneCrds: options.pruneCrds ?? false, reporter });
+    const pruned = await prune(client, desired, parent, { ...before, groupKinds: [...superset[0]], namespaces: [...superset[1]] },
+      { dryRun, pruneCrds: options.pruneCrds ?? false, reporter, before: before.groupKinds });
     outcomes.push(...pruned.outcomes);
     // The set now: the output, and what prune kept (so that a later prune still finds it).
     const final = [new Set([...groupKinds, ...pruned.kept.map(groupKind)]), new Set([...namespaces, ...pruned.kept.map((k) => k.metadata?.namespace).filter((n): n is string => !!n)])] as const;
@@ -233,10 +237,12 @@ export function pruneRank(o: Json): number {
 }
 
 async function prune(client: KubeClient, desired: DesiredPlatform, parent: ApplySetParent, state: Parameters<typeof listMembers>[2],
-  options: { dryRun: boolean; pruneCrds: boolean; reporter: WaitReporter }): Promise<{ outcomes: ApplyOutcome[]; kept: Json[] }> {
+  options: { dryRun: boolean; pruneCrds: boolean; reporter: WaitReporter; before: readonly string[] }): Promise<{ outcomes: ApplyOutcome[]; kept: Json[] }> {
   client.forgetDiscovery();
   const keep = new Set(desired.objects.map((o) => objectKey(o.json)));
-  const members = await listMembers(client, applySetId(parent), state, parent);
+  // In a dry run, kinds new in this run were not created: none of them can have members yet.
+  const members = await listMembers(client, applySetId(parent), state, parent,
+    { mayBeUnserved: options.dryRun ? new Set(state.groupKinds.filter((gk) => !options.before.includes(gk))) : undefined });
   const candidates = members.filter((m) => !keep.has(objectKey(m)) && m.metadata?.labels?.[APPLYSET_PART_OF] === applySetId(parent))
     .sort((a, b) => pruneRank(a) - pruneRank(b));
   const out: ApplyOutcome[] = [];

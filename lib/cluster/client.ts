@@ -160,6 +160,41 @@ export class KubeClient {
     return info;
   }
 
+  /**
+   * The served apiVersion of a group/kind, as kubectl's RESTMapper finds it: discovery over
+   * every version of the group, the preferred version first. Undefined when no served version
+   * of the group has the kind (or the group is not served).
+   */
+  public async resolveKind(group: string, kind: string): Promise<{ apiVersion: string; info: ResourceInfo } | undefined> {
+    let versions: string[];
+    if (!group) {
+      versions = ['v1'];
+    } else {
+      let g: Json | undefined;
+      try {
+        g = await this.request('GET', `/apis/${group}`);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) return undefined;
+        throw e;
+      }
+      const preferred: string | undefined = g?.preferredVersion?.groupVersion;
+      const all: string[] = (g?.versions ?? []).map((v: Json) => String(v.groupVersion));
+      versions = [...new Set([...(preferred ? [preferred] : []), ...all])];
+    }
+    for (const apiVersion of versions) {
+      let resources: Map<string, ResourceInfo>;
+      try {
+        resources = await this.resources(apiVersion);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) continue;
+        throw e;
+      }
+      const info = resources.get(kind);
+      if (info) return { apiVersion, info };
+    }
+    return undefined;
+  }
+
   /** The URL path of an object (or of its collection when name is omitted). */
   public async pathOf(apiVersion: string, kind: string, namespace: string | undefined, name?: string): Promise<string> {
     const info = await this.resourceOf(apiVersion, kind);

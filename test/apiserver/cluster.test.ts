@@ -10,7 +10,7 @@ import * as path from 'path';
 import { stringify } from 'yaml';
 import { run } from '../../cli/main';
 import { applyPlatform, PrerequisiteError } from '../../lib/cluster/apply';
-import { applySetParent } from '../../lib/cluster/applyset';
+import { APPLYSET_GROUP_KINDS, applySetParent, UnresolvedKindError } from '../../lib/cluster/applyset';
 import { KubeClient } from '../../lib/cluster/client';
 import { DesiredObject, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
 import { diffPlatform, formatPath } from '../../lib/cluster/diff';
@@ -104,6 +104,22 @@ async function applyPlayed(client: KubeClient, p: DesiredPlatform, options: Para
   } finally {
     await player.stop();
   }
+}
+
+/** A CRD of group multi.example.com served at the given versions (the first is stored). */
+function multiCrd(kind: string, plural: string, versions: string[]): Manifest {
+  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.multi.example.com` },
+    spec: {
+      group: 'multi.example.com',
+      scope: 'Namespaced',
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      versions: versions.map((v, i) => ({ name: v, served: true, storage: i === 0, schema })),
+    },
+  };
 }
 
 describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms', (server) => {
@@ -243,4 +259,29 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(secret?.metadata.annotations['applyset.kubernetes.io/contains-group-kinds'])
       .toBe('ConfigMap,CustomResourceDefinition.apiextensions.k8s.io,Deployment.apps,Keep.keeps.example.com,Namespace,Service,ServiceAccount,ValidatingWebhookConfiguration.admissionregistration.k8s.io');
   }, 180_000);
+  test('OPS-1: prune finds members whatever version of their group serves their kind; a member kind served in no version fails the prune', async () => {
+    // multi.example.com prefers v1beta1 (Gadget); Relic is served only at v1alpha1, as ClusterServingRuntime in serving.kserve.io.
+    const o = (phase: Phase, json: Manifest): DesiredObject => ({ json, phase, component: 'multi' });
+    const crds = [o(Phase.FOUNDATION, multiCrd('Gadget', 'gadgets', ['v1beta1', 'v1alpha1'])), o(Phase.FOUNDATION, multiCrd('Relic', 'relics', ['v1alpha1']))];
+    const gadget = o(Phase.RESOURCES, { apiVersion: 'multi.example.com/v1beta1', kind: 'Gadget', metadata: { name: 'g', namespace: 'versions' } });
+    const relic = o(Phase.RESOURCES, { apiVersion: 'multi.example.com/v1alpha1', kind: 'Relic', metadata: { name: 'r', namespace: 'versions' } });
+    await applyPlayed(client(), platform('versions', 'versions', [[...crds, gadget, relic]]));
+    expect((await client().request('GET', '/apis/multi.example.com')).preferredVersion.groupVersion).toBe('multi.example.com/v1beta1');
+
+    const without = platform('versions', 'versions', [[...crds, gadget]]);
+    expect((await diffPlatform(client(), without)).prune).toEqual(['multi.example.com/v1alpha1 Relic versions/r']);
+    const { lines } = await applyPlayed(client(), without, { prune: true });
+    expect(lines).toContain('  pruned multi.example.com/v1alpha1 Relic versions/r');
+    expect(await client().get('multi.example.com/v1alpha1', 'Relic', 'versions', 'r')).toBeUndefined();
+    expect(await client().get('multi.example.com/v1beta1', 'Gadget', 'versions', 'g')).toBeDefined();
+
+    // The parent names a kind nothing serves (its CRD was deleted by hand): prune stops and says why.
+    const parent = applySetParent('versions');
+    await client().request('PATCH', `/api/v1/namespaces/${parent.namespace}/secrets/${parent.name}`,
+      { metadata: { annotations: { [APPLYSET_GROUP_KINDS]: 'Gadget.multi.example.com,Ghost.ghosts.example.com' } } }, 'application/merge-patch+json');
+    const failed = applyPlayed(client(), without, { prune: true });
+    await expect(failed).rejects.toThrow(UnresolvedKindError);
+    await expect(applyPlayed(client(), without, { prune: true })).rejects.toThrow(
+      `ApplySet default/mlplatform-versions lists Ghost.ghosts.example.com in ${APPLYSET_GROUP_KINDS}, but the server serves this kind in no version of its group, so members of it cannot be found and nothing was pruned`);
+  }, 120_000);
 }, { webhookAdmission: false });
