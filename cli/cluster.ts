@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { applyPlatform, PrerequisiteError } from '../lib/cluster/apply';
+import { applyPlatform, PreflightError } from '../lib/cluster/apply';
 import { KubeClient, loadKubeClient } from '../lib/cluster/client';
 import { DesiredPlatform, desiredFromDir, desiredFromModel } from '../lib/cluster/desired';
 import { diffPlatform, diffText, hasChanges } from '../lib/cluster/diff';
@@ -32,6 +32,7 @@ const APPLY_OPTIONS: Record<string, OptionSpec> = {
   'prune': { value: false },
   'prune-crds': { value: false },
   'timeout': {},
+  'adopt': { multiple: true },
 };
 
 const PLAN_OPTIONS: Record<string, OptionSpec> = {
@@ -124,6 +125,7 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
       prune: !!options.prune,
       pruneCrds: !!options['prune-crds'],
       applySetNamespace: options['applyset-namespace']?.[0],
+      adopt: options.adopt,
       timeoutMs,
       reporter,
       version,
@@ -131,7 +133,7 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
     io.stdout.write(result.unchanged ? `${desired.name}: no changes\n` : `${desired.name}: applied\n`);
     return 0;
   } catch (e) {
-    io.stderr.write(`mlplatform apply failed: ${e instanceof PrerequisiteError ? 'a prerequisite is missing, ' : ''}${(e as Error).message}\n`);
+    io.stderr.write(`mlplatform apply failed: ${e instanceof PreflightError ? 'the checks before the first write found problems; ' : ''}${(e as Error).message}\n`);
     return 1;
   }
 }
@@ -188,9 +190,12 @@ export async function planCommand(args: string[], io: CliIo): Promise<number> {
 export const CLUSTER_COMMANDS = {
   apply: {
     summary: 'apply a platform to a cluster, phase by phase, waiting between phases',
-    usage: 'mlplatform apply (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--dry-run=server] [--prune [--prune-crds]] [--timeout 300s] [--applyset-namespace NS]',
-    details: 'Checks that the platform\'s prerequisites (cert-manager, OpenShift, the ODH operator...) are served, else\n' +
-      'stops before any change. Then server-side apply (field manager mlplatform), phase by phase and component by\n' +
+    usage: 'mlplatform apply (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--dry-run=server] [--prune [--prune-crds]] [--timeout 300s] [--applyset-namespace NS] [--adopt all|KIND/NAME|KIND/NS/NAME]...',
+    details: 'Before the first write, checks that the platform\'s prerequisites (cert-manager, OpenShift, the ODH operator...)\n' +
+      'are served, that the server is at least every component\'s minimum Kubernetes version, that no object belongs to\n' +
+      'another ApplySet or tool (unless --adopt names it), and that you may get, create, patch (and with --prune list\n' +
+      'and delete) everything the run touches (SelfSubjectAccessReview); else it stops, changes nothing and lists why.\n' +
+      'Then server-side apply (field manager mlplatform-NAME; fields another manager owns are taken and named), phase by phase and component by\n' +
       'component in output order, waiting between phases for CRDs Established, Deployments Available and\n' +
       'Certificates Ready, and for a ready endpoint behind each webhook Service before its webhook configuration.\n' +
       'Every object joins the platform\'s ApplySet (KEP-3659; parent Secret NS/mlplatform-NAME, default namespace\n' +

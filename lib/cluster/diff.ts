@@ -11,7 +11,7 @@
 import { applySetId, applySetParent, listMembers, readApplySet, withPartOf } from './applyset';
 import { ApiError, KubeClient } from './client';
 import { DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
-import { ClusterOptions, FIELD_MANAGER } from './options';
+import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { IgnoredField } from '../gitops/ignore';
 
 export type FieldPath = ReadonlyArray<string | number>;
@@ -130,7 +130,7 @@ export function formatPath(path: FieldPath): string {
 
 /** Computes what apply would change. Errors of single objects are collected, not thrown. */
 export async function diffPlatform(client: KubeClient, desired: DesiredPlatform, options: ClusterOptions = {}): Promise<DiffResult> {
-  const fieldManager = options.fieldManager ?? FIELD_MANAGER;
+  const fieldManager = options.fieldManager ?? fieldManagerFor(desired.name);
   const parent = applySetParent(desired.name, options.applySetNamespace);
   const id = applySetId(parent);
   const objects: ObjectDiff[] = [];
@@ -161,7 +161,7 @@ export async function diffPlatform(client: KubeClient, desired: DesiredPlatform,
       continue;
     }
     const patterns = ignorePatterns(desired.ignored, o.json);
-    const changes = fieldChanges(normalize(live), normalize(dry), patterns).map((c) => ({ ...c, managers: managersOf(live!, c.path, fieldManager) }));
+    const changes = fieldChanges(normalize(live), normalize(dry), patterns).map((c) => ({ ...c, managers: managersOf(live!, c.path, fieldManager).filter((m) => m !== LEGACY_FIELD_MANAGER) }));
     objects.push({ ...base, action: changes.length ? 'update' : 'unchanged', changes });
   }
   const state = await readApplySet(client, parent);

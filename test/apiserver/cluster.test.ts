@@ -9,11 +9,12 @@ import * as os from 'os';
 import * as path from 'path';
 import { stringify } from 'yaml';
 import { run } from '../../cli/main';
-import { applyPlatform, PrerequisiteError } from '../../lib/cluster/apply';
-import { APPLYSET_GROUP_KINDS, applySetParent, UnresolvedKindError } from '../../lib/cluster/applyset';
-import { KubeClient } from '../../lib/cluster/client';
+import { applyPlatform, PreflightError, PrerequisiteError } from '../../lib/cluster/apply';
+import { APPLYSET_GROUP_KINDS, applySetId, applySetParent, listMembers, readApplySet, UnresolvedKindError } from '../../lib/cluster/applyset';
+import { KubeClient, loadKubeClient } from '../../lib/cluster/client';
 import { DesiredObject, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
 import { diffPlatform, formatPath } from '../../lib/cluster/diff';
+import { fieldManagerFor } from '../../lib/cluster/options';
 import { ignoredFields } from '../../lib/gitops/ignore';
 import { Phase } from '../../lib/phases';
 import { describeWithApiServer } from '../support/apiserver';
@@ -122,6 +123,43 @@ function multiCrd(kind: string, plural: string, versions: string[]): Manifest {
   };
 }
 
+/**
+ * A kubeconfig for a ServiceAccount token that holds exactly `rules` cluster-wide (made by the
+ * admin through the TokenRequest API), written to a file for the CLI.
+ */
+async function limitedKubeconfig(admin: KubeClient, name: string, rules: object[]) {
+  await admin.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tokens' } }, { fieldManager: 'test' });
+  await admin.apply({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'tokens' } }, { fieldManager: 'test' });
+  await admin.apply({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `test-${name}` }, rules } as Manifest, { fieldManager: 'test' });
+  await admin.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: `test-${name}` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `test-${name}` },
+    subjects: [{ kind: 'ServiceAccount', name, namespace: 'tokens' }],
+  } as Manifest, { fieldManager: 'test' });
+  const tr = await admin.request('POST', `/api/v1/namespaces/tokens/serviceaccounts/${name}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
+  const cluster = admin.kubeConfig.getCurrentCluster()!;
+  const kc = new (loadKubeClient().KubeConfig)();
+  kc.loadFromOptions({
+    clusters: [{ name: 'envtest', server: cluster.server, caData: cluster.caData, skipTLSVerify: false }],
+    users: [{ name, token: tr.status.token }],
+    contexts: [{ name, cluster: 'envtest', user: name }],
+    currentContext: name,
+  });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-token-')), 'kubeconfig');
+  fs.writeFileSync(file, kc.exportConfig(), { mode: 0o600 });
+  const client = new KubeClient(kc);
+  // The RBAC authorizer learns of the binding from a watch: wait until the token may read namespaces.
+  for (let i = 0; i < 50; i++) {
+    const r = await client.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'namespaces' } } });
+    if (r.status.allowed) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return { client, file };
+}
+
 describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms', (server) => {
   const client = () => new KubeClient(server().kubeConfig);
 
@@ -209,7 +247,8 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(r.code).toBe(1);
 
     const again = await cli(['apply', '--dir', dir, '--kubeconfig', server().kubeconfigPath]);
-    expect(again.stderr).toContain('configured v1 ConfigMap drift/gizmos-config');
+    // The forced apply says whose field it took.
+    expect(again.stderr).toContain('configured v1 ConfigMap drift/gizmos-config (took over fields of kubectl-edit: .data.level)');
     expect(again.code).toBe(0);
     expect((await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath])).code).toBe(0);
     // The caBundle stays as the injector wrote it.
@@ -279,9 +318,69 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     const parent = applySetParent('versions');
     await client().request('PATCH', `/api/v1/namespaces/${parent.namespace}/secrets/${parent.name}`,
       { metadata: { annotations: { [APPLYSET_GROUP_KINDS]: 'Gadget.multi.example.com,Ghost.ghosts.example.com' } } }, 'application/merge-patch+json');
-    const failed = applyPlayed(client(), without, { prune: true });
-    await expect(failed).rejects.toThrow(UnresolvedKindError);
+    // It is found before the first write (preflight), and listMembers itself refuses it.
+    await expect(applyPlayed(client(), without, { prune: true })).rejects.toThrow(/^nothing was changed:\n {2}ApplySet default\/mlplatform-versions lists Ghost/);
+    await expect(listMembers(client(), applySetId(parent), await readApplySet(client(), parent), parent)).rejects.toThrow(UnresolvedKindError);
     await expect(applyPlayed(client(), without, { prune: true })).rejects.toThrow(
       `ApplySet default/mlplatform-versions lists Ghost.ghosts.example.com in ${APPLYSET_GROUP_KINDS}, but the server serves this kind in no version of its group, so members of it cannot be found and nothing was pruned`);
   }, 120_000);
+  test('OPS-2: a second platform stops before writing when an object belongs to another ApplySet; --adopt takes it and says so', async () => {
+    const cm = (name: string): DesiredObject => ({ json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shared' }, data: { a: name } }, phase: Phase.CONTROLLERS, component: name });
+    const first = platform('first', 'shared', [[cm('one')]]);
+    const second = platform('second', 'shared', [[cm('two')]]);
+    await applyPlayed(client(), first);
+    const ns = await client().get('v1', 'Namespace', undefined, 'shared');
+    expect(ns?.metadata.managedFields.map((m: { manager: string }) => m.manager)).toContain(fieldManagerFor('first'));
+    const firstId = ns?.metadata.labels['applyset.kubernetes.io/part-of'];
+
+    const stopped = applyPlayed(client(), second);
+    await expect(stopped).rejects.toThrow(PreflightError);
+    const message = await applyPlayed(client(), second).catch((e: Error) => e.message);
+    expect(message).toContain('nothing was changed:');
+    expect(message).toContain(`v1 Namespace shared belongs to ApplySet ${firstId} (parent Secret default/mlplatform-first), field manager mlplatform-first: ` +
+      'applying would take it over; pass --adopt Namespace/shared (or --adopt all) to take it, or leave it out of this platform');
+    // Nothing written: the label stays, the second platform's objects and parent are not there.
+    expect((await client().get('v1', 'Namespace', undefined, 'shared'))?.metadata.labels['applyset.kubernetes.io/part-of']).toBe(firstId);
+    expect(await client().get('v1', 'ConfigMap', 'shared', 'two')).toBeUndefined();
+    expect(await client().get('v1', 'Secret', 'default', 'mlplatform-second')).toBeUndefined();
+
+    const r = await cli(['apply', '--dir', writeDir(second), '--kubeconfig', server().kubeconfigPath, '--adopt', 'Namespace/shared']);
+    expect(r.stderr).toContain(`adopting v1 Namespace shared from ApplySet ${firstId} (parent Secret default/mlplatform-first), field manager mlplatform-first (--adopt)`);
+    expect(r.code).toBe(0);
+    expect(await client().get('v1', 'ConfigMap', 'shared', 'two')).toBeDefined();
+    const adopted = await client().get('v1', 'Namespace', undefined, 'shared');
+    expect(adopted?.metadata.labels['applyset.kubernetes.io/part-of']).not.toBe(firstId);
+  }, 120_000);
+
+  test('OPS-3: a server older than a component\'s minimum Kubernetes: nothing was changed, the reason listed', async () => {
+    const p = { ...platform('tooold', 'tooold', [component('olds', 'tooold')]), kubernetes: [{ component: 'olds', min: '1.99', feature: 'a feature of 1.99' }] };
+    const message = await applyPlatform(client(), p).catch((e: Error) => e.message);
+    expect(message).toContain('nothing was changed:');
+    expect(message).toContain(`component olds needs Kubernetes >= 1.99 (a feature of 1.99); the server is ${server().version}: upgrade the cluster, or disable olds`);
+    for (const o of p.objects) expect(await client().get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined)).toBeUndefined();
+    expect(await client().get('v1', 'Secret', 'default', 'mlplatform-tooold')).toBeUndefined();
+  }, 60_000);
+
+  test('OPS-3: a token lacking one permission, and a read-only token: nothing was changed, what they lack listed', async () => {
+    const p = platform('limited', 'limited', [component('tools', 'limited')]);
+    const all = ['get', 'list', 'watch', 'patch', 'delete'];
+    const lacking = await limitedKubeconfig(client(), 'no-deployment-create', [
+      { apiGroups: ['*'], resources: ['*'], verbs: all },
+      { apiGroups: ['', 'apiextensions.k8s.io', 'admissionregistration.k8s.io', 'tools.example.com'], resources: ['*'], verbs: ['create'] },
+    ]);
+    const message = await applyPlatform(lacking.client, p).catch((e: Error) => e.message);
+    expect(message).toBe('nothing was changed:\n  not allowed to create apps/deployments in namespace limited');
+
+    const readOnly = await limitedKubeconfig(client(), 'read-only', [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]);
+    const r = await cli(['apply', '--dir', writeDir(p), '--kubeconfig', readOnly.file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('nothing was changed:');
+    expect(r.stderr).toContain('not allowed to patch, create core/namespaces cluster-wide');
+    expect(r.stderr).toContain('not allowed to patch, create apps/deployments in namespace limited');
+    expect(r.stderr).toContain('not allowed to patch, create tools.example.com/tools in namespace limited');
+    expect(r.stderr).toContain('not allowed to patch, create core/secrets in namespace default');
+    // 0 objects written.
+    for (const o of p.objects) expect(await client().get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined)).toBeUndefined();
+    expect(await client().get('v1', 'Secret', 'default', 'mlplatform-limited')).toBeUndefined();
+  }, 60_000);
 }, { webhookAdmission: false });
