@@ -36,10 +36,11 @@ const APPLY_OPTIONS: Record<string, OptionSpec> = {
 };
 
 const PLAN_OPTIONS: Record<string, OptionSpec> = {
-  from: {},
-  to: {},
-  format: { choices: ['text', 'json'] },
-  acknowledge: { multiple: true },
+  'from': {},
+  'to': {},
+  'format': { choices: ['text', 'json'] },
+  'acknowledge': { multiple: true },
+  'accept-danger': { value: false },
 };
 
 /**
@@ -176,13 +177,14 @@ export async function planCommand(args: string[], io: CliIo): Promise<number> {
     }
     throw e;
   }
-  const acknowledged = new Set(options.acknowledge ?? []);
+  // --accept-danger acknowledges every finding (after a review of the whole plan).
+  const acknowledged = new Set(options['accept-danger'] ? findings.map((f) => f.key) : options.acknowledge ?? []);
   const blocking = unacknowledgedDanger(findings, acknowledged);
   if (options.format?.[0] === 'json') {
     io.stdout.write(JSON.stringify({ from, to, findings: findings.map((f) => ({ ...f, acknowledged: acknowledged.has(f.key) })), dangerous: blocking.length }, null, 2) + '\n');
   } else {
     io.stdout.write(planText(findings, acknowledged));
-    if (blocking.length) io.stdout.write(`${blocking.length} dangerous change${blocking.length > 1 ? 's' : ''} not acknowledged: review, then pass --acknowledge KEY for each\n`);
+    if (blocking.length) io.stdout.write(`${blocking.length} dangerous change${blocking.length > 1 ? 's' : ''} not acknowledged: review, then pass --acknowledge KEY for each (or --accept-danger for all)\n`);
   }
   return blocking.length ? 1 : 0;
 }
@@ -212,12 +214,14 @@ export const CLUSTER_COMMANDS = {
   },
   plan: {
     summary: 'a reviewable upgrade plan between two synthesized outputs (no cluster)',
-    usage: 'mlplatform plan --from (DIR | REF[:PATH]) [--to DIR] [--format text|json] [--acknowledge KEY]...',
+    usage: 'mlplatform plan --from (DIR | REF[:PATH]) [--to DIR] [--format text|json] [--acknowledge KEY]... [--accept-danger]',
     details: 'Compares the output before (a folder, or PATH at git revision REF; PATH defaults to --to) with the output\n' +
       'after (--to, default PATH of --from in the working tree): CRD versions added, served versions removed and\n' +
       'storage changes, schema fields removed, newly required fields, changed CEL rules, webhooks added, removed or\n' +
       'changed, RBAC grants per ServiceAccount, images with their version jump, objects pruned and namespaces\n' +
-      'removed. Each finding has a severity (danger, warning, info) and a key. Exit 1 while a dangerous finding is\n' +
-      'not acknowledged (--acknowledge KEY), 0 otherwise, 2 when an output cannot be read.',
+      'removed, dangerous grants (wildcards, cluster-wide Secrets read, escalate/bind/impersonate, writes to webhooks\n' +
+      'or RBAC), a validating webhook\'s failurePolicy Fail -> Ignore, Pod Security lowered, NetworkPolicies removed.\n' +
+      'Each finding has a severity (danger, warning, info) and a key. Exit 1 while a dangerous finding is\n' +
+      'not acknowledged (--acknowledge KEY, or --accept-danger for all), 0 otherwise, 2 when an output cannot be read.',
   },
 } as const;
