@@ -7,8 +7,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { applyPlatform, PreflightError } from '../lib/cluster/apply';
-import { KubeClient, loadKubeClient } from '../lib/cluster/client';
+import { ApplyOutcome, applyPlatform, ApplyStoppedError, PreflightError } from '../lib/cluster/apply';
+import { InterruptedError, KubeClient, loadKubeClient, RetryOptions, UnreachableError } from '../lib/cluster/client';
 import { DesiredPlatform, desiredFromDir, desiredFromModel } from '../lib/cluster/desired';
 import { diffPlatform, diffText, hasChanges } from '../lib/cluster/diff';
 import { planOutputs, planText, PlanInputError, readOutput, unacknowledgedDanger } from '../lib/cluster/plan';
@@ -65,7 +65,7 @@ function desiredOf(command: string, options: Record<string, string[]>, io: CliIo
 }
 
 /** A client for --kubeconfig (else KUBECONFIG or ~/.kube/config) and --context (else the current one). */
-function clientOf(command: string, options: Record<string, string[]>, io: CliIo): KubeClient {
+function clientOf(command: string, options: Record<string, string[]>, io: CliIo, retry: RetryOptions = {}): KubeClient {
   const k8s = loadKubeClient();
   const kc = new k8s.KubeConfig();
   const file = options.kubeconfig?.[0];
@@ -82,7 +82,7 @@ function clientOf(command: string, options: Record<string, string[]>, io: CliIo)
     if (!names.includes(context)) throw new UsageError(`${command}: --context '${context}' is not in the kubeconfig (contexts: ${names.join(', ') || 'none'})`);
     kc.setCurrentContext(context);
   }
-  return new KubeClient(kc);
+  return new KubeClient(kc, retry);
 }
 
 /** Lines to stderr; on a terminal, the running wait's progress overwrites one line. */
@@ -110,15 +110,42 @@ function timeoutOf(options: Record<string, string[]>): number | undefined {
   return Number(m[1]) * (m[2] === 'm' ? 60_000 : 1000);
 }
 
+/** What an apply did per phase (`00-foundation: 5 created, 1 configured`), for the lines after it stopped. */
+function appliedByPhase(outcomes: readonly ApplyOutcome[]): string {
+  const phases = new Map<string, Record<string, number>>();
+  for (const o of outcomes) {
+    const counts = phases.get(o.phase) ?? {};
+    counts[o.action] = (counts[o.action] ?? 0) + 1;
+    phases.set(o.phase, counts);
+  }
+  if (!phases.size) return 'nothing';
+  return [...phases.entries()].map(([p, c]) => `${p}: ${Object.entries(c).map(([a, n]) => `${n} ${a}`).join(', ')}`).join('; ');
+}
+
+const shellQuote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+
 export async function applyCommand(args: string[], io: CliIo, version: string): Promise<number> {
   const { options, positionals } = parseArgs('apply', args, APPLY_OPTIONS);
   if (positionals.length) throw new UsageError(`apply: unexpected argument '${positionals[0]}'`);
   if (options['prune-crds'] && !options.prune) throw new UsageError('apply: --prune-crds works with --prune; add --prune');
   const timeoutMs = timeoutOf(options);
   const platform = desiredOf('apply', options, io);
-  const client = clientOf('apply', options, io);
+  // Transient failures (429, 5xx, a connection reset) are retried with backoff within --timeout (default 60 s).
+  const client = clientOf('apply', options, io, { withinMs: timeoutMs ?? 60_000 });
   const desired = platform();
   const reporter = reporterOf(io);
+  const resume = `mlplatform apply ${args.map(shellQuote).join(' ')}`;
+  // Ctrl-C: the request in flight finishes, nothing more is sent; a second Ctrl-C stops at once.
+  let interrupts = 0;
+  const onInterrupt = () => {
+    if (++interrupts > 1) {
+      io.stderr.write(`\nstopped at once; a request may have been in flight. To resume: ${resume}\n`);
+      process.exit(130);
+    }
+    reporter.line('interrupt: finishing the request in flight, then stopping (press Ctrl-C again to stop at once)');
+    client.interrupt();
+  };
+  process.on('SIGINT', onInterrupt);
   reporter.line(`apply ${desired.name} (${desired.objects.length} objects) to ${client.server}${options['dry-run'] ? ' (server-side dry run)' : ''}`);
   try {
     const result = await applyPlatform(client, desired, {
@@ -134,8 +161,20 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
     io.stdout.write(result.unchanged ? `${desired.name}: no changes\n` : `${desired.name}: applied\n`);
     return 0;
   } catch (e) {
+    const reason = e instanceof ApplyStoppedError ? e.reason : e;
+    const applied = e instanceof ApplyStoppedError ? appliedByPhase(e.outcomes) : 'nothing';
+    if (reason instanceof InterruptedError) {
+      io.stderr.write(`interrupted: no request was sent after the interrupt; applied before it: ${applied}.\nTo resume (objects already applied are left as they are): ${resume}\n`);
+      return 130;
+    }
+    if (reason instanceof UnreachableError) {
+      io.stderr.write(`mlplatform apply failed: cannot reach the API server at ${reason.server}; re-run apply to resume (${reason.lastError}).\nApplied before: ${applied}.\nTo resume: ${resume}\n`);
+      return 1;
+    }
     io.stderr.write(`mlplatform apply failed: ${e instanceof PreflightError ? 'the checks before the first write found problems; ' : ''}${(e as Error).message}\n`);
     return 1;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
   }
 }
 

@@ -16,7 +16,7 @@
  */
 import { Phase, PHASES } from '../phases';
 import { APPLYSET_PART_OF, applySetId, ApplySetParent, applySetParent, ApplySetState, groupKind, listMembers, readApplySet, UnresolvedKindError, withPartOf, writeApplySet } from './applyset';
-import { ApiError, KubeClient } from './client';
+import { ApiError, InterruptedError, KubeClient, UnreachableError } from './client';
 import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, Manifest, objectKey } from './desired';
 import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
@@ -214,18 +214,41 @@ function adoptSpec(ref: string): string {
 export async function applyPlatform(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions = {}): Promise<ApplyResult> {
   const fieldManager = options.fieldManager ?? fieldManagerFor(desired.name);
   const reporter = options.reporter ?? { line: () => undefined, progress: () => undefined };
-  const waitOptions = { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs, reporter };
-  const dryRun = options.dryRun ?? false;
 
   const parent = applySetParent(desired.name, options.applySetNamespace);
   const id = applySetId(parent);
   const { before, adopted } = await preflight(client, desired, parent, fieldManager, options);
   for (const a of adopted) reporter.line(`adopting ${a.ref} from ${a.owner} (--adopt)`);
+  const outcomes: ApplyOutcome[] = [];
+  try {
+    return await applyPhases(client, desired, options, { parent, id, before, fieldManager, reporter, outcomes });
+  } catch (e) {
+    if (e instanceof InterruptedError || e instanceof UnreachableError) throw new ApplyStoppedError(e, outcomes);
+    throw e;
+  }
+}
+
+/**
+ * An apply that stopped part way, interrupted (SIGINT) or because the API server could not be
+ * reached: what it applied before is in `outcomes`; a new run resumes (objects already as in
+ * the output are unchanged and not written again).
+ */
+export class ApplyStoppedError extends Error {
+  constructor(public readonly reason: InterruptedError | UnreachableError, public readonly outcomes: readonly ApplyOutcome[]) {
+    super(`${reason.message}; ${summary(outcomes, false)} before it stopped`);
+    this.name = 'ApplyStoppedError';
+  }
+}
+
+async function applyPhases(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions,
+  ctx: { parent: ApplySetParent; id: string; before: ApplySetState; fieldManager: string; reporter: WaitReporter; outcomes: ApplyOutcome[] }): Promise<ApplyResult> {
+  const { parent, id, before, fieldManager, reporter, outcomes } = ctx;
+  const waitOptions = { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs, reporter };
+  const dryRun = options.dryRun ?? false;
   const groupKinds = new Set(desired.objects.map((o) => groupKind(o.json)));
   const namespaces = new Set(desired.objects.map((o) => o.json.metadata.namespace).filter((n): n is string => !!n));
   const writeParent = (gks: Iterable<string>, nss: Iterable<string>) =>
     writeApplySet(client, parent, gks, nss, { fieldManager, version: options.version ?? '0.0.0', dryRun });
-  const outcomes: ApplyOutcome[] = [];
   // The parent first names every kind and namespace the set may hold after this run (old and
   // new), so that an interrupted run still leaves every member findable.
   const superset = [new Set([...before.groupKinds, ...groupKinds]), new Set([...before.namespaces, ...namespaces])] as const;
@@ -380,17 +403,25 @@ function sameOwnership(a: Json, b: Json, manager: string): boolean {
 }
 
 function withObject(e: unknown, o: DesiredObject): Error {
+  if (e instanceof InterruptedError || e instanceof UnreachableError) return e;
   return new Error(`${describeRef(o.json)} (${o.component}, ${o.phase}): ${(e as Error).message}`);
 }
 
-/** Prune order: webhook configurations first, then reverse phase order (custom resources, controllers, CRDs, Namespaces last). */
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+
+/**
+ * Prune order: webhook configurations first, then reverse phase order: custom resources,
+ * workloads (so that no pod runs on without the RBAC, ServiceAccount, Service or
+ * configuration it uses), the rest of the controllers' objects, CRDs, Namespaces last.
+ */
 export function pruneRank(o: Json): number {
   if (isWebhookConfiguration(o.kind)) return 0;
   if (o.kind === 'APIService') return 1;
   if (!isBuiltinGroup(o.apiVersion) && o.kind !== 'CustomResourceDefinition') return 2;
-  if (o.kind === 'CustomResourceDefinition') return 4;
-  if (o.kind === 'Namespace') return 5;
-  return 3;
+  if (WORKLOADS.has(o.kind)) return 3;
+  if (o.kind === 'CustomResourceDefinition') return 5;
+  if (o.kind === 'Namespace') return 6;
+  return 4;
 }
 
 async function prune(client: KubeClient, desired: DesiredPlatform, parent: ApplySetParent, state: Parameters<typeof listMembers>[2],
@@ -438,7 +469,7 @@ async function customResourceCount(client: KubeClient, crd: Json): Promise<numbe
   }
 }
 
-function summary(outcomes: ApplyOutcome[], dryRun: boolean): string {
+function summary(outcomes: readonly ApplyOutcome[], dryRun: boolean): string {
   const count = (a: ApplyAction) => outcomes.filter((o) => o.action === a).length;
   const changed = count('created') + count('configured') + count('pruned');
   const prefix = dryRun ? 'dry run (server): ' : '';

@@ -4,6 +4,7 @@
  * drift by another field manager, run-time fields ignored, the prune set, prune order and
  * CRDs kept while custom resources remain.
  */
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -17,8 +18,9 @@ import { diffPlatform, formatPath } from '../../lib/cluster/diff';
 import { fieldManagerFor } from '../../lib/cluster/options';
 import { ignoredFields } from '../../lib/gitops/ignore';
 import { Phase } from '../../lib/phases';
-import { describeWithApiServer } from '../support/apiserver';
+import { ApiServer, describeWithApiServer } from '../support/apiserver';
 import { playControllers } from '../support/controllers';
+import { startFaultProxy } from '../support/fault-proxy';
 
 /** One component of a hand-made platform: a CRD, a controller with a webhook, and a custom resource, in namespace `ns`. */
 function component(name: string, ns: string, options: { caInjected?: boolean } = {}): DesiredObject[] {
@@ -158,6 +160,21 @@ async function limitedKubeconfig(admin: KubeClient, name: string, rules: object[
     await new Promise((res) => setTimeout(res, 100));
   }
   return { client, file };
+}
+
+/** A kubeconfig file for the admin user of `server`, reaching it at `url` (a proxy in front of it). */
+function kubeconfigVia(server: ApiServer, url: string): string {
+  const kc = new (loadKubeClient().KubeConfig)();
+  const cluster = server.kubeConfig.getCurrentCluster()!;
+  kc.loadFromOptions({
+    clusters: [{ name: 'proxied', server: url, caData: cluster.caData, skipTLSVerify: false }],
+    users: [{ name: 'admin', token: server.kubeConfig.getCurrentUser()!.token }],
+    contexts: [{ name: 'proxied', cluster: 'proxied', user: 'admin' }],
+    currentContext: 'proxied',
+  });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-proxied-')), 'kubeconfig');
+  fs.writeFileSync(file, kc.exportConfig(), { mode: 0o600 });
+  return file;
 }
 
 describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms', (server) => {
@@ -383,4 +400,66 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     for (const o of p.objects) expect(await client().get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined)).toBeUndefined();
     expect(await client().get('v1', 'Secret', 'default', 'mlplatform-limited')).toBeUndefined();
   }, 60_000);
+  test('OPS-5: through a proxy that answers 504 (context deadline exceeded) and resets connections, apply retries and completes', async () => {
+    const p = platform('faults', 'faults', [component('flakes', 'faults')]);
+    const proxy = await startFaultProxy(server(), (n) => (n % 11 === 0 ? 'reset' : n % 7 === 0 ? '504' : 'forward'));
+    const player = playControllers(client());
+    let r;
+    try {
+      r = await cli(['apply', '--dir', writeDir(p), '--kubeconfig', kubeconfigVia(server(), proxy.url), '--timeout', '60s']);
+    } finally {
+      await player.stop();
+      await proxy.close();
+    }
+    expect(r.stderr).not.toContain('failed');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${p.objects.length} created, 0 configured, 0 unchanged, 0 pruned`);
+    expect(proxy.log.filter((l) => l.fault === '504').length).toBeGreaterThan(1);
+    expect(proxy.log.filter((l) => l.fault === 'reset').length).toBeGreaterThan(1);
+    for (const o of p.objects) expect(await client().get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name)).toBeDefined();
+  }, 120_000);
+
+  test('OPS-5: the API server lost part way: "cannot reach the API server at URL; re-run apply to resume", with what was applied', async () => {
+    const p = platform('lost', 'lost', [component('losts', 'lost')]);
+    // After three writes (the ApplySet parent, the Namespace, the CRD), every connection is reset.
+    let writes = 0;
+    const proxy = await startFaultProxy(server(), (_n, method) => (writes >= 3 ? 'reset' : (method === 'PATCH' && writes++, 'forward')));
+    const dir = writeDir(p);
+    const player = playControllers(client());
+    let r;
+    try {
+      r = await cli(['apply', '--dir', dir, '--kubeconfig', kubeconfigVia(server(), proxy.url), '--timeout', '2s']);
+    } finally {
+      await player.stop();
+      await proxy.close();
+    }
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`mlplatform apply failed: cannot reach the API server at ${proxy.url}; re-run apply to resume (ECONNRESET; `);
+    expect(r.stderr).toMatch(/\nApplied before: 00-foundation: 2 created/);
+    expect(r.stderr).toContain(`To resume: mlplatform apply --dir ${dir} --kubeconfig `);
+  }, 120_000);
+
+  test('OPS-5: SIGINT to a running apply: the request in flight finishes, exit 130, what was applied and how to resume', async () => {
+    const p = platform('sigint', 'sigint', [component('halts', 'sigint')]);
+    const dir = writeDir(p);
+    const bin = path.join(__dirname, '../../bin/mlplatform.js');
+    // Nothing makes the Deployment Available: apply waits for it until interrupted.
+    const child = spawn(process.execPath, [bin, 'apply', '--dir', dir, '--kubeconfig', server().kubeconfigPath, '--timeout', '120s'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('waiting for apps/v1 Deployment sigint/halts-controller')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`apply exited before its wait:\n${stderr}`)));
+    });
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('interrupt: finishing the request in flight, then stopping');
+    expect(stderr).toContain('interrupted: no request was sent after the interrupt; applied before it: 00-foundation: 2 created; 10-controllers: 4 created.');
+    expect(stderr).toContain(`To resume (objects already applied are left as they are): mlplatform apply --dir ${dir} --kubeconfig ${server().kubeconfigPath} --timeout 120s`);
+    // The webhook phase was never reached.
+    expect(await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'halts-validating')).toBeUndefined();
+  }, 180_000);
 }, { webhookAdmission: false });

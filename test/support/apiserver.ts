@@ -59,6 +59,8 @@ export interface ApiServer {
   readonly kubeconfigPath: string;
   /** The Kubernetes version the server reports, e.g. "1.28". */
   readonly version: string;
+  /** The server's self-signed serving certificate and key (PEM files; the kubeconfig trusts the certificate), for a test proxy that stands in front of it. */
+  readonly serving: { readonly certFile: string; readonly keyFile: string };
   stop(): Promise<void>;
 }
 
@@ -223,7 +225,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     const kubeconfigPath = join(dir, 'kubeconfig');
     writeFileSync(kubeconfigPath, kubeConfig.exportConfig(), { mode: 0o600 });
     const v = JSON.parse((await fetchText(`${url}/version`, token, ca)).body) as { major: string; minor: string };
-    return { url, kubeConfig, kubeconfigPath, version: `${v.major}.${v.minor.replace(/\D.*$/, '')}`, stop };
+    const serving = { certFile, keyFile: join(dir, 'certs', 'apiserver.key') };
+    return { url, kubeConfig, kubeconfigPath, version: `${v.major}.${v.minor.replace(/\D.*$/, '')}`, serving, stop };
   } catch (e) {
     await stop();
     throw e;

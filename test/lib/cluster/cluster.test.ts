@@ -49,6 +49,16 @@ describe('ApplySet', () => {
     expect([...kinds].sort((a, b) => pruneRank(a) - pruneRank(b)).map((k) => k.kind))
       .toEqual(['MutatingWebhookConfiguration', 'Widget', 'Deployment', 'CustomResourceDefinition', 'Namespace']);
   });
+
+  test('OPS-5: prune deletes workloads before the RBAC, ServiceAccounts, Services and configuration they use', () => {
+    const kinds = [
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding' }, { apiVersion: 'v1', kind: 'ServiceAccount' }, { apiVersion: 'v1', kind: 'Service' },
+      { apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
+      { apiVersion: 'apps/v1', kind: 'Deployment' }, { apiVersion: 'apps/v1', kind: 'StatefulSet' }, { apiVersion: 'batch/v1', kind: 'CronJob' },
+    ];
+    const sorted = [...kinds].sort((a, b) => pruneRank(a) - pruneRank(b)).map((k) => k.kind);
+    expect(sorted.slice(0, 3).sort()).toEqual(['CronJob', 'Deployment', 'StatefulSet']);
+  });
 });
 
 describe('waits', () => {
