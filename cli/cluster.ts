@@ -15,11 +15,13 @@ import { planOutputs, planText, PlanInputError, readOutput, unacknowledgedDanger
 import { WaitReporter } from '../lib/cluster/waits';
 import { buildPlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
+import { appPlatform } from './app';
 import { OptionSpec, parseArgs } from './args';
 import { CliIo, UsageError } from './io';
 
 const CONNECTION_OPTIONS: Record<string, OptionSpec> = {
   'platform': {},
+  'app': {},
   'dir': {},
   'kubeconfig': {},
   'context': {},
@@ -51,7 +53,13 @@ const PLAN_OPTIONS: Record<string, OptionSpec> = {
 function desiredOf(command: string, options: Record<string, string[]>, io: CliIo): () => DesiredPlatform {
   const name = options.platform?.[0];
   const dir = options.dir?.[0];
-  if (name && dir) throw new UsageError(`${command}: give --platform NAME or --dir FOLDER, not both`);
+  const app = options.app?.[0];
+  if (dir && (name || app)) throw new UsageError(`${command}: give --platform NAME (with --app FILE for your own app) or --dir FOLDER, not both`);
+  if (app) {
+    // Loaded now (a missing file or platform is a usage error), built when called.
+    const platform = appPlatform(command, app, name, io.cwd);
+    return () => desiredFromModel(buildPlatform(platform).model);
+  }
   if (dir) {
     const abs = path.resolve(io.cwd, dir);
     if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new UsageError(`${command}: --dir '${dir}' is not a folder (a synthesized platform, e.g. dist/serving)`);
@@ -181,12 +189,12 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
 export async function diffCommand(args: string[], io: CliIo): Promise<number> {
   // Exit 2 for every error (as kubectl diff), 1 for changes.
   try {
-    const { options, positionals } = parseArgs('diff', args, CONNECTION_OPTIONS);
+    const { options, positionals } = parseArgs('diff', args, { ...CONNECTION_OPTIONS, 'show-foreign': { value: false } });
     if (positionals.length) throw new UsageError(`diff: unexpected argument '${positionals[0]}'`);
     const platform = desiredOf('diff', options, io);
     const client = clientOf('diff', options, io);
     const desired = platform();
-    const result = await diffPlatform(client, desired, { applySetNamespace: options['applyset-namespace']?.[0] });
+    const result = await diffPlatform(client, desired, { applySetNamespace: options['applyset-namespace']?.[0], showForeign: !!options['show-foreign'] });
     io.stdout.write(diffText(result));
     if (result.errors.length) return 2;
     return hasChanges(result) ? 1 : 0;
@@ -231,7 +239,7 @@ export async function planCommand(args: string[], io: CliIo): Promise<number> {
 export const CLUSTER_COMMANDS = {
   apply: {
     summary: 'apply a platform to a cluster, phase by phase, waiting between phases',
-    usage: 'mlplatform apply (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--dry-run=server] [--prune [--prune-crds]] [--timeout 300s] [--applyset-namespace NS] [--adopt all|KIND/NAME|KIND/NS/NAME]...',
+    usage: 'mlplatform apply (--platform NAME | --app FILE [--platform NAME] | --dir DIR) [--kubeconfig FILE] [--context NAME] [--dry-run=server] [--prune [--prune-crds]] [--timeout 300s] [--applyset-namespace NS] [--adopt all|KIND/NAME|KIND/NS/NAME]...',
     details: 'Before the first write, checks that the platform\'s prerequisites (cert-manager, OpenShift, the ODH operator...)\n' +
       'are served, that the server is at least every component\'s minimum Kubernetes version, that no object belongs to\n' +
       'another ApplySet or tool (unless --adopt names it), and that you may get, create, patch (and with --prune list\n' +
@@ -245,8 +253,10 @@ export const CLUSTER_COMMANDS = {
   },
   diff: {
     summary: 'what apply would change on a cluster',
-    usage: 'mlplatform diff (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--applyset-namespace NS]',
-    details: 'Server-side dry-run apply of every object, compared with the live object, per component; fields that\n' +
+    usage: 'mlplatform diff (--platform NAME | --app FILE [--platform NAME] | --dir DIR) [--show-foreign] [--kubeconfig FILE] [--context NAME] [--applyset-namespace NS]',
+    details: 'Shows drift only on fields we own (the fields the output sets): a key another manager added inside one of\n' +
+      'our objects is no change to apply, and is listed with --show-foreign (path and manager).\n' +
+      'Server-side dry-run apply of every object, compared with the live object, per component; fields that\n' +
       'controllers change at run time (injected caBundles, aggregated rules, rotated Secrets) are ignored. Names\n' +
       'drift made by other field managers, and the ApplySet members apply --prune would delete.\n' +
       'Exit 0 no changes, 1 changes, 2 errors (as kubectl diff).',

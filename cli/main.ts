@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
+import { appPlatform } from './app';
 import { OptionSpec, parseArgs } from './args';
 import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './cluster';
 import { CliIo, Command, UsageError } from './io';
@@ -9,8 +10,8 @@ import { architectureDot, architectureMarkdown, architectureMermaid, architectur
 import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
 import { registryMirrorProblems } from '../lib/images';
 import { kubernetesRangeText } from '../lib/kubernetes-version';
-import { Platform, PlatformError, platformsOf } from '../lib/platform';
-import { buildPlatform, effectiveGitOpsSettings, loadApps, writePlatform } from '../lib/synth';
+import { Platform, PlatformError } from '../lib/platform';
+import { buildPlatform, effectiveGitOpsSettings, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
 
 // `mlplatform <command>`: every command takes its arguments and a CliIo and returns its
@@ -60,51 +61,12 @@ function onePlatform(command: string, options: Record<string, string[]>): string
   return name;
 }
 
-/**
- * Loads a user's app (`--app FILE`: the compiled .js, or a .ts file when the project has
- * ts-node) without synthesizing it, and returns its platforms: those of every PlatformApp it
- * creates, and of every construct it exports (e.g. `export const app` or `export const platform`).
- */
-export function appPlatforms(command: string, file: string, cwd: string): Platform[] {
-  const resolved = path.resolve(cwd, file);
-  if (!fs.existsSync(resolved)) throw new UsageError(`${command}: --app ${file}: no such file`);
-  // A module runs once per process: its platforms are kept for the next command.
-  const loaded = LOADED.get(resolved);
-  if (loaded) return loaded;
-  if (/\.[cm]?ts$/.test(resolved)) {
-    let register: string;
-    try {
-      register = require.resolve('ts-node/register/transpile-only', { paths: [cwd, __dirname] });
-    } catch {
-      throw new UsageError(`${command}: --app ${file}: a TypeScript app needs ts-node in the project (npm install --save-dev ts-node), or compile it (npx tsc) and pass the .js file`);
-    }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require(register);
-  }
-  let exported: Record<string, unknown> = {};
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const apps = loadApps(() => { exported = require(resolved); });
-  const roots = [...apps, ...Object.values(exported ?? {}).filter((v): v is Platform => typeof v === 'object' && v !== null && 'node' in v)];
-  const platforms: Platform[] = [];
-  for (const r of roots) {
-    for (const p of r instanceof Platform ? [r] : platformsOf(r as unknown as App)) if (!platforms.includes(p)) platforms.push(p);
-  }
-  if (!platforms.length) throw new UsageError(`${command}: --app ${file} creates no platform (create a PlatformApp with platforms in it, or export the App or Platform)`);
-  LOADED.set(resolved, platforms);
-  return platforms;
-}
-
-const LOADED = new Map<string, Platform[]>();
+export { appPlatforms } from './app';
 
 /** The platform a command inspects: a default platform, or one of the app's (--app). */
 function inspectedPlatform(command: string, options: Record<string, string[]>, io: CliIo): Platform {
   if (!options.app) return createPlatform(onePlatform(command, options));
-  const platforms = appPlatforms(command, options.app[0], io.cwd);
-  const name = options.platform?.[0];
-  if (!name && platforms.length === 1) return platforms[0];
-  const found = platforms.find((p) => p.name === name);
-  if (!found) throw new UsageError(`${command}: ${name ? `no platform named '${name}' in ${options.app[0]}` : '--platform NAME is required'} (platforms: ${platforms.map((p) => p.name).join(', ')})`);
-  return found;
+  return appPlatform(command, options.app[0], options.platform?.[0], io.cwd);
 }
 
 function writeOut(io: CliIo, out: string | undefined, text: string): void {

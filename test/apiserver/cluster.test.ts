@@ -462,4 +462,42 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     // The webhook phase was never reached.
     expect(await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'halts-validating')).toBeUndefined();
   }, 180_000);
+  test('OPS-3, OPS-6: apply --app FILE builds the user\'s platform; a component newer than the server (Kueue: 1.29) stops it before any write', async () => {
+    const root = path.join(__dirname, '..', '..');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-app-'));
+    fs.writeFileSync(path.join(dir, 'app.js'), [
+      `const { PlatformApp } = require(${JSON.stringify(path.join(root, 'lib', 'synth'))});`,
+      `const { Platform } = require(${JSON.stringify(path.join(root, 'lib', 'platform'))});`,
+      `const { CERT_MANAGER } = require(${JSON.stringify(path.join(root, 'lib', 'component'))});`,
+      `const { Kueue } = require(${JSON.stringify(path.join(root, 'constructs', 'kueue'))});`,
+      'const app = new PlatformApp({ outdir: \'out\' });',
+      'const platform = new Platform(app, \'mine\', { name: \'mine\', prerequisites: [CERT_MANAGER] });',
+      'new Kueue(platform, \'kueue\');',
+      'module.exports = { app };',
+    ].join('\n'));
+    let stderr = '';
+    const r = await run(['apply', '--app', 'app.js', '--kubeconfig', server().kubeconfigPath], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, cwd: dir });
+    expect(r).toBe(1);
+    expect(stderr).toContain('apply mine (');
+    expect(stderr).toContain('nothing was changed:');
+    expect(stderr).toMatch(new RegExp(`component kueue needs Kubernetes >= 1\\.29 \\(.*\\); the server is ${server().version.replace('.', '\\.')}`));
+    expect((await client().list('v1', 'Namespace')).map((n) => n.metadata.name)).not.toContain('kueue-system');
+  }, 120_000);
+
+  test('OPS-6: diff shows drift only on fields we own; --show-foreign lists the keys other managers added inside our objects', async () => {
+    const p = platform('foreign', 'foreign', [component('aliens', 'foreign')]);
+    const dir = writeDir(p);
+    await applyPlayed(client(), p);
+    await client().apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'aliens-config', namespace: 'foreign', annotations: { note: 'hi' } }, data: { extra: 'x' } } as Manifest, { fieldManager: 'someone' });
+    const plain = await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain('extra');
+    const shown = await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath, '--show-foreign']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('fields other managers added inside objects we own (apply leaves them; not counted as changes):\n  v1 ConfigMap foreign/aliens-config\n' +
+      '      data.extra  [someone]\n      metadata.annotations.note  [someone]\n');
+    const help = await cli(['diff', '--help']);
+    expect(help.stdout).toContain('Shows drift only on fields we own');
+    expect(help.stdout).toContain('--show-foreign');
+  }, 60_000);
 }, { webhookAdmission: false });
