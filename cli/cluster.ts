@@ -110,11 +110,11 @@ export function reporterOf(io: CliIo): WaitReporter {
   };
 }
 
-function timeoutOf(options: Record<string, string[]>): number | undefined {
+function timeoutOf(options: Record<string, string[]>, command = 'apply'): number | undefined {
   const t = options.timeout?.[0];
   if (t === undefined) return undefined;
   const m = /^(\d+)(s|m)?$/.exec(t);
-  if (!m || Number(m[1]) === 0) throw new UsageError(`apply: --timeout '${t}' is not a duration; give seconds or minutes, e.g. 300s or 5m`);
+  if (!m || Number(m[1]) === 0) throw new UsageError(`${command}: --timeout '${t}' is not a duration; give seconds or minutes, e.g. 300s or 5m`);
   return Number(m[1]) * (m[2] === 'm' ? 60_000 : 1000);
 }
 
@@ -189,10 +189,11 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
 export async function diffCommand(args: string[], io: CliIo): Promise<number> {
   // Exit 2 for every error (as kubectl diff), 1 for changes.
   try {
-    const { options, positionals } = parseArgs('diff', args, { ...CONNECTION_OPTIONS, 'show-foreign': { value: false } });
+    const { options, positionals } = parseArgs('diff', args, { ...CONNECTION_OPTIONS, 'show-foreign': { value: false }, 'timeout': {} });
     if (positionals.length) throw new UsageError(`diff: unexpected argument '${positionals[0]}'`);
     const platform = desiredOf('diff', options, io);
-    const client = clientOf('diff', options, io);
+    // Transient failures are retried within --timeout (default 60 s).
+    const client = clientOf('diff', options, io, { withinMs: timeoutOf(options, 'diff') ?? 60_000 });
     const desired = platform();
     const result = await diffPlatform(client, desired, { applySetNamespace: options['applyset-namespace']?.[0], showForeign: !!options['show-foreign'] });
     io.stdout.write(diffText(result));
@@ -244,8 +245,8 @@ export const CLUSTER_COMMANDS = {
       'are served, that the server is at least every component\'s minimum Kubernetes version, that no object belongs to\n' +
       'another ApplySet or tool (unless --adopt names it), and that you may get, create, patch (and with --prune list\n' +
       'and delete) everything the run touches (SelfSubjectAccessReview); else it stops, changes nothing and lists why.\n' +
-      'Then server-side apply (field manager mlplatform-NAME; fields another manager owns are taken and named), phase by phase and component by\n' +
-      'component in output order, waiting between phases for CRDs Established, Deployments Available and\n' +
+      'Then server-side apply (field manager mlplatform-NAME; fields another manager set are taken, and named),\n' +
+      'phase by phase and component by component in output order, waiting between phases for CRDs Established, Deployments Available and\n' +
       'Certificates Ready, and for a ready endpoint behind each webhook Service before its webhook configuration.\n' +
       'Every object joins the platform\'s ApplySet (KEP-3659; parent Secret NS/mlplatform-NAME, default namespace\n' +
       'default). --prune deletes its members that left the output: webhooks first, then in reverse phase order,\n' +
@@ -253,7 +254,7 @@ export const CLUSTER_COMMANDS = {
   },
   diff: {
     summary: 'what apply would change on a cluster',
-    usage: 'mlplatform diff (--platform NAME | --app FILE [--platform NAME] | --dir DIR) [--show-foreign] [--kubeconfig FILE] [--context NAME] [--applyset-namespace NS]',
+    usage: 'mlplatform diff (--platform NAME | --app FILE [--platform NAME] | --dir DIR) [--show-foreign] [--timeout 60s] [--kubeconfig FILE] [--context NAME] [--applyset-namespace NS]',
     details: 'Shows drift only on fields we own (the fields the output sets): a key another manager added inside one of\n' +
       'our objects is no change to apply, and is listed with --show-foreign (path and manager).\n' +
       'Server-side dry-run apply of every object, compared with the live object, per component; fields that\n' +
