@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { appPlatform } from './app';
+import { appPlatform, appPlatforms } from './app';
 import { OptionSpec, parseArgs } from './args';
 import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './cluster';
 import { CliIo, Command, UsageError } from './io';
@@ -82,7 +82,7 @@ function writeOut(io: CliIo, out: string | undefined, text: string): void {
 }
 
 const SYNTH_OPTIONS: Record<string, OptionSpec> = {
-  'platform': { multiple: true }, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {},
+  'platform': { multiple: true }, 'app': {}, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {},
 };
 
 const FORMAT_NAMES = ['argocd', 'flux', 'helm', 'cmp'];
@@ -107,8 +107,15 @@ function gitopsFromFlags(options: Record<string, string[]>, io: CliIo, env: Reco
 async function synthCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('synth', args, SYNTH_OPTIONS);
   if (positionals.length) throw new UsageError(`synth: unexpected argument '${positionals[0]}' (name platforms with --platform NAME)`);
-  const names = options.platform ?? DEFAULT_PLATFORMS.map((p) => p.name);
-  for (const n of names) checkPlatformName('synth', n);
+  // --app FILE: the user's platforms (every one, or those --platform names), else the defaults.
+  const app = options.app?.[0];
+  const appList = app ? appPlatforms('synth', app, io.cwd) : undefined;
+  const names = options.platform ?? (appList ?? DEFAULT_PLATFORMS).map((p) => p.name);
+  if (appList) {
+    for (const n of names) if (!appList.some((p) => p.name === n)) throw new UsageError(`synth: no platform named '${n}' in ${app} (platforms: ${appList.map((p) => p.name).join(', ')})`);
+  } else {
+    for (const n of names) checkPlatformName('synth', n);
+  }
   const outdir = path.resolve(io.cwd, options.out?.[0] ?? process.env.CDK8S_OUTDIR ?? 'dist');
   const gitops = gitopsFromFlags(options, io, process.env);
   // Bad settings fail before anything is built (the same settings writePlatform resolves).
@@ -116,9 +123,9 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
   // Build (and check) every platform before writing any, so that a failure leaves dist/ as it was.
   const builds = [];
   const failures: string[] = [];
-  for (const name of DEFAULT_PLATFORMS.map((p) => p.name).filter((n) => names.includes(n))) {
+  for (const name of (appList ?? DEFAULT_PLATFORMS).map((p) => p.name).filter((n) => names.includes(n))) {
     try {
-      builds.push(buildPlatform(createPlatform(name), { keepRendered: true }));
+      builds.push(buildPlatform(appList ? appList.find((p) => p.name === name)! : createPlatform(name), { keepRendered: true }));
     } catch (e) {
       failures.push(`platform ${name}: ${(e as Error).message}`);
       if (!(e instanceof PlatformError) && process.env.DEBUG) failures.push(String((e as Error).stack));
@@ -194,19 +201,22 @@ async function mirrorCommand(args: string[], io: CliIo): Promise<number> {
 const LIST_WHAT = ['platforms', 'components', 'versions'];
 
 async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals } = parseArgs('list', args, {});
+  const { options, positionals } = parseArgs('list', args, { app: {} });
   if (positionals.length > 1) throw new UsageError(`list: one of ${LIST_WHAT.join(', ')}, not '${positionals.join(' ')}'`);
   const what = positionals[0] ?? 'platforms';
   if (!LIST_WHAT.includes(what)) throw new UsageError(`list: '${what}' is not one of ${LIST_WHAT.join(', ')}`);
+  // --app FILE: the user's platforms instead of the defaults.
+  const appList = options.app ? appPlatforms('list', options.app[0], io.cwd) : undefined;
+  const listed = appList ? appList.map((p) => ({ name: p.name, description: `from ${options.app![0]}`, create: () => p })) : DEFAULT_PLATFORMS.map((p) => ({ ...p, create: () => createPlatform(p.name) }));
   if (what === 'platforms') {
-    const width = Math.max(...DEFAULT_PLATFORMS.map((p) => p.name.length));
-    for (const p of DEFAULT_PLATFORMS) io.stdout.write(`${p.name.padEnd(width)}  ${p.description}\n`);
+    const width = Math.max(...listed.map((p) => p.name.length));
+    for (const p of listed) io.stdout.write(`${p.name.padEnd(width)}  ${p.description}\n`);
     return 0;
   }
-  // Components as the default platforms configure them (resolved, not checked).
+  // Components as the platforms configure them (resolved, not checked).
   const seen = new Map<string, { version?: string; class: string; namespace: string; kubernetes: string; images: Array<{ key: string; image: string }>; platforms: string[] }>();
-  for (const p of DEFAULT_PLATFORMS) {
-    const model = createPlatform(p.name).resolve();
+  for (const p of listed) {
+    const model = p.create().resolve();
     const support = new Map(model.components.map((c) => [c.componentName, c.kubernetes]));
     for (const c of architectureOf(model).components) {
       const k8s = support.get(c.name);
@@ -236,7 +246,7 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
       }
     }
   }
-  for (const [line, platforms] of versions) io.stdout.write(`${line}\t${DEFAULT_PLATFORMS.map((p) => p.name).filter((p) => platforms.has(p)).join(',')}\n`);
+  for (const [line, platforms] of versions) io.stdout.write(`${line}\t${listed.map((p) => p.name).filter((p) => platforms.has(p)).join(',')}\n`);
   return 0;
 }
 
@@ -256,7 +266,7 @@ async function helpCommand(args: string[], io: CliIo): Promise<number> {
 const COMMANDS: Record<string, CommandEntry> = {
   synth: {
     summary: 'build, check and write the default platforms',
-    usage: 'mlplatform synth [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
+    usage: 'mlplatform synth [--app FILE] [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
     details: 'Builds each platform (every platform unless --platform names some), runs every check, and writes\n' +
       'DIR/<platform>/ (default $CDK8S_OUTDIR, else dist/) in apply phases with kustomization.yaml, REPORT.md and\n' +
       'the GitOps files: byte for byte the output of `npx cdk8s synth`. Nothing is written unless every platform passes.\n' +
@@ -296,7 +306,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   list: {
     summary: 'the default platforms, their components, or the image versions',
-    usage: 'mlplatform list [platforms|components|versions]',
+    usage: 'mlplatform list [platforms|components|versions] [--app FILE]',
     details: 'platforms (default): name and description; components: each component with its version,\n' +
       'namespace, platforms and images; versions: one line per image (component, key, image, platforms), tab-separated.',
     run: listCommand,
