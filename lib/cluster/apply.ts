@@ -38,6 +38,8 @@ export interface ApplyOptions extends ClusterOptions {
    * @default []
    */
   readonly adopt?: readonly string[];
+  /** Wait between phases (CRDs Established, Deployments Available, webhook endpoints). Off only for measurements. @default true */
+  readonly waits?: boolean;
 }
 
 export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
@@ -264,7 +266,7 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
     reporter.line(`${phase}: ${inPhase.length} objects`);
     client.forgetDiscovery();
     // Before webhooks (and custom resources converted by a webhook) are used: their backends answer.
-    if (!dryRun) {
+    if (!dryRun && options.waits !== false) {
       const services = new Map<string, { namespace: string; name: string }>();
       for (const o of inPhase) {
         const owner = isWebhookConfiguration(o.json.kind) ? o.json : conversions.get(`${groupOf(o.json.apiVersion)}/${o.json.kind}`);
@@ -291,7 +293,7 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
       }
       reporter.line(`  ${component}: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
     }
-    if (!dryRun) {
+    if (!dryRun && options.waits !== false) {
       // CRDs first: the phases after need their kinds served (and discovery read again).
       for (const o of inPhase.filter((x) => x.json.kind === 'CustomResourceDefinition')) await waitReady(client, o.json, waitOptions);
       client.forgetDiscovery();
