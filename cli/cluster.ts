@@ -7,19 +7,21 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { applyPlatform, PrerequisiteError } from '../lib/cluster/apply';
-import { KubeClient, loadKubeClient } from '../lib/cluster/client';
+import { ApplyOutcome, applyPlatform, ApplyStoppedError, PreflightError } from '../lib/cluster/apply';
+import { InterruptedError, KubeClient, loadKubeClient, RetryOptions, UnreachableError } from '../lib/cluster/client';
 import { DesiredPlatform, desiredFromDir, desiredFromModel } from '../lib/cluster/desired';
 import { diffPlatform, diffText, hasChanges } from '../lib/cluster/diff';
 import { planOutputs, planText, PlanInputError, readOutput, unacknowledgedDanger } from '../lib/cluster/plan';
 import { WaitReporter } from '../lib/cluster/waits';
 import { buildPlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
+import { appPlatform } from './app';
 import { OptionSpec, parseArgs } from './args';
 import { CliIo, UsageError } from './io';
 
 const CONNECTION_OPTIONS: Record<string, OptionSpec> = {
   'platform': {},
+  'app': {},
   'dir': {},
   'kubeconfig': {},
   'context': {},
@@ -32,13 +34,15 @@ const APPLY_OPTIONS: Record<string, OptionSpec> = {
   'prune': { value: false },
   'prune-crds': { value: false },
   'timeout': {},
+  'adopt': { multiple: true },
 };
 
 const PLAN_OPTIONS: Record<string, OptionSpec> = {
-  from: {},
-  to: {},
-  format: { choices: ['text', 'json'] },
-  acknowledge: { multiple: true },
+  'from': {},
+  'to': {},
+  'format': { choices: ['text', 'json'] },
+  'acknowledge': { multiple: true },
+  'accept-danger': { value: false },
 };
 
 /**
@@ -49,7 +53,13 @@ const PLAN_OPTIONS: Record<string, OptionSpec> = {
 function desiredOf(command: string, options: Record<string, string[]>, io: CliIo): () => DesiredPlatform {
   const name = options.platform?.[0];
   const dir = options.dir?.[0];
-  if (name && dir) throw new UsageError(`${command}: give --platform NAME or --dir FOLDER, not both`);
+  const app = options.app?.[0];
+  if (dir && (name || app)) throw new UsageError(`${command}: give --platform NAME (with --app FILE for your own app) or --dir FOLDER, not both`);
+  if (app) {
+    // Loaded now (a missing file or platform is a usage error), built when called.
+    const platform = appPlatform(command, app, name, io.cwd);
+    return () => desiredFromModel(buildPlatform(platform).model);
+  }
   if (dir) {
     const abs = path.resolve(io.cwd, dir);
     if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new UsageError(`${command}: --dir '${dir}' is not a folder (a synthesized platform, e.g. dist/serving)`);
@@ -63,7 +73,7 @@ function desiredOf(command: string, options: Record<string, string[]>, io: CliIo
 }
 
 /** A client for --kubeconfig (else KUBECONFIG or ~/.kube/config) and --context (else the current one). */
-function clientOf(command: string, options: Record<string, string[]>, io: CliIo): KubeClient {
+function clientOf(command: string, options: Record<string, string[]>, io: CliIo, retry: RetryOptions = {}): KubeClient {
   const k8s = loadKubeClient();
   const kc = new k8s.KubeConfig();
   const file = options.kubeconfig?.[0];
@@ -80,7 +90,7 @@ function clientOf(command: string, options: Record<string, string[]>, io: CliIo)
     if (!names.includes(context)) throw new UsageError(`${command}: --context '${context}' is not in the kubeconfig (contexts: ${names.join(', ') || 'none'})`);
     kc.setCurrentContext(context);
   }
-  return new KubeClient(kc);
+  return new KubeClient(kc, retry);
 }
 
 /** Lines to stderr; on a terminal, the running wait's progress overwrites one line. */
@@ -100,13 +110,27 @@ export function reporterOf(io: CliIo): WaitReporter {
   };
 }
 
-function timeoutOf(options: Record<string, string[]>): number | undefined {
+function timeoutOf(options: Record<string, string[]>, command = 'apply'): number | undefined {
   const t = options.timeout?.[0];
   if (t === undefined) return undefined;
   const m = /^(\d+)(s|m)?$/.exec(t);
-  if (!m || Number(m[1]) === 0) throw new UsageError(`apply: --timeout '${t}' is not a duration; give seconds or minutes, e.g. 300s or 5m`);
+  if (!m || Number(m[1]) === 0) throw new UsageError(`${command}: --timeout '${t}' is not a duration; give seconds or minutes, e.g. 300s or 5m`);
   return Number(m[1]) * (m[2] === 'm' ? 60_000 : 1000);
 }
+
+/** What an apply did per phase (`00-foundation: 5 created, 1 configured`), for the lines after it stopped. */
+function appliedByPhase(outcomes: readonly ApplyOutcome[]): string {
+  const phases = new Map<string, Record<string, number>>();
+  for (const o of outcomes) {
+    const counts = phases.get(o.phase) ?? {};
+    counts[o.action] = (counts[o.action] ?? 0) + 1;
+    phases.set(o.phase, counts);
+  }
+  if (!phases.size) return 'nothing';
+  return [...phases.entries()].map(([p, c]) => `${p}: ${Object.entries(c).map(([a, n]) => `${n} ${a}`).join(', ')}`).join('; ');
+}
+
+const shellQuote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 
 export async function applyCommand(args: string[], io: CliIo, version: string): Promise<number> {
   const { options, positionals } = parseArgs('apply', args, APPLY_OPTIONS);
@@ -114,9 +138,22 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
   if (options['prune-crds'] && !options.prune) throw new UsageError('apply: --prune-crds works with --prune; add --prune');
   const timeoutMs = timeoutOf(options);
   const platform = desiredOf('apply', options, io);
-  const client = clientOf('apply', options, io);
+  // Transient failures (429, 5xx, a connection reset) are retried with backoff within --timeout (default 60 s).
+  const client = clientOf('apply', options, io, { withinMs: timeoutMs ?? 60_000 });
   const desired = platform();
   const reporter = reporterOf(io);
+  const resume = `mlplatform apply ${args.map(shellQuote).join(' ')}`;
+  // Ctrl-C: the request in flight finishes, nothing more is sent; a second Ctrl-C stops at once.
+  let interrupts = 0;
+  const onInterrupt = () => {
+    if (++interrupts > 1) {
+      io.stderr.write(`\nstopped at once; a request may have been in flight. To resume: ${resume}\n`);
+      process.exit(130);
+    }
+    reporter.line('interrupt: finishing the request in flight, then stopping (press Ctrl-C again to stop at once)');
+    client.interrupt();
+  };
+  process.on('SIGINT', onInterrupt);
   reporter.line(`apply ${desired.name} (${desired.objects.length} objects) to ${client.server}${options['dry-run'] ? ' (server-side dry run)' : ''}`);
   try {
     const result = await applyPlatform(client, desired, {
@@ -124,6 +161,7 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
       prune: !!options.prune,
       pruneCrds: !!options['prune-crds'],
       applySetNamespace: options['applyset-namespace']?.[0],
+      adopt: options.adopt,
       timeoutMs,
       reporter,
       version,
@@ -131,20 +169,33 @@ export async function applyCommand(args: string[], io: CliIo, version: string): 
     io.stdout.write(result.unchanged ? `${desired.name}: no changes\n` : `${desired.name}: applied\n`);
     return 0;
   } catch (e) {
-    io.stderr.write(`mlplatform apply failed: ${e instanceof PrerequisiteError ? 'a prerequisite is missing, ' : ''}${(e as Error).message}\n`);
+    const reason = e instanceof ApplyStoppedError ? e.reason : e;
+    const applied = e instanceof ApplyStoppedError ? appliedByPhase(e.outcomes) : 'nothing';
+    if (reason instanceof InterruptedError) {
+      io.stderr.write(`interrupted: no request was sent after the interrupt; applied before it: ${applied}.\nTo resume (objects already applied are left as they are): ${resume}\n`);
+      return 130;
+    }
+    if (reason instanceof UnreachableError) {
+      io.stderr.write(`mlplatform apply failed: cannot reach the API server at ${reason.server}; re-run apply to resume (${reason.lastError}).\nApplied before: ${applied}.\nTo resume: ${resume}\n`);
+      return 1;
+    }
+    io.stderr.write(`mlplatform apply failed: ${e instanceof PreflightError ? 'the checks before the first write found problems; ' : ''}${(e as Error).message}\n`);
     return 1;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
   }
 }
 
 export async function diffCommand(args: string[], io: CliIo): Promise<number> {
   // Exit 2 for every error (as kubectl diff), 1 for changes.
   try {
-    const { options, positionals } = parseArgs('diff', args, CONNECTION_OPTIONS);
+    const { options, positionals } = parseArgs('diff', args, { ...CONNECTION_OPTIONS, 'show-foreign': { value: false }, 'timeout': {} });
     if (positionals.length) throw new UsageError(`diff: unexpected argument '${positionals[0]}'`);
     const platform = desiredOf('diff', options, io);
-    const client = clientOf('diff', options, io);
+    // Transient failures are retried within --timeout (default 60 s).
+    const client = clientOf('diff', options, io, { withinMs: timeoutOf(options, 'diff') ?? 60_000 });
     const desired = platform();
-    const result = await diffPlatform(client, desired, { applySetNamespace: options['applyset-namespace']?.[0] });
+    const result = await diffPlatform(client, desired, { applySetNamespace: options['applyset-namespace']?.[0], showForeign: !!options['show-foreign'] });
     io.stdout.write(diffText(result));
     if (result.errors.length) return 2;
     return hasChanges(result) ? 1 : 0;
@@ -174,13 +225,14 @@ export async function planCommand(args: string[], io: CliIo): Promise<number> {
     }
     throw e;
   }
-  const acknowledged = new Set(options.acknowledge ?? []);
+  // --accept-danger acknowledges every finding (after a review of the whole plan).
+  const acknowledged = new Set(options['accept-danger'] ? findings.map((f) => f.key) : options.acknowledge ?? []);
   const blocking = unacknowledgedDanger(findings, acknowledged);
   if (options.format?.[0] === 'json') {
     io.stdout.write(JSON.stringify({ from, to, findings: findings.map((f) => ({ ...f, acknowledged: acknowledged.has(f.key) })), dangerous: blocking.length }, null, 2) + '\n');
   } else {
     io.stdout.write(planText(findings, acknowledged));
-    if (blocking.length) io.stdout.write(`${blocking.length} dangerous change${blocking.length > 1 ? 's' : ''} not acknowledged: review, then pass --acknowledge KEY for each\n`);
+    if (blocking.length) io.stdout.write(`${blocking.length} dangerous change${blocking.length > 1 ? 's' : ''} not acknowledged: review, then pass --acknowledge KEY for each (or --accept-danger for all)\n`);
   }
   return blocking.length ? 1 : 0;
 }
@@ -188,10 +240,13 @@ export async function planCommand(args: string[], io: CliIo): Promise<number> {
 export const CLUSTER_COMMANDS = {
   apply: {
     summary: 'apply a platform to a cluster, phase by phase, waiting between phases',
-    usage: 'mlplatform apply (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--dry-run=server] [--prune [--prune-crds]] [--timeout 300s] [--applyset-namespace NS]',
-    details: 'Checks that the platform\'s prerequisites (cert-manager, OpenShift, the ODH operator...) are served, else\n' +
-      'stops before any change. Then server-side apply (field manager mlplatform), phase by phase and component by\n' +
-      'component in output order, waiting between phases for CRDs Established, Deployments Available and\n' +
+    usage: 'mlplatform apply (--platform NAME | --app FILE [--platform NAME] | --dir DIR) [--kubeconfig FILE] [--context NAME] [--dry-run=server] [--prune [--prune-crds]] [--timeout 300s] [--applyset-namespace NS] [--adopt all|KIND/NAME|KIND/NS/NAME]...',
+    details: 'Before the first write, checks that the platform\'s prerequisites (cert-manager, OpenShift, the ODH operator...)\n' +
+      'are served, that the server is at least every component\'s minimum Kubernetes version, that no object belongs to\n' +
+      'another ApplySet or tool (unless --adopt names it), and that you may get, create, patch (and with --prune list\n' +
+      'and delete) everything the run touches (SelfSubjectAccessReview); else it stops, changes nothing and lists why.\n' +
+      'Then server-side apply (field manager mlplatform-NAME; fields another manager set are taken, and named),\n' +
+      'phase by phase and component by component in output order, waiting between phases for CRDs Established, Deployments Available and\n' +
       'Certificates Ready, and for a ready endpoint behind each webhook Service before its webhook configuration.\n' +
       'Every object joins the platform\'s ApplySet (KEP-3659; parent Secret NS/mlplatform-NAME, default namespace\n' +
       'default). --prune deletes its members that left the output: webhooks first, then in reverse phase order,\n' +
@@ -199,20 +254,24 @@ export const CLUSTER_COMMANDS = {
   },
   diff: {
     summary: 'what apply would change on a cluster',
-    usage: 'mlplatform diff (--platform NAME | --dir DIR) [--kubeconfig FILE] [--context NAME] [--applyset-namespace NS]',
-    details: 'Server-side dry-run apply of every object, compared with the live object, per component; fields that\n' +
+    usage: 'mlplatform diff (--platform NAME | --app FILE [--platform NAME] | --dir DIR) [--show-foreign] [--timeout 60s] [--kubeconfig FILE] [--context NAME] [--applyset-namespace NS]',
+    details: 'Shows drift only on fields we own (the fields the output sets): a key another manager added inside one of\n' +
+      'our objects is no change to apply, and is listed with --show-foreign (path and manager).\n' +
+      'Server-side dry-run apply of every object, compared with the live object, per component; fields that\n' +
       'controllers change at run time (injected caBundles, aggregated rules, rotated Secrets) are ignored. Names\n' +
       'drift made by other field managers, and the ApplySet members apply --prune would delete.\n' +
       'Exit 0 no changes, 1 changes, 2 errors (as kubectl diff).',
   },
   plan: {
     summary: 'a reviewable upgrade plan between two synthesized outputs (no cluster)',
-    usage: 'mlplatform plan --from (DIR | REF[:PATH]) [--to DIR] [--format text|json] [--acknowledge KEY]...',
+    usage: 'mlplatform plan --from (DIR | REF[:PATH]) [--to DIR] [--format text|json] [--acknowledge KEY]... [--accept-danger]',
     details: 'Compares the output before (a folder, or PATH at git revision REF; PATH defaults to --to) with the output\n' +
       'after (--to, default PATH of --from in the working tree): CRD versions added, served versions removed and\n' +
       'storage changes, schema fields removed, newly required fields, changed CEL rules, webhooks added, removed or\n' +
       'changed, RBAC grants per ServiceAccount, images with their version jump, objects pruned and namespaces\n' +
-      'removed. Each finding has a severity (danger, warning, info) and a key. Exit 1 while a dangerous finding is\n' +
-      'not acknowledged (--acknowledge KEY), 0 otherwise, 2 when an output cannot be read.',
+      'removed, dangerous grants (wildcards, cluster-wide Secrets read, escalate/bind/impersonate, writes to webhooks\n' +
+      'or RBAC), a validating webhook\'s failurePolicy Fail -> Ignore, Pod Security lowered, NetworkPolicies removed.\n' +
+      'Each finding has a severity (danger, warning, info) and a key. Exit 1 while a dangerous finding is\n' +
+      'not acknowledged (--acknowledge KEY, or --accept-danger for all), 0 otherwise, 2 when an output cannot be read.',
   },
 } as const;

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
+import { appPlatform, appPlatforms } from './app';
 import { OptionSpec, parseArgs } from './args';
 import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './cluster';
 import { CliIo, Command, UsageError } from './io';
@@ -9,8 +10,8 @@ import { architectureDot, architectureMarkdown, architectureMermaid, architectur
 import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
 import { registryMirrorProblems } from '../lib/images';
 import { DEFAULT_KUBERNETES_VERSION, kubernetesRangeText, OLDEST_KUBERNETES_VERSION } from '../lib/kubernetes-version';
-import { Platform, PlatformError, platformsOf } from '../lib/platform';
-import { buildPlatform, effectiveGitOpsSettings, loadApps, writePlatform } from '../lib/synth';
+import { Platform, PlatformError } from '../lib/platform';
+import { buildPlatform, effectiveGitOpsSettings, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
 
 // `mlplatform <command>`: every command takes its arguments and a CliIo and returns its
@@ -60,51 +61,12 @@ function onePlatform(command: string, options: Record<string, string[]>): string
   return name;
 }
 
-/**
- * Loads a user's app (`--app FILE`: the compiled .js, or a .ts file when the project has
- * ts-node) without synthesizing it, and returns its platforms: those of every PlatformApp it
- * creates, and of every construct it exports (e.g. `export const app` or `export const platform`).
- */
-export function appPlatforms(command: string, file: string, cwd: string): Platform[] {
-  const resolved = path.resolve(cwd, file);
-  if (!fs.existsSync(resolved)) throw new UsageError(`${command}: --app ${file}: no such file`);
-  // A module runs once per process: its platforms are kept for the next command.
-  const loaded = LOADED.get(resolved);
-  if (loaded) return loaded;
-  if (/\.[cm]?ts$/.test(resolved)) {
-    let register: string;
-    try {
-      register = require.resolve('ts-node/register/transpile-only', { paths: [cwd, __dirname] });
-    } catch {
-      throw new UsageError(`${command}: --app ${file}: a TypeScript app needs ts-node in the project (npm install --save-dev ts-node), or compile it (npx tsc) and pass the .js file`);
-    }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require(register);
-  }
-  let exported: Record<string, unknown> = {};
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const apps = loadApps(() => { exported = require(resolved); });
-  const roots = [...apps, ...Object.values(exported ?? {}).filter((v): v is Platform => typeof v === 'object' && v !== null && 'node' in v)];
-  const platforms: Platform[] = [];
-  for (const r of roots) {
-    for (const p of r instanceof Platform ? [r] : platformsOf(r as unknown as App)) if (!platforms.includes(p)) platforms.push(p);
-  }
-  if (!platforms.length) throw new UsageError(`${command}: --app ${file} creates no platform (create a PlatformApp with platforms in it, or export the App or Platform)`);
-  LOADED.set(resolved, platforms);
-  return platforms;
-}
-
-const LOADED = new Map<string, Platform[]>();
+export { appPlatforms } from './app';
 
 /** The platform a command inspects: a default platform, or one of the app's (--app). */
 function inspectedPlatform(command: string, options: Record<string, string[]>, io: CliIo): Platform {
   if (!options.app) return createPlatform(onePlatform(command, options));
-  const platforms = appPlatforms(command, options.app[0], io.cwd);
-  const name = options.platform?.[0];
-  if (!name && platforms.length === 1) return platforms[0];
-  const found = platforms.find((p) => p.name === name);
-  if (!found) throw new UsageError(`${command}: ${name ? `no platform named '${name}' in ${options.app[0]}` : '--platform NAME is required'} (platforms: ${platforms.map((p) => p.name).join(', ')})`);
-  return found;
+  return appPlatform(command, options.app[0], options.platform?.[0], io.cwd);
 }
 
 function writeOut(io: CliIo, out: string | undefined, text: string): void {
@@ -120,7 +82,7 @@ function writeOut(io: CliIo, out: string | undefined, text: string): void {
 }
 
 const SYNTH_OPTIONS: Record<string, OptionSpec> = {
-  'platform': { multiple: true }, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {},
+  'platform': { multiple: true }, 'app': {}, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {},
 };
 
 const FORMAT_NAMES = ['argocd', 'flux', 'helm', 'cmp'];
@@ -145,8 +107,15 @@ function gitopsFromFlags(options: Record<string, string[]>, io: CliIo, env: Reco
 async function synthCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('synth', args, SYNTH_OPTIONS);
   if (positionals.length) throw new UsageError(`synth: unexpected argument '${positionals[0]}' (name platforms with --platform NAME)`);
-  const names = options.platform ?? DEFAULT_PLATFORMS.map((p) => p.name);
-  for (const n of names) checkPlatformName('synth', n);
+  // --app FILE: the user's platforms (every one, or those --platform names), else the defaults.
+  const app = options.app?.[0];
+  const appList = app ? appPlatforms('synth', app, io.cwd) : undefined;
+  const names = options.platform ?? (appList ?? DEFAULT_PLATFORMS).map((p) => p.name);
+  if (appList) {
+    for (const n of names) if (!appList.some((p) => p.name === n)) throw new UsageError(`synth: no platform named '${n}' in ${app} (platforms: ${appList.map((p) => p.name).join(', ')})`);
+  } else {
+    for (const n of names) checkPlatformName('synth', n);
+  }
   const outdir = path.resolve(io.cwd, options.out?.[0] ?? (process.env.MLP_OUTDIR || process.env.CDK8S_OUTDIR) ?? 'dist');
   const gitops = gitopsFromFlags(options, io, process.env);
   // Bad settings fail before anything is built (the same settings writePlatform resolves).
@@ -154,9 +123,9 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
   // Build (and check) every platform before writing any, so that a failure leaves dist/ as it was.
   const builds = [];
   const failures: string[] = [];
-  for (const name of DEFAULT_PLATFORMS.map((p) => p.name).filter((n) => names.includes(n))) {
+  for (const name of (appList ?? DEFAULT_PLATFORMS).map((p) => p.name).filter((n) => names.includes(n))) {
     try {
-      builds.push(buildPlatform(createPlatform(name), { keepRendered: true }));
+      builds.push(buildPlatform(appList ? appList.find((p) => p.name === name)! : createPlatform(name), { keepRendered: true }));
     } catch (e) {
       failures.push(`platform ${name}: ${(e as Error).message}`);
       if (!(e instanceof PlatformError) && process.env.DEBUG) failures.push(String((e as Error).stack));
@@ -232,20 +201,23 @@ async function mirrorCommand(args: string[], io: CliIo): Promise<number> {
 const LIST_WHAT = ['platforms', 'components', 'versions'];
 
 async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const { positionals } = parseArgs('list', args, {});
+  const { options, positionals } = parseArgs('list', args, { app: {} });
   if (positionals.length > 1) throw new UsageError(`list: one of ${LIST_WHAT.join(', ')}, not '${positionals.join(' ')}'`);
   const what = positionals[0] ?? 'platforms';
   if (!LIST_WHAT.includes(what)) throw new UsageError(`list: '${what}' is not one of ${LIST_WHAT.join(', ')}`);
+  // --app FILE: the user's platforms instead of the defaults.
+  const appList = options.app ? appPlatforms('list', options.app[0], io.cwd) : undefined;
+  const listed = appList ? appList.map((p) => ({ name: p.name, description: `from ${options.app![0]}`, create: () => p })) : DEFAULT_PLATFORMS.map((p) => ({ ...p, create: () => createPlatform(p.name) }));
   if (what === 'platforms') {
-    const width = Math.max(...DEFAULT_PLATFORMS.map((p) => p.name.length));
-    for (const p of DEFAULT_PLATFORMS) io.stdout.write(`${p.name.padEnd(width)}  ${p.description}\n`);
+    const width = Math.max(...listed.map((p) => p.name.length));
+    for (const p of listed) io.stdout.write(`${p.name.padEnd(width)}  ${p.description}\n`);
     return 0;
   }
-  // Components as the default platforms configure them (resolved, not checked).
+  // Components as the platforms configure them (resolved, not checked).
   // One entry per component (and version and images): the namespaces it is placed in, each with its platforms.
   const seen = new Map<string, { version?: string; class: string; namespaces: Map<string, string[]>; kubernetes: string; images: Map<string, string[]>; platforms: string[] }>();
-  for (const p of DEFAULT_PLATFORMS) {
-    const model = createPlatform(p.name).resolve();
+  for (const p of listed) {
+    const model = p.create().resolve();
     const support = new Map(model.components.map((c) => [c.componentName, c.kubernetes]));
     for (const c of architectureOf(model).components) {
       const k8s = support.get(c.name);
@@ -286,7 +258,7 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
       }
     }
   }
-  for (const [line, platforms] of versions) io.stdout.write(`${line}\t${DEFAULT_PLATFORMS.map((p) => p.name).filter((p) => platforms.has(p)).join(',')}\n`);
+  for (const [line, platforms] of versions) io.stdout.write(`${line}\t${listed.map((p) => p.name).filter((p) => platforms.has(p)).join(',')}\n`);
   return 0;
 }
 
@@ -306,7 +278,7 @@ async function helpCommand(args: string[], io: CliIo): Promise<number> {
 const COMMANDS: Record<string, CommandEntry> = {
   synth: {
     summary: 'build, check and write the default platforms',
-    usage: 'mlplatform synth [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
+    usage: 'mlplatform synth [--app FILE] [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
     details: 'Builds each platform (every platform unless --platform names some), runs every check, and writes\n' +
       'DIR/<platform>/ (default $MLP_OUTDIR, else $CDK8S_OUTDIR, else dist/) in apply phases with kustomization.yaml, REPORT.md and\n' +
       'the GitOps files: byte for byte the output of `npx cdk8s synth`. Nothing is written unless every platform passes.\n' +
@@ -346,7 +318,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   list: {
     summary: 'the default platforms, their components, or the image versions',
-    usage: 'mlplatform list [platforms|components|versions]',
+    usage: 'mlplatform list [platforms|components|versions] [--app FILE]',
     details: 'platforms (default): name and description; components: each component with its version,\n' +
       'namespace, platforms and images; versions: one line per image (component, key, image, platforms), tab-separated.',
     run: listCommand,

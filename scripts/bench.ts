@@ -25,7 +25,8 @@
 // Results are printed and written to .bench/bench-<time>.txt, .bench/latest.txt and
 // .bench/latest.json. Environment: BENCH_RUNS, BENCH_TENANTS and BENCH_COMPONENTS
 // (comma-separated sizes), BENCH_PLATFORMS (comma-separated names), BENCH_SKIP_SWEEP=1,
-// BENCH_SKIP_TESTS=1, KUBECTL.
+// BENCH_SKIP_TESTS=1, BENCH_SKIP_APPLY=1, KUBECTL. With KUBEBUILDER_ASSETS, apply speed on a real API
+// server against kubectl apply --server-side, phase by phase (scripts/bench-apply.ts).
 import { spawnSync, SpawnSyncOptions } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -236,6 +237,14 @@ function main(): void {
     tenants = sweep('tenants', TENANTS);
     printSweep(`Tenants (typed: ProfileController.addTenant, ~${tenants.length ? Math.round(tenants[tenants.length - 1].objects / tenants[tenants.length - 1].count) : 0} objects each: Profile, Namespace, RoleBindings, ResourceQuota, NetworkPolicy, AuthorizationPolicy):`, tenants);
     printSweep('Components (a CRD embedding a pod template, a controller owning it, one custom resource each):', sweep('components', COMPONENTS));
+  }
+
+  // 3b. Apply speed on a real API server (scripts/bench-apply.ts), with KUBEBUILDER_ASSETS.
+  if (process.env.KUBEBUILDER_ASSETS && !process.env.BENCH_SKIP_APPLY) {
+    say();
+    const r = spawnSync('npx', ['ts-node', '--transpile-only', 'scripts/bench-apply.ts'], { cwd: ROOT, encoding: 'utf8' });
+    for (const l of r.stdout.trim().split('\n')) if (l) say(l);
+    if (r.status !== 0) say(`  apply bench failed: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
   }
 
   let tests: Run | undefined;

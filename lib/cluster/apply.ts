@@ -15,11 +15,12 @@
  *    order, never a CRD that still has custom resources (unless pruneCrds).
  */
 import { Phase, PHASES } from '../phases';
-import { APPLYSET_PART_OF, applySetId, ApplySetParent, applySetParent, groupKind, listMembers, readApplySet, withPartOf, writeApplySet } from './applyset';
-import { ApiError, KubeClient } from './client';
-import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
+import { APPLYSET_PART_OF, applySetId, ApplySetParent, applySetParent, ApplySetState, groupKind, listMembers, readApplySet, UnresolvedKindError, withPartOf, writeApplySet } from './applyset';
+import { ApiError, InterruptedError, KubeClient, UnreachableError } from './client';
+import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, Manifest, objectKey } from './desired';
 import { fieldChanges, normalize } from './diff';
-import { ClusterOptions, FIELD_MANAGER } from './options';
+import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
+import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
 import { callersIn, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 
@@ -31,6 +32,14 @@ export interface ApplyOptions extends ClusterOptions {
   readonly prune?: boolean;
   /** With prune, also delete CRDs that still have custom resources. @default false */
   readonly pruneCrds?: boolean;
+  /**
+   * Objects of another ApplySet (or applied by another tool) this run may take over: `all`,
+   * `Kind/name` or `Kind/namespace/name`. Without it such an object stops the run before any write.
+   * @default []
+   */
+  readonly adopt?: readonly string[];
+  /** Wait between phases (CRDs Established, Deployments Available, webhook endpoints). Off only for measurements. @default true */
+  readonly waits?: boolean;
 }
 
 export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
@@ -42,6 +51,8 @@ export interface ApplyOutcome {
   readonly action: ApplyAction;
   /** Why a prune candidate was kept. */
   readonly note?: string;
+  /** Field managers whose fields this forced apply took over (`kubectl-edit: .data.level`). */
+  readonly overrode?: readonly string[];
 }
 
 export interface ApplyResult {
@@ -50,8 +61,14 @@ export interface ApplyResult {
   readonly unchanged: boolean;
 }
 
-/** A prerequisite the cluster lacks: apply stopped before changing anything. */
-export class PrerequisiteError extends Error {}
+/**
+ * What the checks before the first write found (a prerequisite not served, a server older
+ * than a component needs, an object another ApplySet owns, a permission missing): apply
+ * stopped before changing anything. The message lists every reason.
+ */
+export class PreflightError extends Error {}
+/** The former name of PreflightError. */
+export { PreflightError as PrerequisiteError };
 
 /** Every prerequisite whose APIs the server does not serve, as one line each. */
 export async function missingPrerequisites(client: KubeClient, desired: DesiredPlatform): Promise<string[]> {
@@ -59,10 +76,13 @@ export async function missingPrerequisites(client: KubeClient, desired: DesiredP
   for (const p of desired.prerequisites) {
     const absent: string[] = [];
     for (const k of p.kinds) {
-      let apiVersion = k.group ? `${k.group}/${k.version ?? ''}` : k.version ?? 'v1';
+      const apiVersion = k.group ? `${k.group}/${k.version ?? ''}` : k.version ?? 'v1';
       try {
-        // Any version of the group, when none is named: the one the server prefers.
-        if (!k.version) apiVersion = (await client.request('GET', `/apis/${k.group}`))?.preferredVersion?.groupVersion ?? apiVersion;
+        // Any served version of the group, when none is named.
+        if (!k.version) {
+          if (!(await client.resolveKind(k.group, k.kind))) absent.push(`${k.group} ${k.kind} (any version)`);
+          continue;
+        }
         await client.resourceOf(apiVersion, k.kind);
       } catch (e) {
         if (e instanceof ApiError && e.status === 404) absent.push(`${apiVersion} ${k.kind}`);
@@ -86,24 +106,151 @@ function conversionCrds(objects: readonly DesiredObject[]): Map<string, Json> {
     .map((o) => [`${o.json.spec.group}/${o.json.spec.names.kind}`, o.json]));
 }
 
-/** Applies a platform. Throws PrerequisiteError before any change when a prerequisite is missing, and on a failed wait. */
-export async function applyPlatform(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions = {}): Promise<ApplyResult> {
-  const fieldManager = options.fieldManager ?? FIELD_MANAGER;
-  const reporter = options.reporter ?? { line: () => undefined, progress: () => undefined };
-  const waitOptions = { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs, reporter };
-  const dryRun = options.dryRun ?? false;
+/** What the checks before the first write learned: the objects as they are on the cluster now, and the objects adopted. */
+interface Preflight {
+  readonly before: ApplySetState;
+  readonly adopted: readonly { ref: string; owner: string }[];
+}
 
-  const missing = await missingPrerequisites(client, desired);
-  if (missing.length) throw new PrerequisiteError(`nothing was changed:\n${missing.map((m) => `  ${m}`).join('\n')}`);
+/**
+ * Checks everything apply can know before its first write; throws a PreflightError that lists
+ * every problem ("nothing was changed"). Permissions are checked for what this run does:
+ * get and patch of every object (create for those that do not exist), the ApplySet parent,
+ * the EndpointSlices its waits read, and with prune list of every member kind and delete of
+ * every member that left the output.
+ */
+async function preflight(client: KubeClient, desired: DesiredPlatform, parent: ApplySetParent, fieldManager: string, options: ApplyOptions): Promise<Preflight> {
+  const problems: string[] = [];
+  const forbidden = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
+  problems.push(...await missingPrerequisites(client, desired));
+  const version = await serverVersion(client);
+  problems.push(...versionProblems(version, desired.kubernetes ?? []));
+
+  const id = applySetId(parent);
+  let before: ApplySetState = { exists: false, groupKinds: [], namespaces: [] };
+  try {
+    before = await readApplySet(client, parent);
+  } catch (e) {
+    if (!forbidden(e)) throw e; // the access review below names the permission
+  }
+
+  // The objects as they are now (404: not there, or its kind not served yet; 403: the review below says so).
+  const manifests = desired.objects.map((o) => o.json);
+  const live = new Map<Manifest, Json | undefined>();
+  const unknown = new Set<Manifest>();
+  await mapLimit(manifests, 8, async (m) => {
+    try {
+      live.set(m, await client.get(m.apiVersion, m.kind, m.metadata.namespace, m.metadata.name));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) live.set(m, undefined);
+      else if (forbidden(e)) unknown.add(m);
+      else throw withObject(e, desired.objects.find((o) => o.json === m)!);
+    }
+  });
+
+  // Objects another ApplySet (or tool) owns.
+  const otherIds = [...live.values()].map((l) => l?.metadata?.labels?.[APPLYSET_PART_OF]).filter((x): x is string => !!x && x !== id);
+  const conflicts = ownershipConflicts(manifests, live, id, [fieldManager, LEGACY_FIELD_MANAGER], options.adopt ?? [], await applySetParents(client, otherIds));
+  for (const c of conflicts.filter((x) => !x.adopted)) {
+    problems.push(`${c.ref} belongs to ${c.owner}: applying would take it over; pass --adopt ${adoptSpec(c.ref)} (or --adopt all) to take it, or leave it out of this platform`);
+  }
+
+  // Permissions.
+  const needs: AccessNeed[] = [];
+  const resources = new Map<string, { plural: string; namespaced: boolean } | undefined>();
+  const resourceOf = async (apiVersion: string, kind: string) => {
+    const key = `${apiVersion}/${kind}`;
+    if (!resources.has(key)) resources.set(key, await resourceFor(client, apiVersion, kind, manifests));
+    return resources.get(key);
+  };
+  for (const m of manifests) {
+    const r = await resourceOf(m.apiVersion, m.kind);
+    if (!r) continue; // a kind nothing serves: the prerequisites above say so
+    const at = { group: groupOf(m.apiVersion), resource: r.plural, namespace: r.namespaced ? m.metadata.namespace ?? 'default' : undefined };
+    needs.push({ verb: 'get', ...at }, { verb: 'patch', ...at });
+    if (!live.get(m) || unknown.has(m)) needs.push({ verb: 'create', ...at });
+  }
+  const secret = { group: '', resource: 'secrets', namespace: parent.namespace };
+  needs.push({ verb: 'get', ...secret }, { verb: 'patch', ...secret }, { verb: 'get', group: '', resource: 'namespaces' });
+  if (!before.exists) needs.push({ verb: 'create', ...secret });
+  if (!options.dryRun) {
+    const servicesNs = new Set(manifests.filter((m) => isWebhookConfiguration(m.kind) || (m.kind === 'CustomResourceDefinition' && m.spec?.conversion?.webhook))
+      .flatMap((m) => webhookServices(m).map((s) => s.namespace)));
+    for (const ns of servicesNs) needs.push({ verb: 'list', group: 'discovery.k8s.io', resource: 'endpointslices', namespace: ns });
+  }
+  if (options.prune && before.exists) {
+    const keep = new Set(manifests.map(objectKey));
+    const ownKinds = new Set(manifests.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => (m.spec?.group ? `${m.spec.names?.kind}.${m.spec.group}` : String(m.spec?.names?.kind))));
+    const namespaces = [...new Set([parent.namespace, ...before.namespaces])];
+    for (const gk of before.groupKinds) {
+      const dot = gk.indexOf('.');
+      const found = await client.resolveKind(dot < 0 ? '' : gk.slice(dot + 1), dot < 0 ? gk : gk.slice(0, dot));
+      if (!found) continue;
+      const group = groupOf(found.apiVersion);
+      if (found.info.namespaced) for (const ns of namespaces) needs.push({ verb: 'list', group, resource: found.info.plural, namespace: ns });
+      else needs.push({ verb: 'list', group, resource: found.info.plural });
+    }
+    try {
+      const members = await listMembers(client, id, before, parent, { mayBeUnserved: ownKinds });
+      for (const m of members.filter((x) => !keep.has(objectKey(x)))) {
+        const r = await resourceOf(m.apiVersion, m.kind);
+        if (r) needs.push({ verb: 'delete', group: groupOf(m.apiVersion), resource: r.plural, namespace: r.namespaced ? m.metadata.namespace : undefined });
+      }
+    } catch (e) {
+      if (e instanceof UnresolvedKindError) problems.push(e.message);
+      else if (!forbidden(e)) throw e;
+    }
+  }
+  problems.push(...await accessProblems(client, needs));
+  if (problems.length) throw new PreflightError(`nothing was changed:\n${problems.map((m) => `  ${m}`).join('\n')}`);
+  return { before, adopted: conflicts.filter((c) => c.adopted) };
+}
+
+/** `Kind/name` or `Kind/namespace/name` of a `describeRef` text. */
+function adoptSpec(ref: string): string {
+  const [, kind, name] = ref.split(' ');
+  return `${kind}/${name}`;
+}
+
+/** Applies a platform. Throws PreflightError before any change when the checks before the first write fail, and on a failed wait. */
+export async function applyPlatform(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const fieldManager = options.fieldManager ?? fieldManagerFor(desired.name);
+  const reporter = options.reporter ?? { line: () => undefined, progress: () => undefined };
 
   const parent = applySetParent(desired.name, options.applySetNamespace);
   const id = applySetId(parent);
-  const before = await readApplySet(client, parent);
+  const { before, adopted } = await preflight(client, desired, parent, fieldManager, options);
+  for (const a of adopted) reporter.line(`adopting ${a.ref} from ${a.owner} (--adopt)`);
+  const outcomes: ApplyOutcome[] = [];
+  try {
+    return await applyPhases(client, desired, options, { parent, id, before, fieldManager, reporter, outcomes });
+  } catch (e) {
+    if (e instanceof InterruptedError || e instanceof UnreachableError) throw new ApplyStoppedError(e, outcomes);
+    throw e;
+  }
+}
+
+/**
+ * An apply that stopped part way, interrupted (SIGINT) or because the API server could not be
+ * reached: what it applied before is in `outcomes`; a new run resumes (objects already as in
+ * the output are unchanged and not written again).
+ */
+export class ApplyStoppedError extends Error {
+  constructor(public readonly reason: InterruptedError | UnreachableError, public readonly outcomes: readonly ApplyOutcome[]) {
+    super(`${reason.message}; ${summary(outcomes, false)} before it stopped`);
+    this.name = 'ApplyStoppedError';
+  }
+}
+
+async function applyPhases(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions,
+  ctx: { parent: ApplySetParent; id: string; before: ApplySetState; fieldManager: string; reporter: WaitReporter; outcomes: ApplyOutcome[] }): Promise<ApplyResult> {
+  const { parent, id, before, fieldManager, reporter, outcomes } = ctx;
+  const waitOptions = { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs, reporter };
+  const dryRun = options.dryRun ?? false;
   const groupKinds = new Set(desired.objects.map((o) => groupKind(o.json)));
   const namespaces = new Set(desired.objects.map((o) => o.json.metadata.namespace).filter((n): n is string => !!n));
   const writeParent = (gks: Iterable<string>, nss: Iterable<string>) =>
     writeApplySet(client, parent, gks, nss, { fieldManager, version: options.version ?? '0.0.0', dryRun });
-  const outcomes: ApplyOutcome[] = [];
   // The parent first names every kind and namespace the set may hold after this run (old and
   // new), so that an interrupted run still leaves every member findable.
   const superset = [new Set([...before.groupKinds, ...groupKinds]), new Set([...before.namespaces, ...namespaces])] as const;
@@ -119,7 +266,7 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
     reporter.line(`${phase}: ${inPhase.length} objects`);
     client.forgetDiscovery();
     // Before webhooks (and custom resources converted by a webhook) are used: their backends answer.
-    if (!dryRun) {
+    if (!dryRun && options.waits !== false) {
       const services = new Map<string, { namespace: string; name: string; neededBy: Set<string> }>();
       for (const o of inPhase) {
         const owner = isWebhookConfiguration(o.json.kind) ? o.json : conversions.get(`${groupOf(o.json.apiVersion)}/${o.json.kind}`);
@@ -143,14 +290,14 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
     for (const component of components) {
       const counts: Record<string, number> = {};
       for (const o of inPhase.filter((x) => x.component === component)) {
-        const action = await applyOne(client, o, id, fieldManager, dryRun);
-        outcomes.push({ ref: describeRef(o.json), component, phase, action });
+        const { action, overrode } = await applyOne(client, o, id, fieldManager, dryRun);
+        outcomes.push({ ref: describeRef(o.json), component, phase, action, ...(overrode ? { overrode } : {}) });
         counts[action] = (counts[action] ?? 0) + 1;
-        if (action === 'configured') reporter.line(`    configured ${describeRef(o.json)}`);
+        if (action === 'configured') reporter.line(`    configured ${describeRef(o.json)}${overrode ? ` (took over fields of ${overrode.join('; ')})` : ''}`);
       }
       reporter.line(`  ${component}: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
     }
-    if (!dryRun) {
+    if (!dryRun && options.waits !== false) {
       // CRDs first: the phases after need their kinds served (and discovery read again).
       for (const o of inPhase.filter((x) => x.json.kind === 'CustomResourceDefinition')) await waitReady(client, o.json, waitOptions);
       client.forgetDiscovery();
@@ -163,7 +310,8 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
   if (parentChanges) await writeParent(...superset);
 
   if (options.prune) {
-    const pruned = await prune(client, desired, parent, { ...before, groupKinds: [...superset[0]], namespaces: [...superset[1]] }, { dryRun, pruneCrds: options.pruneCrds ?? false, reporter });
+    const pruned = await prune(client, desired, parent, { ...before, groupKinds: [...superset[0]], namespaces: [...superset[1]] },
+      { dryRun, pruneCrds: options.pruneCrds ?? false, reporter, before: before.groupKinds });
     outcomes.push(...pruned.outcomes);
     // The set now: the output, and what prune kept (so that a later prune still finds it).
     const final = [new Set([...groupKinds, ...pruned.kept.map(groupKind)]), new Set([...namespaces, ...pruned.kept.map((k) => k.metadata?.namespace).filter((n): n is string => !!n)])] as const;
@@ -179,13 +327,16 @@ async function namespaceExists(client: KubeClient, name: string): Promise<boolea
 }
 
 /**
- * Applies one object; says whether the server created, changed or kept it. An object that
- * exists is first applied as a dry run: when neither its fields nor this manager's field
- * ownership would change, nothing is written (the server would otherwise write a no-op
- * apply that only reorders managedFields or refreshes their time, a new resourceVersion
- * that watchers and GitOps tools see as a change).
+ * Applies one object; says whether the server created, changed or kept it, and whose fields a
+ * forced apply took. An object that exists is first applied as a dry run without force: when
+ * neither its fields nor this manager's field ownership would change, nothing is written (the
+ * server would otherwise write a no-op apply that only reorders managedFields or refreshes
+ * their time, a new resourceVersion that watchers and GitOps tools see as a change); when
+ * another manager owns a field we set to another value, the server names it (a conflict), and
+ * the apply is forced and reports it. An entry of the legacy manager (`mlplatform`, before one
+ * manager per platform) is then removed, so that fields left out later are not kept by it.
  */
-async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean): Promise<ApplyAction> {
+async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean): Promise<{ action: ApplyAction; overrode?: string[] }> {
   const json = withPartOf(o.json, id);
   try {
     let live: Json | undefined;
@@ -193,7 +344,7 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
       live = await client.get(json.apiVersion, json.kind, json.metadata.namespace, json.metadata.name);
     } catch (e) {
       // In a dry run, a custom resource whose CRD is not there yet cannot be checked by the server.
-      if (dryRun && e instanceof ApiError && e.status === 404) return 'created';
+      if (dryRun && e instanceof ApiError && e.status === 404) return { action: 'created' };
       throw e;
     }
     if (!live) {
@@ -201,18 +352,53 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
         await client.apply(json, { fieldManager, dryRun });
       } catch (e) {
         // In a dry run, an object in a Namespace this run would create first.
-        if (dryRun && e instanceof ApiError && e.status === 404) return 'created';
+        if (dryRun && e instanceof ApiError && e.status === 404) return { action: 'created' };
         throw e;
       }
-      return 'created';
+      return { action: 'created' };
     }
-    const preview = await client.apply(json, { fieldManager, dryRun: true });
-    if (!fieldChanges(normalize(live), normalize(preview)).length && sameOwnership(live, preview, fieldManager)) return 'unchanged';
-    if (!dryRun) await client.apply(json, { fieldManager });
-    return 'configured';
+    const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    let overrode: string[] | undefined;
+    try {
+      const preview = await client.apply(json, { fieldManager, dryRun: true, force: false });
+      if (!legacy && !fieldChanges(normalize(live), normalize(preview)).length && sameOwnership(live, preview, fieldManager)) return { action: 'unchanged' };
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 409)) throw e;
+      overrode = conflictsOf(e);
+    }
+    if (!dryRun) {
+      const applied = await client.apply(json, { fieldManager });
+      if (legacy) await dropManager(client, applied, LEGACY_FIELD_MANAGER);
+    }
+    return { action: 'configured', overrode };
   } catch (e) {
     throw withObject(e, o);
   }
+}
+
+/** `manager: .field, .field` per manager a server-side apply conflict names. */
+export function conflictsOf(e: ApiError): string[] {
+  const causes: Json[] = (e.details as Json | undefined)?.details?.causes ?? [];
+  const byManager = new Map<string, string[]>();
+  for (const c of causes) {
+    const m = /conflict with "([^"]+)"/.exec(String(c.message ?? ''));
+    const manager = m?.[1] ?? 'another manager';
+    byManager.set(manager, [...(byManager.get(manager) ?? []), String(c.field ?? '')]);
+  }
+  if (!byManager.size) return [e.message];
+  return [...byManager.entries()].map(([m, fields]) => `${m}: ${fields.filter(Boolean).join(', ')}`);
+}
+
+/** Removes a manager's Apply entry from an object's managedFields (a JSON patch that first tests the entry is still there). */
+async function dropManager(client: KubeClient, obj: Json, manager: string): Promise<void> {
+  const entries: Json[] = obj.metadata?.managedFields ?? [];
+  const i = entries.findIndex((m) => m.manager === manager && m.operation === 'Apply' && !m.subresource);
+  if (i < 0) return;
+  const path = await client.pathOf(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);
+  await client.request('PATCH', path, [
+    { op: 'test', path: `/metadata/managedFields/${i}/manager`, value: manager },
+    { op: 'remove', path: `/metadata/managedFields/${i}` },
+  ], 'application/json-patch+json');
 }
 
 /** Whether a manager owns the same fields in both versions of an object. */
@@ -223,24 +409,34 @@ function sameOwnership(a: Json, b: Json, manager: string): boolean {
 }
 
 function withObject(e: unknown, o: DesiredObject): Error {
+  if (e instanceof InterruptedError || e instanceof UnreachableError) return e;
   return new Error(`${describeRef(o.json)} (${o.component}, ${o.phase}): ${(e as Error).message}`);
 }
 
-/** Prune order: webhook configurations first, then reverse phase order (custom resources, controllers, CRDs, Namespaces last). */
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+
+/**
+ * Prune order: webhook configurations first, then reverse phase order: custom resources,
+ * workloads (so that no pod runs on without the RBAC, ServiceAccount, Service or
+ * configuration it uses), the rest of the controllers' objects, CRDs, Namespaces last.
+ */
 export function pruneRank(o: Json): number {
   if (isWebhookConfiguration(o.kind)) return 0;
   if (o.kind === 'APIService') return 1;
   if (!isBuiltinGroup(o.apiVersion) && o.kind !== 'CustomResourceDefinition') return 2;
-  if (o.kind === 'CustomResourceDefinition') return 4;
-  if (o.kind === 'Namespace') return 5;
-  return 3;
+  if (WORKLOADS.has(o.kind)) return 3;
+  if (o.kind === 'CustomResourceDefinition') return 5;
+  if (o.kind === 'Namespace') return 6;
+  return 4;
 }
 
 async function prune(client: KubeClient, desired: DesiredPlatform, parent: ApplySetParent, state: Parameters<typeof listMembers>[2],
-  options: { dryRun: boolean; pruneCrds: boolean; reporter: WaitReporter }): Promise<{ outcomes: ApplyOutcome[]; kept: Json[] }> {
+  options: { dryRun: boolean; pruneCrds: boolean; reporter: WaitReporter; before: readonly string[] }): Promise<{ outcomes: ApplyOutcome[]; kept: Json[] }> {
   client.forgetDiscovery();
   const keep = new Set(desired.objects.map((o) => objectKey(o.json)));
-  const members = await listMembers(client, applySetId(parent), state, parent);
+  // In a dry run, kinds new in this run were not created: none of them can have members yet.
+  const members = await listMembers(client, applySetId(parent), state, parent,
+    { mayBeUnserved: options.dryRun ? new Set(state.groupKinds.filter((gk) => !options.before.includes(gk))) : undefined });
   const candidates = members.filter((m) => !keep.has(objectKey(m)) && m.metadata?.labels?.[APPLYSET_PART_OF] === applySetId(parent))
     .sort((a, b) => pruneRank(a) - pruneRank(b));
   const out: ApplyOutcome[] = [];
@@ -279,7 +475,7 @@ async function customResourceCount(client: KubeClient, crd: Json): Promise<numbe
   }
 }
 
-function summary(outcomes: ApplyOutcome[], dryRun: boolean): string {
+function summary(outcomes: readonly ApplyOutcome[], dryRun: boolean): string {
   const count = (a: ApplyAction) => outcomes.filter((o) => o.action === a).length;
   const changed = count('created') + count('configured') + count('pruned');
   const prefix = dryRun ? 'dry run (server): ' : '';

@@ -96,41 +96,41 @@ export async function writeApplySet(client: KubeClient, parent: ApplySetParent, 
   await client.apply(body, { fieldManager: options.fieldManager, dryRun: options.dryRun });
 }
 
+/** A group-kind of an ApplySet that the server serves in no version: its members cannot be found. */
+export class UnresolvedKindError extends Error {}
+
 /**
  * The members of an ApplySet on the cluster: objects of its group-kinds, in its namespaces
- * (and cluster-scoped), that carry its part-of label. Kinds the server no longer serves are skipped.
+ * (and cluster-scoped), that carry its part-of label. Each kind is found in whichever version
+ * of its group the server serves it (a group's preferred version need not serve every kind:
+ * serving.kserve.io prefers v1beta1, ClusterServingRuntime is only in v1alpha1). A kind the
+ * server serves in no version is an UnresolvedKindError: its members, if any, could not be
+ * listed, so pruning without them would leave them behind unseen.
  */
-export async function listMembers(client: KubeClient, id: string, state: ApplySetState, parent: ApplySetParent): Promise<Json[]> {
+export async function listMembers(client: KubeClient, id: string, state: ApplySetState, parent: ApplySetParent,
+  options: { mayBeUnserved?: ReadonlySet<string> } = {}): Promise<Json[]> {
   const out: Json[] = [];
   const namespaces = [...new Set([parent.namespace, ...state.namespaces])];
+  const unresolved: string[] = [];
+  const selector = `${APPLYSET_PART_OF}=${id}`;
   for (const gk of state.groupKinds) {
     const dot = gk.indexOf('.');
     const kind = dot < 0 ? gk : gk.slice(0, dot);
     const group = dot < 0 ? '' : gk.slice(dot + 1);
-    const apiVersion = await preferredVersion(client, group);
-    if (!apiVersion) continue;
-    let info;
-    try {
-      info = await client.resourceOf(apiVersion, kind);
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 404) continue;
-      throw e;
+    const found = await client.resolveKind(group, kind);
+    if (!found) {
+      // A kind a dry run would have added (its CRD was not created): it has no members yet.
+      if (!options.mayBeUnserved?.has(gk)) unresolved.push(gk);
+      continue;
     }
-    const selector = `${APPLYSET_PART_OF}=${id}`;
+    const { apiVersion, info } = found;
     if (!info.namespaced) out.push(...await client.list(apiVersion, kind, { labelSelector: selector }));
     else for (const ns of namespaces) out.push(...await client.list(apiVersion, kind, { namespace: ns, labelSelector: selector }));
   }
-  return out;
-}
-
-/** The preferred apiVersion of a group, from discovery; undefined when the group is not served. */
-async function preferredVersion(client: KubeClient, group: string): Promise<string | undefined> {
-  if (!group) return 'v1';
-  try {
-    const g = await client.request('GET', `/apis/${group}`);
-    return g?.preferredVersion?.groupVersion;
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return undefined;
-    throw e;
+  if (unresolved.length) {
+    throw new UnresolvedKindError(`ApplySet ${parent.namespace}/${parent.name} lists ${unresolved.join(', ')} in ${APPLYSET_GROUP_KINDS}, ` +
+      `but the server serves ${unresolved.length > 1 ? 'these kinds' : 'this kind'} in no version of ${unresolved.length > 1 ? 'their groups' : 'its group'}, so members of ${unresolved.length > 1 ? 'them' : 'it'} cannot be found and nothing was pruned. ` +
+      'Install the CRD again (then prune), or, if its objects are gone with it, remove the kind from that annotation of the parent Secret');
   }
+  return out;
 }

@@ -53,6 +53,51 @@ export interface ApplyOptions {
 
 type Json = Record<string, any>;
 
+/**
+ * The API server could not be reached (connection refused, reset, timed out) for as long as
+ * the client retries: what was applied before stays, and a new run resumes.
+ */
+export class UnreachableError extends Error {
+  constructor(public readonly server: string, public readonly lastError: string) {
+    super(`cannot reach the API server at ${server} (${lastError})`);
+    this.name = 'UnreachableError';
+  }
+}
+
+/** The run was interrupted (SIGINT): no request was sent after it; the one in flight finished. */
+export class InterruptedError extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'InterruptedError';
+  }
+}
+
+/** How a client retries. */
+export interface RetryOptions {
+  /** Retries stop when the next would start after this long since the first try. @default 60 s */
+  readonly withinMs?: number;
+  /** The first backoff; doubled each time up to maxDelayMs. @default 200 ms */
+  readonly initialDelayMs?: number;
+  /** @default 5 s */
+  readonly maxDelayMs?: number;
+}
+
+/** Error codes of a connection that failed or broke (the server may come back). */
+const CONNECTION_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/** Whether an error of a request is worth another try: a broken connection, 429, 5xx (but a webhook that cannot be called), or a deadline. */
+export function isTransient(e: unknown): boolean {
+  if (e instanceof ApiError) {
+    if (/context deadline exceeded/.test(e.message)) return true;
+    // A webhook the server cannot call (its backend refuses, or is not there) fails the same way
+    // until someone fixes it: said at once, with the webhook's name, rather than after the retries.
+    if (/failed calling webhook/.test(e.message)) return false;
+    return e.status === 429 || e.status >= 500;
+  }
+  const err = e as NodeJS.ErrnoException;
+  return CONNECTION_ERRORS.has(err?.code ?? '') || /socket hang up|no answer in \d+ s/.test(String(err?.message ?? ''));
+}
+
 /** Loads @kubernetes/client-node (ESM-only; Node 20.19+ loads it with require). */
 export function loadKubeClient(): typeof import('@kubernetes/client-node') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -64,7 +109,20 @@ export class KubeClient {
   /** The keep-alive agent for the TLS settings the kubeconfig gave (see `agentFor`). */
   private agent?: { readonly key: string; readonly agent: https.Agent };
 
-  constructor(public readonly kubeConfig: KubeConfig) {}
+  /** Requests retried and why (for the report of a run). */
+  public readonly retries: string[] = [];
+  private interrupted = false;
+  private readonly retry: Required<RetryOptions>;
+
+  constructor(public readonly kubeConfig: KubeConfig, retry: RetryOptions = {}) {
+    this.retry = { withinMs: retry.withinMs ?? 60_000, initialDelayMs: retry.initialDelayMs ?? 200, maxDelayMs: retry.maxDelayMs ?? 5000 };
+  }
+
+  /** No request is sent after this (each throws InterruptedError); a request in flight finishes. */
+  public interrupt(): void {
+    this.interrupted = true;
+  }
+
 
   /**
    * One keep-alive agent for this client's requests. client-node's applyToHTTPSOptions makes
@@ -93,8 +151,38 @@ export class KubeClient {
     return cluster.server.replace(/\/+$/, '');
   }
 
-  /** Sends a request and parses the JSON answer; a non-2xx answer is an ApiError. */
+  /**
+   * Sends a request and parses the JSON answer; a non-2xx answer is an ApiError. A transient
+   * failure (429, 5xx, "context deadline exceeded", a connection refused or reset) is tried
+   * again with exponential backoff (429's Retry-After honoured) while within the retry window;
+   * then a broken connection is an UnreachableError, an error answer the last ApiError. Every
+   * request this client sends is safe to repeat: server-side apply, get, list, delete (a
+   * repeated delete finds nothing: 404), status writes, access reviews.
+   */
   public async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<any> {
+    const start = Date.now();
+    let delay = this.retry.initialDelayMs;
+    for (let attempt = 1; ; attempt++) {
+      if (this.interrupted) throw new InterruptedError();
+      try {
+        return await this.send(method, path, body, contentType);
+      } catch (e) {
+        if (!isTransient(e)) throw e;
+        const retryAfter = e instanceof ApiError && e.status === 429 ? Number((e.details as Json | undefined)?.details?.retryAfterSeconds ?? 0) * 1000 : 0;
+        const wait = Math.min(Math.max(delay, retryAfter), this.retry.maxDelayMs);
+        const why = e instanceof ApiError ? `${e.status} ${e.message}` : String((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+        if (Date.now() + wait - start > this.retry.withinMs) {
+          if (e instanceof ApiError) throw e;
+          throw new UnreachableError(this.server, `${why}; ${attempt} ${attempt > 1 ? 'tries' : 'try'} in ${Math.round((Date.now() - start) / 1000)} s`);
+        }
+        this.retries.push(`${method} ${path}: ${why}`);
+        await new Promise((r) => setTimeout(r, wait));
+        delay = Math.min(delay * 2, this.retry.maxDelayMs);
+      }
+    }
+  }
+
+  private async send(method: string, path: string, body: unknown, contentType: string): Promise<any> {
     const url = new URL(this.server + path);
     const opts: https.RequestOptions = { method, headers: { Accept: 'application/json' } };
     await this.kubeConfig.applyToHTTPSOptions(opts);
@@ -158,6 +246,41 @@ export class KubeClient {
     }
     if (!info) throw new ApiError(404, 'NotFound', `the server serves ${apiVersion} but no kind ${kind}: is its CRD up to date?`);
     return info;
+  }
+
+  /**
+   * The served apiVersion of a group/kind, as kubectl's RESTMapper finds it: discovery over
+   * every version of the group, the preferred version first. Undefined when no served version
+   * of the group has the kind (or the group is not served).
+   */
+  public async resolveKind(group: string, kind: string): Promise<{ apiVersion: string; info: ResourceInfo } | undefined> {
+    let versions: string[];
+    if (!group) {
+      versions = ['v1'];
+    } else {
+      let g: Json | undefined;
+      try {
+        g = await this.request('GET', `/apis/${group}`);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) return undefined;
+        throw e;
+      }
+      const preferred: string | undefined = g?.preferredVersion?.groupVersion;
+      const all: string[] = (g?.versions ?? []).map((v: Json) => String(v.groupVersion));
+      versions = [...new Set([...(preferred ? [preferred] : []), ...all])];
+    }
+    for (const apiVersion of versions) {
+      let resources: Map<string, ResourceInfo>;
+      try {
+        resources = await this.resources(apiVersion);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) continue;
+        throw e;
+      }
+      const info = resources.get(kind);
+      if (info) return { apiVersion, info };
+    }
+    return undefined;
   }
 
   /** The URL path of an object (or of its collection when name is omitted). */

@@ -13,6 +13,7 @@ import { IgnoredField, ignoredFields } from '../gitops/ignore';
 import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
+import type { KubernetesNeed } from './preflight';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 import { ManifestDocument, readPath } from '../validation/manifests';
 
@@ -47,6 +48,8 @@ export interface DesiredPlatform {
   readonly prerequisites: readonly DesiredPrerequisite[];
   /** Fields that change at run time (the Argo CD ignoreDifferences list). */
   readonly ignored: readonly IgnoredField[];
+  /** The oldest Kubernetes each component runs on (from the model; a synthesized folder does not say). */
+  readonly kubernetes?: readonly KubernetesNeed[];
 }
 
 export const groupOf = (apiVersion: string): string => (String(apiVersion).includes('/') ? String(apiVersion).slice(0, String(apiVersion).lastIndexOf('/')) : '');
@@ -88,7 +91,8 @@ export function desiredFromModel(model: PlatformModel): DesiredPlatform {
     const namespaces = inPhase.filter((o) => o.json.kind === 'Namespace' && !seen.has(o.json.metadata.name) && seen.add(o.json.metadata.name));
     return [...namespaces, ...inPhase.filter((o) => o.json.kind !== 'Namespace')];
   }).map((o) => ({ json: o.json as Manifest, phase: o.phase, component: o.component.componentName }));
-  return { name: model.platform.name, objects, prerequisites: attribute(externalKinds(objects.map((o) => o.json)), model.platform.prerequisites, true), ignored: ignoredFields(model) };
+  const kubernetes = model.components.map((c) => ({ component: c.componentName, min: c.kubernetes.min, feature: c.kubernetes.feature }));
+  return { name: model.platform.name, objects, prerequisites: attribute(externalKinds(objects.map((o) => o.json)), model.platform.prerequisites, true), ignored: ignoredFields(model), kubernetes };
 }
 
 /**

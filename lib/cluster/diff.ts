@@ -11,7 +11,7 @@
 import { applySetId, applySetParent, listMembers, readApplySet, withPartOf } from './applyset';
 import { ApiError, KubeClient } from './client';
 import { DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
-import { ClusterOptions, FIELD_MANAGER } from './options';
+import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { IgnoredField } from '../gitops/ignore';
 
 export type FieldPath = ReadonlyArray<string | number>;
@@ -32,6 +32,60 @@ export interface ObjectDiff {
   readonly phase: string;
   readonly action: 'create' | 'update' | 'unchanged';
   readonly changes: FieldChange[];
+  /** With showForeign: fields another manager added inside this object, that the output does not set. */
+  readonly foreign?: ForeignField[];
+}
+
+/** A field of a live object that the output does not set and another field manager does. */
+export interface ForeignField {
+  readonly path: string;
+  readonly manager: string;
+}
+
+/**
+ * The fields other managers own in a live object that the desired object does not have
+ * (topmost path only), from their managedFields entries; status writers and run-time fields
+ * the server keeps for itself are left out.
+ */
+export function foreignFields(live: Json, desired: Json, ours: readonly string[]): ForeignField[] {
+  const out: ForeignField[] = [];
+  const skip = new Set(['metadata.managedFields', 'metadata.resourceVersion', 'metadata.uid', 'metadata.generation', 'metadata.creationTimestamp', 'status']);
+  const walk = (fields: Json, want: unknown, at: string, manager: string) => {
+    for (const [key, sub] of Object.entries(fields)) {
+      if (key === '.') continue;
+      let path: string;
+      let next: unknown;
+      if (key.startsWith('f:')) {
+        const name = key.slice(2);
+        path = at ? `${at}.${name}` : name;
+        next = isObject(want) ? want[name] : undefined;
+      } else if (key.startsWith('k:')) {
+        let match: Json = {};
+        try { match = JSON.parse(key.slice(2)); } catch { /* keep {} */ }
+        path = `${at}[${Object.entries(match).map(([k, v]) => `${k}=${String(v)}`).join(',')}]`;
+        next = Array.isArray(want) ? want.find((item) => isObject(item) && Object.entries(match).every(([k, v]) => item[k] === v)) : undefined;
+      } else if (key.startsWith('v:')) {
+        path = `${at}[${key.slice(2)}]`;
+        let value: unknown;
+        try { value = JSON.parse(key.slice(2)); } catch { value = undefined; }
+        next = Array.isArray(want) && want.some((x) => JSON.stringify(x) === JSON.stringify(value)) ? value : undefined;
+      } else {
+        continue;
+      }
+      if (skip.has(path)) continue;
+      const children = isObject(sub) ? Object.entries(sub).filter(([k]) => k !== '.') : [];
+      // A flat map the output lacks (annotations, labels, data): its keys, one by one.
+      const flat = children.length > 0 && children.every(([, v]) => !isObject(v) || Object.keys(v).every((k) => k === '.'));
+      if (next === undefined && !flat) out.push({ path, manager });
+      else if (next === undefined) walk(sub, {}, path, manager);
+      else if (isObject(sub) && Object.keys(sub).some((k) => k !== '.')) walk(sub, next, path, manager);
+    }
+  };
+  for (const entry of live.metadata?.managedFields ?? []) {
+    if (ours.includes(entry.manager) || entry.subresource) continue;
+    walk(entry.fieldsV1 ?? {}, desired, '', String(entry.manager));
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path) || a.manager.localeCompare(b.manager));
 }
 
 export interface DiffResult {
@@ -129,8 +183,8 @@ export function formatPath(path: FieldPath): string {
 }
 
 /** Computes what apply would change. Errors of single objects are collected, not thrown. */
-export async function diffPlatform(client: KubeClient, desired: DesiredPlatform, options: ClusterOptions = {}): Promise<DiffResult> {
-  const fieldManager = options.fieldManager ?? FIELD_MANAGER;
+export async function diffPlatform(client: KubeClient, desired: DesiredPlatform, options: ClusterOptions & { readonly showForeign?: boolean } = {}): Promise<DiffResult> {
+  const fieldManager = options.fieldManager ?? fieldManagerFor(desired.name);
   const parent = applySetParent(desired.name, options.applySetNamespace);
   const id = applySetId(parent);
   const objects: ObjectDiff[] = [];
@@ -161,8 +215,9 @@ export async function diffPlatform(client: KubeClient, desired: DesiredPlatform,
       continue;
     }
     const patterns = ignorePatterns(desired.ignored, o.json);
-    const changes = fieldChanges(normalize(live), normalize(dry), patterns).map((c) => ({ ...c, managers: managersOf(live!, c.path, fieldManager) }));
-    objects.push({ ...base, action: changes.length ? 'update' : 'unchanged', changes });
+    const changes = fieldChanges(normalize(live), normalize(dry), patterns).map((c) => ({ ...c, managers: managersOf(live!, c.path, fieldManager).filter((m) => m !== LEGACY_FIELD_MANAGER) }));
+    const foreign = options.showForeign ? foreignFields(live, json, [fieldManager, LEGACY_FIELD_MANAGER]) : undefined;
+    objects.push({ ...base, action: changes.length ? 'update' : 'unchanged', changes, ...(foreign ? { foreign } : {}) });
   }
   const state = await readApplySet(client, parent);
   const keep = new Set(desired.objects.map((o) => objectKey(o.json)));
@@ -189,6 +244,14 @@ export function diffText(d: DiffResult): string {
   if (d.prune.length) {
     lines.push('prune (in the cluster, in this platform\'s ApplySet, not in the output):');
     for (const p of d.prune) lines.push(`  - ${p}`);
+  }
+  const foreign = d.objects.filter((o) => o.foreign?.length);
+  if (foreign.length) {
+    lines.push('fields other managers added inside objects we own (apply leaves them; not counted as changes):');
+    for (const o of foreign) {
+      lines.push(`  ${o.ref}`);
+      for (const f of o.foreign!) lines.push(`      ${f.path}  [${f.manager}]`);
+    }
   }
   for (const e of d.errors) lines.push(`error: ${e}`);
   const n = (a: string) => d.objects.filter((o) => o.action === a).length;

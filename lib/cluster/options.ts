@@ -1,11 +1,21 @@
 /** Options shared by `mlplatform apply` and `mlplatform diff`. */
 import { WaitReporter } from './waits';
 
-/** The field manager of every object `mlplatform apply` writes. */
-export const FIELD_MANAGER = 'mlplatform';
+/**
+ * The field manager of releases before one manager per platform: every platform wrote as
+ * `mlplatform`, so two platforms on one cluster could not tell their fields apart. An object
+ * of this platform's ApplySet that still has an entry of it is moved to the platform's manager
+ * at its next apply.
+ */
+export const LEGACY_FIELD_MANAGER = 'mlplatform';
+
+/** The field manager of every object `mlplatform apply` writes for a platform: `mlplatform-<platform>`. */
+export function fieldManagerFor(platform: string): string {
+  return `${LEGACY_FIELD_MANAGER}-${platform}`;
+}
 
 export interface ClusterOptions {
-  /** @default FIELD_MANAGER */
+  /** @default fieldManagerFor(platform) */
   readonly fieldManager?: string;
   /** Where the ApplySet parent Secret lives. @default 'default' */
   readonly applySetNamespace?: string;

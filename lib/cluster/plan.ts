@@ -35,8 +35,16 @@ export const PLAN_CODES: Readonly<Record<string, Severity>> = {
   WEBHOOK_ADDED: 'info',
   WEBHOOK_REMOVED: 'warning',
   WEBHOOK_CHANGED: 'warning',
+  WEBHOOK_FAILURE_POLICY_RELAXED: 'danger',
   RBAC_GRANT_ADDED: 'info',
   RBAC_GRANT_REMOVED: 'warning',
+  RBAC_WILDCARD_GRANTED: 'danger',
+  RBAC_SECRETS_READ_CLUSTER_WIDE: 'danger',
+  RBAC_ESCALATION_GRANTED: 'danger',
+  RBAC_WRITES_WEBHOOKS: 'danger',
+  RBAC_WRITES_RBAC: 'danger',
+  POD_SECURITY_LOWERED: 'danger',
+  NETWORK_POLICY_REMOVED: 'danger',
   IMAGE_CHANGED: 'info',
   IMAGE_MAJOR_CHANGE: 'warning',
   OBJECT_PRUNED: 'warning',
@@ -63,6 +71,8 @@ export function planOutputs(from: readonly Json[], to: readonly Json[]): PlanFin
       add('CRD_REMOVED', o, `CRD removed: deleting it deletes every ${o.spec?.names?.kind} on the cluster (apply --prune keeps it while custom resources remain)`);
     } else if (o.kind === 'Namespace') {
       add('NAMESPACE_REMOVED', o, 'namespace removed: pruning it deletes everything in it, including objects not from this platform');
+    } else if (o.kind === 'NetworkPolicy') {
+      add('NETWORK_POLICY_REMOVED', o, 'NetworkPolicy removed: apply --prune deletes it, and the pods it isolated accept traffic it denied');
     } else {
       add('OBJECT_PRUNED', o, 'no longer in the output: apply --prune deletes it');
     }
@@ -72,6 +82,7 @@ export function planOutputs(from: readonly Json[], to: readonly Json[]): PlanFin
     if (!a) continue;
     if (b.kind === 'CustomResourceDefinition') crdFindings(a, b, add);
     if (b.kind === 'ValidatingWebhookConfiguration' || b.kind === 'MutatingWebhookConfiguration') webhookFindings(a, b, add);
+    if (b.kind === 'Namespace') podSecurityFindings(a, b, add);
   }
   // Webhook configurations new in the output.
   for (const [key, b] of after) {
@@ -176,7 +187,12 @@ function webhookFindings(a: Json, b: Json, add: Add): void {
     for (const [field, get] of WEBHOOK_FIELDS) {
       const x = JSON.stringify(get(old));
       const y = JSON.stringify(get(w));
-      if (x !== y) add('WEBHOOK_CHANGED', b, `webhook ${name}: ${field} ${x} -> ${y}`, `${name}:${field}`);
+      if (x === y) continue;
+      if (field === 'failurePolicy' && b.kind === 'ValidatingWebhookConfiguration' && get(old) === 'Fail' && get(w) === 'Ignore') {
+        add('WEBHOOK_FAILURE_POLICY_RELAXED', b, `webhook ${name}: failurePolicy Fail -> Ignore: while its backend is down or slow, what it rejects is admitted unchecked`, `${name}:${field}`);
+      } else {
+        add('WEBHOOK_CHANGED', b, `webhook ${name}: ${field} ${x} -> ${y}`, `${name}:${field}`);
+      }
     }
   }
   for (const name of wa.keys()) if (!wb.has(name)) add('WEBHOOK_REMOVED', b, `webhook ${name} removed: what it checked or defaulted is no longer checked or defaulted`, name);
@@ -209,6 +225,44 @@ function grantsBySubject(objects: readonly Json[]): Map<string, { sa: Json; gran
   return out;
 }
 
+const RISKS: Record<string, string> = {
+  RBAC_WILDCARD_GRANTED: 'a wildcard grant (every group, resource or verb, including those added later)',
+  RBAC_SECRETS_READ_CLUSTER_WIDE: 'read access to Secrets in every namespace',
+  RBAC_ESCALATION_GRANTED: 'escalate, bind or impersonate (a way past its own permissions)',
+  RBAC_WRITES_WEBHOOKS: 'write access to admission webhook configurations (it can intercept or switch off admission)',
+  RBAC_WRITES_RBAC: 'write access to RBAC (it can grant permissions)',
+};
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection', '*']);
+
+/** The dangerous-grant codes a grant (`cluster-wide: get core/secrets`) falls under. */
+function riskOf(grant: string): string[] {
+  const m = /^(cluster-wide|in [^:]+): (\S+) (\S+?)\/(\S+)/.exec(grant);
+  if (!m) return [];
+  const [, scope, verb, group, resource] = m;
+  const out: string[] = [];
+  if (verb === '*' || group === '*' || resource === '*') out.push('RBAC_WILDCARD_GRANTED');
+  const named = / \(/.test(grant); // resourceNames: only the named objects
+  if (scope === 'cluster-wide' && (group === 'core' || group === '*') && (resource === 'secrets' || resource === '*') && ['get', 'list', 'watch', '*'].includes(verb) && !named) out.push('RBAC_SECRETS_READ_CLUSTER_WIDE');
+  if (['escalate', 'bind', 'impersonate', '*'].includes(verb) && (verb !== '*' || group === 'rbac.authorization.k8s.io' || group === '*')) out.push('RBAC_ESCALATION_GRANTED');
+  if (WRITE_VERBS.has(verb) && (group === 'admissionregistration.k8s.io' || group === '*') && /webhookconfigurations$|^\*$/.test(resource)) out.push('RBAC_WRITES_WEBHOOKS');
+  if (WRITE_VERBS.has(verb) && (group === 'rbac.authorization.k8s.io' || group === '*') && ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings', '*'].includes(resource)) out.push('RBAC_WRITES_RBAC');
+  return out;
+}
+
+const POD_SECURITY_LEVELS = ['privileged', 'baseline', 'restricted'];
+
+/** A Namespace's Pod Security enforce level lowered (a label removed means the cluster default, privileged unless configured). */
+function podSecurityFindings(a: Json, b: Json, add: Add): void {
+  const label = 'pod-security.kubernetes.io/enforce';
+  const level = (o: Json): string | undefined => o.metadata?.labels?.[label];
+  const [x, y] = [level(a), level(b)];
+  if (!x || x === y) return;
+  const rank = (l: string | undefined) => (l === undefined ? 0 : POD_SECURITY_LEVELS.indexOf(l));
+  if (rank(y) < rank(x)) {
+    add('POD_SECURITY_LOWERED', b, `${label} ${x} -> ${y ?? '(removed: the cluster default, privileged unless the admission configuration says otherwise)'}: pods the namespace refused are admitted`, `${x}->${y ?? ''}`);
+  }
+}
+
 function rbacFindings(from: readonly Json[], to: readonly Json[], add: Add): void {
   const ga = grantsBySubject(from);
   const gb = grantsBySubject(to);
@@ -219,6 +273,9 @@ function rbacFindings(from: readonly Json[], to: readonly Json[], add: Add): voi
     const added = [...b].filter((g) => !a.has(g)).sort();
     const removed = [...a].filter((g) => !b.has(g)).sort();
     if (added.length) add('RBAC_GRANT_ADDED', sa, `ServiceAccount ${key} gains: ${added.join('; ')}`, 'added');
+    const risky = new Map<string, string[]>();
+    for (const g of added) for (const code of riskOf(g)) risky.set(code, [...(risky.get(code) ?? []), g]);
+    for (const [code, grants] of risky) add(code, sa, `ServiceAccount ${key} gains ${RISKS[code]}: ${grants.join('; ')}`);
     if (removed.length) add('RBAC_GRANT_REMOVED', sa, `ServiceAccount ${key} loses: ${removed.join('; ')}`, 'removed');
   }
 }

@@ -4,20 +4,23 @@
  * drift by another field manager, run-time fields ignored, the prune set, prune order and
  * CRDs kept while custom resources remain.
  */
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { stringify } from 'yaml';
 import { run } from '../../cli/main';
-import { applyPlatform, PrerequisiteError } from '../../lib/cluster/apply';
-import { applySetParent } from '../../lib/cluster/applyset';
-import { KubeClient } from '../../lib/cluster/client';
+import { applyPlatform, PreflightError, PrerequisiteError } from '../../lib/cluster/apply';
+import { APPLYSET_GROUP_KINDS, applySetId, applySetParent, listMembers, readApplySet, UnresolvedKindError } from '../../lib/cluster/applyset';
+import { KubeClient, loadKubeClient } from '../../lib/cluster/client';
 import { DesiredObject, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
 import { diffPlatform, formatPath } from '../../lib/cluster/diff';
+import { fieldManagerFor } from '../../lib/cluster/options';
 import { ignoredFields } from '../../lib/gitops/ignore';
 import { Phase } from '../../lib/phases';
-import { describeWithApiServer } from '../support/apiserver';
+import { ApiServer, describeWithApiServer } from '../support/apiserver';
 import { playControllers } from '../support/controllers';
+import { startFaultProxy } from '../support/fault-proxy';
 
 /** One component of a hand-made platform: a CRD, a controller with a webhook, and a custom resource, in namespace `ns`. */
 function component(name: string, ns: string, options: { caInjected?: boolean } = {}): DesiredObject[] {
@@ -104,6 +107,74 @@ async function applyPlayed(client: KubeClient, p: DesiredPlatform, options: Para
   } finally {
     await player.stop();
   }
+}
+
+/** A CRD of group multi.example.com served at the given versions (the first is stored). */
+function multiCrd(kind: string, plural: string, versions: string[]): Manifest {
+  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.multi.example.com` },
+    spec: {
+      group: 'multi.example.com',
+      scope: 'Namespaced',
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      versions: versions.map((v, i) => ({ name: v, served: true, storage: i === 0, schema })),
+    },
+  };
+}
+
+/**
+ * A kubeconfig for a ServiceAccount token that holds exactly `rules` cluster-wide (made by the
+ * admin through the TokenRequest API), written to a file for the CLI.
+ */
+async function limitedKubeconfig(admin: KubeClient, name: string, rules: object[]) {
+  await admin.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tokens' } }, { fieldManager: 'test' });
+  await admin.apply({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'tokens' } }, { fieldManager: 'test' });
+  await admin.apply({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `test-${name}` }, rules } as Manifest, { fieldManager: 'test' });
+  await admin.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: `test-${name}` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `test-${name}` },
+    subjects: [{ kind: 'ServiceAccount', name, namespace: 'tokens' }],
+  } as Manifest, { fieldManager: 'test' });
+  const tr = await admin.request('POST', `/api/v1/namespaces/tokens/serviceaccounts/${name}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
+  const cluster = admin.kubeConfig.getCurrentCluster()!;
+  const kc = new (loadKubeClient().KubeConfig)();
+  kc.loadFromOptions({
+    clusters: [{ name: 'envtest', server: cluster.server, caData: cluster.caData, skipTLSVerify: false }],
+    users: [{ name, token: tr.status.token }],
+    contexts: [{ name, cluster: 'envtest', user: name }],
+    currentContext: name,
+  });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-token-')), 'kubeconfig');
+  fs.writeFileSync(file, kc.exportConfig(), { mode: 0o600 });
+  const client = new KubeClient(kc);
+  // The RBAC authorizer learns of the binding from a watch: wait until the token may read namespaces.
+  for (let i = 0; i < 50; i++) {
+    const r = await client.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'namespaces' } } });
+    if (r.status.allowed) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return { client, file };
+}
+
+/** A kubeconfig file for the admin user of `server`, reaching it at `url` (a proxy in front of it). */
+function kubeconfigVia(server: ApiServer, url: string): string {
+  const kc = new (loadKubeClient().KubeConfig)();
+  const cluster = server.kubeConfig.getCurrentCluster()!;
+  kc.loadFromOptions({
+    clusters: [{ name: 'proxied', server: url, caData: cluster.caData, skipTLSVerify: false }],
+    users: [{ name: 'admin', token: server.kubeConfig.getCurrentUser()!.token }],
+    contexts: [{ name: 'proxied', cluster: 'proxied', user: 'admin' }],
+    currentContext: 'proxied',
+  });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-proxied-')), 'kubeconfig');
+  fs.writeFileSync(file, kc.exportConfig(), { mode: 0o600 });
+  return file;
 }
 
 describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms', (server) => {
@@ -193,7 +264,8 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(r.code).toBe(1);
 
     const again = await cli(['apply', '--dir', dir, '--kubeconfig', server().kubeconfigPath]);
-    expect(again.stderr).toContain('configured v1 ConfigMap drift/gizmos-config');
+    // The forced apply says whose field it took.
+    expect(again.stderr).toContain('configured v1 ConfigMap drift/gizmos-config (took over fields of kubectl-edit: .data.level)');
     expect(again.code).toBe(0);
     expect((await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath])).code).toBe(0);
     // The caBundle stays as the injector wrote it.
@@ -243,4 +315,189 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(secret?.metadata.annotations['applyset.kubernetes.io/contains-group-kinds'])
       .toBe('ConfigMap,CustomResourceDefinition.apiextensions.k8s.io,Deployment.apps,Keep.keeps.example.com,Namespace,Service,ServiceAccount,ValidatingWebhookConfiguration.admissionregistration.k8s.io');
   }, 180_000);
+  test('OPS-1: prune finds members whatever version of their group serves their kind; a member kind served in no version fails the prune', async () => {
+    // multi.example.com prefers v1beta1 (Gadget); Relic is served only at v1alpha1, as ClusterServingRuntime in serving.kserve.io.
+    const o = (phase: Phase, json: Manifest): DesiredObject => ({ json, phase, component: 'multi' });
+    const crds = [o(Phase.FOUNDATION, multiCrd('Gadget', 'gadgets', ['v1beta1', 'v1alpha1'])), o(Phase.FOUNDATION, multiCrd('Relic', 'relics', ['v1alpha1']))];
+    const gadget = o(Phase.RESOURCES, { apiVersion: 'multi.example.com/v1beta1', kind: 'Gadget', metadata: { name: 'g', namespace: 'versions' } });
+    const relic = o(Phase.RESOURCES, { apiVersion: 'multi.example.com/v1alpha1', kind: 'Relic', metadata: { name: 'r', namespace: 'versions' } });
+    await applyPlayed(client(), platform('versions', 'versions', [[...crds, gadget, relic]]));
+    expect((await client().request('GET', '/apis/multi.example.com')).preferredVersion.groupVersion).toBe('multi.example.com/v1beta1');
+
+    const without = platform('versions', 'versions', [[...crds, gadget]]);
+    expect((await diffPlatform(client(), without)).prune).toEqual(['multi.example.com/v1alpha1 Relic versions/r']);
+    const { lines } = await applyPlayed(client(), without, { prune: true });
+    expect(lines).toContain('  pruned multi.example.com/v1alpha1 Relic versions/r');
+    expect(await client().get('multi.example.com/v1alpha1', 'Relic', 'versions', 'r')).toBeUndefined();
+    expect(await client().get('multi.example.com/v1beta1', 'Gadget', 'versions', 'g')).toBeDefined();
+
+    // The parent names a kind nothing serves (its CRD was deleted by hand): prune stops and says why.
+    const parent = applySetParent('versions');
+    await client().request('PATCH', `/api/v1/namespaces/${parent.namespace}/secrets/${parent.name}`,
+      { metadata: { annotations: { [APPLYSET_GROUP_KINDS]: 'Gadget.multi.example.com,Ghost.ghosts.example.com' } } }, 'application/merge-patch+json');
+    // It is found before the first write (preflight), and listMembers itself refuses it.
+    await expect(applyPlayed(client(), without, { prune: true })).rejects.toThrow(/^nothing was changed:\n {2}ApplySet default\/mlplatform-versions lists Ghost/);
+    await expect(listMembers(client(), applySetId(parent), await readApplySet(client(), parent), parent)).rejects.toThrow(UnresolvedKindError);
+    await expect(applyPlayed(client(), without, { prune: true })).rejects.toThrow(
+      `ApplySet default/mlplatform-versions lists Ghost.ghosts.example.com in ${APPLYSET_GROUP_KINDS}, but the server serves this kind in no version of its group, so members of it cannot be found and nothing was pruned`);
+  }, 120_000);
+  test('OPS-2: a second platform stops before writing when an object belongs to another ApplySet; --adopt takes it and says so', async () => {
+    const cm = (name: string): DesiredObject => ({ json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shared' }, data: { a: name } }, phase: Phase.CONTROLLERS, component: name });
+    const first = platform('first', 'shared', [[cm('one')]]);
+    const second = platform('second', 'shared', [[cm('two')]]);
+    await applyPlayed(client(), first);
+    const ns = await client().get('v1', 'Namespace', undefined, 'shared');
+    expect(ns?.metadata.managedFields.map((m: { manager: string }) => m.manager)).toContain(fieldManagerFor('first'));
+    const firstId = ns?.metadata.labels['applyset.kubernetes.io/part-of'];
+
+    const stopped = applyPlayed(client(), second);
+    await expect(stopped).rejects.toThrow(PreflightError);
+    const message = await applyPlayed(client(), second).catch((e: Error) => e.message);
+    expect(message).toContain('nothing was changed:');
+    expect(message).toContain(`v1 Namespace shared belongs to ApplySet ${firstId} (parent Secret default/mlplatform-first), field manager mlplatform-first: ` +
+      'applying would take it over; pass --adopt Namespace/shared (or --adopt all) to take it, or leave it out of this platform');
+    // Nothing written: the label stays, the second platform's objects and parent are not there.
+    expect((await client().get('v1', 'Namespace', undefined, 'shared'))?.metadata.labels['applyset.kubernetes.io/part-of']).toBe(firstId);
+    expect(await client().get('v1', 'ConfigMap', 'shared', 'two')).toBeUndefined();
+    expect(await client().get('v1', 'Secret', 'default', 'mlplatform-second')).toBeUndefined();
+
+    const r = await cli(['apply', '--dir', writeDir(second), '--kubeconfig', server().kubeconfigPath, '--adopt', 'Namespace/shared']);
+    expect(r.stderr).toContain(`adopting v1 Namespace shared from ApplySet ${firstId} (parent Secret default/mlplatform-first), field manager mlplatform-first (--adopt)`);
+    expect(r.code).toBe(0);
+    expect(await client().get('v1', 'ConfigMap', 'shared', 'two')).toBeDefined();
+    const adopted = await client().get('v1', 'Namespace', undefined, 'shared');
+    expect(adopted?.metadata.labels['applyset.kubernetes.io/part-of']).not.toBe(firstId);
+  }, 120_000);
+
+  test('OPS-3: a server older than a component\'s minimum Kubernetes: nothing was changed, the reason listed', async () => {
+    const p = { ...platform('tooold', 'tooold', [component('olds', 'tooold')]), kubernetes: [{ component: 'olds', min: '1.99', feature: 'a feature of 1.99' }] };
+    const message = await applyPlatform(client(), p).catch((e: Error) => e.message);
+    expect(message).toContain('nothing was changed:');
+    expect(message).toContain(`component olds needs Kubernetes >= 1.99 (a feature of 1.99); the server is ${server().version}: upgrade the cluster, or disable olds`);
+    for (const o of p.objects) expect(await client().get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined)).toBeUndefined();
+    expect(await client().get('v1', 'Secret', 'default', 'mlplatform-tooold')).toBeUndefined();
+  }, 60_000);
+
+  test('OPS-3: a token lacking one permission, and a read-only token: nothing was changed, what they lack listed', async () => {
+    const p = platform('limited', 'limited', [component('tools', 'limited')]);
+    const all = ['get', 'list', 'watch', 'patch', 'delete'];
+    const lacking = await limitedKubeconfig(client(), 'no-deployment-create', [
+      { apiGroups: ['*'], resources: ['*'], verbs: all },
+      { apiGroups: ['', 'apiextensions.k8s.io', 'admissionregistration.k8s.io', 'tools.example.com'], resources: ['*'], verbs: ['create'] },
+    ]);
+    const message = await applyPlatform(lacking.client, p).catch((e: Error) => e.message);
+    expect(message).toBe('nothing was changed:\n  not allowed to create apps/deployments in namespace limited');
+
+    const readOnly = await limitedKubeconfig(client(), 'read-only', [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]);
+    const r = await cli(['apply', '--dir', writeDir(p), '--kubeconfig', readOnly.file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('nothing was changed:');
+    expect(r.stderr).toContain('not allowed to patch, create core/namespaces cluster-wide');
+    expect(r.stderr).toContain('not allowed to patch, create apps/deployments in namespace limited');
+    expect(r.stderr).toContain('not allowed to patch, create tools.example.com/tools in namespace limited');
+    expect(r.stderr).toContain('not allowed to patch, create core/secrets in namespace default');
+    // 0 objects written.
+    for (const o of p.objects) expect(await client().get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined)).toBeUndefined();
+    expect(await client().get('v1', 'Secret', 'default', 'mlplatform-limited')).toBeUndefined();
+  }, 60_000);
+  test('OPS-5: through a proxy that answers 504 (context deadline exceeded) and resets connections, apply retries and completes', async () => {
+    const p = platform('faults', 'faults', [component('flakes', 'faults')]);
+    const proxy = await startFaultProxy(server(), (n) => (n % 11 === 0 ? 'reset' : n % 7 === 0 ? '504' : 'forward'));
+    const player = playControllers(client());
+    let r;
+    try {
+      r = await cli(['apply', '--dir', writeDir(p), '--kubeconfig', kubeconfigVia(server(), proxy.url), '--timeout', '60s']);
+    } finally {
+      await player.stop();
+      await proxy.close();
+    }
+    expect(r.stderr).not.toContain('failed');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${p.objects.length} created, 0 configured, 0 unchanged, 0 pruned`);
+    expect(proxy.log.filter((l) => l.fault === '504').length).toBeGreaterThan(1);
+    expect(proxy.log.filter((l) => l.fault === 'reset').length).toBeGreaterThan(1);
+    for (const o of p.objects) expect(await client().get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name)).toBeDefined();
+  }, 120_000);
+
+  test('OPS-5: the API server lost part way: "cannot reach the API server at URL; re-run apply to resume", with what was applied', async () => {
+    const p = platform('lost', 'lost', [component('losts', 'lost')]);
+    // After three writes (the ApplySet parent, the Namespace, the CRD), every connection is reset.
+    let writes = 0;
+    const proxy = await startFaultProxy(server(), (_n, method) => (writes >= 3 ? 'reset' : (method === 'PATCH' && writes++, 'forward')));
+    const dir = writeDir(p);
+    const player = playControllers(client());
+    let r;
+    try {
+      r = await cli(['apply', '--dir', dir, '--kubeconfig', kubeconfigVia(server(), proxy.url), '--timeout', '2s']);
+    } finally {
+      await player.stop();
+      await proxy.close();
+    }
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`mlplatform apply failed: cannot reach the API server at ${proxy.url}; re-run apply to resume (ECONNRESET; `);
+    expect(r.stderr).toMatch(/\nApplied before: 00-foundation: 2 created/);
+    expect(r.stderr).toContain(`To resume: mlplatform apply --dir ${dir} --kubeconfig `);
+  }, 120_000);
+
+  test('OPS-5: SIGINT to a running apply: the request in flight finishes, exit 130, what was applied and how to resume', async () => {
+    const p = platform('sigint', 'sigint', [component('halts', 'sigint')]);
+    const dir = writeDir(p);
+    const bin = path.join(__dirname, '../../bin/mlplatform.js');
+    // Nothing makes the Deployment Available: apply waits for it until interrupted.
+    const child = spawn(process.execPath, [bin, 'apply', '--dir', dir, '--kubeconfig', server().kubeconfigPath, '--timeout', '120s'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('waiting for apps/v1 Deployment sigint/halts-controller')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`apply exited before its wait:\n${stderr}`)));
+    });
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('interrupt: finishing the request in flight, then stopping');
+    expect(stderr).toContain('interrupted: no request was sent after the interrupt; applied before it: 00-foundation: 2 created; 10-controllers: 4 created.');
+    expect(stderr).toContain(`To resume (objects already applied are left as they are): mlplatform apply --dir ${dir} --kubeconfig ${server().kubeconfigPath} --timeout 120s`);
+    // The webhook phase was never reached.
+    expect(await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'halts-validating')).toBeUndefined();
+  }, 180_000);
+  test('OPS-3, OPS-6: apply --app FILE builds the user\'s platform; a component newer than the server (Kueue: 1.29) stops it before any write', async () => {
+    const root = path.join(__dirname, '..', '..');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-app-'));
+    fs.writeFileSync(path.join(dir, 'app.js'), [
+      `const { PlatformApp } = require(${JSON.stringify(path.join(root, 'lib', 'synth'))});`,
+      `const { Platform } = require(${JSON.stringify(path.join(root, 'lib', 'platform'))});`,
+      `const { CERT_MANAGER } = require(${JSON.stringify(path.join(root, 'lib', 'component'))});`,
+      `const { Kueue } = require(${JSON.stringify(path.join(root, 'constructs', 'kueue'))});`,
+      'const app = new PlatformApp({ outdir: \'out\' });',
+      'const platform = new Platform(app, \'mine\', { name: \'mine\', prerequisites: [CERT_MANAGER] });',
+      'new Kueue(platform, \'kueue\');',
+      'module.exports = { app };',
+    ].join('\n'));
+    let stderr = '';
+    const r = await run(['apply', '--app', 'app.js', '--kubeconfig', server().kubeconfigPath], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, cwd: dir });
+    expect(r).toBe(1);
+    expect(stderr).toContain('apply mine (');
+    expect(stderr).toContain('nothing was changed:');
+    expect(stderr).toMatch(new RegExp(`component kueue needs Kubernetes >= 1\\.29 \\(.*\\); the server is ${server().version.replace('.', '\\.')}`));
+    expect((await client().list('v1', 'Namespace')).map((n) => n.metadata.name)).not.toContain('kueue-system');
+  }, 120_000);
+
+  test('OPS-6: diff shows drift only on fields we own; --show-foreign lists the keys other managers added inside our objects', async () => {
+    const p = platform('foreign', 'foreign', [component('aliens', 'foreign')]);
+    const dir = writeDir(p);
+    await applyPlayed(client(), p);
+    await client().apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'aliens-config', namespace: 'foreign', annotations: { note: 'hi' } }, data: { extra: 'x' } } as Manifest, { fieldManager: 'someone' });
+    const plain = await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain('extra');
+    const shown = await cli(['diff', '--dir', dir, '--kubeconfig', server().kubeconfigPath, '--show-foreign']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('fields other managers added inside objects we own (apply leaves them; not counted as changes):\n  v1 ConfigMap foreign/aliens-config\n' +
+      '      data.extra  [someone]\n      metadata.annotations.note  [someone]\n');
+    const help = await cli(['diff', '--help']);
+    expect(help.stdout).toContain('Shows drift only on fields we own');
+    expect(help.stdout).toContain('--show-foreign');
+  }, 60_000);
 }, { webhookAdmission: false });

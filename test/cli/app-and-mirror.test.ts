@@ -51,6 +51,22 @@ describe('report, graph and mirror for a user\'s own app (--app) (issues 17.9, 1
     expect((await cli(['report', '--app', 'missing.js'], dir)).stderr).toContain('report: --app missing.js: no such file');
   });
 
+  test('OPS-6: synth and list take --app FILE', async () => {
+    const list = await cli(['list', 'platforms', '--app', 'app.js'], dir);
+    expect(list).toEqual({ code: 0, stdout: 'mine  from app.js\n', stderr: '' });
+    const components = await cli(['list', 'components', '--app', 'app.js'], dir);
+    expect(components.stdout).toMatch(/^kueue \(Kueue\) \S+ {2}namespace \S+ {2}platforms: mine\n/);
+    const out = path.join(dir, 'synth-out');
+    const synth = await cli(['synth', '--app', 'app.js', '--out', out, '--formats', 'none'], dir);
+    expect(synth.stderr).toBe('');
+    expect(synth.code).toBe(0);
+    expect(synth.stdout).toMatch(/^mine: \d+ objects, \d+ files -> /);
+    expect(fs.existsSync(path.join(out, 'mine', 'kustomization.yaml'))).toBe(true);
+    const wrong = await cli(['synth', '--app', 'app.js', '--platform', 'serving'], dir);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("synth: no platform named 'serving' in app.js (platforms: mine)");
+  });
+
   test('mirror prints source -> destination pairs as skopeo lines, an ImageSetConfiguration or TSV', async () => {
     const skopeo = await cli(['mirror', '--app', 'app.js'], dir);
     expect(skopeo.code).toBe(0);

@@ -70,6 +70,8 @@ export interface ApiServer {
   readonly version: string;
   /** The run's folder: `sa.key` (the service-account signing key), `certs/apiserver.crt` (the serving CA). */
   readonly dir: string;
+  /** The server's self-signed serving certificate and key (PEM files; the kubeconfig trusts the certificate), for a test proxy that stands in front of it. */
+  readonly serving: { readonly certFile: string; readonly keyFile: string };
   stop(): Promise<void>;
 }
 
@@ -234,7 +236,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     const kubeconfigPath = join(dir, 'kubeconfig');
     writeFileSync(kubeconfigPath, kubeConfig.exportConfig(), { mode: 0o600 });
     const v = JSON.parse((await fetchText(`${url}/version`, token, ca)).body) as { major: string; minor: string };
-    return { url, kubeConfig, kubeconfigPath, version: `${v.major}.${v.minor.replace(/\D.*$/, '')}`, dir, stop };
+    const serving = { certFile, keyFile: join(dir, 'certs', 'apiserver.key') };
+    return { url, kubeConfig, kubeconfigPath, version: `${v.major}.${v.minor.replace(/\D.*$/, '')}`, dir, serving, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -49,6 +49,16 @@ describe('ApplySet', () => {
     expect([...kinds].sort((a, b) => pruneRank(a) - pruneRank(b)).map((k) => k.kind))
       .toEqual(['MutatingWebhookConfiguration', 'Widget', 'Deployment', 'CustomResourceDefinition', 'Namespace']);
   });
+
+  test('OPS-5: prune deletes workloads before the RBAC, ServiceAccounts, Services and configuration they use', () => {
+    const kinds = [
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding' }, { apiVersion: 'v1', kind: 'ServiceAccount' }, { apiVersion: 'v1', kind: 'Service' },
+      { apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
+      { apiVersion: 'apps/v1', kind: 'Deployment' }, { apiVersion: 'apps/v1', kind: 'StatefulSet' }, { apiVersion: 'batch/v1', kind: 'CronJob' },
+    ];
+    const sorted = [...kinds].sort((a, b) => pruneRank(a) - pruneRank(b)).map((k) => k.kind);
+    expect(sorted.slice(0, 3).sort()).toEqual(['CronJob', 'Deployment', 'StatefulSet']);
+  });
 });
 
 describe('waits', () => {
@@ -163,7 +173,7 @@ describe('mlplatform apply and diff: usage', () => {
   test('fail with the option and the fix', async () => {
     expect((await cli(['apply'])).stderr).toMatch(/^mlplatform apply: --platform NAME or --dir FOLDER is required \(platforms: serving, /);
     expect((await cli(['apply', '--platform', 'nope'])).stderr).toMatch(/^mlplatform apply: no platform named 'nope'/);
-    expect((await cli(['apply', '--platform', 'serving', '--dir', 'x'])).stderr).toMatch(/^mlplatform apply: give --platform NAME or --dir FOLDER, not both/);
+    expect((await cli(['apply', '--platform', 'serving', '--dir', 'x'])).stderr).toMatch(/^mlplatform apply: give --platform NAME \(with --app FILE for your own app\) or --dir FOLDER, not both/);
     expect((await cli(['apply', '--platform', 'serving', '--dry-run=client'])).stderr).toMatch(/^mlplatform apply: --dry-run 'client' is not one of server/);
     expect((await cli(['apply', '--platform', 'serving', '--prune-crds'])).stderr).toMatch(/^mlplatform apply: --prune-crds works with --prune; add --prune/);
     expect((await cli(['apply', '--platform', 'serving', '--timeout', 'soon'])).stderr).toMatch(/^mlplatform apply: --timeout 'soon' is not a duration; give seconds or minutes, e.g. 300s or 5m/);
@@ -181,13 +191,14 @@ describe('mlplatform apply and diff: usage', () => {
       'clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]',
       'users: [{name: u, user: {token: t}}]', 'contexts: [{name: c, context: {cluster: c, user: u}}]',
     ].join('\n'));
-    const d = await cli(['diff', '--platform', 'serving', '--kubeconfig', kc]);
+    // Connection refused is retried within --timeout, then named.
+    const d = await cli(['diff', '--platform', 'serving', '--kubeconfig', kc, '--timeout', '1s']);
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/^mlplatform diff failed: .*ECONNREFUSED/);
-    const a = await cli(['apply', '--platform', 'serving', '--kubeconfig', kc]);
+    const a = await cli(['apply', '--platform', 'serving', '--kubeconfig', kc, '--timeout', '1s']);
     expect(a.code).toBe(1);
     expect(a.stderr).toContain('to https://127.0.0.1:1');
-    expect(a.stderr).toMatch(/mlplatform apply failed: .*ECONNREFUSED/);
+    expect(a.stderr).toMatch(/mlplatform apply failed: cannot reach the API server at https:\/\/127\.0\.0\.1:1; re-run apply to resume \(ECONNREFUSED/);
     expect((await cli(['apply', '--platform', 'serving', '--kubeconfig', kc, '--context', 'other'])).stderr).toMatch(/^mlplatform apply: --context 'other' is not in the kubeconfig \(contexts: c\)/);
   });
 });

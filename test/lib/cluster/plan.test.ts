@@ -104,6 +104,54 @@ describe('mlplatform plan: findings', () => {
     ]);
   });
 
+  test('OPS-4: a validating webhook\'s failurePolicy Fail -> Ignore is dangerous; Ignore -> Fail and a mutating webhook\'s are warnings', () => {
+    expect(codes([webhooks([hook({ failurePolicy: 'Fail' })])], [webhooks([hook({ failurePolicy: 'Ignore' })])]))
+      .toEqual(['danger WEBHOOK_FAILURE_POLICY_RELAXED: webhook vwidget.example.com: failurePolicy Fail -> Ignore: while its backend is down or slow, what it rejects is admitted unchecked']);
+    // No failurePolicy means Fail.
+    expect(codes([webhooks([hook({ failurePolicy: undefined })])], [webhooks([hook()])]).map((c) => c.split(':')[0])).toEqual(['danger WEBHOOK_FAILURE_POLICY_RELAXED']);
+    const mutating = (policy: string) => ({ ...webhooks([hook({ failurePolicy: policy })]), kind: 'MutatingWebhookConfiguration' });
+    expect(codes([mutating('Fail')], [mutating('Ignore')])).toEqual(['warning WEBHOOK_CHANGED: webhook vwidget.example.com: failurePolicy "Fail" -> "Ignore"']);
+  });
+
+  test('OPS-4: dangerous grants: wildcards, cluster-wide Secrets read, escalate/bind/impersonate, writes to webhook configurations or RBAC', () => {
+    const role = (rules: Json[]) => [{ ...rbac([])[0], rules }, rbac([])[1]];
+    const gained = (rules: Json[]) => codes(role([]), role(rules)).filter((c) => !c.startsWith('info RBAC_GRANT_ADDED'));
+    expect(gained([{ apiGroups: ['*'], resources: ['pods'], verbs: ['get'] }]))
+      .toEqual(['danger RBAC_WILDCARD_GRANTED: ServiceAccount widgets/widgets gains a wildcard grant (every group, resource or verb, including those added later): cluster-wide: get */pods']);
+    expect(gained([{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }]))
+      .toEqual(['danger RBAC_SECRETS_READ_CLUSTER_WIDE: ServiceAccount widgets/widgets gains read access to Secrets in every namespace: cluster-wide: list core/secrets']);
+    // One named Secret, or Secrets in one namespace, are not cluster-wide reads.
+    expect(gained([{ apiGroups: [''], resources: ['secrets'], resourceNames: ['one'], verbs: ['get'] }])).toEqual([]);
+    expect(gained([{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['escalate', 'bind'] }]).map((c) => c.split(':')[0]))
+      .toEqual(['danger RBAC_ESCALATION_GRANTED']);
+    expect(gained([{ apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] }]).map((c) => c.split(':')[0])).toEqual(['danger RBAC_ESCALATION_GRANTED']);
+    expect(gained([{ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], verbs: ['patch'] }]))
+      .toEqual([expect.stringMatching(/^danger RBAC_WRITES_WEBHOOKS: ServiceAccount widgets\/widgets gains write access to admission webhook configurations .*: cluster-wide: patch admissionregistration.k8s.io\/validatingwebhookconfigurations$/)]);
+    // Reading them is not.
+    expect(gained([{ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], verbs: ['get'] }])).toEqual([]);
+    expect(gained([{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings'], verbs: ['create'] }]).map((c) => c.split(':')[0])).toEqual(['danger RBAC_WRITES_RBAC']);
+    // `*` everything: every risk at once.
+    expect(gained([{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]).map((c) => c.split(':')[0])).toEqual([
+      'danger RBAC_WILDCARD_GRANTED', 'danger RBAC_SECRETS_READ_CLUSTER_WIDE', 'danger RBAC_ESCALATION_GRANTED', 'danger RBAC_WRITES_WEBHOOKS', 'danger RBAC_WRITES_RBAC',
+    ]);
+    // A grant kept is no finding.
+    expect(codes(role([{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]), role([{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]))).toEqual([]);
+  });
+
+  test('OPS-4: Pod Security enforce lowered or removed, and a NetworkPolicy removed, are dangerous; raised is no finding', () => {
+    const ns = (level?: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'widgets', labels: level ? { 'pod-security.kubernetes.io/enforce': level } : {} } });
+    expect(codes([ns('restricted')], [ns('baseline')])).toEqual(['danger POD_SECURITY_LOWERED: pod-security.kubernetes.io/enforce restricted -> baseline: pods the namespace refused are admitted']);
+    expect(codes([ns('baseline')], [ns()]).map((c) => c.split(':')[0])).toEqual(['danger POD_SECURITY_LOWERED']);
+    expect(codes([ns('baseline')], [ns('restricted')])).toEqual([]);
+    const np = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'deny', namespace: 'widgets' }, spec: { podSelector: {} } };
+    expect(codes([np], [])).toEqual(['danger NETWORK_POLICY_REMOVED: NetworkPolicy removed: apply --prune deletes it, and the pods it isolated accept traffic it denied']);
+  });
+
+  test('OPS-4: the README table gives every code its severity', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');
+    for (const code of Object.keys(PLAN_CODES)) expect({ code, row: readme.includes(`| \`${code}\` | ${PLAN_CODES[code]} |`) }).toEqual({ code, row: true });
+  });
+
   test('every code fires in the tests above (the table has no dead entries)', () => {
     const source = fs.readFileSync(__filename, 'utf8');
     for (const code of Object.keys(PLAN_CODES)) expect({ code, tested: source.includes(`${PLAN_CODES[code]} ${code}`) }).toEqual({ code, tested: true });
@@ -153,6 +201,9 @@ describe('mlplatform plan: the command', () => {
     const ack = await cli(['plan', '--from', 'before', '--to', 'after', ...keys.flatMap((k: string) => ['--acknowledge', k])], dir);
     expect(ack.code).toBe(0);
     expect(ack.stdout).toContain('(acknowledged)');
+    const accepted = await cli(['plan', '--from', 'before', '--to', 'after', '--accept-danger'], dir);
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toContain('(acknowledged)');
 
     expect((await cli(['plan', '--from', 'before', '--to', 'before'], dir))).toEqual({ code: 0, stdout: 'no changes that need review\n', stderr: '' });
   });
