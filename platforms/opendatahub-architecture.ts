@@ -43,17 +43,11 @@ function d(table: ArchitectureDeclaration['table'], key: string, cls: Difference
   return { table, key, class: cls, reason, ...(setting ? { setting } : {}) };
 }
 
-const NOT_COMPOSED = 'the construct exists but the opendatahub platform does not compose it yet';
+const notRead = (kind: string) => `the release we pin grants itself no read on ${kind} (its role reads InferencePools only), so it watches none; the document's edge comes from the Inference Extension API types its repository imports`;
 const COUNTS = 'the document counts the webhooks its repository defines (every version and integration, optional ones included); the row above the named webhooks explains each named one';
 
 const DIFFERENCES: ArchitectureDeclaration[] = [
   // --- CRD ownership ----------------------------------------------------------------------
-  d('crd', 'ai-gateway-payload-processing/ExternalModel', MISSING, NOT_COMPOSED),
-  d('crd', 'ai-gateway-payload-processing/ExternalProvider', MISSING, NOT_COMPOSED),
-  d('crd', 'spark-operator/ScheduledSparkApplication', MISSING, NOT_COMPOSED),
-  d('crd', 'spark-operator/SparkApplication', MISSING, NOT_COMPOSED),
-  d('crd', 'spark-operator/SparkConnect', MISSING, NOT_COMPOSED),
-  d('crd', 'workload-variant-autoscaler/VariantAutoscaling', MISSING, NOT_COMPOSED),
   ...['CompositeController', 'ControllerRevision', 'DecoratorController'].map((k) => d('crd', `data-science-pipelines/${k}`, REPO,
     'Metacontroller\'s CRDs, which the data-science-pipelines repository keeps for Kubeflow Pipelines\' multi-user manifests; DSPO\'s deployment of a pipelines stack does not use Metacontroller')),
   ...['LocalModelCache', 'LocalModelNamespaceCache', 'LocalModelNode', 'LocalModelNodeGroup'].map((k) => d('crd', `kserve/${k}`, 'optional',
@@ -63,7 +57,7 @@ const DIFFERENCES: ArchitectureDeclaration[] = [
     'ModelMesh\'s repository keeps copies of KServe\'s CRDs; the platform emits one copy, KServe\'s, which modelmesh-serving uses (Component.useCrd)')),
 
   // --- dependencies -----------------------------------------------------------------------
-  ...['InferencePool', 'InferenceModelRewrite', 'InferenceObjective'].map((k) => d('dependency', `ai-gateway-payload-processing -> gateway-api-inference-extension watches-crd:${k}`, MISSING, NOT_COMPOSED)),
+  ...['InferenceModelRewrite', 'InferenceObjective'].map((k) => d('dependency', `ai-gateway-payload-processing -> gateway-api-inference-extension watches-crd:${k}`, REPO, notRead(k))),
   d('dependency', 'kubeflow -> data-science-pipelines-operator go-module', REPO, 'a Go module import in the notebook controller\'s repository; the running controller reads no DSPO kind'),
   ...['InferenceModelRewrite', 'InferenceObjective'].map((k) => d('dependency', `llm-d-inference-scheduler -> gateway-api-inference-extension watches-crd:${k}`, REPO,
     `the llm-d router release we pin reads ${k} of its own group llm-d.ai (a CRD llm-d-router emits); the scheduler's repository still imports the Inference Extension's x-k8s.io types, which its role also grants`)),
@@ -72,10 +66,8 @@ const DIFFERENCES: ArchitectureDeclaration[] = [
     'the model registry\'s InferenceService reconciler runs in the model registry server\'s repository (its optional controller); the model registry operator we compose deploys registries and does not watch InferenceServices'),
   ...['InferenceGraph', 'TrainedModel'].map((k) => d('dependency', `modelmesh-serving -> kserve watches-crd:${k}`, REPO,
     `ModelMesh's repository imports KServe's API module, ${k} included; its controller reconciles Predictors, InferenceServices and ServingRuntimes only`)),
-  d('dependency', 'models-as-a-service -> kserve go-module', MISSING, NOT_COMPOSED),
-  d('dependency', 'models-as-a-service -> ai-gateway-payload-processing watches-crd:ExternalModel', MISSING, NOT_COMPOSED),
   d('dependency', 'odh-cli -> opendatahub-operator go-module', REPO, 'odh-cli is a command-line tool, not a component deployed on the cluster'),
-  ...['InferencePool', 'InferenceObjective'].map((k) => d('dependency', `workload-variant-autoscaler -> gateway-api-inference-extension watches-crd:${k}`, MISSING, NOT_COMPOSED)),
+  d('dependency', 'workload-variant-autoscaler -> gateway-api-inference-extension watches-crd:InferenceObjective', REPO, notRead('InferenceObjective')),
   d('dependency', 'kserve -> modelmesh-serving webhook-ref', REPO,
     'the document attributes KServe\'s webhooks to ModelMesh because ModelMesh\'s repository carries a copy of KServe\'s webhook configuration; KServe\'s webhooks are served by KServe (see the webhook rows)'),
   d('dependency', 'modelmesh-serving -> workload-variant-autoscaler webhook-ref', REPO,
@@ -86,7 +78,9 @@ const DIFFERENCES: ArchitectureDeclaration[] = [
   // --- named webhooks ---------------------------------------------------------------------
   d('webhook', 'modelmesh-serving conversion conversion-unknown /convert', REPO, 'kubebuilder\'s commented-out conversion patch in ModelMesh\'s repository; no install enables it'),
   d('webhook', 'spark-operator conversion conversion-unknown /convert', REPO, 'kubebuilder\'s conversion patch in the Spark Operator\'s repository; its chart installs no conversion webhook'),
-  ...kueueIntegrationWebhooks(),
+  ...['mutating mmpijob.kb.io /mutate-kubeflow-org-v2beta1-mpijob', 'validating vmpijob.kb.io /validate-kubeflow-org-v2beta1-mpijob'].map((w) => d('webhook', `distributed-workloads ${w}`, 'optional',
+    'Kueue serves it with its kubeflow.org/mpijob integration, whose kind is the MPI Operator\'s kubeflow.org/v2beta1 MPIJob: a CRD of the same name (mpijobs.kubeflow.org) as the training-operator\'s v1 MPIJob this platform serves, so the two cannot both be on the cluster',
+    'KueueProps.integrations \'kubeflow.org/mpijob\', with the MPI Operator in place of the training-operator\'s MPIJob')),
   d('webhook', 'kuberay mutating mraycluster.kb.io /mutate-ray-io-v1-raycluster', REPO,
     'a defaulting webhook scaffolded in KubeRay\'s repository that no overlay deploys; KubeRay\'s opt-in webhooks are validating (KubeRayProps.webhooks)'),
 
@@ -94,28 +88,9 @@ const DIFFERENCES: ArchitectureDeclaration[] = [
   ...['data-science-pipelines-operator', 'distributed-workloads', 'kserve', 'kuberay', 'kueue', 'modelmesh-serving', 'trainer'].map((c) => d('webhook-count', c, REPO, COUNTS)),
   d('webhook-count', 'llama-stack-k8s-operator', REPO, 'the Llama Stack operator release we pin serves no webhook; the document counts one of a later release'),
   d('webhook-count', 'llm-d-inference-scheduler', REPO, 'the llm-d router serves no admission webhook in its deployment; the document counts webhooks its repository defines'),
-  d('webhook-count', 'spark-operator', MISSING, NOT_COMPOSED),
-  d('webhook-count', 'workload-variant-autoscaler', MISSING, NOT_COMPOSED),
+  d('webhook-count', 'spark-operator', REPO, COUNTS),
+  d('webhook-count', 'workload-variant-autoscaler', REPO, 'the autoscaler release we pin (v0.5.1) serves no webhook; the document counts the webhooks its repository scaffolds'),
 ];
-
-/** Kueue's webhooks of integrations the opendatahub platform does not enable yet. */
-function kueueIntegrationWebhooks(): ArchitectureDeclaration[] {
-  const off: Array<[string, string, string]> = [
-    ['deployment', '/mutate-apps-v1-deployment', '/validate-apps-v1-deployment'],
-    ['jaxjob', '/mutate-kubeflow-org-v1-jaxjob', '/validate-kubeflow-org-v1-jaxjob'],
-    ['leaderworkerset', '/mutate-leaderworkerset-x-k8s-io-v1-leaderworkerset', '/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset'],
-    ['mpijob', '/mutate-kubeflow-org-v2beta1-mpijob', '/validate-kubeflow-org-v2beta1-mpijob'],
-    ['paddlejob', '/mutate-kubeflow-org-v1-paddlejob', '/validate-kubeflow-org-v1-paddlejob'],
-    ['pod', '/mutate--v1-pod', '/validate--v1-pod'],
-    ['statefulset', '/mutate-apps-v1-statefulset', '/validate-apps-v1-statefulset'],
-    ['tfjob', '/mutate-kubeflow-org-v1-tfjob', '/validate-kubeflow-org-v1-tfjob'],
-    ['xgboostjob', '/mutate-kubeflow-org-v1-xgboostjob', '/validate-kubeflow-org-v1-xgboostjob'],
-  ];
-  return off.flatMap(([n, m, v]) => [
-    d('webhook', `distributed-workloads mutating m${n}.kb.io ${m}`, 'optional', `Kueue serves it when its ${n} integration is enabled; the opendatahub platform does not enable it yet`, 'KueueProps.integrations'),
-    d('webhook', `distributed-workloads validating v${n}.kb.io ${v}`, 'optional', `Kueue serves it when its ${n} integration is enabled; the opendatahub platform does not enable it yet`, 'KueueProps.integrations'),
-  ]);
-}
 
 /** What the opendatahub platform declares about the Open Data Hub platform architecture. */
 export const OPENDATAHUB_ARCHITECTURE_DECLARATIONS: ArchitectureDeclarations = {
