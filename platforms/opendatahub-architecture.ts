@@ -6,7 +6,9 @@
  * declared here and on a declaration that no longer matches a difference; `mlplatform report
  * --compare-architecture FILE` prints the same classification.
  */
+import { OpenDataHubPlatform } from './opendatahub';
 import { ArchitectureDeclaration, ArchitectureDeclarations, ComponentNameMapping, DifferenceClass } from '../lib/architecture-compare';
+import type { Platform } from '../lib/platform';
 
 const COMPONENT_NAMES: ComponentNameMapping[] = [
   {
@@ -98,7 +100,11 @@ export const OPENDATAHUB_ARCHITECTURE_DECLARATIONS: ArchitectureDeclarations = {
   differences: DIFFERENCES,
 };
 
-/** Declarations by platform name, for `mlplatform report --compare-architecture`. */
-export const ARCHITECTURE_DECLARATIONS: Readonly<Record<string, ArchitectureDeclarations>> = {
-  opendatahub: OPENDATAHUB_ARCHITECTURE_DECLARATIONS,
-};
+/**
+ * The declarations of a platform, for `mlplatform report --compare-architecture`: an
+ * OpenDataHubPlatform (whatever its name) has the opendatahub ones; other platforms none, so
+ * every difference shows as undeclared.
+ */
+export function architectureDeclarationsOf(platform: Platform): ArchitectureDeclarations {
+  return platform instanceof OpenDataHubPlatform ? OPENDATAHUB_ARCHITECTURE_DECLARATIONS : { componentNames: [], differences: [] };
+}
