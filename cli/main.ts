@@ -13,7 +13,6 @@ import { kubernetesRangeText } from '../lib/kubernetes-version';
 import { Platform, PlatformError, platformsOf } from '../lib/platform';
 import { buildPlatform, effectiveGitOpsSettings, loadApps, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
-import { architectureDeclarationsOf } from '../platforms/opendatahub-architecture';
 
 // `mlplatform <command>`: every command takes its arguments and a CliIo and returns its
 // exit code (0 ok, 1 checks failed or findings, 2 usage). Tests call `run` in-process.
@@ -197,8 +196,9 @@ async function reportCommand(args: string[], io: CliIo): Promise<number> {
   const facts = document !== undefined ? architectureDocument(document, io) : undefined;
   const build = buildPlatform(inspectedPlatform('report', options, io));
   const a = architectureOf(build.model, build.largeCrds);
-  // The platform's declared differences (platforms/*-architecture.ts); none for other platforms.
-  const comparison = facts && compareArchitecture(a, facts, architectureDeclarationsOf(build.model.platform));
+  // The platform's declared differences (Platform.declareArchitecture; the opendatahub platform's
+  // are in platforms/opendatahub-architecture.ts); none for other platforms.
+  const comparison = facts && compareArchitecture(a, facts, build.model.platform.architectureDeclarations);
   let text: string;
   if (format === 'json') {
     text = JSON.stringify({ ...a, graph: { mermaid: architectureMermaid(a), dot: architectureDot(a) }, ...(comparison ? { architectureComparison: comparison } : {}) }, null, 2) + '\n';
@@ -333,7 +333,7 @@ const COMMANDS: Record<string, CommandEntry> = {
       'the project) is loaded without synthesizing; its PlatformApps\' platforms (and exported Apps or Platforms) count.\n' +
       '--compare-architecture FILE reads an architecture document (Markdown tables: CRD ownership, dependencies,\n' +
       'webhooks) and adds, row by row, the document\'s rows next to the platform\'s, each difference classified by\n' +
-      'the platform\'s declarations (platforms/opendatahub-architecture.ts) or marked undeclared.',
+      'the platform\'s declarations (Platform.declareArchitecture; opendatahub declares its own) or marked undeclared.',
     run: reportCommand,
   },
   graph: {

@@ -6,9 +6,7 @@
  * declared here and on a declaration that no longer matches a difference; `mlplatform report
  * --compare-architecture FILE` prints the same classification.
  */
-import { OpenDataHubPlatform } from './opendatahub';
 import { ArchitectureDeclaration, ArchitectureDeclarations, ComponentNameMapping, DifferenceClass } from '../lib/architecture-compare';
-import type { Platform } from '../lib/platform';
 
 const COMPONENT_NAMES: ComponentNameMapping[] = [
   {
@@ -99,12 +97,3 @@ export const OPENDATAHUB_ARCHITECTURE_DECLARATIONS: ArchitectureDeclarations = {
   componentNames: COMPONENT_NAMES,
   differences: DIFFERENCES,
 };
-
-/**
- * The declarations of a platform, for `mlplatform report --compare-architecture`: an
- * OpenDataHubPlatform (whatever its name) has the opendatahub ones; other platforms none, so
- * every difference shows as undeclared.
- */
-export function architectureDeclarationsOf(platform: Platform): ArchitectureDeclarations {
-  return platform instanceof OpenDataHubPlatform ? OPENDATAHUB_ARCHITECTURE_DECLARATIONS : { componentNames: [], differences: [] };
-}

@@ -1,4 +1,6 @@
+import * as fs from 'fs';
 import { Construct } from 'constructs';
+import { OPENDATAHUB_ARCHITECTURE_DECLARATIONS } from './opendatahub-architecture';
 import { AiGatewayPayloadProcessing } from '../constructs/ai-gateway-payload-processing';
 import { DataSciencePipelinesOperator } from '../constructs/data-science-pipelines-operator';
 import { DistributedWorkloads } from '../constructs/distributed-workloads';
@@ -16,6 +18,7 @@ import { OdhModelController } from '../constructs/odh-model-controller';
 import { SparkOperator } from '../constructs/spark-operator';
 import { TrainingOperator } from '../constructs/training-operator';
 import { WorkloadVariantAutoscaler } from '../constructs/workload-variant-autoscaler';
+import { architectureFactsOf } from '../lib/architecture-compare';
 import { CertificateProvider } from '../lib/certificates';
 import { GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
@@ -45,6 +48,13 @@ export interface OpenDataHubPlatformProps extends PlatformCustomization {
   readonly prometheusTlsInsecureSkipVerify?: boolean;
   /** The CA of the Prometheus certificate, as a path in the autoscaler's container. @default none: the system roots */
   readonly prometheusCaCertPath?: string;
+  /**
+   * The Open Data Hub platform architecture document (Markdown), read from this path at
+   * construction: REPORT.md then compares the platform with it row by row, each difference
+   * classified by platforms/opendatahub-architecture.ts. Nothing of it is bundled.
+   * @default none: no comparison in REPORT.md
+   */
+  readonly architectureDocument?: string;
 }
 
 /**
@@ -77,7 +87,7 @@ function odhKueueIntegrations(on: (id: string) => boolean): KueueIntegration[] {
  */
 export class OpenDataHubPlatform extends Platform {
   constructor(scope: Construct, id: string, props: OpenDataHubPlatformProps = {}) {
-    const { name, applicationsNamespace, prometheusUrl, prometheusTlsInsecureSkipVerify, prometheusCaCertPath, ...customization } = props;
+    const { name, applicationsNamespace, prometheusUrl, prometheusTlsInsecureSkipVerify, prometheusCaCertPath, architectureDocument, ...customization } = props;
     const applications = customization.namespaces?.applications ?? applicationsNamespace ?? 'opendatahub';
     super(scope, id, {
       ...customization,
@@ -98,6 +108,20 @@ export class OpenDataHubPlatform extends Platform {
       },
       prerequisites: [OPENSHIFT, ODH_OPERATOR, GATEWAY_API, PROMETHEUS_OPERATOR, MODELMESH_ETCD, LEADER_WORKER_SET],
     });
+    this.declareArchitecture(OPENDATAHUB_ARCHITECTURE_DECLARATIONS);
+    if (architectureDocument !== undefined) {
+      let text: string;
+      try {
+        text = fs.readFileSync(architectureDocument, 'utf8');
+      } catch (e) {
+        throw new Error(`${this.node.path}: architectureDocument '${architectureDocument}' cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give the path of the architecture document, or leave architectureDocument out`);
+      }
+      try {
+        this.compareWithArchitecture(architectureFactsOf(text));
+      } catch (e) {
+        throw new Error(`${this.node.path}: architectureDocument '${architectureDocument}': ${(e as Error).message}; give the Open Data Hub platform architecture document`);
+      }
+    }
     // Every component is created; the ones customization turns off emit nothing.
     // Serving.
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');

@@ -5,12 +5,14 @@
  * document is in the platform or declared in platforms/opendatahub-architecture.ts.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import { App } from 'cdk8s';
 import { architectureOf } from '../../lib/architecture';
 import { ArchitectureFacts, architectureFactsOf, compareArchitecture, DIFFERENCE_CLASSES, parseMarkdownTables } from '../../lib/architecture-compare';
 import { OpenDataHubPlatform } from '../../platforms/opendatahub';
 import { OPENDATAHUB_ARCHITECTURE_DECLARATIONS } from '../../platforms/opendatahub-architecture';
-import { build } from '../platforms/helpers';
+import { build, problemsOf } from '../platforms/helpers';
 
 const facts: ArchitectureFacts = JSON.parse(fs.readFileSync(path.join(__dirname, 'opendatahub.json'), 'utf8'));
 const b = build((app) => new OpenDataHubPlatform(app, 'opendatahub'));
@@ -93,5 +95,33 @@ describe('compareArchitecture', () => {
 
   test('a document without the tables is refused with what is missing', () => {
     expect(() => architectureFactsOf('# nothing here\n')).toThrow(/no CRD ownership table \(a table with columns Owner, CRDs\)/);
+  });
+});
+
+describe('REPORT.md of an opendatahub platform given the architecture document', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odh-arch-'));
+  const doc = path.join(dir, 'arch.md');
+  fs.writeFileSync(doc, [
+    '| Owner | CRDs | Count |', '|---|---|---|', '| kserve | InferenceService, LocalModelCache, NoSuchKind | 3 |', '',
+    '| From | To | Type |', '|---|---|---|', '| odh-cli | opendatahub-operator | go-module |', '',
+    '| Component | Webhooks |', '|---|---|', '| kserve | 15 |', '',
+    '| Webhook | Type | Owner | Target Type | Path | Failure Policy |', '|---|---|---|---|---|---|', '| vjob.kb.io | validating | distributed-workloads | /validate-batch-v1-job | Fail | |',
+  ].join('\n'));
+
+  test('has the comparison section, each row classified by the platform\'s declarations', () => {
+    const report = build((app) => new OpenDataHubPlatform(app, 'odh', { architectureDocument: doc })).files.get('REPORT.md')!;
+    expect(report).toContain('\n## Compared with the architecture\n');
+    expect(report).toContain('| kserve: InferenceService | kserve (inferenceservices.serving.kserve.io) | match |  |');
+    expect(report).toContain('| kserve: NoSuchKind | not served | undeclared |  |');
+    expect(report).toMatch(/\| odh-cli -> opendatahub-operator \(go-module\) \| none \| repository-artefact \| odh-cli is a command-line tool/);
+    expect(report).toMatch(/\| distributed-workloads validating vjob\.kb\.io \/validate-batch-v1-job Fail \| kueue validating vjob\.kb\.io \/validate-batch-v1-job Fail \| match \|/);
+    // Without the document, no section.
+    expect(b.files.get('REPORT.md')).not.toContain('Compared with the architecture');
+  });
+
+  test('a path that cannot be read fails naming the prop, the path and the fix', () => {
+    expect(problemsOf(() => new OpenDataHubPlatform(new App(), 'odh', { architectureDocument: path.join(dir, 'missing.md') }))).toEqual([
+      `odh: architectureDocument '${path.join(dir, 'missing.md')}' cannot be read (ENOENT): give the path of the architecture document, or leave architectureDocument out`,
+    ]);
   });
 });
