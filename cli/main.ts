@@ -7,6 +7,7 @@ import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './clus
 import { CliIo, Command, UsageError } from './io';
 import { validateCommand } from './validate';
 import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, MirrorFormat, MIRROR_FORMATS, mirrorList, mirrorPairs, renderSvg } from '../lib/architecture';
+import { architectureComparisonMarkdown, architectureFactsOf, compareArchitecture } from '../lib/architecture-compare';
 import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
 import { registryMirrorProblems } from '../lib/images';
 import { DEFAULT_KUBERNETES_VERSION, kubernetesRangeText, OLDEST_KUBERNETES_VERSION } from '../lib/kubernetes-version';
@@ -142,21 +143,38 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-const REPORT_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.report }, out: {} };
+const REPORT_OPTIONS: Record<string, OptionSpec> = { 'platform': {}, 'app': {}, 'format': { choices: FORMATS.report }, 'out': {}, 'compare-architecture': {} };
+
+/** The architecture document given with --compare-architecture, read from the user's path, as facts. */
+function architectureDocument(file: string, io: CliIo) {
+  const resolved = path.resolve(io.cwd, file);
+  if (!fs.existsSync(resolved) || !fs.statSync(resolved).isFile()) throw new UsageError(`report: --compare-architecture ${file}: no such file`);
+  try {
+    return architectureFactsOf(fs.readFileSync(resolved, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`report: --compare-architecture ${file}: ${(e as Error).message}`);
+  }
+}
 
 async function reportCommand(args: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs('report', args, REPORT_OPTIONS);
   if (positionals.length) throw new UsageError(`report: unexpected argument '${positionals[0]}'`);
+  const format = options.format?.[0] ?? 'md';
+  const document = options['compare-architecture']?.[0];
+  if (document !== undefined && format === 'svg') throw new UsageError('report: --compare-architecture prints tables; use --format md or json');
+  const facts = document !== undefined ? architectureDocument(document, io) : undefined;
   const build = buildPlatform(inspectedPlatform('report', options, io));
   const a = architectureOf(build.model, build.largeCrds);
-  const format = options.format?.[0] ?? 'md';
+  // The platform's declared differences (Platform.declareArchitecture; the opendatahub platform's
+  // are in platforms/opendatahub-architecture.ts); none for other platforms.
+  const comparison = facts && compareArchitecture(a, facts, build.model.platform.architectureDeclarations);
   let text: string;
   if (format === 'json') {
-    text = JSON.stringify({ ...a, graph: { mermaid: architectureMermaid(a), dot: architectureDot(a) } }, null, 2) + '\n';
+    text = JSON.stringify({ ...a, graph: { mermaid: architectureMermaid(a), dot: architectureDot(a) }, ...(comparison ? { architectureComparison: comparison } : {}) }, null, 2) + '\n';
   } else if (format === 'svg') {
     text = await renderSvg(architectureDot(a));
   } else {
-    text = architectureMarkdown(a);
+    text = architectureMarkdown(a) + (comparison ? `\n${architectureComparisonMarkdown(comparison)}` : '');
   }
   writeOut(io, options.out?.[0], text);
   return 0;
@@ -290,13 +308,16 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   report: {
     summary: 'the architecture page of a platform',
-    usage: 'mlplatform report (--platform NAME | --app FILE [--platform NAME]) [--format md|json|svg] [--out FILE]',
+    usage: 'mlplatform report (--platform NAME | --app FILE [--platform NAME]) [--format md|json|svg] [--out FILE] [--compare-architecture FILE]',
     details: 'Builds and checks the platform, then prints (or writes to FILE) its architecture: components with\n' +
       'versions and images, CRD ownership, cross-component dependencies, webhooks, the cold-apply order,\n' +
       'server-side apply, object counts, images to mirror and the dependency graph. md (default) is Markdown,\n' +
       'json the same content as data, svg the dependency graph as a picture.\n' +
       '--app FILE inspects your own app instead of a default platform: the compiled .js (or .ts with ts-node in\n' +
-      'the project) is loaded without synthesizing; its PlatformApps\' platforms (and exported Apps or Platforms) count.',
+      'the project) is loaded without synthesizing; its PlatformApps\' platforms (and exported Apps or Platforms) count.\n' +
+      '--compare-architecture FILE reads an architecture document (Markdown tables: CRD ownership, dependencies,\n' +
+      'webhooks) and adds, row by row, the document\'s rows next to the platform\'s, each difference classified by\n' +
+      'the platform\'s declarations (Platform.declareArchitecture; opendatahub declares its own) or marked undeclared.',
     run: reportCommand,
   },
   graph: {

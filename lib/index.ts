@@ -23,6 +23,7 @@ export * from './workload';
 export * from './network-policy';
 export * from './runtime-webhooks';
 export * from './architecture';
+export * from './architecture-compare';
 export * from './versions';
 export * from './gitops';
 export * from './kubernetes-version';

@@ -1,5 +1,6 @@
 import { ApiObject, App } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import type { ArchitectureDeclarations, ArchitectureFacts } from './architecture-facts';
 import { CertificateProvider } from './certificates';
 import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
@@ -113,6 +114,8 @@ export class Platform extends Construct {
   public readonly imageSettings: ImageSettings;
   /** The fence on plain-HTTP metrics ports (PlatformCustomization.metricsFence). */
   public readonly metricsFence: MetricsFence;
+  private declaredArchitecture?: ArchitectureDeclarations;
+  private comparedArchitecture?: ArchitectureFacts;
   /** CRD name -> id of the owning component */
   private readonly explicitOwners: Map<string, string>;
   /** Components created but switched off by customization (out of the construct tree). */
@@ -272,6 +275,30 @@ export class Platform extends Construct {
    * Resolves the component graph (requires -> provides), orders components and objects,
    * and returns the model. Throws one error listing every graph problem.
    */
+  /**
+   * Declares how this platform differs from the architecture document that describes it
+   * (component names mapped, each difference classified; lib/architecture-compare.ts).
+   * `mlplatform report --compare-architecture` and REPORT.md classify differences by it.
+   */
+  public declareArchitecture(declarations: ArchitectureDeclarations): void {
+    this.declaredArchitecture = declarations;
+  }
+
+  /** The declared differences from the architecture: none unless the platform declares them. */
+  public get architectureDeclarations(): ArchitectureDeclarations {
+    return this.declaredArchitecture ?? { componentNames: [], differences: [] };
+  }
+
+  /** Adds a section to REPORT.md comparing the platform with an architecture document's facts (`architectureFactsOf`). */
+  public compareWithArchitecture(facts: ArchitectureFacts): void {
+    this.comparedArchitecture = facts;
+  }
+
+  /** The architecture document's facts REPORT.md compares with, if given. */
+  public get architectureToCompare(): ArchitectureFacts | undefined {
+    return this.comparedArchitecture;
+  }
+
   public resolve(): PlatformModel {
     const components = this.components;
     const errors: string[] = [];

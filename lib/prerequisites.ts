@@ -94,3 +94,12 @@ export const ODH_OPERATOR: Prerequisite = {
     { group: 'services.platform.opendatahub.io', version: 'v1alpha1', kind: 'Auth' },
   ],
 };
+
+/**
+ * LeaderWorkerSet (lws), installed on the cluster: the kind Kueue's leaderworkerset
+ * integration manages (and KServe's multi-node LLMInferenceServices run as).
+ */
+export const LEADER_WORKER_SET: Prerequisite = {
+  name: 'leaderworkerset',
+  provides: [{ group: 'leaderworkerset.x-k8s.io', version: 'v1', kind: 'LeaderWorkerSet' }],
+};

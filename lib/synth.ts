@@ -2,6 +2,8 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
+import { architectureOf } from './architecture';
+import { architectureComparisonMarkdown, compareArchitecture } from './architecture-compare';
 import { CertificateProviderKind } from './certificates';
 import { contentDigestsOf, Finding, isError, largeCrds as largeCrdObjects, runChecks, SERVER_SIDE_APPLY_BYTES } from './checks';
 import { Component } from './component';
@@ -114,7 +116,9 @@ export function buildPlatform(platform: Platform, options: BuildOptions = {}): P
     }
   }
   const drift = versionDrift(model.components, platform.imageSettings.versions ?? VersionsTable.DEFAULT);
-  files.set('REPORT.md', platformReport(model, largeCrds, warnings) + versionDriftReport(drift));
+  const toCompare = platform.architectureToCompare;
+  const comparison = toCompare ? `\n${architectureComparisonMarkdown(compareArchitecture(architectureOf(model, largeCrds), toCompare, platform.architectureDeclarations))}` : '';
+  files.set('REPORT.md', platformReport(model, largeCrds, warnings) + versionDriftReport(drift) + comparison);
   // The phase files; with GitOps files, platformOutput lists the phase folders instead.
   files.set('kustomization.yaml', platformKustomization([...files.keys()].filter((f) => f.endsWith('.yaml'))));
   step('done', model.objects.length);

@@ -1,21 +1,29 @@
+import * as fs from 'fs';
 import { Construct } from 'constructs';
+import { OPENDATAHUB_ARCHITECTURE_DECLARATIONS } from './opendatahub-architecture';
+import { AiGatewayPayloadProcessing } from '../constructs/ai-gateway-payload-processing';
 import { DataSciencePipelinesOperator } from '../constructs/data-science-pipelines-operator';
 import { DistributedWorkloads } from '../constructs/distributed-workloads';
 import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inference-extension';
 import { KServe } from '../constructs/kserve';
+import type { KueueIntegration } from '../constructs/kueue';
 import { LlamaStackOperator } from '../constructs/llama-stack-k8s-operator';
 import { LlmDRouter } from '../constructs/llm-d-router';
 import { MLflowOperator } from '../constructs/mlflow-operator';
 import { ModelRegistryOperator } from '../constructs/model-registry-operator';
 import { MODELMESH_ETCD, ModelMeshServing } from '../constructs/modelmesh-serving';
+import { ModelsAsAService } from '../constructs/models-as-a-service';
 import { NotebookController } from '../constructs/notebook-controller';
 import { OdhModelController } from '../constructs/odh-model-controller';
+import { SparkOperator } from '../constructs/spark-operator';
 import { TrainingOperator } from '../constructs/training-operator';
+import { WorkloadVariantAutoscaler } from '../constructs/workload-variant-autoscaler';
+import { architectureFactsOf } from '../lib/architecture-compare';
 import { CertificateProvider } from '../lib/certificates';
 import { GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
-import { ODH_OPERATOR, OPENSHIFT } from '../lib/prerequisites';
+import { LEADER_WORKER_SET, ODH_OPERATOR, OPENSHIFT } from '../lib/prerequisites';
 import { checkPropKeys } from '../lib/prop-keys';
 
 export interface OpenDataHubPlatformProps extends PlatformCustomization {
@@ -27,19 +35,60 @@ export interface OpenDataHubPlatformProps extends PlatformCustomization {
    * @default opendatahub
    */
   readonly applicationsNamespace?: string;
+  /**
+   * Where the Workload Variant Autoscaler reads model-server metrics, over https only (v0.5.1
+   * exits on any other scheme).
+   * @default https://thanos-querier.openshift-monitoring.svc:9091, OpenShift's query endpoint
+   * over the cluster's and user workloads' Prometheus, its certificate not verified
+   */
+  readonly prometheusUrl?: string;
+  /**
+   * Skip verification of the Prometheus certificate.
+   * @default true for the default prometheusUrl, else false
+   */
+  readonly prometheusTlsInsecureSkipVerify?: boolean;
+  /** The CA of the Prometheus certificate, as a path in the autoscaler's container. @default none: the system roots */
+  readonly prometheusCaCertPath?: string;
+  /**
+   * The Open Data Hub platform architecture document (Markdown), read from this path at
+   * construction: REPORT.md then compares the platform with it row by row, each difference
+   * classified by platforms/opendatahub-architecture.ts. Nothing of it is bundled.
+   * @default none: no comparison in REPORT.md
+   */
+  readonly architectureDocument?: string;
+}
+
+/**
+ * Kueue's job integrations in the opendatahub platform: the set the Open Data Hub architecture
+ * shows (its kb.io webhooks), each kept only while the component that provides its kind is on.
+ * Left out: kubeflow.org/mpijob, whose kind (the MPI Operator's kubeflow.org/v2beta1 MPIJob)
+ * is a different CRD under the same name as the training-operator's v1 MPIJob served here.
+ */
+function odhKueueIntegrations(on: (id: string) => boolean): KueueIntegration[] {
+  return [
+    'batch/job', 'pod', 'deployment', 'statefulset',
+    // LeaderWorkerSet is on the cluster (LEADER_WORKER_SET prerequisite).
+    'leaderworkerset.x-k8s.io/leaderworkerset',
+    ...(on('training-operator')
+      ? ['kubeflow.org/pytorchjob', 'kubeflow.org/tfjob', 'kubeflow.org/xgboostjob', 'kubeflow.org/paddlejob', 'kubeflow.org/jaxjob'] as const
+      : []),
+  ];
 }
 
 /**
  * The Open Data Hub distribution as the ODH operator lays it out: every controller in one
  * applications namespace, webhook certificates from OpenShift's service CA, and each
  * component's ODH variant where the construct has one (the ODH notebook controller with its
- * webhooks, OpenShift integrations of CodeFlare, MLflow and Llama Stack). The cluster is
- * OpenShift with the ODH operator's APIs, the Gateway API, the Prometheus Operator and
- * ModelMesh's etcd.
+ * webhooks, OpenShift integrations of CodeFlare, MLflow and Llama Stack). The components are
+ * those of the Open Data Hub platform architecture that the project has (the Workload Variant
+ * Autoscaler, AI gateway payload processing, Models-as-a-Service and the Spark Operator
+ * included; Kueue with the architecture's job integrations); platforms/opendatahub-architecture.ts
+ * declares every difference from that architecture. The cluster is OpenShift with the ODH
+ * operator's APIs, the Gateway API, the Prometheus Operator, ModelMesh's etcd and LeaderWorkerSet.
  */
 export class OpenDataHubPlatform extends Platform {
   constructor(scope: Construct, id: string, props: OpenDataHubPlatformProps = {}) {
-    const { name, applicationsNamespace, ...customization } = props;
+    const { name, applicationsNamespace, prometheusUrl, prometheusTlsInsecureSkipVerify, prometheusCaCertPath, architectureDocument, ...customization } = props;
     const applications = customization.namespaces?.applications ?? applicationsNamespace ?? 'opendatahub';
     super(scope, id, {
       ...customization,
@@ -58,18 +107,40 @@ export class OpenDataHubPlatform extends Platform {
           [applications]: { 'app.kubernetes.io/name': 'opendatahub', 'control-plane': 'controller-manager', ...customization.namespaces?.labels?.[applications] },
         },
       },
-      prerequisites: [OPENSHIFT, ODH_OPERATOR, GATEWAY_API, PROMETHEUS_OPERATOR, MODELMESH_ETCD],
+      prerequisites: [OPENSHIFT, ODH_OPERATOR, GATEWAY_API, PROMETHEUS_OPERATOR, MODELMESH_ETCD, LEADER_WORKER_SET],
     });
     // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
     checkPropKeys(this, new.target.name, props);
+    this.declareArchitecture(OPENDATAHUB_ARCHITECTURE_DECLARATIONS);
+    if (architectureDocument !== undefined) {
+      let text: string;
+      try {
+        text = fs.readFileSync(architectureDocument, 'utf8');
+      } catch (e) {
+        throw new Error(`${this.node.path}: architectureDocument '${architectureDocument}' cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give the path of the architecture document, or leave architectureDocument out`);
+      }
+      try {
+        this.compareWithArchitecture(architectureFactsOf(text));
+      } catch (e) {
+        throw new Error(`${this.node.path}: architectureDocument '${architectureDocument}': ${(e as Error).message}; give the Open Data Hub platform architecture document`);
+      }
+    }
     // Every component is created; the ones customization turns off emit nothing.
     // Serving.
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
     // LocalModel caching is left out: ODH does not deploy its controller and node agent.
-    new KServe(this, 'kserve', { localModel: false });
+    new KServe(this, 'kserve', { localModel: false, workloadVariantAutoscaler: this.isComponentEnabled('workload-variant-autoscaler') });
     new OdhModelController(this, 'odh-model-controller');
     new ModelMeshServing(this, 'modelmesh-serving');
     new LlmDRouter(this, 'llm-d-router');
+    new WorkloadVariantAutoscaler(this, 'workload-variant-autoscaler', {
+      prometheusUrl: prometheusUrl ?? 'https://thanos-querier.openshift-monitoring.svc:9091',
+      prometheusTlsInsecureSkipVerify: prometheusTlsInsecureSkipVerify ?? (prometheusUrl === undefined && prometheusCaCertPath === undefined),
+      prometheusCaCertPath,
+    });
+    // External models behind the gateway, and Models-as-a-Service publishing models with subscriptions.
+    new AiGatewayPayloadProcessing(this, 'ai-gateway-payload-processing');
+    new ModelsAsAService(this, 'models-as-a-service');
 
     // Model lifecycle.
     new ModelRegistryOperator(this, 'model-registry-operator');
@@ -78,14 +149,11 @@ export class OpenDataHubPlatform extends Platform {
 
     // Training and batch: Kueue queues the jobs of the members that are on.
     new TrainingOperator(this, 'training-operator');
+    // Spark applications run in the users' data science projects: the operator watches every namespace.
+    new SparkOperator(this, 'spark-operator', { allNamespaces: true });
     DistributedWorkloads.addTo(this, {
       codeFlare: { openShift: true },
-      kueue: {
-        integrations: [
-          ...(this.isComponentEnabled('training-operator') ? ['kubeflow.org/pytorchjob' as const] : []),
-          ...(this.isComponentEnabled('kuberay') ? ['ray.io/rayservice' as const] : []),
-        ],
-      },
+      kueue: { integrations: odhKueueIntegrations((c) => this.isComponentEnabled(c)) },
     });
 
     // Pipelines: DSPO deploys a Kubeflow Pipelines stack per DataSciencePipelinesApplication

@@ -15,9 +15,9 @@ describe('Open Data Hub platform', () => {
 
   test('carries every component of the ODH architecture that the project has', () => {
     expect(b.model.components.map((c) => c.componentName).sort()).toEqual([
-      'appwrapper', 'codeflare', 'data-science-pipelines-operator', 'gateway-api-inference-extension', 'jobset', 'kserve', 'kuberay', 'kueue',
-      'llama-stack-k8s-operator', 'llm-d-router', 'mlflow-operator', 'model-registry-operator', 'modelmesh-serving', 'notebook-controller',
-      'odh-model-controller', 'trainer', 'training-operator',
+      'ai-gateway-payload-processing', 'appwrapper', 'codeflare', 'data-science-pipelines-operator', 'gateway-api-inference-extension', 'jobset', 'kserve',
+      'kuberay', 'kueue', 'llama-stack-k8s-operator', 'llm-d-router', 'mlflow-operator', 'model-registry-operator', 'modelmesh-serving',
+      'models-as-a-service', 'notebook-controller', 'odh-model-controller', 'spark-operator', 'trainer', 'training-operator', 'workload-variant-autoscaler',
     ]);
   });
 
@@ -64,7 +64,9 @@ describe('Open Data Hub platform', () => {
 
   test('object count', () => {
     // 395 since DSPO-SVCMON: DSPO's ServiceMonitor (the platform has the Prometheus Operator).
-    expect(objects.length).toBe(395);
+    // 483 since ODH-ARCH: the Workload Variant Autoscaler, AI gateway payload processing,
+    // Models-as-a-Service, the Spark Operator and Kueue's integrations as the architecture shows them.
+    expect(objects.length).toBe(483);
   });
 
   test('object counts by kind', () => {
@@ -103,9 +105,10 @@ describe('Open Data Hub platform, customized', () => {
 
   test('fails when a component is unknown, naming the ODH components', () => {
     expect(problemsOf(() => build((app) => new OpenDataHubPlatform(app, 'odh', { components: { dashboard: false } })))).toEqual([
-      "odh: components['dashboard']: the platform has no component 'dashboard'; valid components: 'appwrapper', 'codeflare', 'data-science-pipelines-operator', " +
-        "'gateway-api-inference-extension', 'jobset', 'kserve', 'kuberay', 'kueue', 'llama-stack-k8s-operator', 'llm-d-router', 'mlflow-operator', " +
-        "'model-registry-operator', 'modelmesh-serving', 'notebook-controller', 'odh-model-controller', 'trainer', 'training-operator'",
+      "odh: components['dashboard']: the platform has no component 'dashboard'; valid components: 'ai-gateway-payload-processing', 'appwrapper', 'codeflare', " +
+        "'data-science-pipelines-operator', 'gateway-api-inference-extension', 'jobset', 'kserve', 'kuberay', 'kueue', 'llama-stack-k8s-operator', 'llm-d-router', " +
+        "'mlflow-operator', 'model-registry-operator', 'modelmesh-serving', 'models-as-a-service', 'notebook-controller', 'odh-model-controller', " +
+        "'spark-operator', 'trainer', 'training-operator', 'workload-variant-autoscaler'",
     ]);
   });
 });
