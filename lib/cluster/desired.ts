@@ -13,13 +13,21 @@ import { IgnoredField, ignoredFields } from '../gitops/ignore';
 import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
-import type { KubernetesNeed } from './preflight';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 import { ManifestDocument, readPath } from '../validation/manifests';
 
 export type Json = Record<string, any>;
 
 /** A manifest: what every object has, and anything else. */
+/** The oldest Kubernetes a component of the platform runs on. */
+export interface KubernetesNeed {
+  readonly component: string;
+  /** "1.32" */
+  readonly min: string;
+  /** What sets the minimum. */
+  readonly feature: string;
+}
+
 export interface Manifest {
   readonly apiVersion: string;
   readonly kind: string;

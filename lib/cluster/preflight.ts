@@ -7,17 +7,11 @@
  */
 import { APPLYSET_PART_OF } from './applyset';
 import { ApiError, KubeClient } from './client';
-import { describeRef, groupOf, Json, Manifest } from './desired';
+import { describeRef, groupOf, Json, KubernetesNeed, Manifest } from './desired';
+
+export type { KubernetesNeed } from './desired';
 import { compareKubernetesVersions } from '../kubernetes-version';
 
-/** The oldest Kubernetes a component of the platform runs on. */
-export interface KubernetesNeed {
-  readonly component: string;
-  /** "1.32" */
-  readonly min: string;
-  /** What sets the minimum. */
-  readonly feature: string;
-}
 
 /** Runs `fn` over `items`, at most `limit` at a time; results in input order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -39,7 +39,10 @@ describeWithCluster('the training platform in motion: bring-up, webhooks called,
     const skipped = tooNew(server.version);
     expect([...skipped].sort()).toEqual(['jobset', 'trainer']);
     const full = desiredFromModel(build.model);
-    desired = { ...full, objects: full.objects.filter((o) => !skipped.has(o.component)) };
+    // Kueue declares 1.29 (its release's support statement) but this 1.28 server takes its CRDs:
+    // the bring-up runs it below that minimum on purpose. Every other applied component's
+    // version gate stays for the preflight (its own version test is in cluster.test.ts).
+    desired = { ...full, objects: full.objects.filter((o) => !skipped.has(o.component)), kubernetes: (full.kubernetes ?? []).filter((n) => !skipped.has(n.component) && n.component !== 'kueue') };
     await installPrerequisites(cluster(), build.model, desired);
 
     const up = await bringUp(cluster(), desired);

@@ -50,11 +50,15 @@ export interface FakeNode {
   readonly taints?: Array<{ key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }>;
 }
 
-/** Three 16-CPU/64Gi workers and one node with four GPUs, tainted so that only GPU workloads go there. */
+/**
+ * Three 16-CPU/64Gi workers and one node with four GPUs, tainted so that only GPU workloads go
+ * there. The workers carry `kserve/localmodel: worker`, the label KServe's LocalModel node agent
+ * selects (its docs have the cluster's admin label the nodes that cache models).
+ */
 export const SMALL_CLUSTER: readonly FakeNode[] = [
-  { name: 'worker-1', cpu: '16', memory: '64Gi' },
-  { name: 'worker-2', cpu: '16', memory: '64Gi' },
-  { name: 'worker-3', cpu: '16', memory: '64Gi' },
+  { name: 'worker-1', cpu: '16', memory: '64Gi', labels: { 'kserve/localmodel': 'worker' } },
+  { name: 'worker-2', cpu: '16', memory: '64Gi', labels: { 'kserve/localmodel': 'worker' } },
+  { name: 'worker-3', cpu: '16', memory: '64Gi', labels: { 'kserve/localmodel': 'worker' } },
   {
     name: 'gpu-1',
     cpu: '16',
