@@ -5,15 +5,16 @@
  * synthesized outputs and needs no cluster.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { ApplyOutcome, applyPlatform, ApplyStoppedError, PreflightError } from '../lib/cluster/apply';
 import { InterruptedError, KubeClient, loadKubeClient, RetryOptions, UnreachableError } from '../lib/cluster/client';
-import { DesiredPlatform, desiredFromDir, desiredFromModel } from '../lib/cluster/desired';
+import { DesiredPlatform, desiredFromDir, desiredFromModel, Json } from '../lib/cluster/desired';
 import { diffPlatform, diffText, hasChanges } from '../lib/cluster/diff';
 import { planOutputs, planText, PlanInputError, readOutput, unacknowledgedDanger } from '../lib/cluster/plan';
 import { WaitReporter } from '../lib/cluster/waits';
-import { buildPlatform } from '../lib/synth';
+import { buildPlatform, writePlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
 import { appPlatform } from './app';
 import { OptionSpec, parseArgs } from './args';
@@ -43,6 +44,8 @@ const PLAN_OPTIONS: Record<string, OptionSpec> = {
   'format': { choices: ['text', 'json'] },
   'acknowledge': { multiple: true },
   'accept-danger': { value: false },
+  'app': {},
+  'platform': {},
 };
 
 /**
@@ -212,12 +215,16 @@ export async function planCommand(args: string[], io: CliIo): Promise<number> {
   const from = options.from?.[0];
   if (!from) throw new UsageError('plan: --from REF:PATH or --from DIR is required (the output before the change)');
   const colon = from.indexOf(':');
-  const to = options.to?.[0] ?? (colon >= 0 && !fs.existsSync(path.resolve(io.cwd, from)) ? from.slice(colon + 1) : undefined);
-  if (!to) throw new UsageError('plan: --to DIR is required when --from is not REF:PATH (the output after the change)');
-  if (!fs.existsSync(path.resolve(io.cwd, to))) throw new UsageError(`plan: --to '${to}' does not exist (synthesize it first, e.g. mlplatform synth --platform NAME)`);
+  // The output after the change: a platform built now (--app FILE and/or --platform NAME), or a folder.
+  const built = options.app || options.platform ? builtOutput(options, io) : undefined;
+  if (built && options.to) throw new UsageError('plan: give --to DIR or --platform NAME (with --app FILE for your own app), not both');
+  const to = built ? undefined : options.to?.[0] ?? (colon >= 0 && !fs.existsSync(path.resolve(io.cwd, from)) ? from.slice(colon + 1) : undefined);
+  if (!to && !built) throw new UsageError('plan: --to DIR (or --platform NAME) is required when --from is not REF:PATH (the output after the change)');
+  if (to && !fs.existsSync(path.resolve(io.cwd, to))) throw new UsageError(`plan: --to '${to}' does not exist (synthesize it first, e.g. mlplatform synth --platform NAME)`);
+  if (built && colon < 0 && !fs.existsSync(path.resolve(io.cwd, from))) throw new UsageError(`plan: --from '${from}' is not a folder: with --platform, name the output at a revision as REF:PATH (e.g. main:dist/${built.name})`);
   let findings;
   try {
-    findings = planOutputs(readOutput(from, io.cwd, to).objects, readOutput(to, io.cwd).objects);
+    findings = planOutputs(readOutput(from, io.cwd, to).objects, built ? built.objects() : readOutput(to!, io.cwd).objects);
   } catch (e) {
     if (e instanceof PlanInputError) {
       io.stderr.write(`mlplatform plan: ${e.message}\n`);
@@ -235,6 +242,36 @@ export async function planCommand(args: string[], io: CliIo): Promise<number> {
     if (blocking.length) io.stdout.write(`${blocking.length} dangerous change${blocking.length > 1 ? 's' : ''} not acknowledged: review, then pass --acknowledge KEY for each (or --accept-danger for all)\n`);
   }
   return blocking.length ? 1 : 0;
+}
+
+/**
+ * `plan --platform NAME` (a default platform) or `--app FILE [--platform NAME]` (the user's):
+ * the platform built now, its objects as synth would write them (phase files, in order).
+ */
+function builtOutput(options: Record<string, string[]>, io: CliIo): { name: string; objects: () => Json[] } {
+  const name = options.platform?.[0];
+  let platform;
+  if (options.app) {
+    platform = appPlatform('plan', options.app[0], name, io.cwd);
+  } else {
+    const entry = DEFAULT_PLATFORMS.find((p) => p.name === name);
+    if (!entry) throw new UsageError(`plan: no platform named '${name}' (platforms: ${DEFAULT_PLATFORMS.map((p) => p.name).join(', ')})`);
+    platform = entry.create(new App({ outdir: path.join('/nonexistent', 'mlplatform') }));
+  }
+  const p = platform;
+  return {
+    name: p.name,
+    objects: () => {
+      const build = buildPlatform(p);
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-to-'));
+      try {
+        writePlatform(build, tmp, { gitops: false });
+        return readOutput(path.join(tmp, p.name), tmp).objects;
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+  };
 }
 
 export const CLUSTER_COMMANDS = {
@@ -264,9 +301,12 @@ export const CLUSTER_COMMANDS = {
   },
   plan: {
     summary: 'a reviewable upgrade plan between two synthesized outputs (no cluster)',
-    usage: 'mlplatform plan --from (DIR | REF[:PATH]) [--to DIR] [--format text|json] [--acknowledge KEY]... [--accept-danger]',
+    usage: 'mlplatform plan --from (DIR | REF[:PATH]) [--to DIR | --platform NAME | --app FILE [--platform NAME]] [--format text|json] [--acknowledge KEY]... [--accept-danger]',
     details: 'Compares the output before (a folder, or PATH at git revision REF; PATH defaults to --to) with the output\n' +
-      'after (--to, default PATH of --from in the working tree): CRD versions added, served versions removed and\n' +
+      'after (--to, default PATH of --from in the working tree; or the platform built now with --platform NAME or\n' +
+      '--app FILE). Where PATH is not committed at REF (dist/ is usually ignored), REF is synthesized in a temporary\n' +
+      'git worktree with the app its cdk8s.yaml names (sharing node_modules), and removed after. It reports:\n' +
+      'CRD versions added, served versions removed and\n' +
       'storage changes, schema fields removed, newly required fields, changed CEL rules, webhooks added, removed or\n' +
       'changed, RBAC grants per ServiceAccount, images with their version jump, objects pruned and namespaces\n' +
       'removed, dangerous grants (wildcards, cluster-wide Secrets read, escalate/bind/impersonate, writes to webhooks\n' +

@@ -8,6 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as YAML from 'yaml';
 import { describeRef, Json, objectKey, outputDocuments } from './desired';
 
 export type Severity = 'danger' | 'warning' | 'info';
@@ -367,6 +368,11 @@ export function readOutput(spec: string, cwd: string, defaultPath?: string): Out
   const root = top.stdout.toString().trim();
   // A path relative to the working directory, as the user typed it, taken from the repository's root.
   rel = path.relative(root, path.resolve(cwd, rel)).split(path.sep).join('/');
+  const commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], root);
+  if (commit.status !== 0) throw new PlanInputError(`cannot read ${rel} at ${ref}: no such revision`);
+  const listed = git(['ls-tree', '-r', '--name-only', commit.stdout.toString().trim(), '--', rel], root);
+  // Output that is not committed there (dist/ is usually ignored): synthesize the revision.
+  if (listed.status === 0 && !listed.stdout.toString().trim()) return synthesizedAt(root, ref, rel);
   const archive = git(['archive', '--format=tar', ref, '--', rel], root);
   if (archive.status !== 0) throw new PlanInputError(`cannot read ${rel} at ${ref}: ${archive.stderr.toString().trim()}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-'));
@@ -376,6 +382,47 @@ export function readOutput(spec: string, cwd: string, defaultPath?: string): Out
     return { objects: outputDocuments(path.join(tmp, rel), tmp).map((d) => d.object as Json), label: `${ref}:${rel}` };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The output at `rel` of revision `ref`, synthesized there: a detached git worktree of the
+ * revision in a temporary folder, sharing the repository's node_modules, runs the `app` its
+ * cdk8s.yaml names with CDK8S_OUTDIR at its `output` folder (default dist), as `cdk8s synth`
+ * would, without the cdk8s CLI (no upgrade check, nothing fetched). The worktree is removed after.
+ */
+export function synthesizedAt(root: string, ref: string, rel: string): OutputSource {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-rev-'));
+  const worktree = path.join(tmp, 'worktree');
+  const added = git(['worktree', 'add', '--detach', '--quiet', worktree, ref]);
+  if (added.status !== 0) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw new PlanInputError(`${rel} is not committed at ${ref}, and a worktree to synthesize it cannot be made: ${added.stderr.toString().trim()}`);
+  }
+  try {
+    const configFile = path.join(worktree, 'cdk8s.yaml');
+    if (!fs.existsSync(configFile)) throw new PlanInputError(`${rel} is not committed at ${ref}, and ${ref} has no cdk8s.yaml to synthesize it with: commit the output, or give --from DIR`);
+    const config = YAML.parse(fs.readFileSync(configFile, 'utf8')) as { app?: unknown; output?: unknown } | null;
+    if (typeof config?.app !== 'string' || !config.app.trim()) throw new PlanInputError(`cdk8s.yaml at ${ref} names no app to synthesize ${rel} with`);
+    const output = typeof config.output === 'string' && config.output ? config.output : 'dist';
+    if (fs.existsSync(path.join(root, 'node_modules')) && !fs.existsSync(path.join(worktree, 'node_modules'))) {
+      fs.symlinkSync(path.join(root, 'node_modules'), path.join(worktree, 'node_modules'), 'dir');
+    }
+    const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_OUTDIR: path.join(worktree, output), CDK8S_CHECK_UPGRADE: 'false' };
+    delete env.MLP_OUTDIR;
+    const run = spawnSync('sh', ['-c', config.app], { cwd: worktree, env, maxBuffer: 256 * 1024 * 1024 });
+    if (run.status !== 0) {
+      const tail = `${run.stderr?.toString() ?? ''}${run.stdout?.toString() ?? ''}`.trim().split('\n').slice(-12).join('\n');
+      throw new PlanInputError(`synthesizing ${ref} to read ${rel} failed (${config.app}, exit ${run.status ?? run.signal}):\n${tail}`);
+    }
+    const dir = path.join(worktree, rel);
+    if (!fs.existsSync(dir)) throw new PlanInputError(`synthesizing ${ref} wrote no ${rel} (its app writes to ${output}/): name the output folder the revision writes`);
+    return { objects: outputDocuments(dir, worktree).map((d) => d.object as Json), label: `${ref}:${rel} (synthesized)` };
+  } finally {
+    git(['worktree', 'remove', '--force', worktree]);
+    fs.rmSync(tmp, { recursive: true, force: true });
+    git(['worktree', 'prune']);
   }
 }
 

@@ -65,6 +65,13 @@ describe('report, graph and mirror for a user\'s own app (--app) (issues 17.9, 1
     const wrong = await cli(['synth', '--app', 'app.js', '--platform', 'serving'], dir);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("synth: no platform named 'serving' in app.js (platforms: mine)");
+    // plan --app: the output synthesized above against the app built now: nothing to review;
+    // against an empty folder, every object of the app is new.
+    expect(await cli(['plan', '--from', path.join(out, 'mine'), '--app', 'app.js'], dir)).toEqual({ code: 0, stdout: 'no changes that need review\n', stderr: '' });
+    fs.mkdirSync(path.join(dir, 'empty'), { recursive: true });
+    const fresh = await cli(['plan', '--from', 'empty', '--app', 'app.js', '--platform', 'mine'], dir);
+    expect(fresh.stderr).toBe('');
+    expect(fresh.stdout).toContain('kueue');
   });
 
   test('mirror prints source -> destination pairs as skopeo lines, an ImageSetConfiguration or TSV', async () => {

@@ -235,6 +235,58 @@ describe('mlplatform plan: the command', () => {
     expect(bad.stderr).toMatch(/^mlplatform plan: cannot read out\/serving at nosuchref: /);
   });
 
+  test('--platform NAME: the output after is the platform built now (OPS-6)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-built-'));
+    writeFiles(path.join(dir, 'same'), build.files);
+    writeFiles(path.join(dir, 'older'), withoutVersion());
+    expect(await cli(['plan', '--from', 'same', '--platform', 'serving'], dir)).toEqual({ code: 0, stdout: 'no changes that need review\n', stderr: '' });
+    // The version the older output lacks is added now (not dangerous).
+    const added = await cli(['plan', '--from', 'older', '--platform', 'serving'], dir);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain(CRD);
+    expect((await cli(['plan', '--from', 'same', '--platform', 'nosuch'], dir)).stderr).toMatch(/^mlplatform plan: no platform named 'nosuch'/);
+    expect((await cli(['plan', '--from', 'same', '--platform', 'serving', '--to', 'older'], dir)).stderr).toMatch(/not both/);
+  });
+
+  test('--from REF:PATH where PATH is not committed: the revision is synthesized in a temporary worktree (OPS-6)', async () => {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-synth-'));
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: repo });
+      if (r.status !== 0) throw new Error(r.stderr.toString());
+      return r.stdout.toString();
+    };
+    const BINDING = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: c\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: c\nsubjects:\n- kind: ServiceAccount\n  name: op\n  namespace: ops\n';
+    // A cdk8s project whose app writes one platform folder where CDK8S_OUTDIR says; dist/ is ignored.
+    const app = (rules: string) => [
+      "const fs = require('fs'); const path = require('path');",
+      "const dir = path.join(process.env.CDK8S_OUTDIR || 'dist', 'p', '10-controllers');",
+      'fs.mkdirSync(dir, { recursive: true });',
+      `fs.writeFileSync(path.join(dir, 'c.yaml'), ${JSON.stringify(BINDING)} + ${JSON.stringify('---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: c\nrules:\n')} + ${JSON.stringify(rules)});`,
+    ].join('\n');
+    git('init', '-q');
+    fs.writeFileSync(path.join(repo, 'cdk8s.yaml'), 'language: typescript\napp: node app.js\n');
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'dist/\n');
+    fs.writeFileSync(path.join(repo, 'app.js'), app('- apiGroups: [""]\n  resources: [configmaps]\n  verbs: [get]\n'));
+    git('add', '.');
+    git('commit', '-qm', 'before');
+    fs.writeFileSync(path.join(repo, 'app.js'), app('- apiGroups: ["*"]\n  resources: ["*"]\n  verbs: ["*"]\n'));
+    spawnSync('node', ['app.js'], { cwd: repo });
+
+    const r = await cli(['plan', '--from', 'HEAD:dist/p'], repo);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('DANGER  RBAC_WILDCARD_GRANTED');
+    expect(r.code).toBe(1);
+    // The temporary worktree is gone.
+    expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+
+    // A revision whose app fails: exit 2 with its output.
+    fs.writeFileSync(path.join(repo, 'app.js'), "console.error('boom at synth'); process.exit(3);\n");
+    git('commit', '-qam', 'broken');
+    const bad = await cli(['plan', '--from', 'HEAD:dist/p', '--to', 'dist/p'], repo);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^mlplatform plan: synthesizing HEAD to read dist\/p failed \(node app.js, exit 3\):\nboom at synth/);
+  });
+
   test('fails when --from is missing or --to does not exist', async () => {
     const dir = os.tmpdir();
     expect((await cli(['plan'], dir)).stderr).toMatch(/^mlplatform plan: --from REF:PATH or --from DIR is required/);
