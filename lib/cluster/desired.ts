@@ -138,7 +138,7 @@ export function outputDocuments(dir: string, cwd: string): ManifestDocument[] {
 
 /**
  * The desired state of a synthesized folder (dist/<name>/): objects in file order, phase from
- * the first path segment, component from the file name (`<nn>-<component>.yaml`).
+ * the first path segment, component from the file name (`<component>.yaml`; a leading `<nn>-` of older outputs is dropped).
  */
 export function desiredFromDir(dir: string, cwd: string): DesiredPlatform {
   const docs = outputDocuments(dir, cwd);
