@@ -5,7 +5,6 @@
  * synthesized outputs and needs no cluster.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { ApplyOutcome, applyPlatform, ApplyStoppedError, PreflightError } from '../lib/cluster/apply';
@@ -14,7 +13,7 @@ import { DesiredPlatform, desiredFromDir, desiredFromModel, Json } from '../lib/
 import { diffPlatform, diffText, hasChanges } from '../lib/cluster/diff';
 import { planOutputs, planText, PlanInputError, readOutput, unacknowledgedDanger } from '../lib/cluster/plan';
 import { WaitReporter } from '../lib/cluster/waits';
-import { buildPlatform, writePlatform } from '../lib/synth';
+import { buildPlatform } from '../lib/synth';
 import { DEFAULT_PLATFORMS } from '../platforms';
 import { appPlatform } from './app';
 import { OptionSpec, parseArgs } from './args';
@@ -261,16 +260,8 @@ function builtOutput(options: Record<string, string[]>, io: CliIo): { name: stri
   const p = platform;
   return {
     name: p.name,
-    objects: () => {
-      const build = buildPlatform(p);
-      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-plan-to-'));
-      try {
-        writePlatform(build, tmp, { gitops: false });
-        return readOutput(path.join(tmp, p.name), tmp).objects;
-      } finally {
-        fs.rmSync(tmp, { recursive: true, force: true });
-      }
-    },
+    // The phase files' objects in file (apply) order, as synth writes them: nothing rendered and read back.
+    objects: () => [...(buildPlatform(p).documents ?? new Map<string, Json[]>()).values()].flat() as Json[],
   };
 }
 

@@ -81,7 +81,7 @@ function collection(value: object, depth: number, out: string[]): void {
   if (proto !== Object.prototype && proto !== null) throw UNSUPPORTED;
   let first = true;
   for (const k in value) {
-    const v = (value as any)[k];
+    const v: unknown = (value as Record<string, unknown>)[k];
     if (v === undefined) continue;
     if (!first) out.push(br);
     first = false;
@@ -98,7 +98,7 @@ function collection(value: object, depth: number, out: string[]): void {
 }
 
 function hasKeys(o: object): boolean {
-  for (const k in o) if ((o as any)[k] !== undefined) return true;
+  for (const k in o) if ((o as Record<string, unknown>)[k] !== undefined) return true;
   return false;
 }
 

@@ -140,11 +140,8 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean, o: { reado
       reason: 'the two settings upstream passes to the API server through envFrom pipeline-api-server-config are given as env directly, with upstream\'s values (true, default-editor).',
     },
     { fact: { kind: F.ENV_FROM, object: HOOK, item: 'configMap:kubeflow-pipelines-profile-controller-env', status: 'missing' }, category: C.PLATFORM_INTEGRATION, reason: HOOK_SCRIPT },
-    ...['liveness', 'readiness'].map((item) => ({
-      fact: { kind: F.PROBE, object: HOOK, item, status: 'extra' as const },
-      category: C.HARDENING,
-      reason: 'the project\'s hook script answers GET /healthz (profile-hook-script.ts), so the kubelet restarts a hung hook server and the Service sends metacontroller only to a started one.',
-    })),
+    ...each(F.PROBE, HOOK, 'extra', ['liveness', 'readiness'], C.HARDENING,
+      'the project\'s hook script answers GET /healthz (profile-hook-script.ts), so the kubelet restarts a hung hook server and the Service sends metacontroller only to a started one.'),
     {
       fact: { kind: F.PROBE, object: ENVOY, item: 'readiness', status: 'extra' },
       category: C.HARDENING,

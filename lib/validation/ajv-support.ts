@@ -75,7 +75,7 @@ const listMapKeyword: KeywordFn = (spec: ListMapSpec, data: unknown[], _parent, 
   const issues: ValidationIssue[] = [];
   data.forEach((item, index) => {
     if (item === null || typeof item !== 'object') return;
-    const values = spec.keys.map((k) => (item as any)[k] ?? spec.defaults?.[k] ?? null);
+    const values = spec.keys.map((k) => (item as Record<string, unknown>)[k] ?? spec.defaults?.[k] ?? null);
     // Compared whole: the message shortens long values, the key must not.
     const key = JSON.stringify(values);
     const first = seen.get(key);
@@ -103,14 +103,14 @@ const KEYWORD_RULES: Record<string, string> = {
 };
 
 function toIssue(e: ErrorObject): ValidationIssue[] {
-  const rule = e.keyword === 'x-k8s' ? (e.params as any).rule : (e.parentSchema as any)?.[RULE] ?? KEYWORD_RULES[e.keyword];
+  const rule = e.keyword === 'x-k8s' ? e.params.rule : e.parentSchema?.[RULE] ?? KEYWORD_RULES[e.keyword];
   return toIssueText(e).map((i) => (rule ? { ...i, rule } : i));
 }
 
 function toIssueText(e: ErrorObject): ValidationIssue[] {
   const path = pointerToPath(e.instancePath);
-  const p = e.params as any;
-  const parent = (e.parentSchema ?? {}) as any;
+  const p = e.params;
+  const parent = e.parentSchema ?? {};
   const got = `got ${show(e.data)}`;
   const expect = parent[EXPECT] as string | undefined;
   switch (e.keyword) {
