@@ -209,6 +209,11 @@ project.addTask('gen:versions', {
   description: 'Regenerate versions.json (the image versions table as data) from the components\' TypeScript image tables',
   exec: 'ts-node --transpile-only scripts/gen-versions.ts',
 });
+project.addTask('gen:odh-api', {
+  description: 'Extract ODH operator v3.4.0\'s DataScienceCluster/DSCInitialization schemas (platforms/opendatahub-dsc-api.json) and examples (test/fixtures/odh/): npx projen gen:odh-api --operator <opendatahub-operator git dir> --bundle <community-operators-prod git dir>',
+  exec: 'ts-node --transpile-only scripts/extract-odh-api.ts',
+  receiveArgs: true,
+});
 project.addTask('gen:parity-facts', {
   description: 'Extract the parity facts (test/parity/facts/) from upstream\'s rendered installs: npx projen gen:parity-facts <installs folder>',
   exec: 'ts-node --transpile-only scripts/extract-upstream-facts.ts',

@@ -33,6 +33,7 @@ export * from './constructs/modelmesh-serving';
 export * from './constructs/models-as-a-service';
 export * from './constructs/notebook-controller';
 export * from './constructs/odh-model-controller';
+export * from './constructs/odh-trusted-ca-bundle';
 export * from './constructs/profile-controller';
 export * from './constructs/spark-operator';
 export * from './constructs/trainer';

@@ -83,8 +83,24 @@ function writeOut(io: CliIo, out: string | undefined, text: string): void {
 }
 
 const SYNTH_OPTIONS: Record<string, OptionSpec> = {
-  'platform': { multiple: true }, 'app': {}, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {},
+  'platform': { multiple: true }, 'app': {}, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {}, 'dsc': {}, 'dsci': {}, 'skip-unsupported': {},
 };
+
+/** --dsc FILE [--dsci FILE] [--skip-unsupported LIST]: the opendatahub platform a DataScienceCluster asks for (platforms/opendatahub-dsc.ts). */
+function dscPlatforms(options: Record<string, string[]>, io: CliIo): Platform[] | undefined {
+  if (!options.dsc) {
+    const stray = ['dsci', 'skip-unsupported'].find((o) => options[o]);
+    if (stray) throw new UsageError(`synth: --${stray} goes with --dsc FILE (the DataScienceCluster)`);
+    return undefined;
+  }
+  if (options.app) throw new UsageError('synth: --dsc builds the opendatahub platform from a DataScienceCluster; give --dsc or --app, not both');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { openDataHubPlatformFromFiles } = require('../platforms/opendatahub-dsc') as typeof import('../platforms/opendatahub-dsc');
+  const skipUnsupported = options['skip-unsupported']?.[0].split(',').map((s) => s.trim()).filter((s) => s);
+  const { platform, notes } = openDataHubPlatformFromFiles(new App({ outdir: path.join('/nonexistent', 'mlplatform') }), { dsc: options.dsc[0], dsci: options.dsci?.[0], skipUnsupported, cwd: io.cwd });
+  for (const n of notes) io.stderr.write(`note: ${n}\n`);
+  return [platform];
+}
 
 const FORMAT_NAMES = ['argocd', 'flux', 'helm', 'cmp'];
 
@@ -110,10 +126,10 @@ async function synthCommand(args: string[], io: CliIo): Promise<number> {
   if (positionals.length) throw new UsageError(`synth: unexpected argument '${positionals[0]}' (name platforms with --platform NAME)`);
   // --app FILE: the user's platforms (every one, or those --platform names), else the defaults.
   const app = options.app?.[0];
-  const appList = app ? appPlatforms('synth', app, io.cwd) : undefined;
+  const appList = dscPlatforms(options, io) ?? (app ? appPlatforms('synth', app, io.cwd) : undefined);
   const names = options.platform ?? (appList ?? DEFAULT_PLATFORMS).map((p) => p.name);
   if (appList) {
-    for (const n of names) if (!appList.some((p) => p.name === n)) throw new UsageError(`synth: no platform named '${n}' in ${app} (platforms: ${appList.map((p) => p.name).join(', ')})`);
+    for (const n of names) if (!appList.some((p) => p.name === n)) throw new UsageError(`synth: no platform named '${n}' in ${app ?? `--dsc ${options.dsc}`} (platforms: ${appList.map((p) => p.name).join(', ')})`);
   } else {
     for (const n of names) checkPlatformName('synth', n);
   }
@@ -296,14 +312,22 @@ async function helpCommand(args: string[], io: CliIo): Promise<number> {
 const COMMANDS: Record<string, CommandEntry> = {
   synth: {
     summary: 'build, check and write the default platforms',
-    usage: 'mlplatform synth [--app FILE] [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
+    usage: 'mlplatform synth [--app FILE | --dsc FILE [--dsci FILE] [--skip-unsupported LIST]] [--platform NAME]... [--out DIR] [--repo-url URL] [--revision REV] [--repository-root DIR] [--gitops-path PATH] [--formats LIST|none]',
     details: 'Builds each platform (every platform unless --platform names some), runs every check, and writes\n' +
       'DIR/<platform>/ (default $MLP_OUTDIR, else $CDK8S_OUTDIR, else dist/) in apply phases with kustomization.yaml, REPORT.md and\n' +
       'the GitOps files: byte for byte the output of `npx cdk8s synth`. Nothing is written unless every platform passes.\n' +
       'GitOps: --repo-url (MLP_REPO_URL) the repository Argo CD and Flux sync; --revision (MLP_TARGET_REVISION);\n' +
       'paths in it follow DIR, relative to the repository root: the nearest folder with .git, or --repository-root\n' +
       '(MLP_REPOSITORY_ROOT), or give --gitops-path (MLP_GITOPS_PATH); --formats (MLP_GITOPS_FORMATS) some of\n' +
-      'argocd, flux, helm, cmp (default argocd,flux), or none.',
+      'argocd, flux, helm, cmp (default argocd,flux), or none.\n' +
+      '--dsc FILE builds the opendatahub platform from an Open Data Hub DataScienceCluster (ODH operator v3.4.0\'s\n' +
+      'datasciencecluster.opendatahub.io v1 or v2), --dsci FILE from its DSCInitialization (v1 or v2; default: the one\n' +
+      'the operator creates at first install). Each component\'s managementState turns components on (Managed) or off\n' +
+      '(Removed); KServe\'s rawDeploymentServiceConfig, nim, wva and modelsAsService, the workbench and registries\n' +
+      'namespaces, and the DSCI\'s applicationsNamespace, monitoring namespace and trustedCABundle become props. Both\n' +
+      'files are checked against the operator\'s API: an unknown field fails with "did you mean", a bad value with the\n' +
+      'values allowed. A Managed component the project does not provide (dashboard, trustyai, feastoperator) fails\n' +
+      'unless --skip-unsupported LIST (comma-separated) names it. See README "From a DataScienceCluster".',
     run: synthCommand,
   },
   report: {

@@ -5,3 +5,4 @@ export * from './kubeflow';
 export * from './opendatahub';
 
 export * from './defaults';
+export * from './opendatahub-dsc';

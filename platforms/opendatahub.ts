@@ -1,11 +1,12 @@
 import * as fs from 'fs';
 import { Construct } from 'constructs';
 import { OPENDATAHUB_ARCHITECTURE_DECLARATIONS } from './opendatahub-architecture';
+import { DataScienceClusterError, DataScienceClusterOptions, openDataHubPropsFromDataScienceCluster } from './opendatahub-dsc';
 import { AiGatewayPayloadProcessing } from '../constructs/ai-gateway-payload-processing';
 import { DataSciencePipelinesOperator } from '../constructs/data-science-pipelines-operator';
 import { DistributedWorkloads } from '../constructs/distributed-workloads';
 import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inference-extension';
-import { KServe } from '../constructs/kserve';
+import { DeploymentMode, KServe, KServeProps } from '../constructs/kserve';
 import type { KueueIntegration } from '../constructs/kueue';
 import { LlamaStackOperator } from '../constructs/llama-stack-k8s-operator';
 import { LlmDRouter } from '../constructs/llm-d-router';
@@ -14,7 +15,8 @@ import { ModelRegistryOperator } from '../constructs/model-registry-operator';
 import { MODELMESH_ETCD, ModelMeshServing } from '../constructs/modelmesh-serving';
 import { ModelsAsAService } from '../constructs/models-as-a-service';
 import { NotebookController } from '../constructs/notebook-controller';
-import { OdhModelController } from '../constructs/odh-model-controller';
+import { IntegrationState, OdhModelController } from '../constructs/odh-model-controller';
+import { OdhTrustedCaBundle } from '../constructs/odh-trusted-ca-bundle';
 import { SparkOperator } from '../constructs/spark-operator';
 import { TrainingOperator } from '../constructs/training-operator';
 import { WorkloadVariantAutoscaler } from '../constructs/workload-variant-autoscaler';
@@ -56,6 +58,65 @@ export interface OpenDataHubPlatformProps extends PlatformCustomization {
    * @default none: no comparison in REPORT.md
    */
   readonly architectureDocument?: string;
+  /**
+   * KServe as the ODH operator configures it (DataScienceCluster spec.components.kserve).
+   * @default - KServe's own defaults (Serverless, Headed Services, ingress creation on; NIM on)
+   */
+  readonly kserve?: OpenDataHubKServeSettings;
+  /** The model registry as the ODH operator deploys it (spec.components.modelregistry). @default - the operator construct's defaults */
+  readonly modelRegistry?: OpenDataHubModelRegistrySettings;
+  /**
+   * The namespace workbenches are created in (spec.components.workbenches.workbenchNamespace).
+   * Another namespace than the applications namespace is created, labelled
+   * opendatahub.io/generated-namespace=true as the ODH operator labels it.
+   * @default - the applications namespace
+   */
+  readonly workbenchNamespace?: string;
+  /**
+   * The trusted CA bundle (DSCInitialization spec.trustedCABundle): Managed emits the
+   * odh-trusted-ca-bundle ConfigMap (the custom bundle in odh-ca-bundle.crt; OpenShift's
+   * network operator injects the cluster bundle into ca-bundle.crt, as the label asks) in the
+   * applications namespace and the workbench namespace. The copies the ODH operator keeps in
+   * every user namespace are its run-time work, not output.
+   * @default - none
+   */
+  readonly trustedCABundle?: OpenDataHubTrustedCABundle;
+}
+
+/** KServe settings of the opendatahub platform, as a DataScienceCluster gives them. */
+export interface OpenDataHubKServeSettings {
+  /** inferenceservice-config deploy.defaultDeploymentMode. @default - KServe's (Serverless) */
+  readonly defaultDeploymentMode?: DeploymentMode;
+  /**
+   * Headless: predictor Services without a cluster IP (service.serviceClusterIPNone true, the
+   * ODH operator's default); Headed: with one.
+   * @default - KServe's (Headed)
+   */
+  readonly rawDeploymentServiceConfig?: 'Headless' | 'Headed';
+  /** Whether KServe creates ingresses for InferenceServices (ingress.disableIngressCreation negated). @default true */
+  readonly ingressCreation?: boolean;
+  /** NVIDIA NIM accounts in odh-model-controller (NIM_STATE). @default true */
+  readonly nim?: boolean;
+}
+
+/** Model registry settings of the opendatahub platform. */
+export interface OpenDataHubModelRegistrySettings {
+  /**
+   * Where the operator deploys registries (REGISTRIES_NAMESPACE); a namespace other than the
+   * applications namespace is created.
+   * @default - the construct's default ('': each registry's own namespace)
+   */
+  readonly registriesNamespace?: string;
+  /** odh-model-controller's model registry integration (MODELREGISTRY_STATE). @default false */
+  readonly servingIntegration?: boolean;
+}
+
+/** DSCInitialization spec.trustedCABundle. */
+export interface OpenDataHubTrustedCABundle {
+  /** Managed emits the ConfigMap; Removed and Unmanaged emit nothing. */
+  readonly managementState: 'Managed' | 'Removed' | 'Unmanaged';
+  /** PEM certificates added to the cluster's bundle (odh-ca-bundle.crt). @default '' */
+  readonly customCABundle?: string;
 }
 
 /**
@@ -87,8 +148,30 @@ function odhKueueIntegrations(on: (id: string) => boolean): KueueIntegration[] {
  * operator's APIs, the Gateway API, the Prometheus Operator, ModelMesh's etcd and LeaderWorkerSet.
  */
 export class OpenDataHubPlatform extends Platform {
+  /**
+   * The platform a DataScienceCluster and DSCInitialization (ODH operator v3.4.0's APIs, as
+   * parsed YAML or JSON) ask for: each component's managementState turns our components on or
+   * off, its settings and the DSCI's become props (platforms/opendatahub-dsc.ts has the
+   * table). A Managed component this project does not provide is an error unless
+   * `options.skipUnsupported` names it; an unknown field is an error ("did you mean").
+   */
+  public static fromDataScienceCluster(scope: Construct, id: string, dsc: unknown, dsci?: unknown, options: DataScienceClusterOptions = {}): OpenDataHubPlatform {
+    let props: OpenDataHubPlatformProps;
+    try {
+      props = openDataHubPropsFromDataScienceCluster(dsc, dsci, options).props;
+    } catch (e) {
+      const where = scope.node.path ? `${scope.node.path}/${id}` : id;
+      if (e instanceof DataScienceClusterError) throw new DataScienceClusterError(e.problems.map((p) => `${where}: ${p}`));
+      throw e;
+    }
+    return new OpenDataHubPlatform(scope, id, props);
+  }
+
   constructor(scope: Construct, id: string, props: OpenDataHubPlatformProps = {}) {
-    const { name, applicationsNamespace, prometheusUrl, prometheusTlsInsecureSkipVerify, prometheusCaCertPath, architectureDocument, ...customization } = props;
+    const {
+      name, applicationsNamespace, prometheusUrl, prometheusTlsInsecureSkipVerify, prometheusCaCertPath, architectureDocument,
+      kserve, modelRegistry, workbenchNamespace, trustedCABundle, ...customization
+    } = props;
     const applications = customization.namespaces?.applications ?? applicationsNamespace ?? 'opendatahub';
     super(scope, id, {
       ...customization,
@@ -129,8 +212,11 @@ export class OpenDataHubPlatform extends Platform {
     // Serving.
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
     // LocalModel caching is left out: ODH does not deploy its controller and node agent.
-    new KServe(this, 'kserve', { localModel: false, workloadVariantAutoscaler: this.isComponentEnabled('workload-variant-autoscaler') });
-    new OdhModelController(this, 'odh-model-controller');
+    new KServe(this, 'kserve', { localModel: false, workloadVariantAutoscaler: this.isComponentEnabled('workload-variant-autoscaler'), ...kserveProps(kserve) });
+    new OdhModelController(this, 'odh-model-controller', {
+      ...(kserve?.nim !== undefined ? { nim: kserve.nim ? IntegrationState.MANAGED : IntegrationState.REMOVED } : {}),
+      ...(modelRegistry?.servingIntegration !== undefined ? { modelRegistry: modelRegistry.servingIntegration ? IntegrationState.MANAGED : IntegrationState.REMOVED } : {}),
+    });
     new ModelMeshServing(this, 'modelmesh-serving');
     new LlmDRouter(this, 'llm-d-router');
     new WorkloadVariantAutoscaler(this, 'workload-variant-autoscaler', {
@@ -143,7 +229,7 @@ export class OpenDataHubPlatform extends Platform {
     new ModelsAsAService(this, 'models-as-a-service');
 
     // Model lifecycle.
-    new ModelRegistryOperator(this, 'model-registry-operator');
+    new ModelRegistryOperator(this, 'model-registry-operator', modelRegistry?.registriesNamespace !== undefined ? { registriesNamespace: modelRegistry.registriesNamespace } : {});
     new MLflowOperator(this, 'mlflow-operator', { openShift: true });
     new LlamaStackOperator(this, 'llama-stack-k8s-operator', { openShift: true });
 
@@ -163,5 +249,30 @@ export class OpenDataHubPlatform extends Platform {
     // Workbenches: Kubeflow's notebook controller with ODH's, routing through Routes and the
     // Gateway API instead of Istio (ODH sets USE_ISTIO=false).
     new NotebookController(this, 'notebook-controller', { istio: false, odhWebhooks: true });
+
+    // Namespaces and the trusted CA bundle the ODH operator creates from the DSC and DSCI.
+    const generated = { 'opendatahub.io/generated-namespace': 'true' };
+    const workbenches = workbenchNamespace ?? applications;
+    if (workbenches !== applications && this.isComponentEnabled('notebook-controller')) this.addNamespace(workbenches, generated);
+    const registries = modelRegistry?.registriesNamespace;
+    if (registries && registries !== applications && this.isComponentEnabled('model-registry-operator')) this.addNamespace(registries, generated);
+    if (trustedCABundle?.managementState === 'Managed') {
+      new OdhTrustedCaBundle(this, 'odh-trusted-ca-bundle', {
+        namespace: applications,
+        customCABundle: trustedCABundle.customCABundle ?? '',
+        alsoIn: workbenches !== applications && this.isComponentEnabled('notebook-controller') ? [workbenches] : [],
+      });
+    }
   }
+}
+
+/** KServe's props from the platform's KServe settings. */
+function kserveProps(s: OpenDataHubKServeSettings | undefined): { config?: KServeProps['config'] } {
+  if (!s) return {};
+  const config = {
+    ...(s.defaultDeploymentMode !== undefined ? { deploy: { defaultDeploymentMode: s.defaultDeploymentMode } } : {}),
+    ...(s.rawDeploymentServiceConfig !== undefined ? { service: { serviceClusterIPNone: s.rawDeploymentServiceConfig === 'Headless' } } : {}),
+    ...(s.ingressCreation !== undefined ? { ingress: { disableIngressCreation: !s.ingressCreation } } : {}),
+  };
+  return Object.keys(config).length ? { config } : {};
 }

@@ -60,7 +60,7 @@ describe('mlplatform', () => {
     expect(unknown.stderr).toBe("mlplatform: unknown command 'deploy' (commands: synth, report, graph, mirror, list, validate, apply, diff, plan, help; see mlplatform --help)\n");
     const option = await cli(['synth', '--outdir', 'x']);
     expect(option.code).toBe(2);
-    expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --app, --out, --repo-url, --revision, --repository-root, --gitops-path, --formats, --help)');
+    expect(option.stderr.split('\n')[0]).toBe('mlplatform synth: unknown option --outdir (options: --platform, --app, --out, --repo-url, --revision, --repository-root, --gitops-path, --formats, --dsc, --dsci, --skip-unsupported, --help)');
     const format = await cli(['report', '--platform', 'serving', '--format', 'pdf']);
     expect(format.code).toBe(2);
     expect(format.stderr.split('\n')[0]).toBe("mlplatform report: --format 'pdf' is not one of md, json, svg");

@@ -1,0 +1,1 @@
+export * from './odh-trusted-ca-bundle';
