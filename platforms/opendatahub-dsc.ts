@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import * as YAML from 'yaml';
 import type { OpenDataHubPlatform, OpenDataHubPlatformProps } from './opendatahub';
 import API_DATA from './opendatahub-dsc-api.json';
+import { PlatformError } from '../lib/platform';
 import { closestKey } from '../lib/prop-keys';
 
 type Json = Record<string, unknown>;
@@ -132,10 +133,10 @@ export interface DataScienceClusterMapping {
   readonly notes: readonly string[];
 }
 
-/** Bad DSC or DSCI input: every problem found, one a line. */
-export class DataScienceClusterError extends Error {
-  constructor(public readonly problems: readonly string[]) {
-    super(problems.join('\n'));
+/** Bad DSC or DSCI input: every problem found (listed as a platform's problems are). */
+export class DataScienceClusterError extends PlatformError {
+  constructor(problems: readonly string[]) {
+    super([...problems]);
     this.name = 'DataScienceClusterError';
   }
 }

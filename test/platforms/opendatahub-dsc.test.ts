@@ -191,6 +191,25 @@ test('a bad managementState (or other value) is an error naming the field, the v
   }
 });
 
+test('README\'s "Enable all components" DSC builds and passes every check, every component it names Managed', () => {
+  const dsc = fixture('dsc-v2-readme-all-components.yaml');
+  const b = buildPlatform(OpenDataHubPlatform.fromDataScienceCluster(new App({ outdir: '/nonexistent' }), 'opendatahub', dsc, fixture('dsci-v2-sample.yaml'), { skipUnsupported: UNSUPPORTED_IN_DEFAULTS }));
+  const components = [...new Set(b.model.objects.map((o) => o.component.componentName))].sort();
+  expect(components).toEqual([
+    'data-science-pipelines-operator', 'gateway-api-inference-extension', 'jobset', 'kserve', 'kuberay', 'llm-d-router', 'mlflow-operator', 'model-registry-operator',
+    'notebook-controller', 'odh-model-controller', 'odh-trusted-ca-bundle', 'platform-namespaces', 'spark-operator', 'trainer', 'training-operator',
+  ]);
+});
+
+test('mlplatform help synth and the README say how', async () => {
+  const help = await cli(['help', 'synth'], process.cwd());
+  expect(help.stdout).toContain('[--app FILE | --dsc FILE [--dsci FILE] [--skip-unsupported LIST]]');
+  expect(help.stdout).toMatch(/--dsc FILE builds the opendatahub platform from an Open Data Hub DataScienceCluster \(ODH operator v3\.4\.0's/);
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  expect(readme).toContain('## From a DataScienceCluster');
+  expect(readme).toContain('npx mlplatform synth --dsc dsc.yaml [--dsci dsci.yaml] [--skip-unsupported dashboard,trustyai,feastoperator]');
+});
+
 describe('the operator\'s examples map to the platform\'s settings', () => {
   test('the sample DSC and DSCI, and the operator\'s defaults', () => {
     const sample = openDataHubPropsFromDataScienceCluster(fixture('dsc-v2-sample.yaml'), fixture('dsci-v2-sample.yaml'), { skipUnsupported: UNSUPPORTED_IN_DEFAULTS });
