@@ -26,6 +26,7 @@ import { GATEWAY_API, PROMETHEUS_OPERATOR } from '../lib/component';
 import { PlatformCustomization } from '../lib/customization';
 import { Platform } from '../lib/platform';
 import { LEADER_WORKER_SET, ODH_OPERATOR, OPENSHIFT } from '../lib/prerequisites';
+import { reportProblem } from '../lib/problems';
 import { checkPropKeys } from '../lib/prop-keys';
 
 export interface OpenDataHubPlatformProps extends PlatformCustomization {
@@ -194,6 +195,11 @@ export class OpenDataHubPlatform extends Platform {
     });
     // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
     checkPropKeys(this, new.target.name, props);
+    const oneOf = (prop: string, value: unknown, allowed: readonly string[]) => {
+      if (value !== undefined && !allowed.includes(value as string)) reportProblem(this, `${prop}: ${JSON.stringify(value)} is not one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+    };
+    oneOf('kserve.rawDeploymentServiceConfig', kserve?.rawDeploymentServiceConfig, ['Headless', 'Headed']);
+    oneOf('trustedCABundle.managementState', trustedCABundle?.managementState, ['Managed', 'Removed', 'Unmanaged']);
     this.declareArchitecture(OPENDATAHUB_ARCHITECTURE_DECLARATIONS);
     if (architectureDocument !== undefined) {
       let text: string;

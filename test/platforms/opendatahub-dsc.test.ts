@@ -268,6 +268,19 @@ describe('the operator\'s examples map to the platform\'s settings', () => {
     ]);
   });
 
+  test('the new platform props are checked where no type checks them', () => {
+    const bad: any = { kserve: { rawDeploymentServiceConfig: 'Headful' } };
+    expect(problemsOf(() => new OpenDataHubPlatform(new App({ outdir: '/nonexistent' }), 'odh', bad))).toEqual([
+      "odh: kserve.rawDeploymentServiceConfig: \"Headful\" is not one of 'Headless', 'Headed'",
+    ]);
+    expect(problemsOf(() => new OpenDataHubPlatform(new App({ outdir: '/nonexistent' }), 'odh', { trustedCABundle: { managementState: 'On' } } as any))).toEqual([
+      "odh: trustedCABundle.managementState: \"On\" is not one of 'Managed', 'Removed', 'Unmanaged'",
+    ]);
+    expect(problemsOf(() => new OpenDataHubPlatform(new App({ outdir: '/nonexistent' }), 'odh', { kserve: { rawDeploymentServiceConfg: 'Headed' } } as any))).toEqual([
+      "odh: props.kserve.rawDeploymentServiceConfg (\"Headed\") is not a prop it takes, so it would be ignored; did you mean 'rawDeploymentServiceConfig'?",
+    ]);
+  });
+
   test('a DSCI v1 with a service mesh is refused unless skipped: the operator drops it at v3.4.0', () => {
     const dsci = { apiVersion: 'dscinitialization.opendatahub.io/v1', kind: 'DSCInitialization', metadata: { name: 'd' }, spec: { applicationsNamespace: 'apps', serviceMesh: { managementState: 'Managed' } } };
     const dsc = fixture('dsc-v1-design-dashboard-workbenches.yaml');
