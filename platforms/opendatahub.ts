@@ -104,7 +104,7 @@ export interface OpenDataHubKServeSettings {
 export interface OpenDataHubModelRegistrySettings {
   /**
    * Where the operator deploys registries (REGISTRIES_NAMESPACE); a namespace other than the
-   * applications namespace is created.
+   * applications namespace is created (without labels, as the ODH operator creates it).
    * @default - the construct's default ('': each registry's own namespace)
    */
   readonly registriesNamespace?: string;
@@ -261,7 +261,8 @@ export class OpenDataHubPlatform extends Platform {
     const workbenches = workbenchNamespace ?? applications;
     if (workbenches !== applications && this.isComponentEnabled('notebook-controller')) this.addNamespace(workbenches, generated);
     const registries = modelRegistry?.registriesNamespace;
-    if (registries && registries !== applications && this.isComponentEnabled('model-registry-operator')) this.addNamespace(registries, generated);
+    // The operator creates the registries namespace without labels.
+    if (registries && registries !== applications && this.isComponentEnabled('model-registry-operator')) this.addNamespace(registries);
     if (trustedCABundle?.managementState === 'Managed') {
       new OdhTrustedCaBundle(this, 'odh-trusted-ca-bundle', {
         namespace: applications,

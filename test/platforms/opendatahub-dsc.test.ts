@@ -82,7 +82,7 @@ test('mlplatform synth --dsc <the operator\'s default DSC> writes byte for byte 
     expect(all).toContain('name: odh-trusted-ca-bundle');
     expect(all).toContain('"serviceClusterIPNone": true');
     expect(all).toContain('"defaultDeploymentMode": "RawDeployment"');
-    expect(all).toContain('name: odh-model-registries');
+    expect(all).toMatch(/kind: Namespace\nmetadata:\n  name: odh-model-registries\n/);
   } finally {
     fs.rmSync(repo, { recursive: true, force: true });
   }
@@ -265,6 +265,21 @@ describe('the operator\'s examples map to the platform\'s settings', () => {
       'props.applicationsNamespace: decided by the DSCInitialization\'s spec.applicationsNamespace; change it there',
       'props.components[\'kserve\']: decided by the DataScienceCluster\'s spec.components.kserve.managementState; change it there',
       'props.components[\'models-as-a-service\']: decided by the DataScienceCluster\'s spec.components.kserve.modelsAsService.managementState; change it there',
+    ]);
+  });
+
+  test('Kueue Unmanaged (the Red Hat build of Kueue runs it) leaves our kueue out with a note; the monitoring stack\'s settings are notes', async () => {
+    const dsc = fixture('dsc-v2-sample.yaml');
+    dsc.spec.components.kueue.managementState = 'Unmanaged';
+    const m = openDataHubPropsFromDataScienceCluster(dsc, fixture('dsci-v2-sample.yaml'), { skipUnsupported: UNSUPPORTED_IN_DEFAULTS, dscSource: 'dsc.yaml' });
+    expect(m.props.components?.kueue).toBe(false);
+    expect(m.notes).toEqual([expect.stringMatching(/^dsc\.yaml: spec\.components\.kueue\.managementState: Unmanaged: Kueue comes from the Red Hat build of Kueue operator, so the platform leaves its kueue component out/)]);
+    const dsci = fixture('dsci-v2-sample.yaml');
+    dsci.spec.monitoring.metrics = { storage: { size: '5Gi' }, replicas: 2 };
+    dsci.spec.devFlags = { logLevel: 'debug' };
+    expect(openDataHubPropsFromDataScienceCluster(fixture('dsc-v2-readme-dashboard-workbenches.yaml'), dsci, { skipUnsupported: ['dashboard'], dsciSource: 'dsci.yaml' }).notes).toEqual([
+      'dsci.yaml: spec.monitoring metrics.storage, metrics.replicas: the ODH operator\'s monitoring stack, not part of the platform',
+      'dsci.yaml: spec.devFlags: the ODH operator\'s own development settings, not part of the platform',
     ]);
   });
 
