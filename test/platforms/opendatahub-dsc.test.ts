@@ -149,6 +149,13 @@ test('an unknown field is an error with "did you mean", also for the operator\'s
     'DataScienceCluster: spec.components.sparkoperator is not a field of DSC v1 at ODH operator v3.4.0; only DSC v2 has sparkoperator: use apiVersion datasciencecluster.opendatahub.io/v2',
     'DSCInitialization: spec.monitoring.metrics.resources is not a field of DSCI v2 at ODH operator v3.4.0; spec.monitoring.metrics takes exporters, replicas, storage',
   ]);
+  // ODH 2.x's KServe settings: v3.4.0 runs KServe in RawDeployment mode only, without Knative.
+  const v2x = fixture('dsc-v1-design-dashboard-workbenches.yaml');
+  v2x.spec.components.kserve = { managementState: 'Managed', defaultDeploymentMode: 'Serverless', serving: { managementState: 'Managed', name: 'knative-serving' } };
+  expect(problemsOf(() => openDataHubPropsFromDataScienceCluster(v2x))).toEqual([
+    'DataScienceCluster: spec.components.kserve.defaultDeploymentMode is not a field of DSC v1 at ODH operator v3.4.0; ODH operator v3.4.0 runs KServe in RawDeployment mode only; remove it',
+    'DataScienceCluster: spec.components.kserve.serving is not a field of DSC v1 at ODH operator v3.4.0; ODH operator v3.4.0 has no Serverless (Knative) serving for KServe; remove it',
+  ]);
   // Top level, and the DSCI's v1-only serviceMesh in v2.
   const dsci = fixture('dsci-v2-sample.yaml');
   dsci.spec.serviceMesh = { managementState: 'Removed' };
