@@ -208,6 +208,26 @@ test('README\'s "Enable all components" DSC builds and passes every check, every
   ]);
 });
 
+test.each([
+  ['workbenches', {}, ['notebook-controller']],
+  ['aipipelines', {}, ['data-science-pipelines-operator']],
+  ['kserve', {}, ['gateway-api-inference-extension', 'kserve', 'llm-d-router', 'odh-model-controller']],
+  ['kserve', { wva: { managementState: 'Managed' }, modelsAsService: { managementState: 'Managed' } },
+    ['ai-gateway-payload-processing', 'gateway-api-inference-extension', 'kserve', 'llm-d-router', 'models-as-a-service', 'odh-model-controller', 'workload-variant-autoscaler']],
+  ['ray', {}, ['kuberay']],
+  ['modelregistry', {}, ['model-registry-operator', 'platform-namespaces']],
+  ['trainingoperator', {}, ['training-operator']],
+  ['trainer', {}, ['jobset', 'trainer']],
+  ['llamastackoperator', {}, ['llama-stack-k8s-operator']],
+  ['mlflowoperator', {}, ['mlflow-operator']],
+  ['sparkoperator', {}, ['spark-operator']],
+])('a DSC with only %s Managed (%j) builds, passes every check and has exactly its components', (field, settings, expected) => {
+  const dsc = { apiVersion: 'datasciencecluster.opendatahub.io/v2', kind: 'DataScienceCluster', spec: { components: { [field]: { managementState: 'Managed', ...settings } } } };
+  const b = buildPlatform(OpenDataHubPlatform.fromDataScienceCluster(new App({ outdir: '/nonexistent' }), 'opendatahub', dsc));
+  // The operator's first-install DSCI: its trusted CA bundle.
+  expect([...new Set(b.model.objects.map((o) => o.component.componentName))].sort()).toEqual([...expected, 'odh-trusted-ca-bundle'].sort());
+});
+
 test('mlplatform help synth and the README say how', async () => {
   const help = await cli(['help', 'synth'], process.cwd());
   expect(help.stdout).toContain('[--app FILE | --dsc FILE [--dsci FILE] [--skip-unsupported LIST]]');
