@@ -232,6 +232,7 @@ function checkObject(obj: unknown, kind: 'dataScienceCluster' | 'dscInitializati
     return undefined;
   }
   const copy = JSON.parse(JSON.stringify(spec)) as Json;
+  if (kind === 'dataScienceCluster') goStructRoundTrip(copy);
   const validate = validatorOf(kind, version);
   if (!validate(copy)) {
     const tag = `${kind === 'dataScienceCluster' ? 'dsc' : 'dsci'} ${version}`;
@@ -245,6 +246,18 @@ function checkObject(obj: unknown, kind: 'dataScienceCluster' | 'dscInitializati
     }
   }
   return problems.length > before ? undefined : { version, spec: copy };
+}
+
+/**
+ * KServe's nim, wva and modelsAsService are struct fields (not pointers) in the operator's Go
+ * types: the objects it writes from a DSC (the ModelController and Kserve CRs, the DSC it
+ * creates at first install) carry them as {}, which the CRD defaults then fill. So an absent
+ * nim is Managed, as on the cluster; wva and modelsAsService are Removed.
+ */
+function goStructRoundTrip(spec: Json): void {
+  const kserve = isObject(spec.components) ? spec.components.kserve : undefined;
+  if (!isObject(kserve)) return;
+  for (const part of ['nim', 'wva', 'modelsAsService']) if (kserve[part] === undefined) kserve[part] = {};
 }
 
 function stateOf(v: unknown): string | undefined {

@@ -67,7 +67,7 @@ test('mlplatform synth --dsc <the operator\'s default DSC> writes byte for byte 
         ...['kueue', 'training-operator', 'llama-stack-k8s-operator', 'mlflow-operator', 'spark-operator', 'workload-variant-autoscaler', 'models-as-a-service',
           'ai-gateway-payload-processing', 'appwrapper', 'codeflare', 'modelmesh-serving'].map((c) => [c, false]),
       ]),
-      kserve: { defaultDeploymentMode: 'RawDeployment', rawDeploymentServiceConfig: 'Headless', ingressCreation: false, nim: false },
+      kserve: { defaultDeploymentMode: 'RawDeployment', rawDeploymentServiceConfig: 'Headless', ingressCreation: false, nim: true },
       modelRegistry: { registriesNamespace: 'odh-model-registries', servingIntegration: true },
       workbenchNamespace: 'opendatahub',
       metricsFence: { monitoringNamespace: 'opendatahub' },
@@ -251,8 +251,8 @@ describe('the operator\'s examples map to the platform\'s settings', () => {
     // No DSCI given: the one the operator creates at first install, the same as its fixture.
     const defaults = openDataHubPropsFromDataScienceCluster(fixture('dsc-v2-operator-default.yaml'), undefined, { skipUnsupported: UNSUPPORTED_IN_DEFAULTS });
     expect(defaults).toEqual(openDataHubPropsFromDataScienceCluster(fixture('dsc-v2-operator-default.yaml'), fixture('dsci-v2-operator-default.yaml'), { skipUnsupported: UNSUPPORTED_IN_DEFAULTS }));
-    // The default DSC names no kserve.nim: NIM is off, as the operator passes an empty state.
-    expect(defaults.props.kserve).toEqual({ defaultDeploymentMode: 'RawDeployment', rawDeploymentServiceConfig: 'Headless', ingressCreation: false, nim: false });
+    // The default DSC names no kserve.nim: the operator's Go types write it back as {}, which the CRD defaults to Managed.
+    expect(defaults.props.kserve).toEqual({ defaultDeploymentMode: 'RawDeployment', rawDeploymentServiceConfig: 'Headless', ingressCreation: false, nim: true });
   });
 
   test('README\'s custom namespaces: applications, monitoring and workbench namespaces, the trusted CA bundle in each', () => {
