@@ -18,7 +18,8 @@ export interface CrudWebAppProps extends ComponentProps {
    * Expose the app through Istio, as upstream's istio overlay: a VirtualService on the
    * gateway at the app's prefix, an AuthorizationPolicy admitting only the ingress gateway
    * (the app trusts the user header the gateway sets), a DestinationRule with mutual TLS.
-   * `false` for none of them (the app is then reachable only inside the cluster).
+   * `false` for none of them: the app is then reachable only inside the cluster, and it takes
+   * the user header from whoever reaches it (put an authenticating proxy in front of it).
    * @default {} (Istio with the defaults)
    */
   readonly istio?: CrudWebAppIstioProps | false;
