@@ -1,3 +1,4 @@
+import { CRUD_WEB_APPS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { addGatewayRoute, GATEWAY_ROUTE_KINDS, gatewayRouteProblems } from '../../lib/gateway-route';
 import type { Platform } from '../../lib/platform';
@@ -65,7 +66,7 @@ const HEADER = /^[A-Za-z0-9-]+$/;
 export abstract class CrudWebApp extends Component {
   /** The upstream release this construct models. */
   public override get release(): string {
-    return 'v1.11.0';
+    return CRUD_WEB_APPS_VERSION;
   }
 
   public workload!: Workload;
