@@ -1,6 +1,7 @@
 import { CRUD_WEB_APPS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { addGatewayRoute, GATEWAY_ROUTE_KINDS, gatewayRouteProblems } from '../../lib/gateway-route';
+import { declareMeshAuthentication } from '../../lib/istio';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule } from '../../lib/rbac';
 import { Workload } from '../../lib/workload';
@@ -120,6 +121,8 @@ export abstract class CrudWebApp extends Component {
       istioSidecar: istio ? true : undefined,
     });
     if (istio) {
+      // The app acts for the user its header names: MLP062 holds it to a policy Istio enforces.
+      declareMeshAuthentication(this, { target: this.workload, trusts: `the user named in the ${props.userIdHeader ?? 'kubeflow-userid'} header` });
       for (const k of GATEWAY_ROUTE_KINDS) {
         this.require({ ...k, reason: `${spec.app} is reached through the Istio gateway at ${this.linkPath}, which alone may call it (istio: false turns this off)` });
       }

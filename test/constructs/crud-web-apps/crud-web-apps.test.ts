@@ -189,3 +189,12 @@ describe('Kubeflow CRUD web apps', () => {
     });
   });
 });
+
+describe('the web apps trust the user header only behind Istio (MLP062)', () => {
+  test('without a sidecar on the app\'s pods, the platform refuses: anyone in the cluster could name any user', () => {
+    const problems = problemsOf(() => platform({
+      platform: { patches: [{ target: { kind: 'Deployment', name: 'volumes-web-app-deployment' }, ops: [{ op: 'replace', path: '/spec/template/metadata/labels/sidecar.istio.io~1inject', value: 'false' }] }] },
+    }));
+    expect(problems.join('\n')).toMatch(/MLP062.*volumes-web-app-deployment.*kubeflow-userid/s);
+  });
+});
