@@ -66,14 +66,17 @@ export class JupyterWebApp extends CrudWebApp {
       prefix: '/jupyter',
       image: this.image('webApp'),
       env: [{ name: 'UI', value: 'default' }],
-      // Upstream's ClusterRole: the app acts for users (after a SubjectAccessReview) in every namespace.
+      // The app acts for users (after a SubjectAccessReview) in every namespace: the calls its
+      // backend makes at v1.11.0 (jupyter/backend/apps and the common crud_backend), a subset of
+      // upstream's ClusterRole (parity.ts lists the rest).
       rules: [
         Rbac.verbs('authorization.k8s.io', ['subjectaccessreviews'], ['create']),
-        Rbac.verbs('kubeflow.org', ['notebooks', 'notebooks/finalizers', 'poddefaults'], ['create', 'delete', 'get', 'list', 'patch', 'update']),
-        Rbac.verbs('', ['persistentvolumeclaims'], ['create', 'delete', 'get', 'list']),
-        Rbac.verbs('', ['events', 'nodes'], ['list']),
-        Rbac.read('storage.k8s.io', 'storageclasses'),
-        Rbac.verbs('', ['pods', 'pods/log'], ['get', 'list']),
+        Rbac.verbs('kubeflow.org', ['notebooks'], ['create', 'delete', 'get', 'list', 'patch']),
+        Rbac.verbs('kubeflow.org', ['poddefaults'], ['list']),
+        Rbac.verbs('', ['persistentvolumeclaims'], ['create', 'list']),
+        Rbac.verbs('', ['events', 'nodes', 'pods'], ['list']),
+        Rbac.verbs('', ['pods/log'], ['get']),
+        Rbac.verbs('storage.k8s.io', ['storageclasses'], ['list']),
       ],
       volumes: [{ name: 'config-volume', configMap: { name: CONFIG } }],
       volumeMounts: [{ name: 'config-volume', mountPath: '/etc/config' }],

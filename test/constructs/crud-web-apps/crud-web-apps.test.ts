@@ -161,6 +161,17 @@ describe('Kubeflow CRUD web apps', () => {
     expect(env).toContainEqual({ name: 'VOLUME_VIEWER_IMAGE', value: 'filebrowser/filebrowser:v2.32.0' });
   });
 
+  test('the Jupyter web app\'s ServiceAccount holds only what its backend calls: no PodDefault writes, no finalizers, no claim deletion', () => {
+    const role = find('ClusterRole', 'jupyter-web-app-deployment-role');
+    const grants = role.rules.flatMap((r: any) => r.resources.flatMap((res: string) => r.verbs.map((v: string) => `${r.apiGroups[0]}|${res}|${v}`))).sort();
+    expect(grants).toEqual([
+      '|events|list', '|nodes|list', '|persistentvolumeclaims|create', '|persistentvolumeclaims|list', '|pods/log|get', '|pods|list',
+      'authorization.k8s.io|subjectaccessreviews|create',
+      'kubeflow.org|notebooks|create', 'kubeflow.org|notebooks|delete', 'kubeflow.org|notebooks|get', 'kubeflow.org|notebooks|list', 'kubeflow.org|notebooks|patch',
+      'kubeflow.org|poddefaults|list', 'storage.k8s.io|storageclasses|list',
+    ].sort());
+  });
+
   test('the user roles aggregate into Kubeflow\'s edit and view roles', () => {
     expect(find('ClusterRole', 'volumes-web-app-kubeflow-volume-ui-edit').metadata.labels).toMatchObject({ 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-edit': 'true' });
     expect(find('ClusterRole', 'jupyter-web-app-kubeflow-notebook-ui-view').metadata.labels).toMatchObject({ 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-view': 'true' });
