@@ -138,6 +138,8 @@ export interface ControllerProps extends RbacNeedsProps {
   readonly args?: string[];
   /** Extra environment (POD_NAMESPACE is always set). */
   readonly env?: Array<Record<string, unknown>>;
+  /** Environment from whole ConfigMaps or Secrets (e.g. `[{ configMapRef: { name: 'x-config' } }]`), where the program reads its settings by name. @default none */
+  readonly envFrom?: Array<Record<string, unknown>>;
   /** Selector labels (immutable: keep versions out of them). */
   readonly selectorLabels: Record<string, string>;
   /** Extra labels on the Deployment and pods. */
@@ -395,6 +397,7 @@ export class Controller extends Construct {
                 command: props.command,
                 args: props.args || m?.options.args ? [...(props.args ?? []), ...(m?.options.args ?? [])] : undefined,
                 env,
+                envFrom: props.envFrom?.length ? props.envFrom : undefined,
                 ports,
                 livenessProbe: probes && { httpGet: { path: probes.livenessPath, port: 'health' }, initialDelaySeconds: 15, periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 5 },
                 readinessProbe: probes && { httpGet: { path: probes.readinessPath, port: 'health' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },

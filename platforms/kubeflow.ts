@@ -3,6 +3,7 @@ import { PodDefaultsWebhook } from '../constructs/admission-webhook';
 import { ArgoWorkflows } from '../constructs/argo-workflows';
 import { CentralDashboard } from '../constructs/central-dashboard';
 import { CertManager } from '../constructs/cert-manager';
+import { JupyterWebApp, TensorboardsWebApp, VolumesWebApp } from '../constructs/crud-web-apps';
 import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inference-extension';
 import { JobSet } from '../constructs/jobset';
 import { Katib, KatibTrialKind } from '../constructs/katib';
@@ -11,6 +12,8 @@ import { KubeflowPipelines, PIPELINES_TRANSIENT_ERROR_PATTERN, pipelinesArtifact
 import { KubeflowModelRegistry } from '../constructs/model-registry';
 import { NotebookController } from '../constructs/notebook-controller';
 import { ProfileController } from '../constructs/profile-controller';
+import { PvcViewerController } from '../constructs/pvcviewer-controller';
+import { TensorboardController } from '../constructs/tensorboard-controller';
 import { Trainer } from '../constructs/trainer';
 import { PlatformCustomization } from '../lib/customization';
 import { ISTIO_INJECTION_ENABLED } from '../lib/istio';
@@ -48,7 +51,8 @@ export interface KubeflowPlatformProps extends PlatformCustomization {
 export const KUBEFLOW_EXAMPLE_TENANT = { name: 'kubeflow-user-example-com', owner: 'user@example.com' } as const;
 
 /**
- * A Kubeflow distribution: pipelines (with Argo Workflows), notebooks, tuning (Katib),
+ * A Kubeflow distribution: pipelines (with Argo Workflows), notebooks (with the Jupyter,
+ * Volumes and TensorBoards web apps, TensorBoards and volume viewers), tuning (Katib),
  * training (Trainer with JobSet), a model registry, serving (KServe with the inference extension), multi-user
  * isolation (profiles, PodDefaults) and the central dashboard, with cert-manager included so
  * that the whole applies in one pass; Istio, Knative Serving and Dex are on the cluster.
@@ -75,6 +79,12 @@ export class KubeflowPlatform extends Platform {
     });
     const pipelines = new KubeflowPipelines(this, 'kubeflow-pipelines', { multiUser: true });
     new NotebookController(this, 'notebook-controller');
+    // The notebooks' web apps and their controllers (kubeflow/notebooks), as kubeflow/manifests' example install.
+    new JupyterWebApp(this, 'jupyter-web-app');
+    new TensorboardController(this, 'tensorboard-controller');
+    new TensorboardsWebApp(this, 'tensorboards-web-app');
+    new PvcViewerController(this, 'pvcviewer-controller');
+    new VolumesWebApp(this, 'volumes-web-app');
     this.profiles = new ProfileController(this, 'profile-controller');
     new PodDefaultsWebhook(this, 'admission-webhook');
     new JobSet(this, 'jobset');

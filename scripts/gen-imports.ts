@@ -36,6 +36,16 @@ const MODULES: BindingModule[] = [
     header: 'Kubeflow Notebook custom resources (kubeflow.org), from constructs/notebook-controller/crds.',
   },
   {
+    out: 'imports/tensorboard.kubeflow.org.ts',
+    from: '../constructs/tensorboard-controller/crds',
+    header: 'Kubeflow Tensorboard custom resources (tensorboard.kubeflow.org), from constructs/tensorboard-controller/crds.',
+  },
+  {
+    out: 'imports/pvcviewers.kubeflow.org.ts',
+    from: '../constructs/pvcviewer-controller/crds',
+    header: 'Kubeflow PVCViewer custom resources (kubeflow.org), from constructs/pvcviewer-controller/crds.',
+  },
+  {
     out: 'imports/profiles.kubeflow.org.ts',
     from: '../constructs/profile-controller/crds',
     header: 'Kubeflow Profile custom resources (kubeflow.org), from constructs/profile-controller/crds.',

@@ -13,6 +13,7 @@ const CORE_ANNOTATIONS = ['x-kubernetes-list-type', 'x-kubernetes-list-map-keys'
 const OLDER_CORE: ReadonlyArray<[string, string, string]> = [
   ['notebooks.kubeflow.org', 'spec.template.spec.**', 'the Notebook CRD of the pinned notebook-controller embeds a k8s.io/api from before the 1.31-1.34 +listType/+default markers'],
   ['poddefaults.kubeflow.org', 'spec.**', 'the PodDefault CRD of the pinned admission-webhook embeds an older k8s.io/api'],
+  ['pvcviewers.kubeflow.org', 'spec.podSpec.**', 'the PVCViewer CRD of the pinned pvcviewer-controller embeds k8s.io/api v0.29.2, from before the 1.31-1.34 +listType/+default markers'],
   ['profiles.kubeflow.org', 'spec.resourceQuotaSpec.**', 'the Profile CRD of the pinned profile-controller embeds an older k8s.io/api (ResourceQuotaSpec without list types)'],
   ['applications.app.k8s.io', 'spec.selector**', 'the Application CRD (kubernetes-sigs/application, unmaintained) embeds a LabelSelector from before +structType/+listType'],
   ['datasciencepipelinesapplications.datasciencepipelinesapplications.opendatahub.io', 'spec.apiServer.workspace.**', 'DSPO embeds a PersistentVolumeClaimSpec from an older k8s.io/api'],
@@ -22,6 +23,7 @@ const OLDER_CORE: ReadonlyArray<[string, string, string]> = [
 const OLDER_CORE_UPSTREAM: ReadonlyArray<[string, string, string]> = [
   ['*', '**.volumeClaimTemplate**.resources.claims**', 'a PersistentVolumeClaimSpec\'s resources were ResourceRequirements (with claims) before k8s.io/api 1.29 made them VolumeResourceRequirements, which client-node 1.4.0 has'],
   ['*', '**.volumeClaimTemplate.spec.dataSourceRef', 'dataSourceRef was a TypedLocalObjectReference (+structType=atomic) before k8s.io/api 1.26 made it a TypedObjectReference'],
+  ['pvcviewers.kubeflow.org', 'spec.podSpec.resourceClaims[].source**', 'a PodResourceClaim named its claim through source (ClaimSource) in k8s.io/api v0.29, which the pinned pvcviewer-controller embeds; 1.31 replaced it by resourceClaimName and resourceClaimTemplateName, which client-node 1.4.0 has'],
   ['poddefaults.kubeflow.org', 'spec.imagePullSecrets[]', 'the PodDefault CRD spells imagePullSecrets out as plain objects of an older LocalObjectReference'],
 ];
 

@@ -5,6 +5,7 @@ import { KNOWN_CENTRAL_DASHBOARD } from './known/central-dashboard';
 import { KNOWN_CODEFLARE_OPERATOR } from './known/codeflare-operator';
 import { KNOWN_DATA_SCIENCE_PIPELINES_OPERATOR } from './known/data-science-pipelines-operator';
 import { KNOWN_JOBSET } from './known/jobset';
+import { KNOWN_JUPYTER_WEB_APP } from './known/jupyter-web-app';
 import { KNOWN_KATIB } from './known/katib';
 import { KNOWN_KSERVE } from './known/kserve';
 import { KNOWN_KUBEFLOW_PIPELINES_MULTI_USER } from './known/kubeflow-pipelines-multi-user';
@@ -19,9 +20,13 @@ import { KNOWN_MODELS_AS_A_SERVICE } from './known/models-as-a-service';
 import { KNOWN_NOTEBOOK_CONTROLLER } from './known/notebook-controller';
 import { KNOWN_ODH_MODEL_CONTROLLER } from './known/odh-model-controller';
 import { KNOWN_PROFILE_CONTROLLER } from './known/profile-controller';
+import { KNOWN_PVCVIEWER_CONTROLLER } from './known/pvcviewer-controller';
 import { KNOWN_SPARK_OPERATOR } from './known/spark-operator';
+import { KNOWN_TENSORBOARD_CONTROLLER } from './known/tensorboard-controller';
+import { KNOWN_TENSORBOARDS_WEB_APP } from './known/tensorboards-web-app';
 import { KNOWN_TRAINER } from './known/trainer';
 import { KNOWN_TRAINING_OPERATOR } from './known/training-operator';
+import { KNOWN_VOLUMES_WEB_APP } from './known/volumes-web-app';
 import { KNOWN_WORKLOAD_VARIANT_AUTOSCALER } from './known/workload-variant-autoscaler';
 import { DifferencePattern, literalPattern } from '../../lib/parity';
 
@@ -104,6 +109,11 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
   ...KNOWN_PROFILE_CONTROLLER,
   ...KNOWN_ADMISSION_WEBHOOK,
   ...KNOWN_CENTRAL_DASHBOARD,
+  ...KNOWN_JUPYTER_WEB_APP,
+  ...KNOWN_VOLUMES_WEB_APP,
+  ...KNOWN_TENSORBOARDS_WEB_APP,
+  ...KNOWN_TENSORBOARD_CONTROLLER,
+  ...KNOWN_PVCVIEWER_CONTROLLER,
   ...KNOWN_MODEL_REGISTRY,
   ...KNOWN_DATA_SCIENCE_PIPELINES_OPERATOR,
 ];

@@ -12,8 +12,9 @@ const order = b.model.components.map((c) => c.componentName);
 describe('kubeflow platform', () => {
   test('carries pipelines, notebooks, tuning, training, serving, multi-user isolation and the dashboard, with cert-manager included', () => {
     expect([...order].sort()).toEqual([
-      'admission-webhook', 'argo-workflows', 'central-dashboard', 'cert-manager', 'gateway-api-inference-extension', 'jobset', 'katib',
-      'kserve', 'kubeflow-pipelines', 'model-registry', 'notebook-controller', 'profile-controller', 'trainer',
+      'admission-webhook', 'argo-workflows', 'central-dashboard', 'cert-manager', 'gateway-api-inference-extension', 'jobset', 'jupyter-web-app',
+      'katib', 'kserve', 'kubeflow-pipelines', 'model-registry', 'notebook-controller', 'profile-controller', 'pvcviewer-controller',
+      'tensorboard-controller', 'tensorboards-web-app', 'trainer', 'volumes-web-app',
     ]);
   });
 
@@ -107,8 +108,8 @@ describe('kubeflow platform', () => {
 
     test('KF-SIDECAR: every Istio policy of the kubeflow namespace selects only pods that get a sidecar', () => {
       expect(policies.filter((p) => p.metadata.namespace === 'kubeflow').map((p) => p.metadata.name).sort()).toEqual([
-        'dashboard', 'metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver', 'model-registry-service', 'model-registry-ui',
-        'mysql', 'profiles-kfam', 'seaweedfs-service', 'service-cache-server',
+        'dashboard', 'jupyter-web-app', 'metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver', 'model-registry-service', 'model-registry-ui',
+        'mysql', 'profiles-kfam', 'seaweedfs-service', 'service-cache-server', 'tensorboards-web-app', 'volumes-web-app',
       ]);
       for (const p of policies) {
         const selected = workloads.filter((w) => w.metadata.namespace === p.metadata.namespace && selectorMatches(p.spec.selector ?? {}, w.spec.template.metadata.labels ?? {}));

@@ -1,0 +1,7 @@
+import { pvcViewerCrd } from './pvcviewer';
+import { CrdDefinition } from '../../../lib/crd';
+
+export { pvcViewerCrd };
+
+/** The CRD of the PVC viewer controller. */
+export const CRDS: CrdDefinition[] = [pvcViewerCrd];

@@ -1,0 +1,3 @@
+export * from './pvcviewer-controller';
+export * from './versions';
+export * as pvcViewerCrds from './crds';

@@ -1,0 +1,3 @@
+export * from './tensorboard-controller';
+export * from './versions';
+export * as tensorboardCrds from './crds';
