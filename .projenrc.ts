@@ -205,6 +205,11 @@ project.addTask('gen:prop-shapes', {
   description: 'Regenerate imports/prop-shapes.json (the keys each component\'s and platform\'s props type declares, checked at run time) from the TypeScript declarations',
   exec: 'ts-node --transpile-only scripts/gen-prop-shapes.ts',
 });
+project.addTask('gen:ecosystem-crds', {
+  description: 'Regenerate imports/ecosystem/ (the CRD schemas of Argo CD, Flux, cert-manager, Istio, Gateway API, Prometheus Operator, OpenShift Route that validate knows) from clones of their repositories: npx projen gen:ecosystem-crds <folder of clones>',
+  exec: 'ts-node --transpile-only scripts/gen-ecosystem-crds.ts',
+  receiveArgs: true,
+});
 project.addTask('gen:versions', {
   description: 'Regenerate versions.json (the image versions table as data) from the components\' TypeScript image tables',
   exec: 'ts-node --transpile-only scripts/gen-versions.ts',
