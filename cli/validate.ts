@@ -1,6 +1,6 @@
 import { CliIo, UsageError } from './io';
 import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from '../lib/kubernetes-version';
-import { describeObject, ManifestFinding, ManifestInputError, validateManifests } from '../lib/validation/manifests';
+import type { ManifestFinding } from '../lib/validation/manifests';
 
 export const VALIDATE_USAGE = `Usage: mlplatform validate PATH... [--crds DIR]... [--ignore-missing-crds] [--kubernetes-version X.Y] [--format text|json]
 
@@ -72,6 +72,9 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     io.stdout.write(VALIDATE_USAGE);
     return 0;
   }
+  // The validators are loaded once the arguments parsed: a usage error answers at once.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { describeObject, ManifestInputError, validateManifests } = require('../lib/validation/manifests') as typeof import('../lib/validation/manifests');
   let findings: ManifestFinding[];
   const skippedCharts: string[] = [];
   try {
