@@ -175,5 +175,6 @@ export function benchTests(say: (line?: string) => void, env: NodeJS.ProcessEnv 
 
 /** The CLI targets as lines for the bench's Targets section. */
 export function cliTargetLines(results: readonly CliResult[]): string[] {
-  return results.map((r) => `  mlplatform ${r.args[0] === 'validate' ? 'validate FILE' : r.args.join(' ')} <= ${r.targetS} s: ${met(r.wallS, r.targetS)} (${f(r.wallS)} s wall, ${f(r.cpuS)} s CPU, ${r.modules} modules)`);
+  // Judged on both: on a loaded machine a bare `node -e 0` alone can take more wall time than the target.
+  return results.map((r) => `  mlplatform ${r.args[0] === 'validate' ? 'validate FILE' : r.args.join(' ')} <= ${r.targetS} s: wall ${met(r.wallS, r.targetS)} (${f(r.wallS)} s), CPU ${met(r.cpuS, r.targetS)} (${f(r.cpuS)} s); ${r.modules} modules`);
 }
