@@ -205,6 +205,16 @@ project.addTask('gen:prop-shapes', {
   description: 'Regenerate imports/prop-shapes.json (the keys each component\'s and platform\'s props type declares, checked at run time) from the TypeScript declarations',
   exec: 'ts-node --transpile-only scripts/gen-prop-shapes.ts',
 });
+project.addTask('gen:cli-catalogue', {
+  description: 'Regenerate cli/catalogue.json (what `mlplatform list` and `help` show of the default platforms, read without creating them) from the platforms; --check fails when it is not current',
+  exec: 'ts-node --transpile-only scripts/gen-cli-catalogue.ts',
+  receiveArgs: true,
+});
+project.addTask('gen:ecosystem-crds', {
+  description: 'Regenerate imports/ecosystem/ (the CRD schemas of Argo CD, Flux, cert-manager, Istio, Gateway API, Prometheus Operator, OpenShift Route that validate knows) from clones of their repositories: npx projen gen:ecosystem-crds <folder of clones>',
+  exec: 'ts-node --transpile-only scripts/gen-ecosystem-crds.ts',
+  receiveArgs: true,
+});
 project.addTask('gen:versions', {
   description: 'Regenerate versions.json (the image versions table as data) from the components\' TypeScript image tables',
   exec: 'ts-node --transpile-only scripts/gen-versions.ts',
@@ -261,8 +271,10 @@ project.addTask('synth', {
   exec: 'cdk8s synth --check-upgrade=false',
 });
 project.addTask('bench', {
-  description: 'Benchmark synth against kubectl kustomize on every default platform, and a scaling sweep; results in .bench/',
+  description: 'Benchmark synth against kubectl kustomize on every default platform, a scaling sweep and the CLI (--tests adds the test suite; --cli-only runs only the CLI and tests); results in .bench/',
   exec: 'ts-node --transpile-only scripts/bench.ts',
+  // `npm run bench -- --tests` (or --cli-only) reaches the script.
+  receiveArgs: true,
 });
 
 project.synth();

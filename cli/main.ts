@@ -1,34 +1,33 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App } from 'cdk8s';
-import { appPlatform, appPlatforms } from './app';
 import { OptionSpec, parseArgs } from './args';
-import { applyCommand, CLUSTER_COMMANDS, diffCommand, planCommand } from './cluster';
+import { CLUSTER_COMMANDS, APPLY_OPTIONS, DIFF_OPTIONS, PLAN_OPTIONS } from './cluster-commands';
 import { CliIo, Command, UsageError } from './io';
-import { validateCommand } from './validate';
-import { architectureDot, architectureMarkdown, architectureMermaid, architectureOf, MirrorFormat, MIRROR_FORMATS, mirrorList, mirrorPairs, renderSvg } from '../lib/architecture';
-import { architectureComparisonMarkdown, architectureFactsOf, compareArchitecture } from '../lib/architecture-compare';
-import { GitOpsSettings, resolveGitOpsSettings } from '../lib/gitops';
-import { registryMirrorProblems } from '../lib/images';
-import { DEFAULT_KUBERNETES_VERSION, kubernetesRangeText, OLDEST_KUBERNETES_VERSION } from '../lib/kubernetes-version';
-import { Platform, PlatformError } from '../lib/platform';
-import { buildPlatform, effectiveGitOpsSettings, writePlatform } from '../lib/synth';
-import { DEFAULT_PLATFORMS } from '../platforms';
+import { GRAPH_OPTIONS, LIST_OPTIONS, MIRROR_OPTIONS, REPORT_OPTIONS, SYNTH_OPTIONS } from './options';
+/* eslint-disable @typescript-eslint/no-require-imports */
 
 // `mlplatform <command>`: every command takes its arguments and a CliIo and returns its
 // exit code (0 ok, 1 checks failed or findings, 2 usage). Tests call `run` in-process.
+//
+// This module loads no platform code: --version, help and usage errors answer at once. A
+// command's module (and the library it needs) is loaded only to run it, after its options
+// parsed; `list` reads the default platforms' catalogue (cli/catalogue.json).
 
 interface CommandEntry {
   readonly summary: string;
   readonly usage: string;
   /** Help after the usage line. */
   readonly details: string;
-  readonly run: Command;
+  /** Loads the command's module and returns the command. */
+  readonly load: () => Command;
+  /** The command's options, checked before its module is loaded (a command that parses its own has none here). */
+  readonly options?: Record<string, OptionSpec>;
   /** Handles its own --help (validate). @default false */
   readonly ownHelp?: boolean;
 }
 
-const FORMATS = { report: ['md', 'json', 'svg'], graph: ['mermaid', 'dot', 'svg'], mirror: MIRROR_FORMATS } as const;
+const platformCommands = () => require('./platform-commands') as typeof import('./platform-commands');
+const clusterCommands = () => require('./cluster') as typeof import('./cluster');
 
 /** The version in the package.json of this package (found upwards from this file: src, build/ or the package). */
 export function packageVersion(): string {
@@ -42,258 +41,15 @@ export function packageVersion(): string {
   }
 }
 
+
+/** The default platforms' names, from their catalogue (no platform is loaded). */
 function platformNames(): string {
-  return DEFAULT_PLATFORMS.map((p) => p.name).join(', ');
+  return (require('./catalogue') as typeof import('./catalogue')).defaultCatalogue().platforms.map((p) => p.name).join(', ');
 }
 
-function checkPlatformName(command: string, name: string): void {
-  if (!DEFAULT_PLATFORMS.some((p) => p.name === name)) throw new UsageError(`${command}: no platform named '${name}' (platforms: ${platformNames()})`);
-}
-
-/** Creates one default platform in a fresh App (no output directory is written by creating it). */
-function createPlatform(name: string): Platform {
-  return DEFAULT_PLATFORMS.find((p) => p.name === name)!.create(new App({ outdir: path.join('/nonexistent', 'mlplatform') }));
-}
-
-function onePlatform(command: string, options: Record<string, string[]>): string {
-  const name = options.platform?.[0];
-  if (!name) throw new UsageError(`${command}: --platform NAME is required (platforms: ${platformNames()})`);
-  checkPlatformName(command, name);
-  return name;
-}
-
-export { appPlatforms } from './app';
-
-/** The platform a command inspects: a default platform, or one of the app's (--app). */
-function inspectedPlatform(command: string, options: Record<string, string[]>, io: CliIo): Platform {
-  if (!options.app) return createPlatform(onePlatform(command, options));
-  return appPlatform(command, options.app[0], options.platform?.[0], io.cwd);
-}
-
-function writeOut(io: CliIo, out: string | undefined, text: string): void {
-  if (!out) {
-    io.stdout.write(text);
-    return;
-  }
-  const file = path.resolve(io.cwd, out);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  const shown = path.relative(io.cwd, file);
-  io.stderr.write(`wrote ${shown.startsWith('..') ? file : shown}\n`);
-}
-
-const SYNTH_OPTIONS: Record<string, OptionSpec> = {
-  'platform': { multiple: true }, 'app': {}, 'out': {}, 'repo-url': {}, 'revision': {}, 'repository-root': {}, 'gitops-path': {}, 'formats': {}, 'dsc': {}, 'dsci': {}, 'skip-unsupported': {},
-};
-
-/** --dsc FILE [--dsci FILE] [--skip-unsupported LIST]: the opendatahub platform a DataScienceCluster asks for (platforms/opendatahub-dsc.ts). */
-function dscPlatforms(options: Record<string, string[]>, io: CliIo): Platform[] | undefined {
-  if (!options.dsc) {
-    const stray = ['dsci', 'skip-unsupported'].find((o) => options[o]);
-    if (stray) throw new UsageError(`synth: --${stray} goes with --dsc FILE (the DataScienceCluster)`);
-    return undefined;
-  }
-  if (options.app) throw new UsageError('synth: --dsc builds the opendatahub platform from a DataScienceCluster; give --dsc or --app, not both');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { openDataHubPlatformFromFiles } = require('../platforms/opendatahub-dsc') as typeof import('../platforms/opendatahub-dsc');
-  const skipUnsupported = options['skip-unsupported']?.[0].split(',').map((s) => s.trim()).filter((s) => s);
-  const { platform, notes } = openDataHubPlatformFromFiles(new App({ outdir: path.join('/nonexistent', 'mlplatform') }), { dsc: options.dsc[0], dsci: options.dsci?.[0], skipUnsupported, cwd: io.cwd });
-  for (const n of notes) io.stderr.write(`note: ${n}\n`);
-  return [platform];
-}
-
-const FORMAT_NAMES = ['argocd', 'flux', 'helm', 'cmp'];
-
-/** GitOps settings from synth's flags, over the environment's (MLP_*) and the example's. */
-function gitopsFromFlags(options: Record<string, string[]>, io: CliIo, env: Record<string, string | undefined>): GitOpsSettings | false {
-  const formats = options.formats?.[0];
-  if (formats === 'none') return false;
-  const list = formats?.split(',').map((f) => f.trim()).filter((f) => f);
-  const unknown = (list ?? []).filter((f) => !FORMAT_NAMES.includes(f));
-  if (unknown.length || (list && !list.length)) throw new UsageError(`synth: --formats '${formats}': list some of ${FORMAT_NAMES.join(', ')} (comma-separated), or 'none'`);
-  const settings = effectiveGitOpsSettings({
-    repoURL: options['repo-url']?.[0],
-    targetRevision: options.revision?.[0],
-    path: options['gitops-path']?.[0],
-    repositoryRoot: options['repository-root'] && path.resolve(io.cwd, options['repository-root'][0]),
-    formats: list && { argocd: list.includes('argocd'), flux: list.includes('flux'), helm: list.includes('helm'), configManagementPlugin: list.includes('cmp') },
-  }, env);
-  return settings ?? false;
-}
-
-async function synthCommand(args: string[], io: CliIo): Promise<number> {
-  const { options, positionals } = parseArgs('synth', args, SYNTH_OPTIONS);
-  if (positionals.length) throw new UsageError(`synth: unexpected argument '${positionals[0]}' (name platforms with --platform NAME)`);
-  // --app FILE: the user's platforms (every one, or those --platform names), else the defaults.
-  const app = options.app?.[0];
-  const appList = dscPlatforms(options, io) ?? (app ? appPlatforms('synth', app, io.cwd) : undefined);
-  const names = options.platform ?? (appList ?? DEFAULT_PLATFORMS).map((p) => p.name);
-  if (appList) {
-    for (const n of names) if (!appList.some((p) => p.name === n)) throw new UsageError(`synth: no platform named '${n}' in ${app ?? `--dsc ${options.dsc}`} (platforms: ${appList.map((p) => p.name).join(', ')})`);
-  } else {
-    for (const n of names) checkPlatformName('synth', n);
-  }
-  const outdir = path.resolve(io.cwd, options.out?.[0] ?? (process.env.MLP_OUTDIR || process.env.CDK8S_OUTDIR) ?? 'dist');
-  const gitops = gitopsFromFlags(options, io, process.env);
-  // Bad settings fail before anything is built (the same settings writePlatform resolves).
-  if (gitops) resolveGitOpsSettings('mlplatform synth', gitops, { outdir });
-  // Build (and check) every platform before writing any, so that a failure leaves dist/ as it was.
-  const builds = [];
-  const failures: string[] = [];
-  for (const name of (appList ?? DEFAULT_PLATFORMS).map((p) => p.name).filter((n) => names.includes(n))) {
-    try {
-      builds.push(buildPlatform(appList ? appList.find((p) => p.name === name)! : createPlatform(name), { keepRendered: true }));
-    } catch (e) {
-      failures.push(`platform ${name}: ${(e as Error).message}`);
-      if (!(e instanceof PlatformError) && process.env.DEBUG) failures.push(String((e as Error).stack));
-    }
-  }
-  if (failures.length) {
-    io.stderr.write(`synth failed:\n${failures.join('\n')}\n`);
-    return 1;
-  }
-  for (const b of builds) {
-    const out = writePlatform(b, outdir, { gitops });
-    io.stdout.write(`${b.model.platform.name}: ${b.model.objects.length} objects, ${out.files.size} files -> ${path.relative(io.cwd, out.dir) || '.'}\n`);
-  }
-  return 0;
-}
-
-const REPORT_OPTIONS: Record<string, OptionSpec> = { 'platform': {}, 'app': {}, 'format': { choices: FORMATS.report }, 'out': {}, 'compare-architecture': {} };
-
-/** The architecture document given with --compare-architecture, read from the user's path, as facts. */
-function architectureDocument(file: string, io: CliIo) {
-  const resolved = path.resolve(io.cwd, file);
-  if (!fs.existsSync(resolved) || !fs.statSync(resolved).isFile()) throw new UsageError(`report: --compare-architecture ${file}: no such file`);
-  try {
-    return architectureFactsOf(fs.readFileSync(resolved, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`report: --compare-architecture ${file}: ${(e as Error).message}`);
-  }
-}
-
-async function reportCommand(args: string[], io: CliIo): Promise<number> {
-  const { options, positionals } = parseArgs('report', args, REPORT_OPTIONS);
-  if (positionals.length) throw new UsageError(`report: unexpected argument '${positionals[0]}'`);
-  const format = options.format?.[0] ?? 'md';
-  const document = options['compare-architecture']?.[0];
-  if (document !== undefined && format === 'svg') throw new UsageError('report: --compare-architecture prints tables; use --format md or json');
-  const facts = document !== undefined ? architectureDocument(document, io) : undefined;
-  const build = buildPlatform(inspectedPlatform('report', options, io));
-  const a = architectureOf(build.model, build.largeCrds);
-  // The platform's declared differences (Platform.declareArchitecture; the opendatahub platform's
-  // are in platforms/opendatahub-architecture.ts); none for other platforms.
-  const comparison = facts && compareArchitecture(a, facts, build.model.platform.architectureDeclarations);
-  let text: string;
-  if (format === 'json') {
-    text = JSON.stringify({ ...a, graph: { mermaid: architectureMermaid(a), dot: architectureDot(a) }, ...(comparison ? { architectureComparison: comparison } : {}) }, null, 2) + '\n';
-  } else if (format === 'svg') {
-    text = await renderSvg(architectureDot(a));
-  } else {
-    text = architectureMarkdown(a) + (comparison ? `\n${architectureComparisonMarkdown(comparison)}` : '');
-  }
-  writeOut(io, options.out?.[0], text);
-  return 0;
-}
-
-const GRAPH_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.graph }, out: {} };
-
-async function graphCommand(args: string[], io: CliIo): Promise<number> {
-  const { options, positionals } = parseArgs('graph', args, GRAPH_OPTIONS);
-  if (positionals.length) throw new UsageError(`graph: unexpected argument '${positionals[0]}'`);
-  // The graph needs the resolved component graph, not the checks.
-  const platform = inspectedPlatform('graph', options, io);
-  const a = architectureOf(platform.resolve());
-  const format = options.format?.[0] ?? 'mermaid';
-  let text: string;
-  if (format === 'svg') {
-    text = await renderSvg(architectureDot(a));
-  } else {
-    text = format === 'dot' ? architectureDot(a) : architectureMermaid(a);
-  }
-  writeOut(io, options.out?.[0], text);
-  return 0;
-}
-
-const MIRROR_OPTIONS: Record<string, OptionSpec> = { platform: {}, app: {}, format: { choices: FORMATS.mirror }, mirror: {}, out: {} };
-
-async function mirrorCommand(args: string[], io: CliIo): Promise<number> {
-  const { options, positionals } = parseArgs('mirror', args, MIRROR_OPTIONS);
-  if (positionals.length) throw new UsageError(`mirror: unexpected argument '${positionals[0]}'`);
-  const registry = options.mirror?.[0];
-  const problems = registry === undefined ? [] : registryMirrorProblems(registry);
-  if (problems.length) throw new UsageError(`mirror: --mirror: ${problems[0]}`);
-  const platform = inspectedPlatform('mirror', options, io);
-  const pairs = mirrorPairs(architectureOf(platform.resolve()), registry);
-  if (!registry && pairs.every((p) => p.source === p.destination) && (options.format?.[0] ?? 'skopeo') !== 'imageset') {
-    throw new UsageError(`mirror: platform '${platform.name}' pulls from upstream registries; give --mirror REGISTRY (e.g. mirror.example.com/ml), or set the platform's images.registryMirror`);
-  }
-  writeOut(io, options.out?.[0], mirrorList(pairs, (options.format?.[0] ?? 'skopeo') as MirrorFormat));
-  return 0;
-}
-
-const LIST_WHAT = ['platforms', 'components', 'versions'];
-
-async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const { options, positionals } = parseArgs('list', args, { app: {} });
-  if (positionals.length > 1) throw new UsageError(`list: one of ${LIST_WHAT.join(', ')}, not '${positionals.join(' ')}'`);
-  const what = positionals[0] ?? 'platforms';
-  if (!LIST_WHAT.includes(what)) throw new UsageError(`list: '${what}' is not one of ${LIST_WHAT.join(', ')}`);
-  // --app FILE: the user's platforms instead of the defaults.
-  const appList = options.app ? appPlatforms('list', options.app[0], io.cwd) : undefined;
-  const listed = appList ? appList.map((p) => ({ name: p.name, description: `from ${options.app![0]}`, create: () => p })) : DEFAULT_PLATFORMS.map((p) => ({ ...p, create: () => createPlatform(p.name) }));
-  if (what === 'platforms') {
-    const width = Math.max(...listed.map((p) => p.name.length));
-    for (const p of listed) io.stdout.write(`${p.name.padEnd(width)}  ${p.description}\n`);
-    return 0;
-  }
-  // Components as the platforms configure them (resolved, not checked).
-  // One entry per component (and version and images): the namespaces it is placed in, each with its platforms.
-  const seen = new Map<string, { version?: string; class: string; namespaces: Map<string, string[]>; kubernetes: string; images: Map<string, string[]>; platforms: string[] }>();
-  for (const p of listed) {
-    const model = p.create().resolve();
-    const support = new Map(model.components.map((c) => [c.componentName, c.kubernetes]));
-    for (const c of architectureOf(model).components) {
-      const k8s = support.get(c.name);
-      // A component that needs nothing newer than the oldest modelled Kubernetes says so plainly (platforms target a newer one by default).
-      const kubernetes = !k8s ? '' : k8s.min === OLDEST_KUBERNETES_VERSION && !k8s.max
-        ? `Kubernetes >= ${k8s.min}: runs on every Kubernetes modelled here (platforms target ${DEFAULT_KUBERNETES_VERSION} by default)`
-        : `Kubernetes ${kubernetesRangeText(k8s)} (${k8s.feature})`;
-      const key = `${c.name} ${c.class} ${c.version}`;
-      const entry = seen.get(key) ?? { version: c.version, class: c.class, namespaces: new Map<string, string[]>(), kubernetes, images: new Map<string, string[]>(), platforms: [] as string[] };
-      entry.platforms.push(p.name);
-      entry.namespaces.set(c.namespace, [...(entry.namespaces.get(c.namespace) ?? []), p.name]);
-      // Each image (`key: image`) with the platforms that use it (a feature a platform turns off uses fewer).
-      for (const i of c.images) entry.images.set(`${i.key}: ${i.image}`, [...(entry.images.get(`${i.key}: ${i.image}`) ?? []), p.name]);
-      seen.set(key, entry);
-    }
-  }
-  const rows = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  // versions: one line per (component, key, image), with every platform that deploys it: a
-  // component placed in several namespaces pulls the same images.
-  const versions = new Map<string, Set<string>>();
-  for (const [key, c] of rows) {
-    const name = key.split(' ')[0];
-    if (what === 'components') {
-      const namespaces = c.namespaces.size === 1 ? `namespace ${[...c.namespaces.keys()][0]}`
-        : `namespaces ${[...c.namespaces].map(([ns, ps]) => `${ns} (${ps.join(', ')})`).join(', ')}`;
-      io.stdout.write(`${name} (${c.class}) ${c.version ?? '-'}  ${namespaces}  platforms: ${c.platforms.join(', ')}\n`);
-      if (c.kubernetes) io.stdout.write(`  ${c.kubernetes}\n`);
-      for (const [i, ps] of [...c.images].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        io.stdout.write(`  ${i}${ps.length < c.platforms.length ? `  (${ps.join(', ')})` : ''}\n`);
-      }
-    } else {
-      for (const [i, ps] of c.images) {
-        const [k, image] = [i.slice(0, i.indexOf(': ')), i.slice(i.indexOf(': ') + 2)];
-        const line = `${name}\t${k}\t${image}`;
-        const platforms = versions.get(line) ?? new Set<string>();
-        for (const p of ps) platforms.add(p);
-        versions.set(line, platforms);
-      }
-    }
-  }
-  for (const [line, platforms] of versions) io.stdout.write(`${line}\t${listed.map((p) => p.name).filter((p) => platforms.has(p)).join(',')}\n`);
-  return 0;
+/** `appPlatforms` of cli/app.ts (loaded when called). */
+export function appPlatforms(command: string, file: string, cwd: string): import('../lib/platform').Platform[] {
+  return (require('./app') as typeof import('./app')).appPlatforms(command, file, cwd);
 }
 
 async function helpCommand(args: string[], io: CliIo): Promise<number> {
@@ -328,7 +84,8 @@ const COMMANDS: Record<string, CommandEntry> = {
       'files are checked against the operator\'s API: an unknown field fails with "did you mean", a bad value with the\n' +
       'values allowed. A Managed component the project does not provide (dashboard, trustyai, feastoperator) fails\n' +
       'unless --skip-unsupported LIST (comma-separated) names it. See README "From a DataScienceCluster".',
-    run: synthCommand,
+    options: SYNTH_OPTIONS,
+    load: () => platformCommands().synthCommand,
   },
   report: {
     summary: 'the architecture page of a platform',
@@ -342,7 +99,8 @@ const COMMANDS: Record<string, CommandEntry> = {
       '--compare-architecture FILE reads an architecture document (Markdown tables: CRD ownership, dependencies,\n' +
       'webhooks) and adds, row by row, the document\'s rows next to the platform\'s, each difference classified by\n' +
       'the platform\'s declarations (Platform.declareArchitecture; opendatahub declares its own) or marked undeclared.',
-    run: reportCommand,
+    options: REPORT_OPTIONS,
+    load: () => platformCommands().reportCommand,
   },
   graph: {
     summary: 'the dependency graph of a platform',
@@ -350,7 +108,8 @@ const COMMANDS: Record<string, CommandEntry> = {
     details: 'Prints the component dependency graph (arrows point from a component to what it depends on; the\n' +
       'legend names each edge kind, its colour and line) as ' +
       'Mermaid (default), Graphviz DOT or SVG. --app FILE: as for report.',
-    run: graphCommand,
+    options: GRAPH_OPTIONS,
+    load: () => platformCommands().graphCommand,
   },
   mirror: {
     summary: 'the images of a platform, from their sources to a registry mirror',
@@ -359,30 +118,32 @@ const COMMANDS: Record<string, CommandEntry> = {
       '`skopeo copy --all docker://SOURCE docker://DESTINATION` line per image; imageset an oc-mirror\n' +
       'ImageSetConfiguration (mirror.openshift.io/v2alpha1) listing the sources; tsv source TAB destination.\n' +
       'Destinations are the platform\'s images.registryMirror, or --mirror REGISTRY (the same path mapping).',
-    run: mirrorCommand,
+    options: MIRROR_OPTIONS,
+    load: () => platformCommands().mirrorCommand,
   },
   list: {
     summary: 'the default platforms, their components, or the image versions',
     usage: 'mlplatform list [platforms|components|versions] [--app FILE]',
     details: 'platforms (default): name and description; components: each component with its version,\n' +
       'namespace, platforms and images; versions: one line per image (component, key, image, platforms), tab-separated.',
-    run: listCommand,
+    options: LIST_OPTIONS,
+    load: () => (require('./list') as typeof import('./list')).listCommand,
   },
   validate: {
     summary: 'validate manifests',
     usage: 'mlplatform validate ...',
     details: 'See `mlplatform validate --help`.',
-    run: (args, io) => validateCommand(args, io),
+    load: () => (require('./validate') as typeof import('./validate')).validateCommand,
     ownHelp: true,
   },
-  apply: { ...CLUSTER_COMMANDS.apply, run: (args, io) => applyCommand(args, io, packageVersion()) },
-  diff: { ...CLUSTER_COMMANDS.diff, run: diffCommand },
-  plan: { ...CLUSTER_COMMANDS.plan, run: planCommand },
+  apply: { ...CLUSTER_COMMANDS.apply, options: APPLY_OPTIONS, load: () => (args, io) => clusterCommands().applyCommand(args, io, packageVersion()) },
+  diff: { ...CLUSTER_COMMANDS.diff, options: DIFF_OPTIONS, load: () => clusterCommands().diffCommand },
+  plan: { ...CLUSTER_COMMANDS.plan, options: PLAN_OPTIONS, load: () => clusterCommands().planCommand },
   help: {
     summary: 'this help, or a command\'s',
     usage: 'mlplatform help [COMMAND]',
     details: '',
-    run: helpCommand,
+    load: () => helpCommand,
   },
 };
 
@@ -429,7 +190,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   try {
-    return await entry.run(args, io);
+    // A bad option is reported before the command's module is loaded.
+    if (entry.options) parseArgs(name, args, entry.options);
+    return await entry.load()(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr.write(`mlplatform ${e.message}\n\n${commandHelp(name)}`);
@@ -437,7 +200,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     // PlatformError lists every problem with its construct path; other errors name theirs.
     io.stderr.write(`mlplatform ${name} failed: ${(e as Error).message ?? String(e)}\n`);
-    if (process.env.DEBUG && !(e instanceof PlatformError)) io.stderr.write(`${(e as Error).stack}\n`);
+    if (process.env.DEBUG && !(e instanceof (require('../lib/platform') as typeof import('../lib/platform')).PlatformError)) io.stderr.write(`${(e as Error).stack}\n`);
     return 1;
   }
 }

@@ -1,6 +1,6 @@
 import { CliIo, UsageError } from './io';
 import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from '../lib/kubernetes-version';
-import { describeObject, ManifestFinding, ManifestInputError, validateManifests } from '../lib/validation/manifests';
+import type { ManifestFinding } from '../lib/validation/manifests';
 
 export const VALIDATE_USAGE = `Usage: mlplatform validate PATH... [--crds DIR]... [--ignore-missing-crds] [--kubernetes-version X.Y] [--format text|json]
 
@@ -9,9 +9,12 @@ Validates every Kubernetes object in the .yaml, .yml and .json files under each 
 manifests until rendered, are skipped) as a Kubernetes v1.32 API
 server with strict field validation would: built-in kinds against the API schema and the
 API server's own rules, custom resources against their CustomResourceDefinition (found in
-the input or under --crds), CEL rules included. --ignore-missing-crds makes a custom
-resource without its CRD a warning instead of an error (for CRDs another repository
-installs, such as Argo CD's or Flux's). --kubernetes-version X.Y (default ${DEFAULT_KUBERNETES_VERSION})
+the input or under --crds), CEL rules included. The kinds of Argo CD (and the OpenShift
+GitOps operator's ArgoCD), Flux, cert-manager, Istio, the Gateway API, the Prometheus
+Operator and OpenShift's Route are known without their CRDs, at the releases named in
+imports/ecosystem/ (a CRD in the input or under --crds is used instead). --ignore-missing-crds
+makes a custom resource without its CRD a warning instead of an error (for CRDs another
+repository installs). --kubernetes-version X.Y (default ${DEFAULT_KUBERNETES_VERSION})
 compiles the CEL rules of CustomResourceDefinitions as that version's API server does when
 it creates them: what each scope can see, CEL string escapes, the libraries of that version,
 and the per-rule and per-CRD cost budgets.
@@ -69,6 +72,9 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     io.stdout.write(VALIDATE_USAGE);
     return 0;
   }
+  // The validators are loaded once the arguments parsed: a usage error answers at once.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { describeObject, ManifestInputError, validateManifests } = require('../lib/validation/manifests') as typeof import('../lib/validation/manifests');
   let findings: ManifestFinding[];
   const skippedCharts: string[] = [];
   try {

@@ -18,19 +18,23 @@
 //    runs in its own process; prints time and memory per object and the marginal cost
 //    between sizes, so that growth can be read off.
 //
-// 3. The test suite: `npx projen test` (the README's test command: generated-file checks,
-//    type-check and lint at the same time, then jest), wall and CPU time; the API-server tests
-//    run when KUBEBUILDER_ASSETS is set.
+// 3. The CLI (scripts/bench-cli.ts): `node bin/mlplatform.js` --version, help, list components
+//    and validate of one file, median wall and CPU time and the modules each loads.
+// 4. The test suite, opt-in (`npm run bench -- --tests` or MLP_BENCH_TESTS=1): `npx projen test`
+//    (the README's test command: generated-file checks, type-check and lint at the same time,
+//    then jest) once, wall and CPU time; the API-server tests run when KUBEBUILDER_ASSETS is set.
+//    `npm run bench -- --cli-only` runs only 3 (and 4 when asked).
 //
 // Results are printed and written to .bench/bench-<time>.txt, .bench/latest.txt and
 // .bench/latest.json. Environment: BENCH_RUNS, BENCH_TENANTS and BENCH_COMPONENTS
 // (comma-separated sizes), BENCH_PLATFORMS (comma-separated names), BENCH_SKIP_SWEEP=1,
-// BENCH_SKIP_TESTS=1, BENCH_SKIP_APPLY=1, KUBECTL. With KUBEBUILDER_ASSETS, apply speed on a real API
+// BENCH_SKIP_APPLY=1, KUBECTL. With KUBEBUILDER_ASSETS, apply speed on a real API
 // server against kubectl apply --server-side, phase by phase (scripts/bench-apply.ts).
 import { spawnSync, SpawnSyncOptions } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { benchCli, benchTests, CliResult, cliTargetLines, TEST_TARGETS, testsRequested, TestsResult } from './bench-cli';
 
 const ROOT = path.resolve(__dirname, '..');
 const BENCH = path.join(ROOT, '.bench');
@@ -42,7 +46,9 @@ const COMPONENTS = sizes(process.env.BENCH_COMPONENTS, [10, 50, 100, 200]);
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 /** The documented synth command (README), without the cdk8s CLI's online upgrade check. */
 const SYNTH = ['npx', 'cdk8s', 'synth', '--check-upgrade=false'];
-const TARGET = { ratio: 0.2, peakMb: 250, marginalMs: 0.2, testsS: 180 };
+const TARGET = { ratio: 0.2, peakMb: 250, marginalMs: 0.2 };
+/** Only the CLI and (when asked) the test suite: `npm run bench -- --cli-only`. */
+const CLI_ONLY = process.argv.includes('--cli-only');
 
 const lines: string[] = [];
 function say(line = ''): void {
@@ -203,6 +209,23 @@ function printSweep(title: string, points: SweepPoint[]): void {
   say(`    steps at ${last.count}: ${Object.entries(last.ms).map(([k, v]) => `${k} ${f(v, 0)} ms`).join(', ')}`);
 }
 
+/** `npm run bench -- --cli-only`: the CLI and (when asked) the test suite, nothing else. */
+function cliOnly(started: Date): void {
+  say();
+  const cli = benchCli(RUNS, say);
+  say();
+  let tests: TestsResult | undefined;
+  if (testsRequested()) tests = benchTests(say);
+  else say('Test suite: not run (it takes minutes): `npm run bench -- --tests` or MLP_BENCH_TESTS=1 adds it.');
+  say();
+  say('Targets:');
+  for (const l of cliTargetLines(cli)) say(l);
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  fs.writeFileSync(path.join(BENCH, `bench-cli-${stamp}.txt`), `${lines.join('\n')}\n`);
+  fs.writeFileSync(path.join(BENCH, 'latest-cli.json'), JSON.stringify({ started, runs: RUNS, cli, tests }, null, 2));
+  process.stdout.write(`\nwritten to .bench/bench-cli-${stamp}.txt and .bench/latest-cli.json\n`);
+}
+
 function main(): void {
   fs.mkdirSync(OUT, { recursive: true });
   const started = new Date();
@@ -210,6 +233,7 @@ function main(): void {
   const build = spawnSync('node', ['scripts/app.js', '--build'], { cwd: ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
   if (!GNU_TIME) say('GNU time (/usr/bin/time) not found: CPU time and peak memory are not measured.');
+  if (CLI_ONLY) return cliOnly(started);
   const kubectl = kubectlVersion();
   if (!kubectl) {
     say(`kubectl not found (looked for '${KUBECTL}'; set KUBECTL to its path): the comparison with kubectl kustomize is skipped.`);
@@ -229,6 +253,10 @@ function main(): void {
   const floor = measure(['npx', 'cdk8s', '--version']);
   say(`  (the entry point alone: \`npx cdk8s --version\` takes ${f(floor.wallS)} s, ${f(floor.cpuS)} s CPU)`);
 
+  // 3. The CLI, in the same run (scripts/bench-cli.ts).
+  say();
+  const cli: CliResult[] = benchCli(RUNS, say);
+
   let tenants: SweepPoint[] = [];
   if (!process.env.BENCH_SKIP_SWEEP) {
     say();
@@ -247,14 +275,11 @@ function main(): void {
     if (r.status !== 0) say(`  apply bench failed: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
   }
 
-  let tests: Run | undefined;
-  if (!process.env.BENCH_SKIP_TESTS) {
-    say();
-    const apiserver = process.env.KUBEBUILDER_ASSETS ? `with the API-server tests (KUBEBUILDER_ASSETS=${process.env.KUBEBUILDER_ASSETS})` : 'without the API-server tests (KUBEBUILDER_ASSETS unset)';
-    say(`Test suite: \`npx projen test\` ${apiserver}, ${os.cpus().length} CPUs.`);
-    tests = measure(['npx', 'projen', 'test'], { env: { ...process.env, CI: 'true' } });
-    say(`  ${f(tests.wallS, 1)} s wall, ${f(tests.cpuS, 1)} s CPU, peak ${f(tests.peakMb, 0)} MB (one process)`);
-  }
+  // 4. The test suite, opt-in (scripts/bench-cli.ts).
+  let tests: TestsResult | undefined;
+  say();
+  if (testsRequested()) tests = benchTests(say);
+  else say('Test suite: not run (it takes minutes): `npm run bench -- --tests` or MLP_BENCH_TESTS=1 adds it.');
 
   say();
   say('Targets:');
@@ -284,13 +309,14 @@ function main(): void {
     say(`  marginal cost <= ${TARGET.marginalMs} ms/object up to ${b.count} tenants: ${whole <= TARGET.marginalMs ? 'met' : 'NOT met'} (${a.count} -> ${b.count} tenants: ${f(whole, 3)} ms/object whole process, ${f(cpu, 3)} ms/object CPU, ${f(inside, 3)} ms/object inside synth; per object at each size: ${tenants.map((p) => f(p.totalMs / p.objects, 3)).join(', ')} ms)`);
   }
 
-  if (tests) say(`  test suite under ${TARGET.testsS / 60} minutes: ${tests.wallS <= TARGET.testsS ? 'met' : 'NOT met'} (${f(tests.wallS, 1)} s wall, ${f(tests.cpuS, 1)} s CPU)`);
+  for (const l of cliTargetLines(cli)) say(l);
+  if (tests) say(`  test suite <= ${TEST_TARGETS.wallS} s wall and <= ${TEST_TARGETS.cpuS} s CPU: ${tests.wallS <= TEST_TARGETS.wallS && tests.cpuS <= TEST_TARGETS.cpuS ? 'met' : 'NOT met'} (${f(tests.wallS, 1)} s wall, ${f(tests.cpuS, 1)} s CPU)`);
 
   const stamp = started.toISOString().replace(/[:.]/g, '-');
   const text = `${lines.join('\n')}\n`;
   fs.writeFileSync(path.join(BENCH, `bench-${stamp}.txt`), text);
   fs.writeFileSync(path.join(BENCH, 'latest.txt'), text);
-  fs.writeFileSync(path.join(BENCH, 'latest.json'), JSON.stringify({ started, runs: RUNS, kubectl, platforms: results, tenants, tests: tests && { wallS: tests.wallS, cpuS: tests.cpuS, peakMb: tests.peakMb } }, null, 2));
+  fs.writeFileSync(path.join(BENCH, 'latest.json'), JSON.stringify({ started, runs: RUNS, kubectl, platforms: results, tenants, cli, tests }, null, 2));
   process.stdout.write(`\nwritten to .bench/bench-${stamp}.txt and .bench/latest.txt\n`);
 }
 

@@ -26,3 +26,8 @@ if (r.status !== 0 || !fs.existsSync(path.join(pkg, 'index.js'))) {
   process.stderr.write(`prepack: compiling pkg/ failed (tsc -p tsconfig.package.json exited ${r.status ?? r.signal}): nothing packed. Fix the errors above, then pack again.\n`);
   process.exit(1);
 }
+// Data files read at run time rather than imported (tsc copies only imported JSON): the
+// ecosystem's CRD schemas (lib/validation/ecosystem.ts reads a group's file when it needs it).
+const ecosystem = path.join(root, 'imports', 'ecosystem');
+fs.mkdirSync(path.join(pkg, 'imports', 'ecosystem'), { recursive: true });
+for (const f of fs.readdirSync(ecosystem).filter((n) => n.endsWith('.json'))) fs.copyFileSync(path.join(ecosystem, f), path.join(pkg, 'imports', 'ecosystem', f));

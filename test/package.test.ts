@@ -90,7 +90,7 @@ test('the packed package installs offline without devDependencies, composes a pl
   expect(packed[0].entryCount).toBeGreaterThan(100);
   const tarball = path.join(packDir, packed[0].filename);
   const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
-  expect(listing).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/mlplatform.js', 'package/pkg/index.js', 'package/pkg/index.d.ts', 'package/pkg/cli/main.js', 'package/pkg/imports/k8s/core-types.json']));
+  expect(listing).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/mlplatform.js', 'package/pkg/index.js', 'package/pkg/index.d.ts', 'package/pkg/cli/main.js', 'package/pkg/imports/k8s/core-types.json', 'package/pkg/imports/ecosystem/index.json', 'package/pkg/imports/ecosystem/argoproj.io.json']));
   // Only the compiled package: no sources, tests or build tooling.
   expect(listing.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
   expect(listing.filter((f) => /^package\/(test|scripts|build|node_modules)\//.test(f))).toEqual([]);
@@ -151,6 +151,9 @@ test('the packed package installs offline without devDependencies, composes a pl
   expect(synth.status).toBe(0);
   expect(fs.existsSync(path.join(dir, 'dist', 'serving', 'REPORT.md'))).toBe(true);
   expect(fs.existsSync(path.join(dir, 'dist', 'serving', 'argocd', 'root.yaml'))).toBe(true);
+  // The installed command knows the ecosystem's kinds (Argo CD, Flux, cert-manager...): the whole output validates (day two 10).
+  const validated = spawnSync(bin, ['validate', 'dist/serving'], { cwd: dir, encoding: 'utf8' });
+  expect({ status: validated.status, stdout: validated.stdout.split('\n').slice(-2).join('\n') }).toEqual({ status: 0, stdout: '0 errors, 0 warnings\n' });
   // The consumer's own app, inspected without synthesizing (issue 17.12).
   const report = spawnSync(bin, ['report', '--app', 'inspected.js'], { cwd: dir, encoding: 'utf8' });
   expect({ status: report.status, stderr: report.stderr }).toEqual({ status: 0, stderr: '' });

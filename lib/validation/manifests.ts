@@ -4,6 +4,7 @@ import { join, relative, resolve, sep } from 'path';
 import { parseAllDocuments, Tags } from 'yaml';
 import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from './builtin';
 import { compileCelRules, validateCustomResources } from './custom-resource';
+import { ecosystemCrd, EcosystemSource } from './ecosystem';
 import { ValidationIssue } from './issues';
 import { ruleOf, WARNING_RULES } from './rules';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../kubernetes-version';
@@ -207,6 +208,8 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
   const issues: ValidationIssue[][] = docs.map(() => []);
   const builtins: number[] = [];
   const byCrd = new Map<any, number[]>();
+  // CRDs of the ecosystem (lib/validation/ecosystem.ts) serve the kinds the input has no CRD for.
+  const ecosystem = new Map<any, EcosystemSource>();
   docs.forEach((d, i) => {
     const o = d.object as any;
     if (o === null || typeof o !== 'object' || Array.isArray(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') {
@@ -217,7 +220,11 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
       builtins.push(i);
       return;
     }
-    const crd = byGk.get(`${groupOf(o.apiVersion)}/${o.kind}`);
+    let crd = byGk.get(`${groupOf(o.apiVersion)}/${o.kind}`);
+    if (!crd) {
+      const known = ecosystemCrd(groupOf(o.apiVersion), o.kind);
+      if (known) ecosystem.set(crd = known.crd, known.source);
+    }
     if (crd) {
       let list = byCrd.get(crd);
       if (!list) byCrd.set(crd, list = []);
@@ -236,7 +243,10 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
   });
   for (const [crd, indexes] of byCrd) {
     const results = validateCustomResources(indexes.map((i) => docs[i].object), crd);
-    indexes.forEach((i, k) => { issues[i] = results[k]; });
+    const source = ecosystem.get(crd);
+    // An ecosystem kind's issues say which release's schema found them, and how to check against another.
+    const from = source && ` (the ${crd.spec.names.kind} schema of ${source.project} ${source.ref}; give your cluster's CRD with --crds to check against another release)`;
+    indexes.forEach((i, k) => { issues[i] = from ? results[k].map((x) => ({ ...x, message: `${x.message}${from}` })) : results[k]; });
   }
   duplicates(docs).forEach((issue, i) => { if (issue) issues[i] = [...issues[i], issue]; });
   return docs.flatMap((d, i) => issues[i].map((issue) => toFinding(d, issue)));

@@ -32,7 +32,7 @@ export const RULES = {
   'K8S-WORKLOAD': 'workload-level rules (rolling update with maxSurge and maxUnavailable both 0, percentages above 100%, HPA replicas and metrics, CronJob schedule and time zone, Job failure and success policies)',
   'K8S-CRD': 'CustomResourceDefinition rules: structural schema, names, versions, one storage version, CEL rules the target Kubernetes compiles (scopes, escapes, libraries, cost)',
   'K8S-UNKNOWN-KIND': 'a built-in API group kind or version that Kubernetes v1.32 does not serve (or this validator does not know)',
-  'K8S-NO-CRD': 'a custom resource whose CRD is neither in the input nor in --crds',
+  'K8S-NO-CRD': 'a custom resource whose CRD is neither in the input nor in --crds, nor one of the ecosystem kinds known without it (Argo CD, Flux, cert-manager, Istio, Gateway API, Prometheus Operator, OpenShift Route)',
   'K8S-VERSION': 'a custom resource at a version its CRD does not define or serve',
   'K8S-CEL': 'a CRD x-kubernetes-validations rule evaluates to false (or fails) for the object',
   'K8S-CEL-UNEVALUATED': 'warning: a CEL rule that could not be evaluated here (transition rule with optionalOldSelf on create, unsupported function)',

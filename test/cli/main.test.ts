@@ -4,8 +4,10 @@ import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { run } from '../../cli/main';
+import { MIRROR_FORMAT_CHOICES } from '../../cli/options';
 import { validateCommand } from '../../cli/validate';
 import { KServe } from '../../constructs/kserve';
+import { MIRROR_FORMATS } from '../../lib/architecture';
 import { Platform } from '../../lib/platform';
 import { buildPlatform } from '../../lib/synth';
 import { DEFAULT_PLATFORMS, DefaultPlatform, ServingPlatform } from '../../platforms';
@@ -188,6 +190,10 @@ describe('mlplatform', () => {
   });
 });
 
+test('the option tables the dispatcher checks agree with the commands\' (mirror formats)', () => {
+  expect([...MIRROR_FORMAT_CHOICES]).toEqual([...MIRROR_FORMATS]);
+});
+
 describe('bin/mlplatform.js', () => {
   test('runs the CLI from a clone, building first: exit codes and output of a real process', () => {
     const bin = path.join(ROOT, 'bin', 'mlplatform.js');
@@ -196,5 +202,55 @@ describe('bin/mlplatform.js', () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr.split('\n')[0]).toBe("mlplatform list: 'things' is not one of platforms, components, versions");
     expect(fs.existsSync(path.join(ROOT, 'build', 'cli', 'main.js'))).toBe(true);
+  }, 120_000);
+
+  test('--version, help and usage errors load no platform code; list reads the catalogue (issue 29.2)', () => {
+    // A --require hook records every module the process loads (Module._load), as a real run does.
+    const dir = tmp();
+    const hook = path.join(dir, 'record-modules.js');
+    fs.writeFileSync(hook, [
+      "const Module = require('module');",
+      'const seen = new Set();',
+      'const load = Module._load;',
+      'Module._load = function (request, parent, isMain) {',
+      '  const loaded = load.apply(this, arguments);',
+      '  try { seen.add(Module._resolveFilename(request, parent, isMain)); } catch { seen.add(request); }',
+      '  return loaded;',
+      '};',
+      "process.on('exit', () => require('fs').writeFileSync(process.env.MLP_MODULES_OUT, JSON.stringify([...seen])));",
+    ].join('\n'));
+    const bin = path.join(ROOT, 'bin', 'mlplatform.js');
+    const modulesOf = (args: string[]) => {
+      const out = path.join(dir, 'modules.json');
+      const r = spawnSync(process.execPath, ['--require', hook, bin, ...args], { encoding: 'utf8', env: { ...process.env, MLP_MODULES_OUT: out } });
+      const modules: string[] = JSON.parse(fs.readFileSync(out, 'utf8'));
+      // Our own modules (in build/), and those of packages.
+      const ours = modules.filter((m) => m.startsWith(path.join(ROOT, 'build') + path.sep)).map((m) => path.relative(path.join(ROOT, 'build'), m));
+      return { status: r.status, count: modules.length, ours, packages: modules.filter((m) => m.includes(`${path.sep}node_modules${path.sep}`)) };
+    };
+    const version = modulesOf(['--version']);
+    expect(version.status).toBe(0);
+    // 806 modules before (every command loaded every module); now the shim and Node's own (the dispatcher and its option tables for help).
+    expect(version.count).toBeLessThanOrEqual(16);
+    expect(version.packages).toEqual([]);
+    expect(version.ours.filter((m) => !m.startsWith(`cli${path.sep}`))).toEqual([]);
+    for (const args of [['help'], ['--help'], ['help', 'synth'], ['synth', '--help'], ['deploy'], ['synth', '--outdir', 'x'], ['apply', '--dry-run=client'], ['validate', '--strict'], ['list', 'images']]) {
+      const r = modulesOf(args);
+      // validate parses --kubernetes-version with lib/kubernetes-version (a leaf: constants and version arithmetic).
+      const platformCode = r.ours.filter((m) => !m.startsWith(`cli${path.sep}`) && !(args[0] === 'validate' && m === path.join('lib', 'kubernetes-version.js')));
+      expect({ args, status: r.status, packages: r.packages, ours: platformCode }).toEqual({ args, status: args.includes('help') || args.includes('--help') ? 0 : 2, packages: [], ours: [] });
+      expect(r.count).toBeLessThanOrEqual(20);
+    }
+    // list answers from the default platforms' catalogue (cli/catalogue.json): no platform is created.
+    for (const what of ['platforms', 'components', 'versions']) {
+      const r = modulesOf(['list', what]);
+      expect({ what, status: r.status, packages: r.packages, ours: r.ours.filter((m) => !m.startsWith(`cli${path.sep}`)) }).toEqual({ what, status: 0, packages: [], ours: [] });
+    }
+    // validate loads the validators, not the platforms.
+    fs.writeFileSync(path.join(dir, 'service.yaml'), 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: ml}\nspec:\n  ports: [{name: http, port: 80}]\n');
+    const validate = modulesOf(['validate', path.join(dir, 'service.yaml')]);
+    expect(validate.status).toBe(0);
+    expect(validate.ours.filter((m) => /^(constructs|platforms)\//.test(m))).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 });

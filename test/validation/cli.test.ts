@@ -111,6 +111,95 @@ describe('mlplatform validate', () => {
     expect((await run(['apps', '--crds=crds'], root)).code).toBe(0);
   });
 
+  describe('the kinds of the ecosystem our output emits and builds on (day two 10)', () => {
+    const APPLICATION = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: serving, namespace: argocd}
+spec:
+  project: default
+  source: {repoURL: 'https://git.example.com/platform.git', targetRevision: HEAD, path: serving/argocd/apps}
+  destination: {server: 'https://kubernetes.default.svc', namespace: argocd}
+  syncPolicy: {automated: {prune: true, selfHeal: true}}
+`;
+    const ECOSYSTEM = {
+      'apps/application.yaml': APPLICATION,
+      'apps/kustomization-flux.yaml': `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: serving, namespace: flux-system}
+spec: {interval: 10m, path: ./serving, prune: true, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+      'apps/certificate.yaml': `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: serving-cert, namespace: kserve}
+spec: {secretName: serving-cert, dnsNames: [kserve-webhook.kserve.svc], issuerRef: {kind: Issuer, name: selfsigned-issuer}}
+`,
+      'apps/istio.yaml': `apiVersion: security.istio.io/v1beta1
+kind: AuthorizationPolicy
+metadata: {name: ml-pipeline, namespace: kubeflow}
+spec: {selector: {matchLabels: {app: ml-pipeline}}, rules: [{from: [{source: {principals: ['cluster.local/ns/kubeflow/sa/ml-pipeline-ui']}}]}]}
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: dashboard, namespace: kubeflow}
+spec: {hosts: ['*'], gateways: [kubeflow-gateway], http: [{route: [{destination: {host: dashboard.kubeflow.svc.cluster.local, port: {number: 80}}}]}]}
+`,
+      'apps/more.yaml': `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: llm, namespace: serving}
+spec: {parentRefs: [{name: gateway}], rules: [{backendRefs: [{name: llm, port: 8000}]}]}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: kserve, namespace: kserve}
+spec: {selector: {matchLabels: {app: kserve}}, endpoints: [{port: metrics}]}
+---
+apiVersion: route.openshift.io/v1
+kind: Route
+metadata: {name: dashboard, namespace: opendatahub}
+spec: {to: {kind: Service, name: dashboard}, tls: {termination: reencrypt}}
+`,
+    };
+
+    test('Argo CD, Flux, cert-manager, Istio, Gateway API, Prometheus Operator and OpenShift kinds pass without their CRDs in the input', async () => {
+      expect(await run(['apps'], repo(ECOSYSTEM))).toEqual({ code: 0, stdout: '0 errors, 0 warnings\n', stderr: '' });
+    });
+
+    test('a wrong Application fails naming the file, the object, the path, the fix and the schema\'s release', async () => {
+      const root = repo({
+        'apps/missing.yaml': APPLICATION.replace(/ {2}destination: .*\n/, ''),
+        'apps/typo.yaml': APPLICATION.replace('  destination:', '  destinaton:').replace('name: serving,', 'name: typo,'),
+      });
+      const r = await run(['apps'], root);
+      expect(r.code).toBe(1);
+      const release = "(the Application schema of Argo CD v3.5.1; give your cluster's CRD with --crds to check against another release)";
+      expect(r.stdout.split('\n')).toEqual([
+        `missing.yaml#0 Application argocd/serving: [K8S-SCHEMA] spec.destination: required field is missing ${release}`,
+        `typo.yaml#0 Application argocd/typo: [K8S-SCHEMA] spec.destination: required field is missing ${release}`,
+        `typo.yaml#0 Application argocd/typo: [K8S-UNKNOWN-FIELD] spec.destinaton: unknown field (did you mean destination?) ${release}`,
+        '3 errors, 0 warnings',
+        '',
+      ]);
+    });
+
+    test('a version the release does not serve, and a kind it does not have, are still findings', async () => {
+      const root = repo({
+        'apps/old.yaml': APPLICATION.replace('argoproj.io/v1alpha1', 'argoproj.io/v1'),
+        'apps/other.yaml': 'apiVersion: cert-manager.io/v1\nkind: Certificat\nmetadata: {name: x, namespace: y}\nspec: {}\n',
+      });
+      const r = await run(['apps', '--format', 'json'], root);
+      expect(JSON.parse(r.stdout).map((f: any) => `${f.file} ${f.rule}`)).toEqual(['old.yaml K8S-VERSION', 'other.yaml K8S-NO-CRD']);
+    });
+
+    test('a CRD in the input or under --crds is used instead of the ecosystem\'s', async () => {
+      // An Application CRD of another release, whose schema has no spec.project: the input's CRD decides.
+      const crd = CRD.replace(/widgets\.example\.com/, 'applications.argoproj.io').replace('group: example.com', 'group: argoproj.io')
+        .replace('{kind: Widget, plural: widgets}', '{kind: Application, plural: applications}').replace('name: v1\n', 'name: v1alpha1\n');
+      const root = repo({ 'apps/app.yaml': APPLICATION, 'crds/application.yaml': crd });
+      const r = await run(['apps', '--crds', 'crds', '--format', 'json'], root);
+      expect(JSON.parse(r.stdout).map((f: any) => f.message)).toEqual(expect.arrayContaining(['spec.project: unknown field']));
+    });
+  });
+
   test('--ignore-missing-crds makes a custom resource without its CRD a warning (exit 0); a CR failing its CRD still fails', async () => {
     const root = repo({ 'apps/w.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 2}\n', 'crds/widget.yaml': CRD, 'bad/w.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 0}\n' });
     const ignored = await run(['apps', '--ignore-missing-crds', '--format=json'], root);
