@@ -1,8 +1,8 @@
 import Ajv, { ValidateFunction } from 'ajv';
-import { ANNOTATIONS, EXPECT, RULE, LABELS, LIST_MAP, ListMapSpec, newAjv, toIssues, valuesByKey } from './ajv-support';
+import { ANNOTATIONS, EXPECT, FORMATS, RULE, LABELS, LIST_MAP, ListMapSpec, listMapUnique, newAjv, toIssues, valuesByKey } from './ajv-support';
 import { isBuiltinGroup, KINDS } from './builtin-kinds';
 import { dedupe, ValidationIssue } from './issues';
-import { nameIssues } from './names';
+import { annotationIssues, labelIssues, nameIssues } from './names';
 import type { Obj } from './pod-spec';
 import { rbacIssues } from './rbac';
 import { semanticIssues } from './semantics';
@@ -262,9 +262,16 @@ function sharedAjv(core: boolean): Ajv {
 
 /** The whole-object schema of a kind's model: its own, with apiVersion, kind and metadata required. */
 function rootSchemaOf(model: string): Record<string, any> {
-  const root = modelSchema(model) as { properties: object; required: string[] };
-  return { ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])] };
+  let schema = rootSchemas.get(model);
+  if (!schema) {
+    const root = modelSchema(model) as { properties: object; required: string[] };
+    rootSchemas.set(model, schema = { ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])] });
+  }
+  return schema;
 }
+
+/** Built once per model, so that the test of what surely passes it (sureOf) is too. */
+const rootSchemas = new Map<string, Record<string, any>>();
 
 /** Models whose types refer to themselves (JSONSchemaProps): validated with the whole shared schema. */
 const recursive = new Map<string, boolean>();
@@ -315,9 +322,14 @@ const REF_PREFIX = `${CORE}#/definitions/`;
  * The schema with references to core types inlined where the values reach, and every
  * subtree no value reaches replaced by an empty schema (ajv applies a property's, item's
  * or map value's schema only to data that is there, so the issues are the same). Property
- * names are all kept, for the unknown-field suggestions.
+ * names are all kept, for the unknown-field suggestions. A node that every value reaching it
+ * surely passes (sureOf) is an empty schema too: a platform's valid objects compile to next
+ * to nothing, and only the nodes an object may fail are compiled, with their keys.
  */
 function shape(s: Schema, values: unknown[]): Schema {
+  // Values that surely pass a node (sureOf) give no issue there: ajv need not see it.
+  const sure = sureOf(s);
+  if (values.every(sure)) return {};
   if (typeof s.$ref === 'string' && s.$ref.startsWith(REF_PREFIX)) return shape(modelSchema(s.$ref.slice(REF_PREFIX.length)), values);
   const out: Schema = { ...s };
   const objects = values.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
@@ -496,6 +508,36 @@ function buildSure(s: Schema): Sure {
         tests.push((v) => (hasType(type, v) ? then(v) : otherwise(v)));
         break;
       }
+      case 'format': {
+        const format = FORMATS[s.format];
+        if (typeof s.format !== 'string' || !format) return NEVER;
+        tests.push((v) => typeof v !== 'string' || format.pattern.test(v));
+        break;
+      }
+      case 'pattern': {
+        if (typeof s.pattern !== 'string') return NEVER;
+        // As ajv compiles it (unicodeRegExp: false).
+        const re = new RegExp(s.pattern);
+        tests.push((v) => typeof v !== 'string' || re.test(v));
+        break;
+      }
+      case 'maxLength': case 'minLength': {
+        const limit = s[k];
+        if (typeof limit !== 'number') return NEVER;
+        // ajv counts code points, not UTF-16 units.
+        tests.push(k === 'maxLength' ? (v) => typeof v !== 'string' || codePoints(v) <= limit : (v) => typeof v !== 'string' || codePoints(v) >= limit);
+        break;
+      }
+      case LABELS: case ANNOTATIONS: {
+        const issues = k === LABELS ? labelIssues : annotationIssues;
+        tests.push((v) => v === null || typeof v !== 'object' || Array.isArray(v) || issues(v, '').length === 0);
+        break;
+      }
+      case LIST_MAP: {
+        const spec = s[LIST_MAP] as ListMapSpec;
+        tests.push((v) => !Array.isArray(v) || listMapUnique(spec, v));
+        break;
+      }
       case 'then': case 'else': case EXPECT: case RULE:
         break;
       default:
@@ -508,6 +550,21 @@ function buildSure(s: Schema): Sure {
     for (const t of tests) if (!t(v)) return false;
     return true;
   };
+}
+
+/** The length of a string as ajv's maxLength and minLength count it: in code points. */
+function codePoints(v: string): number {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < v.length) {
+      const next = v.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
 }
 
 /** properties, required and additionalProperties of a schema node, as one test (applied to objects only, as ajv does). */
