@@ -33,6 +33,7 @@ import { spawnSync, SpawnSyncOptions } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as YAML from 'yaml';
 
 const ROOT = path.resolve(__dirname, '..');
 const BENCH = path.join(ROOT, '.bench');
@@ -98,14 +99,22 @@ function summary(runs: Run[]) {
   return { wallS: median(runs.map((r) => r.wallS)), cpuS: median(runs.map((r) => r.cpuS)), peakMb: max(runs.map((r) => r.peakMb)) };
 }
 
-/** Objects and bytes of a platform folder, read from the files its kustomization lists. */
+/**
+ * Objects and bytes of a platform folder, read from the files its kustomization lists; a
+ * listed folder (a phase folder, with the GitOps files on) is read through its own.
+ */
 function outputSize(dir: string): { objects: number; bytes: number } {
-  const kustomization = fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8');
-  const files = [...kustomization.matchAll(/^\s+- (.+\.yaml)$/gm)].map((m) => m[1]);
+  const resources: string[] = YAML.parse(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')).resources ?? [];
   let objects = 0;
   let bytes = 0;
-  for (const file of files) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+  for (const r of resources) {
+    if (fs.statSync(path.join(dir, r)).isDirectory()) {
+      const inner = outputSize(path.join(dir, r));
+      objects += inner.objects;
+      bytes += inner.bytes;
+      continue;
+    }
+    const text = fs.readFileSync(path.join(dir, r), 'utf8');
     bytes += Buffer.byteLength(text);
     objects += text.split(/^---$/m).length;
   }
