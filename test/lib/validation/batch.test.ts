@@ -115,7 +115,66 @@ describe('validateBuiltins', () => {
   });
 });
 
+/** A CRD whose schema uses each keyword the test of "surely passes" reads. */
+function keywordsCrd(extra: Record<string, unknown> = {}) {
+  const spec = {
+    type: 'object',
+    properties: {
+      replicas: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: true },
+      ratio: { type: 'number', minimum: 0, exclusiveMinimum: true },
+      name: { type: 'string', maxLength: 5, pattern: '^[a-z]+$' },
+      mode: { type: 'string', enum: ['a', 'b'], nullable: true },
+      when: { type: 'string', format: 'date-time' },
+      tags: { type: 'array', maxItems: 2, items: { type: 'string', minLength: 1 } },
+      labels: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } },
+      ports: {
+        'type': 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['port'],
+        'items': { type: 'object', required: ['port'], properties: { port: { type: 'integer' } } },
+      },
+      ...extra,
+    },
+  };
+  return {
+    ...CRD,
+    spec: { ...CRD.spec, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }] },
+  };
+}
+
 describe('validateCustomResources', () => {
+  // As for built-ins: nodes that every object reaching them surely passes are not compiled.
+  test('reports each keyword that prunes valid subtrees, beside objects that pass it', () => {
+    const crd = keywordsCrd();
+    const ok = { replicas: 3, ratio: 0.5, name: 'abc', mode: 'a', when: '2024-01-31T12:00:00Z', tags: ['x'], labels: { a: 'b' }, ports: [{ port: 1 }, { port: 2 }] };
+    const bad: Array<[Record<string, unknown>, string]> = [
+      [{ replicas: 10 }, 'spec.replicas'],
+      [{ ratio: 0 }, 'spec.ratio'],
+      [{ name: 'abcdef' }, 'spec.name'],
+      [{ name: 'ab1' }, 'spec.name'],
+      [{ mode: 'c' }, 'spec.mode'],
+      [{ when: 'yesterday' }, 'spec.when'],
+      [{ tags: ['a', 'b', 'c'] }, 'spec.tags'],
+      [{ tags: [''] }, 'spec.tags[0]'],
+      [{ labels: { a: 'b', c: 'd' } }, 'spec.labels'],
+      [{ ports: [{ port: 1 }, { port: 1 }] }, 'spec.ports[1]'],
+      [{ extra: 1 }, 'spec.extra'],
+    ];
+    const objs = [model('ok', ok), ...bad.map(([spec], i) => model(`bad${i}`, { ...ok, ...spec })), model('null', { ...ok, mode: null })];
+    const together = validateCustomResources(objs, crd);
+    expect(together).toEqual(objs.map((o) => validateCustomResource(o, crd)));
+    expect(together[0]).toEqual([]);
+    expect(together[together.length - 1]).toEqual([]);
+    bad.forEach(([, at], i) => expect(together[i + 1].map((x) => x.path)).toEqual([at]));
+  });
+
+  test('a schema ajv cannot compile fails the same, whether or not the objects reach the bad node', () => {
+    const crd = keywordsCrd({ code: { type: 'string', pattern: '(' } });
+    const [reached, unreached] = validateCustomResources([model('a', { code: 'x' }), model('b', { name: 'abc' })], crd);
+    expect(reached).toMatchObject([{ rule: 'K8S-CRD', message: expect.stringMatching(/^the schema of version v1 cannot be used/) }]);
+    expect(validateCustomResource(model('b', { name: 'abc' }), crd)).toEqual(unreached);
+  });
+
   test('gives each object the issues it has alone, for fields only one object of the batch has', () => {
     const objs = [
       model('a', { format: 'onnx' }),
