@@ -13,6 +13,14 @@
 //   node scripts/app.js           build if needed, then synth (what cdk8s.yaml runs)
 //   node scripts/app.js --build   build only
 //
+// Code cache: V8 compiles every module the synth loads (build/ and node_modules/, ~6 MB of
+// JavaScript) in every process. useCodeCache() keeps what V8 compiled of each module (its
+// code cache, vm.Script#createCachedData, made at exit so that the functions the run
+// compiled are in it) in build/.code-cache/, keyed by a SHA-256 of the Node.js version, the
+// file's path and its content, and hands it to V8 the next time: the same code, compiled
+// once. It depends on the code alone, never on a synth's inputs or output, so like build/
+// itself it is kept with MLP_SYNTH_CACHE=0; MLP_CODE_CACHE=0 turns it off.
+//
 // Output cache: a synth whose inputs did not change reuses its previous output instead of
 // loading and running the app. The key is a SHA-256 of every input: the content of every
 // source file (SOURCES), package.json (our version), package-lock.json and
@@ -25,7 +33,7 @@
 // and wrote nothing to stderr (no warning is lost on reuse). MLP_SYNTH_CACHE=0 bypasses it
 // (and the caches of work done before, lib/cache.ts); entries live in build/.synth-cache
 // (MLP_SYNTH_CACHE_DIR), the newest CACHE_ENTRIES kept. Where the caches live
-// (MLP_SYNTH_CACHE_DIR, MLP_CACHE_DIR) is not an input.
+// (MLP_SYNTH_CACHE_DIR, MLP_CACHE_DIR) and MLP_CODE_CACHE are not inputs.
 'use strict';
 const crypto = require('crypto');
 const fs = require('fs');
@@ -105,6 +113,69 @@ function build() {
   return stale.length;
 }
 
+const CODE_CACHE = path.join(OUT, '.code-cache');
+/** More entries than this (old code's, piling up): the folder is emptied before new ones are written. */
+const CODE_CACHE_ENTRIES = 4000;
+
+/**
+ * Compiles the modules loaded from now on under ROOT (build/, node_modules/) with V8's code
+ * cache (see the header); returns false when MLP_CODE_CACHE turns it off. Once per process.
+ */
+function useCodeCache(env = process.env) {
+  if (['0', 'false', 'off', 'no'].includes((env.MLP_CODE_CACHE ?? '').toLowerCase())) return false;
+  const Module = require('module');
+  const vm = require('vm');
+  if (Module.prototype._compile.mlpCodeCache) return true;
+  const original = Module.prototype._compile;
+  const made = [];
+  const prefix = ROOT + path.sep;
+  const compile = function (content, filename) {
+    if (!filename.startsWith(prefix) || !filename.endsWith('.js')) return original.call(this, content, filename);
+    const key = crypto.createHash('sha256').update(`${process.version}\0${filename}\0`).update(content).digest('hex');
+    const file = path.join(CODE_CACHE, key);
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(file);
+    } catch {
+      cachedData = undefined;
+    }
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    if (!cachedData || script.cachedDataRejected) made.push({ script, file });
+    const fn = script.runInThisContext({ displayErrors: true });
+    // The require a module gets from Node.js (its makeRequireFunction).
+    const mod = this;
+    const req = (id) => mod.require(id);
+    req.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
+    req.resolve.paths = (request) => Module._resolveLookupPaths(request, mod);
+    req.main = process.mainModule;
+    req.extensions = Module._extensions;
+    req.cache = Module._cache;
+    return fn.call(mod.exports, mod.exports, req, mod, filename, path.dirname(filename));
+  };
+  compile.mlpCodeCache = true;
+  Module.prototype._compile = compile;
+  process.once('exit', () => {
+    if (!made.length) return;
+    try {
+      fs.mkdirSync(CODE_CACHE, { recursive: true });
+      if (fs.readdirSync(CODE_CACHE).length + made.length > CODE_CACHE_ENTRIES) {
+        fs.rmSync(CODE_CACHE, { recursive: true, force: true });
+        fs.mkdirSync(CODE_CACHE, { recursive: true });
+      }
+      for (const { script, file } of made) {
+        // Written whole (a temporary file renamed): a concurrent process reads all of it or none.
+        const tmp = `${file}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData());
+        fs.renameSync(tmp, file);
+      }
+    } catch (e) {
+      // A cache that cannot be written costs the next process its compile time, nothing else.
+      if (process.env.DEBUG) process.stderr.write(`code cache not saved: ${e?.message ?? e}\n`);
+    }
+  });
+  return true;
+}
+
 /** Bump when the cache's entry format or key changes meaning. */
 const CACHE_FORMAT = 'mlp-synth-cache-1';
 const CACHE_ENTRIES = 8;
@@ -125,11 +196,14 @@ function hashTree(hash, root, rel) {
   }
 }
 
+/** Environment variables that say how to synthesize (with which caches), not what: no input. */
+const NOT_INPUTS = new Set(['MLP_SYNTH_CACHE', 'MLP_SYNTH_CACHE_DIR', 'MLP_CACHE_DIR', 'MLP_CODE_CACHE']);
+
 /** The SHA-256 (hex) of every input of a synth into outdir from the project at root (see the header). */
 function inputKey(root, env, outdir, cwd = process.cwd()) {
   const hash = crypto.createHash('sha256');
   hash.update(`${CACHE_FORMAT}\0${process.version}\0${path.resolve(cwd)}\0${path.resolve(cwd, outdir)}\0`);
-  const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && k !== 'MLP_SYNTH_CACHE' && k !== 'MLP_SYNTH_CACHE_DIR' && k !== 'MLP_CACHE_DIR').sort();
+  const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && !NOT_INPUTS.has(k)).sort();
   for (const k of vars) hash.update(`env\0${k}\0${env[k]}\0`);
   for (const rel of [...CACHE_FILES, ...SOURCES]) hashTree(hash, root, rel);
   return hash.digest('hex');
@@ -250,6 +324,7 @@ function main() {
     if (!String(chunk).startsWith('\r')) warned = true;
     return write.call(this, chunk, ...rest);
   };
+  useCodeCache();
   try {
     require(path.join(OUT, 'main.js'));
   } finally {
@@ -266,4 +341,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { build, inputKey, outputCache };
+module.exports = { build, inputKey, outputCache, useCodeCache };

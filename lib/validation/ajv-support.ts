@@ -69,6 +69,18 @@ function mapKeyword(check: (map: unknown, path: string) => ValidationIssue[]): K
   return fn;
 }
 
+/** Whether the items of a list are unique by the list-map's keys (what the keyword checks, without the messages). */
+export function listMapUnique(spec: ListMapSpec, data: readonly unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const item of data) {
+    if (item === null || typeof item !== 'object') continue;
+    const key = JSON.stringify(spec.keys.map((k) => (item as Record<string, unknown>)[k] ?? spec.defaults?.[k] ?? null));
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
 const listMapKeyword: KeywordFn = (spec: ListMapSpec, data: unknown[], _parent, cxt) => {
   const base = pointerToPath(cxt?.instancePath ?? '');
   const seen = new Map<string, number>();

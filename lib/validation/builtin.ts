@@ -6,6 +6,7 @@ import { nameIssues } from './names';
 import type { Obj } from './pod-spec';
 import { rbacIssues } from './rbac';
 import { semanticIssues } from './semantics';
+import { hasType, RefResolver, sureOf as sureOfNode } from './sure';
 import { coreTypeEntry } from '../schema/core';
 
 export { builtinKinds, isBuiltinGroup, isBuiltinKind } from './builtin-kinds';
@@ -262,9 +263,16 @@ function sharedAjv(core: boolean): Ajv {
 
 /** The whole-object schema of a kind's model: its own, with apiVersion, kind and metadata required. */
 function rootSchemaOf(model: string): Record<string, any> {
-  const root = modelSchema(model) as { properties: object; required: string[] };
-  return { ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])] };
+  let schema = rootSchemas.get(model);
+  if (!schema) {
+    const root = modelSchema(model) as { properties: object; required: string[] };
+    rootSchemas.set(model, schema = { ...root, required: [...new Set(['apiVersion', 'kind', 'metadata', ...root.required])] });
+  }
+  return schema;
 }
+
+/** Built once per model, so that the test of what surely passes it (sureOf) is too. */
+const rootSchemas = new Map<string, Record<string, any>>();
 
 /** Models whose types refer to themselves (JSONSchemaProps): validated with the whole shared schema. */
 const recursive = new Map<string, boolean>();
@@ -311,13 +319,22 @@ type Schema = Record<string, any>;
 
 const REF_PREFIX = `${CORE}#/definitions/`;
 
+/** The core types, for the tests of what surely passes (./sure). */
+const coreRefs: RefResolver = (ref) => (ref.startsWith(REF_PREFIX) ? modelSchema(ref.slice(REF_PREFIX.length)) : undefined);
+const sureOf = (s: Schema) => sureOfNode(s, coreRefs);
+
 /**
  * The schema with references to core types inlined where the values reach, and every
  * subtree no value reaches replaced by an empty schema (ajv applies a property's, item's
  * or map value's schema only to data that is there, so the issues are the same). Property
- * names are all kept, for the unknown-field suggestions.
+ * names are all kept, for the unknown-field suggestions. A node that every value reaching it
+ * surely passes (sureOf) is an empty schema too: a platform's valid objects compile to next
+ * to nothing, and only the nodes an object may fail are compiled, with their keys.
  */
 function shape(s: Schema, values: unknown[]): Schema {
+  // Values that surely pass a node (sureOf) give no issue there: ajv need not see it.
+  const sure = sureOf(s);
+  if (values.every(sure)) return {};
   if (typeof s.$ref === 'string' && s.$ref.startsWith(REF_PREFIX)) return shape(modelSchema(s.$ref.slice(REF_PREFIX.length)), values);
   const out: Schema = { ...s };
   const objects = values.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
@@ -387,165 +404,6 @@ export function validateBuiltins(objs: readonly any[]): ValidationIssue[][] {
     });
   }
   return results;
-}
-
-/** Whether a value has a JSON type, as ajv checks `type` (no coercion). */
-function hasType(type: unknown, v: unknown): boolean {
-  switch (type) {
-    case 'null': return v === null;
-    case 'array': return Array.isArray(v);
-    case 'object': return v !== null && typeof v === 'object' && !Array.isArray(v);
-    case 'integer': return typeof v === 'number' && Number.isInteger(v);
-    case 'number': return typeof v === 'number';
-    case 'string': return typeof v === 'string';
-    case 'boolean': return typeof v === 'boolean';
-    default: return false;
-  }
-}
-
-const JSON_TYPES = new Set(['null', 'array', 'object', 'integer', 'number', 'string', 'boolean']);
-const isPrimitive = (v: unknown): boolean => v === null || (typeof v !== 'object' && typeof v !== 'function');
-
-/** A test that a value surely passes a schema (see sureOf). */
-type Sure = (v: unknown) => boolean;
-const NEVER: Sure = () => false;
-const ALWAYS: Sure = () => true;
-
-/** Tests by schema node (the nodes of modelSchema and typeSchema are built once each). */
-const sureTests = new Map<object, Sure>();
-
-/**
- * A test of whether a value surely passes a schema of this module (modelSchema and
- * typeSchema nodes): true only when no keyword of the schema can fail on the value. False
- * means "not sure": the schema has a keyword this does not interpret (the Kubernetes-specific
- * ones, an if other than a bare type, a $ref with siblings, a property named like a member
- * of Object.prototype), or the value fails. Used to leave out of ajv's work subtrees that
- * give no issue. Built once per schema node, as a function, like ajv's validators.
- */
-function sureOf(s: Schema): Sure {
-  let test = sureTests.get(s);
-  if (!test) {
-    // Set before building: schemas refer to themselves (JSONSchemaProps).
-    let built: Sure = NEVER;
-    test = (v) => built(v);
-    sureTests.set(s, test);
-    built = buildSure(s);
-  }
-  return test;
-}
-
-function buildSure(s: Schema): Sure {
-  const keys = Object.keys(s);
-  const tests: Sure[] = [];
-  let objectDone = false;
-  for (const k of keys) {
-    switch (k) {
-      case '$ref':
-        if (keys.length !== 1 || typeof s.$ref !== 'string' || !s.$ref.startsWith(REF_PREFIX)) return NEVER;
-        return sureOf(modelSchema(s.$ref.slice(REF_PREFIX.length)));
-      case 'type': {
-        const types: unknown[] = Array.isArray(s.type) ? s.type : [s.type];
-        if (!types.length || !types.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) return NEVER;
-        tests.push(types.length === 1 ? (v) => hasType(types[0], v) : (v) => types.some((t) => hasType(t, v)));
-        break;
-      }
-      case 'properties': case 'required': case 'additionalProperties': {
-        if (objectDone) break;
-        objectDone = true;
-        const test = objectSure(s);
-        if (!test) return NEVER;
-        tests.push(test);
-        break;
-      }
-      case 'items': {
-        if (s.items === null || typeof s.items !== 'object' || Array.isArray(s.items)) return NEVER;
-        const item = sureOf(s.items);
-        tests.push((v) => {
-          if (!Array.isArray(v)) return true;
-          for (const x of v) if (!item(x)) return false;
-          return true;
-        });
-        break;
-      }
-      case 'minimum': {
-        const min = s.minimum;
-        if (typeof min !== 'number') return NEVER;
-        tests.push((v) => typeof v !== 'number' || v >= min);
-        break;
-      }
-      case 'maximum': {
-        const max = s.maximum;
-        if (typeof max !== 'number') return NEVER;
-        tests.push((v) => typeof v !== 'number' || v <= max);
-        break;
-      }
-      case 'enum': {
-        const values: unknown[] = s.enum;
-        if (!Array.isArray(values) || !values.every(isPrimitive)) return NEVER;
-        tests.push((v) => values.includes(v));
-        break;
-      }
-      case 'if': {
-        const cond = s.if;
-        if (!cond || typeof cond !== 'object' || Object.keys(cond).join() !== 'type' || typeof cond.type !== 'string') return NEVER;
-        const branch = (b: unknown): Sure | undefined => (b === undefined ? ALWAYS : b !== null && typeof b === 'object' && !Array.isArray(b) ? sureOf(b as Schema) : undefined);
-        const then = branch(s.then);
-        const otherwise = branch(s.else);
-        if (!then || !otherwise) return NEVER;
-        const type = cond.type;
-        tests.push((v) => (hasType(type, v) ? then(v) : otherwise(v)));
-        break;
-      }
-      case 'then': case 'else': case EXPECT: case RULE:
-        break;
-      default:
-        return NEVER;
-    }
-  }
-  if (!tests.length) return ALWAYS;
-  if (tests.length === 1) return tests[0];
-  return (v) => {
-    for (const t of tests) if (!t(v)) return false;
-    return true;
-  };
-}
-
-/** properties, required and additionalProperties of a schema node, as one test (applied to objects only, as ajv does). */
-function objectSure(s: Schema): Sure | undefined {
-  const props = s.properties ?? {};
-  if (props === null || typeof props !== 'object' || Array.isArray(props)) return undefined;
-  const byKey: Record<string, Sure> = Object.create(null);
-  for (const key of Object.keys(props)) {
-    // ajv reads properties as data[key]: a name on Object.prototype would be found on any object.
-    if (key in Object.prototype) return undefined;
-    const child = props[key];
-    if (child === null || typeof child !== 'object' || Array.isArray(child)) return undefined;
-    byKey[key] = sureOf(child);
-  }
-  const required: unknown = s.required ?? [];
-  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && !(r in Object.prototype))) return undefined;
-  const extra = s.additionalProperties;
-  let extraTest: Sure | undefined;
-  if (extra !== undefined && extra !== false) {
-    if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) return undefined;
-    extraTest = sureOf(extra);
-  }
-  const closed = extra === false;
-  return (v) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return true;
-    const o = v as Record<string, unknown>;
-    for (const key in o) {
-      const x = o[key];
-      const test = byKey[key];
-      if (test !== undefined) {
-        if (x !== undefined && !test(x)) return false;
-      } else if (closed || (extraTest && !extraTest(x))) {
-        return false;
-      }
-    }
-    for (const r of required as string[]) if (o[r] === undefined) return false;
-    return true;
-  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { compileCel } from './cel';
 import { CelSite, celSites, crdCelIssues } from './cel-crd';
 import { dedupe, joinPath, show, ValidationIssue } from './issues';
 import { metadataIssues } from './names';
+import { sureOf } from './sure';
 import { KubernetesVersion } from '../kubernetes-version';
 import { coreTypeEntry } from '../schema/core';
 
@@ -90,9 +91,10 @@ const compiled = new Map<string, ValidateFunction | string>();
 
 /** Compiles the schema, cut down to the subtrees the values reach (see validateCustomResources). */
 function compileShaped(schema: Props, values: any[]): ValidateFunction | string {
-  const root = toJsonSchema(shape(schema, values), false);
+  const whole = toJsonSchema(shape(schema, values), false);
   // The API server validates metadata as ObjectMeta (metadataIssues), whatever the schema says.
-  root.properties = { ...root.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
+  whole.properties = { ...whole.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
+  const root = withoutSurePasses(whole, values);
   const key = JSON.stringify(root);
   let fn = compiled.get(key);
   if (fn === undefined) {
@@ -104,6 +106,55 @@ function compileShaped(schema: Props, values: any[]): ValidateFunction | string 
     compiled.set(key, fn);
   }
   return fn;
+}
+
+/**
+ * The ajv schema with every node that all the values reaching it surely pass (./sure) replaced
+ * by an empty schema: they give no issue there, so the issues are the same, and a platform's
+ * valid custom resources compile to next to nothing. Only nodes ajv surely compiles whole
+ * (compilesWhole) are left out, so that a schema ajv cannot compile still fails the same way.
+ */
+function withoutSurePasses(j: Props, values: unknown[]): Props {
+  if (values.every(sureOf(j)) && compilesWhole(j)) return {};
+  const out: Props = { ...j };
+  const objects = values.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (j.properties && typeof j.properties === 'object') {
+    const byKey = valuesByKey(objects);
+    out.properties = mapEntries(j.properties, (k, child) => {
+      const reached = byKey.get(k);
+      return reached && child && typeof child === 'object' ? withoutSurePasses(child, reached) : child;
+    });
+  }
+  if (j.items && typeof j.items === 'object' && !Array.isArray(j.items)) {
+    const reached = values.filter(Array.isArray).flat();
+    if (reached.length) out.items = withoutSurePasses(j.items, reached);
+  }
+  if (j.additionalProperties && typeof j.additionalProperties === 'object') {
+    const reached = objects.flatMap((o) => Object.values(o));
+    if (reached.length) out.additionalProperties = withoutSurePasses(j.additionalProperties, reached);
+  }
+  return out;
+}
+
+/** Nodes compilesWhole found to compile, with everything under them. */
+const compilesWholeNodes = new WeakSet<Props>();
+
+/** compilesSurely of a node and of every node under it (properties, items, additionalProperties; no junctors). */
+function compilesWhole(j: Props): boolean {
+  if (compilesWholeNodes.has(j)) return true;
+  const { items, additionalProperties: extra, properties: props, ...rest } = j;
+  if (items !== undefined && (!items || typeof items !== 'object' || Array.isArray(items) || !compilesWhole(items))) return false;
+  if (extra !== undefined && extra !== false && (!extra || typeof extra !== 'object' || Array.isArray(extra) || !compilesWhole(extra))) return false;
+  if (props !== undefined && (!props || typeof props !== 'object' || Array.isArray(props) || !Object.values(props).every((p) => p && typeof p === 'object' && !Array.isArray(p) && compilesWhole(p as Props)))) return false;
+  if (!compilesSurely(rest)) return false;
+  compilesWholeNodes.add(j);
+  return true;
+}
+
+function mapEntries(o: Props, f: (k: string, v: any) => any): Props {
+  const out: Props = {};
+  for (const k of Object.keys(o)) out[k] = f(k, o[k]);
+  return out;
 }
 
 const CHILDREN = ['properties', 'items', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'not'];

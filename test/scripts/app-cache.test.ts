@@ -87,7 +87,7 @@ describe('the input key', () => {
     expect(app.inputKey(root, { ...env, CDK8S_RECORD_CONSTRUCT_METADATA: 'true' }, 'dist', root)).not.toBe(base);
     expect(app.inputKey(root, env, 'out', root)).not.toBe(base);
     expect(app.inputKey(root, env, 'dist', path.join(root, 'lib'))).not.toBe(base);
-    expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x', MLP_CACHE_DIR: '/y' }, 'dist', root)).toBe(base);
+    expect(app.inputKey(root, { ...env, HOME: '/home/b', MLP_SYNTH_CACHE: '1', MLP_SYNTH_CACHE_DIR: '/x', MLP_CACHE_DIR: '/y', MLP_CODE_CACHE: '0' }, 'dist', root)).toBe(base);
   });
 });
 
@@ -166,6 +166,28 @@ describe('synth through scripts/app.js', () => {
     // An existing output folder: no reuse (synth replaces what it writes, and keeps the rest).
     const existing = run('dist');
     expect(existing.stdout).not.toMatch(/output reused/);
+  });
+
+  // Every cache changes how fast a synth is, never what it writes: the output of a synth after an
+  // edit with every cache on (the checks' verdicts and the phase files' YAML of the synth before,
+  // lib/cache.ts; V8's code cache, scripts/app.js) is the output of one with every cache off.
+  test('with every cache on, a synth after an edit writes byte for byte what a synth with every cache off writes', () => {
+    const fresh = path.join(work, 'fresh-caches');
+    const on = { MLP_CACHE_DIR: fresh, MLP_SYNTH_CACHE_DIR: path.join(fresh, 'synth') };
+    // One output folder for both (its path is in the GitOps files).
+    const off = run('compared', { MLP_SYNTH_CACHE: '0', MLP_CODE_CACHE: '0', MLP_TARGET_REVISION: 'after-edit' });
+    expect(off.status).toBe(0);
+    const expected = tree(path.join(work, 'compared'));
+    expect(Object.keys(expected)).toContain(path.join('serving', '00-foundation', 'kserve.yaml'));
+    fs.rmSync(path.join(work, 'compared'), { recursive: true });
+    expect(run('warm', { ...on, MLP_TARGET_REVISION: 'before-edit' }).status).toBe(0);
+    const edited = run('compared', { ...on, MLP_TARGET_REVISION: 'after-edit' });
+    expect(edited.status).toBe(0);
+    expect(edited.stdout).not.toMatch(/output reused/);
+    // The edit's synth used what the one before kept.
+    expect(fs.readdirSync(path.join(fresh, 'verdicts')).length).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(ROOT, 'build', '.code-cache'))).toBe(true);
+    expect(tree(path.join(work, 'compared'))).toEqual(expected);
   });
 
   test('a synth that fails is not saved', () => {
