@@ -36,8 +36,8 @@ import { spawnSync, SpawnSyncOptions } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { benchCli, benchTests, CliResult, cliTargetLines, TEST_TARGETS, testsRequested, TestsResult } from './bench-cli';
 import * as YAML from 'yaml';
+import { benchCli, benchTests, CliResult, cliTargetLines, TEST_TARGETS, testsRequested, TestsResult } from './bench-cli';
 
 const ROOT = path.resolve(__dirname, '..');
 const BENCH = path.join(ROOT, '.bench');
