@@ -2,9 +2,9 @@ import type { Component } from './component';
 import { Controller } from './controller';
 import { crdName, CrdDefinition, gvkKey } from './crd';
 import { resolveImage, splitRegistry } from './images';
-import { modelOf } from './model';
 import { Phase, PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
+import { modelOf } from './platform-model';
 import { allows } from './rbac';
 import { VersionsTable } from './versions';
 

@@ -18,6 +18,7 @@ export * from './problems';
 export * from './customization';
 export * from './checks';
 export * from './model';
+export * from './platform-model';
 export * from './report';
 export * from './synth';
 export * from './workload';

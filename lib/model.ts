@@ -1,5 +1,3 @@
-import type { Component } from './component';
-import type { PlatformModel, PlatformObject } from './platform';
 import type { PolicyRule } from './rbac';
 import type { RuntimeChange } from './runtime-changes';
 import type { LabelSelector } from './webhook-rules';
@@ -14,8 +12,10 @@ import type { LabelSelector } from './webhook-rules';
  *
  * An ObjectModel is built from a plain list of objects (`{ json }`: synthesized objects,
  * or documents parsed from files) plus what only a platform knows (the fields controllers
- * change at run time); `modelOf(platformModel)` is the one model of a resolved platform,
- * built once per model. Each fact is computed when first read.
+ * change at run time); `modelOf(platformModel)` (lib/platform-model.ts) is the one model of
+ * a resolved platform, built once per model, with what its component graph adds (kind
+ * owners). Each fact is computed when first read. This file imports no construct: the
+ * validator and the cluster commands load it without cdk8s.
  */
 
 /** An object of a model: its JSON, and whatever the reader keeps with it (path, phase, file). */
@@ -89,7 +89,7 @@ const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
 const groupOf = (apiVersion: unknown): string => (typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
-/** Object kinds by their plural resource, for the kinds whose objects the model reads RBAC for. */
+/** The plural resource of each kind whose caBundle a rotator patches (the rotator's RBAC must allow update on it). */
 const WEBHOOK_CONFIGURATION_PLURALS: Record<string, string> = {
   ValidatingWebhookConfiguration: 'validatingwebhookconfigurations',
   MutatingWebhookConfiguration: 'mutatingwebhookconfigurations',
@@ -182,7 +182,7 @@ export function podSpecOf(json: any): any {
   return json.spec?.template?.spec ?? json.spec?.jobTemplate?.spec?.template?.spec ?? (json.kind === 'ClusterServingRuntime' || json.kind === 'ServingRuntime' ? json.spec : undefined);
 }
 
-/** Whether `allows` (lib/rbac.ts) — loaded when a CA source first needs it: rbac.ts brings cdk8s, which `mlplatform validate` does without. */
+/** lib/rbac.ts's `allows`, loaded when a CA source first needs it: rbac.ts brings cdk8s, which `mlplatform validate` does without. */
 function allows(rules: readonly PolicyRule[], group: string, resource: string, verb: string, name?: string): boolean {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('./rbac') as typeof import('./rbac')).allows(rules, group, resource, verb, name);
@@ -510,58 +510,6 @@ export class ObjectModel<T extends ModelObject = ModelObject> {
 function bindsAccount(s: any, sa: ServiceAccountRef): boolean {
   if (s?.kind === 'Group') return ['system:authenticated', 'system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`].includes(s.name);
   return s?.kind === 'User' && s.name === `system:serviceaccount:${sa.namespace}:${sa.name}`;
-}
-
-/** The one model of a resolved platform: its objects' facts, plus what the component graph knows. */
-export class PlatformFacts extends ObjectModel<PlatformObject> {
-  private owners?: Map<string, Component>;
-  private shared?: Array<[string, Component, Component[]]>;
-  private counts?: Record<string, number>;
-
-  constructor(public readonly platformModel: PlatformModel) {
-    super(platformModel.objects, { runtimeChanges: platformModel.runtimeChanges });
-  }
-
-  /** The component that serves each group/kind (`gvkKey`): the owner of its CRD, the first in CRD name order. */
-  public get kindOwners(): ReadonlyMap<string, Component> {
-    if (this.owners) return this.owners;
-    const out = new Map<string, Component>();
-    for (const [crd, owner] of this.platformModel.crdOwners) {
-      const def = owner.crds.find((d) => d.name === crd)?.definition;
-      const key = def && `${def.group}/${def.kind}`;
-      if (key && !out.has(key)) out.set(key, owner);
-    }
-    return this.owners = out;
-  }
-
-  /** CRDs that several components declare: name, the component that emits it, the others; by name. */
-  public get sharedCrds(): ReadonlyArray<[string, Component, Component[]]> {
-    if (this.shared) return this.shared;
-    const out: Array<[string, Component, Component[]]> = [];
-    const m = this.platformModel;
-    for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const users = m.components.filter((c) => c !== owner && c.crds.some((d) => d.name === crd));
-      if (users.length) out.push([crd, owner, users]);
-    }
-    return this.shared = out;
-  }
-
-  /** Object counts by kind, sorted by kind. */
-  public get objectCounts(): Readonly<Record<string, number>> {
-    if (this.counts) return this.counts;
-    const counts: Record<string, number> = {};
-    for (const o of this.objects) counts[o.json.kind] = (counts[o.json.kind] ?? 0) + 1;
-    return this.counts = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
-  }
-}
-
-const platformFacts = new WeakMap<PlatformModel, PlatformFacts>();
-
-/** The model of a resolved platform: built once per PlatformModel, shared by every reader. */
-export function modelOf(m: PlatformModel): PlatformFacts {
-  let facts = platformFacts.get(m);
-  if (!facts) platformFacts.set(m, facts = new PlatformFacts(m));
-  return facts;
 }
 
 /** Object models of plain object lists (JSON), one per list: for readers handed a list rather than a platform. */

@@ -4,9 +4,9 @@ import type { Component } from './component';
 import { Controller, MetricsProtection } from './controller';
 import { crdName, Gvk, gvkKey } from './crd';
 import { kubernetesRangeText } from './kubernetes-version';
-import { modelOf } from './model';
 import { deviationReportLines } from './parity';
 import { PlatformModel } from './platform';
+import { modelOf } from './platform-model';
 import { securityExceptionsOf } from './security';
 
 /** The component whose CRDs serve a group/kind (lib/model.ts). */

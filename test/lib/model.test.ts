@@ -1,7 +1,8 @@
 import { App } from 'cdk8s';
 import { build, newPlatform, TestComponent, widgetDef } from './support';
 import { architectureOf } from '../../lib/architecture';
-import { modelOf, modelOfJson, modelStatistics, ObjectModel } from '../../lib/model';
+import { modelOfJson, modelStatistics, ObjectModel } from '../../lib/model';
+import { modelOf } from '../../lib/platform-model';
 import { platformReport, wiringTable } from '../../lib/report';
 import { buildPlatform } from '../../lib/synth';
 import { OpenDataHubPlatform } from '../../platforms/opendatahub';
