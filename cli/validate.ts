@@ -78,7 +78,7 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   let findings: ManifestFinding[];
   const skippedCharts: string[] = [];
   try {
-    findings = validateManifests(opts.paths, { crds: opts.crds, cwd: io.cwd, skippedCharts, missingCrds: opts.ignoreMissingCrds ? 'warning' : 'error', kubernetesVersion: opts.kubernetesVersion });
+    findings = validateManifests(opts.paths, { crds: opts.crds, cwd: io.cwd, skippedCharts, missingCrds: opts.ignoreMissingCrds ? 'warning' : 'error', kubernetesVersion: opts.kubernetesVersion, crossObjects: true });
   } catch (e) {
     if (e instanceof ManifestInputError) {
       io.stderr.write(`mlplatform validate: ${e.message}\n`);

@@ -1,11 +1,10 @@
-import { webhooksOf, resolveBackend, caSourceOf } from './checks';
 import type { Component } from './component';
 import { Controller } from './controller';
 import { crdName, CrdDefinition, gvkKey } from './crd';
 import { resolveImage, splitRegistry } from './images';
 import { Phase, PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
-import { kindOwner, objectCounts, sharedCrds } from './platform-facts';
+import { modelOf } from './platform-model';
 import { allows } from './rbac';
 import { VersionsTable } from './versions';
 
@@ -159,15 +158,6 @@ function groupOf(apiVersion: string): string {
   return String(apiVersion ?? '').includes('/') ? String(apiVersion).split('/')[0] : '';
 }
 
-function podSpecOf(json: any): any {
-  return json.spec?.template?.spec ?? json.spec?.jobTemplate?.spec?.template?.spec ?? (json.kind === 'ClusterServingRuntime' || json.kind === 'ServingRuntime' ? json.spec : undefined);
-}
-
-function containersOf(json: any): any[] {
-  const spec = podSpecOf(json);
-  return [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
-}
-
 function objectLabel(o: PlatformObject): string {
   const ns = o.json.metadata?.namespace ? `${o.json.metadata.namespace}/` : '';
   return `${o.json.kind} ${ns}${o.json.metadata?.name}`;
@@ -188,6 +178,7 @@ function interceptedResources(rules: any[]): string[] {
 /** Computes the architecture of a resolved platform. `largeCrds` as PlatformBuild has it. */
 export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = []): Architecture {
   const name = (c: Component) => c.componentName;
+  const model = modelOf(m);
   const byComponent = new Map<Component, PlatformObject[]>(m.components.map((c) => [c, []]));
   for (const o of m.objects) byComponent.get(o.component)?.push(o);
 
@@ -199,7 +190,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
   });
 
   // CRDs.
-  const shared = new Map(sharedCrds(m).map(([crd, , users]) => [crd, users.map(name)]));
+  const shared = new Map(model.sharedCrds.map(([crd, , users]) => [crd, users.map(name)]));
   const crds: ArchitectureCrd[] = [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([crd, owner]) => {
     const def = owner.crds.find((d) => d.name === crd)!.definition;
     const storage = def.versions.find((v) => v.storage)?.name;
@@ -217,11 +208,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
   });
 
   // Providers of kinds: components (CRD owners) and prerequisites.
-  const kindProvider = new Map<string, Component>();
-  for (const [crd, owner] of m.crdOwners) {
-    const def = owner.crds.find((d) => d.name === crd)!.definition;
-    kindProvider.set(gvkKey(def), owner);
-  }
+  const kindProvider = model.kindOwners;
   const prerequisiteOf = (key: string) => m.platform.prerequisites.find((p) => p.provides.some((g) => gvkKey(g) === key))?.name;
   const controllersOf = (c: Component) => c.node.findAll().filter((x): x is Controller => x instanceof Controller);
   const rulesOf = (c: Component) => controllersOf(c).flatMap((ctl) => [...ctl.clusterRules, ...ctl.namespacedRules]);
@@ -291,11 +278,11 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
     return owners;
   };
   const webhooks: ArchitectureWebhook[] = [];
-  for (const w of webhooksOf(m)) {
+  for (const w of model.webhooks) {
     const c = w.owner.component;
     const svc = w.clientConfig?.service;
     const cross = w.type === 'conversion' ? new Map<string, Set<string>>() : crossOf(c, w.rules);
-    const ca = caSourceOf(m, w);
+    const ca = w.caSource;
     for (const [owner, kinds] of cross) for (const k of [...kinds].sort()) add({ from: name(c), to: owner, toPrerequisite: false, kind: 'webhook', what: k, reason: `${w.type} webhook ${w.name}`, ordersApply: false });
     webhooks.push({
       component: name(c),
@@ -333,7 +320,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
 
   // Images: pod specs plus every versions table entry the component used (operators start some at run time).
   const images = new Set<string>();
-  for (const o of m.objects) for (const ct of containersOf(o.json)) if (ct.image) images.add(ct.image);
+  for (const { image } of model.images) images.add(image);
   for (const c of components) for (const i of c.images) images.add(i.image);
   const sources = new Map<string, string>();
   const settings = m.platform.imageSettings;
@@ -354,7 +341,7 @@ export function architectureOf(m: PlatformModel, largeCrds: readonly string[] = 
     webhooks,
     coldApply: coldApplyOf(m),
     serverSideApply: [...largeCrds],
-    objectCounts: objectCounts(m),
+    objectCounts: { ...model.objectCounts },
     images: [...images].sort(),
     mirror: [...images].sort().map((destination) => ({ source: sources.get(destination) ?? destination, destination })),
   };
@@ -408,6 +395,7 @@ export function mirrorList(pairs: readonly MirrorPair[], format: MirrorFormat): 
 }
 
 function coldApplyOf(m: PlatformModel): ColdApply {
+  const model = modelOf(m);
   const phaseIdx = (p: Phase) => PHASES.indexOf(p);
   const phases: ApplyPhase[] = [];
   for (const phase of PHASES) {
@@ -424,7 +412,7 @@ function coldApplyOf(m: PlatformModel): ColdApply {
     const after = new Set<string>();
     for (const r of c.requires) {
       if (r.runtimeOnly) continue;
-      const owner = kindOwner(m, r);
+      const owner = model.kindOwners.get(gvkKey(r));
       if (owner && owner !== c) after.add(owner.componentName);
     }
     for (const d of c.crds) {
@@ -457,9 +445,9 @@ function coldApplyOf(m: PlatformModel): ColdApply {
     waits.push({ waiter: `${e.count} ${key}`, waiterPhase: [...e.phases].join(', '), waitsFor: `CRD ${e.crd.json.metadata.name} Established`, waitsForPhase: e.crd.phase, why: 'the API server serves the kind only once its CRD is established', holds: e.holds });
   }
   // Webhook configurations wait for their backend workload to be available.
-  for (const w of webhooksOf(m)) {
+  for (const w of model.webhooks) {
     if (w.type === 'conversion') continue;
-    const backend = resolveBackend(m, w).workload;
+    const backend = w.backend.workload;
     if (!backend) continue;
     waits.push({
       waiter: `${w.owner.json.kind} ${w.owner.json.metadata.name} (${w.name})`,
@@ -471,9 +459,9 @@ function coldApplyOf(m: PlatformModel): ColdApply {
     });
   }
   // Custom resources of a CRD with a conversion webhook wait for its backend.
-  for (const w of webhooksOf(m)) {
+  for (const w of model.webhooks) {
     if (w.type !== 'conversion') continue;
-    const backend = resolveBackend(m, w).workload;
+    const backend = w.backend.workload;
     const crs = m.objects.filter((o) => `${groupOf(o.json.apiVersion)}/${o.json.kind}` === `${w.owner.json.spec.group}/${w.owner.json.spec.names.kind}`);
     if (!backend || !crs.length) continue;
     waits.push({

@@ -121,7 +121,12 @@ export function codeKey(): string {
   return CODE_KEY = hash.digest('hex');
 }
 
-function hashTree(hash: crypto.Hash, root: string, rel: string): void {
+/**
+ * Hashes a file (its path, length and content) or a folder (each file under it, by sorted
+ * name) under root; a missing path counts as missing. scripts/app.js keys its output cache
+ * with it too.
+ */
+export function hashTree(hash: crypto.Hash, root: string, rel: string): void {
   const abs = path.join(root, rel);
   const st = fs.statSync(abs, { throwIfNoEntry: false });
   if (!st) {

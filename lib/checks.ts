@@ -4,11 +4,13 @@ import { Controller } from './controller';
 import { CrdDefinition, gvkKey } from './crd';
 import { checkIstioPolicySidecars, checkMeshAuthentication } from './istio';
 import { compareKubernetesVersions } from './kubernetes-version';
+import { PodSelection, ResolvedWebhook, selectorMatches, selectorOverlaps, webhookLabel } from './model';
 import { policyTargetsOf } from './network-policy';
 import { PHASES } from './phases';
 import { PlatformModel, PlatformObject } from './platform';
+import { modelOf } from './platform-model';
 import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
-import { clusterRoleRules, heldRules, runtimeGrantProblem, runtimeRbacCreators } from './runtime-rbac';
+import { runtimeGrantProblem, runtimeRbacCreators } from './runtime-rbac';
 import { SecurityCheck, securityException } from './security';
 import { isBuiltinGroup, isBuiltinKind } from './validation/builtin-kinds';
 import type { ValidationIssue } from './validation/issues';
@@ -256,11 +258,9 @@ function checkCrdOrder(m: PlatformModel): Finding[] {
   return out;
 }
 
-function namespaceObjects(m: PlatformModel): Map<string, PlatformObject> {
-  const out = new Map<string, PlatformObject>();
+function namespaceObjects(m: PlatformModel): ReadonlyMap<string, PlatformObject> {
   // The first Namespace of a name counts: later identical copies are deduplicated on write.
-  for (const o of m.objects) if (o.json.kind === 'Namespace' && o.json.apiVersion === 'v1' && !out.has(o.json.metadata.name)) out.set(o.json.metadata.name, o);
-  return out;
+  return modelOf(m).namespaces;
 }
 
 function checkNamespaces(m: PlatformModel): Finding[] {
@@ -279,234 +279,19 @@ function checkNamespaces(m: PlatformModel): Finding[] {
   return out;
 }
 
-/** A webhook (admission or conversion) as the checks see it. */
-export interface WebhookRef {
-  /** The object that declares it: its webhook configuration, or the CRD it converts. */
-  readonly owner: PlatformObject;
-  /**
-   * The webhook's name. Unique only within its configuration: Kueue, AppWrapper and
-   * CodeFlare all name theirs vappwrapper.kb.io. A webhook is identified by
-   * configuration kind, configuration name and webhook name (see `webhookLabel`).
-   */
-  readonly name: string;
-  readonly type: 'validating' | 'mutating' | 'conversion';
-  readonly clientConfig: any;
-  readonly failurePolicy: string;
-  readonly rules: any[];
-  readonly namespaceSelector?: LabelSelector;
-  readonly objectSelector?: LabelSelector;
-  readonly annotations: Record<string, string>;
-}
+/** A webhook (admission or conversion) of a platform, resolved (lib/model.ts): its backend and CA source included. */
+export type WebhookRef = ResolvedWebhook<PlatformObject>;
 
-const webhookLists = new WeakMap<PlatformModel, WebhookRef[]>();
-
-export function webhooksOf(m: PlatformModel): WebhookRef[] {
-  const cached = webhookLists.get(m);
-  if (cached) return [...cached];
-  const out: WebhookRef[] = [];
-  webhookLists.set(m, out);
-  for (const o of m.objects) {
-    if (o.json.kind === 'ValidatingWebhookConfiguration' || o.json.kind === 'MutatingWebhookConfiguration') {
-      for (const w of o.json.webhooks ?? []) {
-        out.push({ owner: o, name: w.name, type: o.json.kind === 'MutatingWebhookConfiguration' ? 'mutating' : 'validating', clientConfig: w.clientConfig, failurePolicy: w.failurePolicy ?? 'Fail', rules: w.rules ?? [], namespaceSelector: w.namespaceSelector, objectSelector: w.objectSelector, annotations: o.json.metadata.annotations ?? {} });
-      }
-    }
-    if (o.json.kind === 'CustomResourceDefinition' && o.json.spec.conversion?.strategy === 'Webhook') {
-      out.push({ owner: o, name: o.json.metadata.name, type: 'conversion', clientConfig: o.json.spec.conversion.webhook?.clientConfig, failurePolicy: 'Fail', rules: [], annotations: o.json.metadata.annotations ?? {} });
-    }
-  }
-  return out;
-}
-
-/**
- * A webhook as messages name it: the webhook and the configuration it belongs to, e.g.
- * `webhook vappwrapper.kb.io of ValidatingWebhookConfiguration appwrapper-validating-webhook-configuration`,
- * or `conversion webhook of CRD widgets.example.com`.
- */
-export function webhookLabel(w: WebhookRef): string {
-  return w.type === 'conversion'
-    ? `conversion webhook of CRD ${w.owner.json.metadata.name}`
-    : `webhook ${w.name} of ${w.owner.json.kind} ${w.owner.json.metadata.name}`;
-}
+export { selectorMatches, selectorOverlaps, webhookLabel };
+export type { PodSelection };
 
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
-/**
- * Lookups the checks make per webhook, controller or object, built once per model so that
- * every check stays linear in the number of objects. Each map keeps the first object of a
- * key, as a scan in apply order would find it.
- */
-interface ModelIndex {
-  /** v1 Services by namespace/name. */
-  readonly services: Map<string, PlatformObject>;
-  /** Objects of kind Service (any apiVersion) by namespace/name. */
-  readonly serviceKinds: Map<string, PlatformObject>;
-  /** cert-manager Certificates by namespace/name. */
-  readonly certificates: Map<string, PlatformObject>;
-  /** Deployments, StatefulSets and DaemonSets by namespace, in apply order. */
-  readonly workloads: Map<string, PlatformObject[]>;
-  /** Deployments by name (any namespace). */
-  readonly deployments: Map<string, PlatformObject>;
-  /** Rules of Roles (`Role/<ns>/<name>`) and ClusterRoles (`ClusterRole//<name>`); a later object of the same name wins. */
-  readonly roles: Map<string, PolicyRule[]>;
-  /** RoleBindings and ClusterRoleBindings by the ServiceAccounts (`<ns>/<name>`) among their subjects, in apply order. */
-  readonly bindings: Map<string, PlatformObject[]>;
-}
-
-const modelIndexes = new WeakMap<PlatformModel, ModelIndex>();
-
-function indexOf(m: PlatformModel): ModelIndex {
-  let ix = modelIndexes.get(m);
-  if (ix) return ix;
-  ix = { services: new Map(), serviceKinds: new Map(), certificates: new Map(), workloads: new Map(), deployments: new Map(), roles: new Map(), bindings: new Map() };
-  const first = (map: Map<string, PlatformObject>, key: string, o: PlatformObject) => {
-    if (!map.has(key)) map.set(key, o);
-  };
-  for (const o of m.objects) {
-    const j = o.json;
-    const nsName = `${j.metadata?.namespace}/${j.metadata?.name}`;
-    if (j.kind === 'Service') {
-      first(ix.serviceKinds, nsName, o);
-      if (j.apiVersion === 'v1') first(ix.services, nsName, o);
-    } else if (j.kind === 'Certificate' && groupOf(j.apiVersion) === 'cert-manager.io') {
-      first(ix.certificates, nsName, o);
-    } else if (WORKLOAD_KINDS.includes(j.kind)) {
-      if (j.kind === 'Deployment') first(ix.deployments, String(j.metadata?.name), o);
-      const list = ix.workloads.get(j.metadata.namespace) ?? [];
-      list.push(o);
-      ix.workloads.set(j.metadata.namespace, list);
-    } else if (j.kind === 'ClusterRole') {
-      ix.roles.set(`ClusterRole//${j.metadata.name}`, j.rules ?? []);
-    } else if (j.kind === 'Role') {
-      ix.roles.set(`Role/${j.metadata.namespace}/${j.metadata.name}`, j.rules ?? []);
-    } else if (j.kind === 'ClusterRoleBinding' || j.kind === 'RoleBinding') {
-      const accounts = new Set<string>((j.subjects ?? []).filter((x: any) => x.kind === 'ServiceAccount').map((x: any) => `${x.namespace}/${x.name}`));
-      for (const a of accounts) {
-        const list = ix.bindings.get(a) ?? [];
-        list.push(o);
-        ix.bindings.set(a, list);
-      }
-    }
-  }
-  modelIndexes.set(m, ix);
-  return ix;
-}
-
-function matchLabels(selector: Record<string, string>, labels: Record<string, string>): boolean {
-  return Object.entries(selector).every(([k, v]) => labels[k] === v);
-}
-
-export function selectorMatches(sel: LabelSelector | undefined, labels: Record<string, string>): boolean {
-  if (!sel) return true;
-  if (sel.matchLabels && !matchLabels(sel.matchLabels, labels)) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const has = e.key in labels;
-    const v = labels[e.key];
-    if (e.operator === 'Exists' && !has) return false;
-    if (e.operator === 'DoesNotExist' && has) return false;
-    if (e.operator === 'In' && (!has || !(e.values ?? []).includes(v))) return false;
-    if (e.operator === 'NotIn' && has && (e.values ?? []).includes(v)) return false;
-  }
-  return true;
-}
-
-/** Resolves a webhook's service to the workload serving it, or explains why not. */
-export function resolveBackend(m: PlatformModel, w: WebhookRef): { workload?: PlatformObject; service?: PlatformObject; containerPort?: number; problem?: string } {
-  const svcRef = w.clientConfig?.service;
-  if (!svcRef) {
-    return w.clientConfig?.url ? { problem: `uses url ${w.clientConfig.url}; only in-cluster services can be checked, use clientConfig.service` } : { problem: 'has no clientConfig.service' };
-  }
-  const port = svcRef.port ?? 443;
-  const ix = indexOf(m);
-  const service = ix.services.get(`${svcRef.namespace}/${svcRef.name}`);
-  if (!service) return { problem: `points at Service ${svcRef.namespace}/${svcRef.name}, which is not in the platform output` };
-  const sp = (service.json.spec.ports ?? []).find((p: any) => p.port === port);
-  if (!sp) return { service, problem: `points at port ${port} of Service ${svcRef.namespace}/${svcRef.name}, which exposes ${(service.json.spec.ports ?? []).map((p: any) => p.port).join(', ')}` };
-  const selector = service.json.spec.selector ?? {};
-  if (!Object.keys(selector).length) return { service, problem: `Service ${svcRef.name} has no selector, so no workload backs it` };
-  const workloads = (ix.workloads.get(svcRef.namespace) ?? []).filter((o) => matchLabels(selector, o.json.spec.template?.metadata?.labels ?? {}));
-  if (!workloads.length) return { service, problem: `Service ${svcRef.name} selects ${JSON.stringify(selector)}, which matches no workload's pod labels in namespace ${svcRef.namespace}` };
-  // Several workloads: the Service spreads calls over all their pods, and most go to a server that does not serve this webhook.
-  if (workloads.length > 1) {
-    return { service, problem: `Service ${svcRef.name} selects ${JSON.stringify(selector)}, which matches the pods of ${workloads.length} workloads in namespace ${svcRef.namespace} (${workloads.map((x) => `${x.json.kind} ${x.json.metadata.name}`).join(', ')}); select exactly the backend's pods: add a label only they carry to the selector` };
-  }
-  const target = sp.targetPort ?? sp.port;
-  for (const wl of workloads) {
-    for (const c of wl.json.spec.template.spec.containers ?? []) {
-      const cp = (c.ports ?? []).find((p: any) => (typeof target === 'number' ? p.containerPort === target : p.name === target));
-      if (cp) return { workload: wl, service, containerPort: cp.containerPort };
-    }
-  }
-  return { service, problem: `Service ${svcRef.name} port ${port} targets '${target}', which no container of ${workloads.map((x) => x.json.metadata.name).join(', ')} exposes` };
-}
-
 function checkWebhookBackends(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
-  for (const w of webhooksOf(m)) {
-    const r = resolveBackend(m, w);
-    if (r.problem) out.push({ rule: 'MLP020', path: w.owner.path, message: `${webhookLabel(w)} ${r.problem}` });
+  for (const w of modelOf(m).webhooks) {
+    if (w.backend.problem) out.push({ rule: 'MLP020', path: w.owner.path, message: `${webhookLabel(w)} ${w.backend.problem}` });
   }
-  return out;
-}
-
-/** Kinds whose pod template selectors MLP024 compares. */
-const SELECTING_WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'];
-
-/** An object that selects pods, and the selector it uses. */
-export interface PodSelection {
-  readonly kind: string;
-  readonly namespace: string;
-  readonly name: string;
-  /** For a workload: its pod template's labels. */
-  readonly podLabels?: Record<string, string>;
-  readonly selector: LabelSelector;
-}
-
-/** The pod selector of a Service, PodDisruptionBudget, NetworkPolicy or workload; undefined when it selects nothing by label. */
-function podSelectionOf(j: any): PodSelection | undefined {
-  const base = { kind: String(j.kind), namespace: String(j.metadata?.namespace ?? ''), name: String(j.metadata?.name) };
-  const nonEmpty = (sel: LabelSelector | undefined) => (sel && (Object.keys(sel.matchLabels ?? {}).length || (sel.matchExpressions ?? []).length) ? sel : undefined);
-  if (j.kind === 'Service' && j.spec?.selector && Object.keys(j.spec.selector).length) return { ...base, selector: { matchLabels: j.spec.selector } };
-  // A PDB's empty selector selects every pod of its namespace: that counts.
-  if (j.kind === 'PodDisruptionBudget' && j.spec?.selector) return { ...base, selector: j.spec.selector };
-  // A NetworkPolicy's empty podSelector is a namespace-wide policy on purpose.
-  if (j.kind === 'NetworkPolicy') {
-    const sel = nonEmpty(j.spec?.podSelector);
-    return sel ? { ...base, selector: sel } : undefined;
-  }
-  if (SELECTING_WORKLOAD_KINDS.includes(j.kind) && j.spec?.template) {
-    const podLabels = j.spec.template.metadata?.labels ?? {};
-    return { ...base, podLabels, selector: j.spec.selector ?? { matchLabels: {} } };
-  }
-  return undefined;
-}
-
-/**
- * Selector collisions inside a namespace, in words: a Service, PodDisruptionBudget or
- * NetworkPolicy that selects the pods of more than one workload, and a workload whose
- * selector matches another workload's pod template (its controller would adopt or count
- * those pods). In a namespace several components share (Open Data Hub puts them all in
- * one), kubebuilder's default `control-plane: controller-manager` is on many operators'
- * pods: a webhook Service selecting by it alone sends calls to the wrong server.
- */
-export function selectorOverlaps(objects: readonly any[]): Array<{ index: number; message: string }> {
-  const selections = objects.map(podSelectionOf);
-  const workloads = selections.map((s, index) => ({ s, index })).filter((x): x is { s: PodSelection; index: number } => x.s?.podLabels !== undefined);
-  const out: Array<{ index: number; message: string }> = [];
-  const hasSelector = (sel: LabelSelector) => Object.keys(sel.matchLabels ?? {}).length > 0 || (sel.matchExpressions ?? []).length > 0;
-  selections.forEach((s, index) => {
-    if (!s) return;
-    const others = workloads.filter((w) => w.index !== index && w.s.namespace === s.namespace && hasSelector(s.selector) && selectorMatches(s.selector, w.s.podLabels!));
-    const what = `${s.kind} ${s.namespace}/${s.name} selects ${JSON.stringify(s.selector.matchExpressions?.length ? s.selector : s.selector.matchLabels ?? {})}`;
-    if (s.podLabels !== undefined) {
-      for (const w of others) {
-        out.push({ index, message: `${what}, which matches the pods of ${w.s.kind} ${w.s.name}; its controller would count them as its own: select on a label only its own pods carry` });
-      }
-    } else if (others.length > 1 || (!hasSelector(s.selector) && workloads.filter((w) => w.s.namespace === s.namespace).length > 1)) {
-      const hit = hasSelector(s.selector) ? others : workloads.filter((w) => w.s.namespace === s.namespace);
-      out.push({ index, message: `${what}, which matches the pods of ${hit.length} workloads (${hit.map((w) => `${w.s.kind} ${w.s.name}`).join(', ')}); select exactly one workload's pods: add a label only they carry` });
-    }
-  });
   return out;
 }
 
@@ -518,36 +303,10 @@ function checkSelectorOverlaps(m: PlatformModel): Finding[] {
     .map((f) => ({ rule: 'MLP024', path: m.objects[f.index].path, message: f.message }));
 }
 
-/** The CA source of a webhook, in words, or undefined when there is none. */
-export function caSourceOf(m: PlatformModel, w: WebhookRef): string | undefined {
-  if (w.clientConfig?.caBundle) return 'caBundle';
-  const owner = w.owner.json;
-  const change = m.runtimeChanges.find((c) => c.kind === owner.kind && c.name === owner.metadata.name && c.jsonPointers.some((p) => p.endsWith('/caBundle')));
-  if (change) {
-    // The bundle arrives at run time: only if the rotator may patch this object.
-    const resource = BUILTIN_PLURALS[owner.kind];
-    const ctl = indexOf(m).deployments.get(change.by);
-    const rules = ctl ? rulesBoundTo(m, ctl.json.spec.template.spec.serviceAccountName, ctl.json.metadata.namespace) : [];
-    return allows(rules, groupOf(owner.apiVersion), resource, 'update', owner.metadata.name) ? `self-managed by ${change.by} (caBundle patched at run time)` : undefined;
-  }
-  const inject = w.annotations['cert-manager.io/inject-ca-from'];
-  if (inject) {
-    const [ns, name] = inject.split('/');
-    const cert = indexOf(m).certificates.get(`${ns}/${name}`);
-    return cert ? `cert-manager ${inject}` : undefined;
-  }
-  if (w.annotations['service.beta.openshift.io/inject-cabundle'] === 'true') {
-    const svc = w.clientConfig?.service;
-    const service = indexOf(m).serviceKinds.get(`${svc?.namespace}/${svc?.name}`);
-    return service?.json.metadata.annotations?.['service.beta.openshift.io/serving-cert-secret-name'] ? 'openshift service-ca' : undefined;
-  }
-  return undefined;
-}
-
 function checkCaSources(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
-  for (const w of webhooksOf(m)) {
-    if (!caSourceOf(m, w)) {
+  for (const w of modelOf(m).webhooks) {
+    if (!w.caSource) {
       const inject = w.annotations['cert-manager.io/inject-ca-from'];
       const selfManaged = m.runtimeChanges.some((c) => c.kind === w.owner.json.kind && c.name === w.owner.json.metadata.name);
       out.push({
@@ -635,7 +394,7 @@ function intercepts(
   m: PlatformModel,
   w: Pick<WebhookRef, 'rules' | 'namespaceSelector' | 'objectSelector'>,
   json: any,
-  namespaces: Map<string, PlatformObject>,
+  namespaces: ReadonlyMap<string, PlatformObject>,
   target: AdmissionTarget = admissionTarget(m, json),
 ): boolean {
   const { group, version, resource } = target;
@@ -669,7 +428,7 @@ function admissionTarget(m: PlatformModel, json: any): AdmissionTarget {
  */
 export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] {
   const namespaces = namespaceObjects(m);
-  return webhooksOf(m).filter((w) => w.rules.length && intercepts(m, w, json, namespaces));
+  return modelOf(m).webhooks.filter((w) => w.rules.length && intercepts(m, w, json, namespaces));
 }
 
 /**
@@ -677,7 +436,7 @@ export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] 
  * once it runs, so an object of an intercepted kind applied after the operator's phase
  * may meet a live, fail-closed webhook whose backend is not up.
  */
-function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, PlatformObject>, subjects: Array<ReturnType<typeof admissionSubjects>[number] & AdmissionTarget>): Finding[] {
+function checkRuntimeInterception(m: PlatformModel, namespaces: ReadonlyMap<string, PlatformObject>, subjects: Array<ReturnType<typeof admissionSubjects>[number] & AdmissionTarget>): Finding[] {
   const out: Finding[] = [];
   for (const c of m.components) {
     for (const w of c.runtimeWebhooks) {
@@ -703,14 +462,14 @@ function checkRuntimeInterception(m: PlatformModel, namespaces: Map<string, Plat
 
 function checkInterception(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
-  const webhooks = webhooksOf(m).filter((w) => w.failurePolicy === 'Fail' && w.rules.length);
+  const webhooks = modelOf(m).webhooks.filter((w) => w.failurePolicy === 'Fail' && w.rules.length);
   if (!webhooks.length && !m.components.some((c) => c.runtimeWebhooks.length)) return out;
   const namespaces = namespaceObjects(m);
   // What a webhook rule matches on, computed once per subject rather than once per webhook and subject.
   const subjects = admissionSubjects(m).map((s) => ({ ...s, ...admissionTarget(m, s.json) }));
   out.push(...checkRuntimeInterception(m, namespaces, subjects));
   for (const w of webhooks) {
-    const backend = resolveBackend(m, w).workload;
+    const backend = w.backend.workload;
     for (const s of subjects) {
       if (!intercepts(m, w, s.json, namespaces, s)) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
@@ -736,7 +495,7 @@ function checkInfrastructureWebhooksFirst(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
   const subjects = admissionSubjects(m).filter((s) => s.json.kind !== 'Pod');
-  for (const w of webhooksOf(m)) {
+  for (const w of modelOf(m).webhooks) {
     if (w.type === 'conversion' || !w.owner.component.providesInfrastructure.length) continue;
     for (const s of subjects.filter((x) => intercepts(m, w, x.json, namespaces))) {
       if (phaseIdx(s.obj) > phaseIdx(w.owner)) continue;
@@ -776,14 +535,13 @@ function checkRbac(m: PlatformModel): Finding[] {
 
 function checkRuntimeNeeds(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
-  const objects = m.objects.map((o) => o.json);
-  const clusterRoles = clusterRoleRules(objects);
+  const model = modelOf(m);
   for (const creator of runtimeRbacCreators(m)) {
     const ctl = creator.creator;
     const sa = `${creator.serviceAccount.namespace}/${creator.serviceAccount.name}`;
     const what = ctl instanceof Controller ? 'Controller' : 'Workload';
     for (const g of creator.grants) {
-      const problem = runtimeGrantProblem(objects, creator, g, clusterRoles);
+      const problem = runtimeGrantProblem(model, creator, g);
       if (problem) {
         out.push({
           rule: 'MLP031',
@@ -797,7 +555,7 @@ function checkRuntimeNeeds(m: PlatformModel): Finding[] {
   for (const c of m.components) {
     for (const ctl of c.node.findAll().filter((x): x is Controller | Workload => x instanceof Controller || x instanceof Workload)) {
       if (!ctl.clientCalls.length && !ctl.accessReviews.length) continue;
-      const held = heldRules(objects, { name: ctl.serviceAccountName, namespace: ctl.namespace }, undefined, clusterRoles);
+      const held = model.rulesHeldBy({ name: ctl.serviceAccountName, namespace: ctl.namespace });
       const sa = `${ctl.namespace}/${ctl.serviceAccountName}`;
       const missing = (wanted: PolicyRule[]) => [...new Set(uncoveredRules(held, wanted).map(describeRule))];
       for (const [what, list] of [['calls directly', ctl.clientCalls], ['is checked by SubjectAccessReview for', ctl.accessReviews]] as const) {
@@ -813,14 +571,14 @@ function checkRuntimeNeeds(m: PlatformModel): Finding[] {
 
 function checkPolicySelectors(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
-  const { workloads } = indexOf(m);
+  const model = modelOf(m);
   for (const o of m.objects) {
     const targets = policyTargetsOf(o.apiObject);
     if (!targets) continue;
     const j = o.json;
     const selector: LabelSelector | undefined = j.kind === 'NetworkPolicy' ? j.spec?.podSelector : j.spec?.selector;
     const what = `${j.kind} ${j.metadata.namespace}/${j.metadata.name}`;
-    const matched = (workloads.get(j.metadata.namespace) ?? []).filter((w) => selectorMatches(selector, w.json.spec?.template?.metadata?.labels ?? {}));
+    const matched = model.workloadsIn(j.metadata.namespace).filter((w) => selectorMatches(selector, w.json.spec?.template?.metadata?.labels ?? {}));
     const intended = new Set(targets.filter((t) => !t.runtimePods).map((t) => t.name));
     for (const w of matched) {
       if (!intended.has(w.json.metadata.name)) {
@@ -836,22 +594,10 @@ function checkPolicySelectors(m: PlatformModel): Finding[] {
   return out;
 }
 
-/** The rules bound to a controller's ServiceAccount in the output. */
+/** The cluster-wide rules bound to a controller's ServiceAccount in the output. */
 function boundRules(m: PlatformModel, ctl: Controller): PolicyRule[] {
-  return rulesBoundTo(m, ctl.serviceAccountName, ctl.namespace);
-}
-
-/** The cluster-wide rules bound to a ServiceAccount by ClusterRoleBindings in the output. */
-function rulesBoundTo(m: PlatformModel, saName: string, saNamespace: string): PolicyRule[] {
-  const { roles, bindings } = indexOf(m);
-  const rules: PolicyRule[] = [];
-  for (const o of bindings.get(`${saNamespace}/${saName}`) ?? []) {
-    const ref = o.json.roleRef;
-    const key = ref.kind === 'ClusterRole' ? `ClusterRole//${ref.name}` : `Role/${o.json.metadata.namespace}/${ref.name}`;
-    // A RoleBinding grants only in its namespace; owned kinds are cluster-wide, so only ClusterRoleBindings count for them.
-    if (o.json.kind === 'ClusterRoleBinding') rules.push(...(roles.get(key) ?? []));
-  }
-  return rules;
+  // Owned kinds are cluster-wide, so only ClusterRoleBindings count for them.
+  return modelOf(m).rulesHeldBy({ name: ctl.serviceAccountName, namespace: ctl.namespace });
 }
 
 /** Keys of Secret data that hold a credential, e.g. password, MYSQL_ROOT_PASSWORD, secretkey, accesskey, AWS_SECRET_ACCESS_KEY. */
@@ -1094,14 +840,14 @@ function checkWebhookNamespaces(m: PlatformModel): Finding[] {
   // served by CRDs are the component's own business: excluding its namespace there would
   // only skip validating its own custom resources.
   const builtinGroup = (g: string) => g === '*' || (isBuiltinGroup(g ? `${g}/v1` : 'v1') && !customGroups.has(g));
-  for (const w of webhooksOf(m)) {
+  for (const w of modelOf(m).webhooks) {
     if (w.type === 'conversion' || w.failurePolicy !== 'Fail' || exceptionOf(w.owner, 'webhookNamespaces', w.name)) continue;
     // An opt-in webhook (its objectSelector requires a label, e.g. KFP's cache webhook on
     // pipelines.kubeflow.org/cache_enabled=true) intercepts only objects that ask for it.
     if (optIn(w.objectSelector)) continue;
     const builtin = w.rules.filter((r) => (r.scope ?? '*') !== 'Cluster' && (r.resources ?? []).length && (r.apiGroups ?? []).some(builtinGroup));
     if (!builtin.length) continue;
-    const backend = resolveBackend(m, w).workload;
+    const backend = w.backend.workload;
     const backendNs: string | undefined = w.clientConfig?.service?.namespace;
     // Its own backend's pods are MLP022's finding: not repeated here.
     const ownPods = backend && intercepts(m, w, { apiVersion: 'v1', kind: 'Pod', metadata: { ...backend.json.spec.template.metadata, namespace: backend.json.metadata.namespace } }, namespaces);

@@ -17,6 +17,8 @@ export * from './platform';
 export * from './problems';
 export * from './customization';
 export * from './checks';
+export * from './model';
+export * from './platform-model';
 export * from './report';
 export * from './synth';
 export * from './workload';

@@ -1,14 +1,17 @@
 import { DeviationCategory, DifferencePattern, FactKind, literalPattern, ParityDeviation } from './parity';
 
 /**
- * One deviation per listed item, each matching that item exactly (a `*` in an item, e.g. an
- * RBAC wildcard, is literal): a construct declares the exact differences it makes, so that a
- * new difference of the same kind and object is not hidden by a broad pattern.
+ * One deviation per listed item (the one shape every constructs/<component>/parity.ts lists
+ * repeated differences in), each matching that item exactly (a `*` in an item, e.g. an RBAC
+ * wildcard, is literal): a construct declares the exact differences it makes, so that a new
+ * difference of the same kind and object is not hidden by a broad pattern. With
+ * `{ patterns: true }` a `*` in an item matches anything (e.g. every verb upstream grants on
+ * a resource the construct leaves out).
  */
 export function itemDeviations(
-  fact: Omit<DifferencePattern, 'item'>, items: readonly string[], category: DeviationCategory, reason: string,
+  fact: Omit<DifferencePattern, 'item'>, items: readonly string[], category: DeviationCategory, reason: string, options: { readonly patterns?: boolean } = {},
 ): ParityDeviation[] {
-  return items.map((item) => ({ fact: { ...fact, item: literalPattern(item) }, category, reason }));
+  return items.map((item) => ({ fact: { ...fact, item: options.patterns ? item : literalPattern(item) }, category, reason }));
 }
 
 /** RBAC fact items (`group|resource|verb`) for each resource and verb. */

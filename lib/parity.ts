@@ -13,6 +13,7 @@
 
 import * as crypto from 'crypto';
 import * as YAML from 'yaml';
+import { ObjectModel } from './model';
 import { parseQuantity } from './resources';
 
 /**
@@ -350,7 +351,7 @@ function invalidRule(r: any, namespaced: boolean): string | undefined {
 }
 
 /** Triples group|resource|verb a workload's ServiceAccount may use, with their scope. */
-function grantsOf(objs: any[], wl: any): { sa: string; grants: Map<string, Set<string>> } {
+function grantsOf(model: ObjectModel, objs: any[], wl: any): { sa: string; grants: Map<string, Set<string>> } {
   const spec = wl.spec?.template?.spec ?? {};
   const sa: string = spec.serviceAccountName ?? spec.serviceAccount ?? 'default';
   const wns = wl.metadata?.namespace;
@@ -374,7 +375,8 @@ function grantsOf(objs: any[], wl: any): { sa: string; grants: Map<string, Set<s
     }
     return rules;
   };
-  for (const b of objs.filter((o) => o.kind === 'ClusterRoleBinding' || o.kind === 'RoleBinding')) {
+  // The bindings of the account (lib/model.ts), as subjects that name it: groups do not count here.
+  for (const b of model.bindingsOf({ name: sa, namespace: wns }).map((o) => o.json)) {
     const bns = b.metadata?.namespace;
     const bound = (b.subjects ?? []).some((x: any) => x.kind === 'ServiceAccount' && x.name === sa && (x.namespace ?? bns) === wns);
     if (!bound) continue;
@@ -474,6 +476,7 @@ export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.f
     if (!had) out.set(k, f);
   };
   const opt = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  const model = new ObjectModel(all.map((json) => ({ json })));
   // Admission webhooks.
   for (const cfg of all.filter((o) => o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration')) {
     const type = cfg.kind.startsWith('Validating') ? 'validating' : 'mutating';
@@ -543,7 +546,7 @@ export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.f
       }
     }
     for (const [name, source] of volumes) if (!mounted.has(name)) add({ kind: FactKind.VOLUME, object: wl, item: source });
-    const { sa, grants } = grantsOf(all, w);
+    const { sa, grants } = grantsOf(model, all, w);
     add({ kind: FactKind.RBAC_SUBJECT, object: wl, value: sa });
     for (const [triple, scopes] of grants) add({ kind: FactKind.RBAC, object: wl, item: triple, value: scopeOf(scopes) });
   }
@@ -553,9 +556,7 @@ export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.f
     const sel: Record<string, string> = svc.spec?.selector ?? {};
     add({ kind: FactKind.SERVICE, object, value: svc.spec?.type ?? 'ClusterIP' });
     for (const [k, v] of Object.entries(sel)) add({ kind: FactKind.SERVICE_SELECTOR, object, item: k, value: String(v) });
-    const backend = Object.keys(sel).length
-      ? workloads.find((w) => w.metadata?.namespace === svc.metadata?.namespace && labelsMatch(sel, w.spec?.template?.metadata?.labels))
-      : undefined;
+    const backend = Object.keys(sel).length ? model.workloadsSelectedBy(svc.metadata?.namespace, sel)[0]?.json : undefined;
     const cports = (podTemplate(backend ?? {}).containers ?? []).flatMap((c: any) => c.ports ?? []);
     for (const p of svc.spec?.ports ?? []) {
       let tp = p.targetPort ?? p.port;

@@ -1,15 +1,28 @@
 import { architectureOf, architectureSections, GRAPH_DIRECTION } from './architecture';
-import { caSourceOf, Finding, resolveBackend, webhooksOf } from './checks';
+import { Finding } from './checks';
+import type { Component } from './component';
 import { Controller, MetricsProtection } from './controller';
-import { crdName } from './crd';
+import { crdName, Gvk, gvkKey } from './crd';
 import { kubernetesRangeText } from './kubernetes-version';
 import { deviationReportLines } from './parity';
 import { PlatformModel } from './platform';
-import { kindOwner, objectCounts, sharedCrds } from './platform-facts';
+import { modelOf } from './platform-model';
 import { securityExceptionsOf } from './security';
 
-// Defined apart so that architecture.ts can use them without importing this module (which imports it).
-export { kindOwner, objectCounts, sharedCrds };
+/** The component whose CRDs serve a group/kind (lib/model.ts). */
+export function kindOwner(m: PlatformModel, gvk: Gvk): Component | undefined {
+  return modelOf(m).kindOwners.get(gvkKey(gvk));
+}
+
+/** CRDs that several components declare: name, the component that emits it, the others (lib/model.ts). */
+export function sharedCrds(m: PlatformModel): Array<[string, Component, Component[]]> {
+  return [...modelOf(m).sharedCrds];
+}
+
+/** Object counts by kind, sorted by kind (lib/model.ts). */
+export function objectCounts(m: PlatformModel): Record<string, number> {
+  return { ...modelOf(m).objectCounts };
+}
 
 /**
  * Declared exceptions to the safety rules (MLP050 Pod Security, MLP051 RBAC wildcards,
@@ -33,14 +46,14 @@ export function securityExceptionLines(m: PlatformModel): string[] {
  * vappwrapper.kb.io), so each line names the configuration first (the CRD, for conversion).
  */
 export function wiringTable(m: PlatformModel): string[] {
-  return webhooksOf(m).map((w) => {
-    const b = resolveBackend(m, w);
+  return modelOf(m).webhooks.map((w) => {
+    const b = w.backend;
     const svc = w.clientConfig?.service;
     return [
       w.type === 'conversion' ? `conversion CRD ${w.name}` : `${w.type} ${w.owner.json.metadata.name}/${w.name}`,
       svc ? `${svc.namespace}/${svc.name}:${svc.port ?? 443}${svc.path ?? ''}` : 'no service',
       b.workload ? `${b.workload.json.kind}/${b.workload.json.metadata.name}:${b.containerPort}` : `UNRESOLVED (${b.problem})`,
-      caSourceOf(m, w) ?? 'NO CA SOURCE',
+      w.caSource ?? 'NO CA SOURCE',
       w.failurePolicy,
     ].join(' -> ');
   });
@@ -92,17 +105,17 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
     '`-.->` needs it only at run time, needs infrastructure, or shares a CRD the other owns.', '', '```mermaid', 'graph LR');
   for (const c of m.components) {
     for (const r of c.requires) {
-      const owner = kindOwner(m, r);
+      const owner = modelOf(m).kindOwners.get(gvkKey(r));
       // A runtime-only requirement sets no apply order: drawn dotted.
       lines.push(`  ${c.componentName} ${r.runtimeOnly ? '-.->' : '-->'}|${r.group}/${r.kind}| ${owner ? owner.componentName : 'prerequisite'}`);
     }
     for (const infra of c.infrastructure) lines.push(`  ${c.componentName} -.-> ${infra.replace(/[^\w]/g, '_')}[${infra}]`);
   }
-  for (const [crd, owner, users] of sharedCrds(m)) {
+  for (const [crd, owner, users] of modelOf(m).sharedCrds) {
     for (const u of users) lines.push(`  ${u.componentName} -.->|shares ${crd}| ${owner.componentName}`);
   }
   lines.push('```', '', '## CRD ownership', '');
-  const shared = new Map(sharedCrds(m).map(([crd, , users]) => [crd, users]));
+  const shared = new Map(modelOf(m).sharedCrds.map(([crd, , users]) => [crd, users]));
   for (const [crd, owner] of [...m.crdOwners.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const declaring = shared.get(crd);
     const using = m.components.filter((c) => c.usedCrds.some((u) => !u.bundledCopy && crdName(u.definition) === crd)).map((c) => c.componentName);
@@ -139,10 +152,7 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
   for (const r of m.runtimeChanges) lines.push(`- ${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}: ${r.jsonPointers.join(', ')} (by ${r.by}: ${r.reason})`);
   lines.push('', '## Images', '');
   const images = new Set<string>();
-  for (const o of m.objects) {
-    const spec = o.json.spec?.template?.spec ?? (o.json.kind === 'ClusterServingRuntime' || o.json.kind === 'ServingRuntime' ? o.json.spec : undefined);
-    for (const c of [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])]) images.add(`${c.image} (${o.json.kind} ${o.json.metadata.name})`);
-  }
+  for (const { object: o, image } of modelOf(m).images) images.add(`${image} (${o.json.kind} ${o.json.metadata.name})`);
   for (const i of [...images].sort()) lines.push(`- ${i}`);
   lines.push('', '## Server-side apply', '');
   lines.push(largeCrds.length
@@ -153,7 +163,7 @@ export function platformReport(m: PlatformModel, largeCrds: string[], warnings: 
   if (warnings.length) lines.push('');
   for (const w of warnings) lines.push(`- [${w.rule}] ${w.path}: ${w.message}`);
   lines.push('', '## Object counts', '');
-  for (const [k, v] of Object.entries(objectCounts(m))) lines.push(`- ${k}: ${v}`);
+  for (const [k, v] of Object.entries(modelOf(m).objectCounts)) lines.push(`- ${k}: ${v}`);
   // The architecture page's sections that the ones above do not already show
   // (`mlplatform report` gives the whole page, as Markdown, JSON or SVG).
   lines.push('', ...architectureSections(architectureOf(m, largeCrds), 2, ['dependencies', 'webhooks', 'cold-apply', 'images']));

@@ -1,5 +1,6 @@
 import { Component } from './component';
 import { Controller } from './controller';
+import { modelOfJson, ObjectModel, ServiceAccountRef } from './model';
 import { PlatformModel } from './platform';
 import { describeRule, isRuntimeBinding, PolicyRule, rbacResourceOf, RuntimeRole, uncoveredRules } from './rbac';
 import { Workload } from './workload';
@@ -10,80 +11,26 @@ import { Workload } from './workload';
  * declarations test/apiserver/runtime-grants.test.ts creates on a real server).
  */
 
-/** An RBAC object as JSON (ClusterRole, Role, ClusterRoleBinding, RoleBinding). */
-interface RbacJson {
-  readonly kind: string;
-  readonly apiVersion?: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string> };
-  readonly rules?: PolicyRule[];
-  readonly aggregationRule?: { readonly clusterRoleSelectors?: Array<{ readonly matchLabels?: Record<string, string> }> };
-  readonly roleRef?: { readonly kind: string; readonly name: string };
-  readonly subjects?: Array<{ readonly kind: string; readonly name: string; readonly namespace?: string }>;
-}
-
-const isRbac = (j: any): j is RbacJson => typeof j?.apiVersion === 'string' && j.apiVersion.startsWith('rbac.authorization.k8s.io/') && ['ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding'].includes(j.kind);
-
 /**
- * The rules of every ClusterRole in `objects`, aggregation included: a ClusterRole with an
- * aggregationRule holds its own rules plus those of every ClusterRole its selectors match,
- * repeated until nothing changes (kubeflow-admin aggregates kubeflow-edit, which aggregates
- * kubeflow-view), as Kubernetes' aggregation controller fills them in.
+ * The rules of every ClusterRole in `objects`, aggregation included (lib/model.ts resolves
+ * them once per list of objects).
  */
-export function clusterRoleRules(objects: readonly unknown[]): Map<string, PolicyRule[]> {
-  const roles = objects.filter(isRbac).filter((j) => j.kind === 'ClusterRole');
-  const out = new Map<string, PolicyRule[]>(roles.map((r) => [r.metadata.name, [...(r.rules ?? [])]]));
-  const keyOf = (r: PolicyRule) => JSON.stringify(r);
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const role of roles) {
-      const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s) => s.matchLabels ?? {}).filter((s) => Object.keys(s).length);
-      if (!selectors.length) continue;
-      const own = out.get(role.metadata.name)!;
-      const have = new Set(own.map(keyOf));
-      for (const other of roles) {
-        if (other === role || !selectors.some((sel) => Object.entries(sel).every(([k, v]) => other.metadata.labels?.[k] === v))) continue;
-        for (const r of out.get(other.metadata.name) ?? []) {
-          if (!have.has(keyOf(r))) { have.add(keyOf(r)); own.push(r); changed = true; }
-        }
-      }
-    }
-  }
-  return out;
+export function clusterRoleRules(objects: readonly unknown[]): ReadonlyMap<string, PolicyRule[]> {
+  return modelOfJson(objects).clusterRoleRules;
 }
 
-/** A ServiceAccount: its name and namespace. */
-export interface ServiceAccountRef {
-  readonly name: string;
-  readonly namespace: string;
-}
-
-/** Whether a binding's subjects include the ServiceAccount (by name, or through its groups). */
-function bindsAccount(b: RbacJson, sa: ServiceAccountRef): boolean {
-  return (b.subjects ?? []).some((s) => {
-    if (s.kind === 'ServiceAccount') return s.name === sa.name && (s.namespace ?? b.metadata.namespace) === sa.namespace;
-    if (s.kind === 'Group') return ['system:authenticated', 'system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`].includes(s.name);
-    return s.kind === 'User' && s.name === `system:serviceaccount:${sa.namespace}:${sa.name}`;
-  });
-}
+export type { ServiceAccountRef };
 
 /**
  * The rules a ServiceAccount holds in the output: cluster-wide (`namespace` undefined),
  * the rules of the ClusterRoles its ClusterRoleBindings reference; in a namespace, those
- * plus the rules its RoleBindings in that namespace reference. Aggregated ClusterRoles count
- * with the rules they aggregate.
+ * plus the rules its RoleBindings in that namespace reference (lib/model.ts).
  */
-export function heldRules(objects: readonly unknown[], sa: ServiceAccountRef, namespace?: string, clusterRoles = clusterRoleRules(objects)): PolicyRule[] {
-  const rbac = objects.filter(isRbac);
-  const roles = new Map(rbac.filter((j) => j.kind === 'Role').map((r) => [`${r.metadata.namespace}/${r.metadata.name}`, r.rules ?? []]));
-  const out: PolicyRule[] = [];
-  for (const b of rbac) {
-    if (!b.roleRef || !bindsAccount(b, sa)) continue;
-    if (b.kind === 'RoleBinding' && (namespace === undefined || b.metadata.namespace !== namespace)) continue;
-    if (b.kind !== 'ClusterRoleBinding' && b.kind !== 'RoleBinding') continue;
-    out.push(...(b.roleRef.kind === 'ClusterRole' ? clusterRoles.get(b.roleRef.name) ?? [] : roles.get(`${b.metadata.namespace}/${b.roleRef.name}`) ?? []));
-  }
-  return out;
+export function heldRules(objects: readonly unknown[] | ObjectModel, sa: ServiceAccountRef, namespace?: string): PolicyRule[] {
+  return modelFrom(objects).rulesHeldBy(sa, namespace);
 }
+
+const modelFrom = (objects: readonly unknown[] | ObjectModel): ObjectModel => (objects instanceof ObjectModel ? objects : modelOfJson(objects));
 
 /** Whether `held` allows one verb on an rbac.authorization.k8s.io resource (and name). */
 function holds(held: readonly PolicyRule[], resource: string, verb: string, name?: string): boolean {
@@ -111,7 +58,7 @@ export function runtimeRbacCreators(m: PlatformModel): RuntimeRbacCreator[] {
 }
 
 /** The rules a declared binding's role holds, or undefined when neither the declaration, the creator's roles nor the output says. */
-export function boundRoleRules(g: RuntimeRole, siblings: readonly RuntimeRole[], clusterRoles: Map<string, PolicyRule[]>): PolicyRule[] | undefined {
+export function boundRoleRules(g: RuntimeRole, siblings: readonly RuntimeRole[], clusterRoles: ReadonlyMap<string, PolicyRule[]>): PolicyRule[] | undefined {
   if (g.rules) return g.rules;
   const ref = g.roleRef!;
   const declared = siblings.find((s) => s.kind === ref.kind && s.name === ref.name && !isRuntimeBinding(s));
@@ -120,10 +67,12 @@ export function boundRoleRules(g: RuntimeRole, siblings: readonly RuntimeRole[],
 }
 
 /** Why the API server would refuse one declared run-time object, as text, or undefined when it would accept it. */
-export function runtimeGrantProblem(objects: readonly unknown[], creator: RuntimeRbacCreator, g: RuntimeRole, clusterRoles = clusterRoleRules(objects)): string | undefined {
+export function runtimeGrantProblem(objects: readonly unknown[] | ObjectModel, creator: RuntimeRbacCreator, g: RuntimeRole): string | undefined {
+  const model = modelFrom(objects);
+  const clusterRoles = model.clusterRoleRules;
   const namespaced = g.kind === 'Role' || g.kind === 'RoleBinding';
   const ns = namespaced ? g.namespace : undefined;
-  const held = heldRules(objects, creator.serviceAccount, ns, clusterRoles);
+  const held = model.rulesHeldBy(creator.serviceAccount, ns);
   const where = !namespaced ? 'cluster-wide' : ns ? `in namespace ${ns}` : 'cluster-wide (it creates it in the namespace of the object it serves, any namespace)';
   const resource = rbacResourceOf(g.kind);
   if (!holds(held, resource, 'create')) return `it lacks create on ${resource} (rbac.authorization.k8s.io) ${where}`;

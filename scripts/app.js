@@ -68,10 +68,10 @@ function readManifest() {
   }
 }
 
-/** Brings build/ up to date; returns the number of files written. */
-function build() {
+/** Brings build/ up to date (only the files `only` names, when given); returns the number of files written. */
+function build(only) {
   const sources = [];
-  for (const s of SOURCES) walk(s, sources);
+  for (const s of only ?? SOURCES) walk(s, sources);
   const tsconfig = path.join(ROOT, 'tsconfig.json');
   const self = fs.statSync(__filename);
   const config = `${fs.statSync(tsconfig).mtimeMs}:${self.size}:${self.mtimeMs}`;
@@ -79,7 +79,7 @@ function build() {
   const files = old.config === config ? old.files : {};
   const stale = sources.filter((s) => files[s.rel] !== s.stamp || !fs.existsSync(outputOf(s.rel)));
   const live = new Set(sources.map((s) => s.rel));
-  const gone = Object.keys(old.files).filter((rel) => !live.has(rel));
+  const gone = only ? [] : Object.keys(old.files).filter((rel) => !live.has(rel));
   if (!stale.length && !gone.length && old.config === config) return 0;
 
   for (const rel of gone) {
@@ -182,18 +182,18 @@ const CACHE_ENTRIES = 8;
 /** Inputs outside SOURCES, by content. */
 const CACHE_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json', 'cdk8s.yaml', 'scripts/app.js'];
 
+let cacheLib;
+/**
+ * Hashes a file or folder as lib/cache.ts's hashTree does (the one implementation, also the
+ * synth caches' code key): from build/, where lib/cache.ts is transpiled first if it is
+ * missing or stale (a fresh clone has no build/ yet).
+ */
 function hashTree(hash, root, rel) {
-  const abs = path.join(root, rel);
-  const st = fs.statSync(abs, { throwIfNoEntry: false });
-  if (!st) {
-    hash.update(`missing\0${rel}\0`);
-  } else if (st.isDirectory()) {
-    for (const name of fs.readdirSync(abs).sort()) hashTree(hash, root, path.join(rel, name));
-  } else {
-    const data = fs.readFileSync(abs);
-    hash.update(`file\0${rel}\0${data.length}\0`);
-    hash.update(data);
+  if (!cacheLib) {
+    build(['lib/cache.ts']);
+    cacheLib = require(outputOf('lib/cache.ts'));
   }
+  cacheLib.hashTree(hash, root, rel);
 }
 
 /** Environment variables that say how to synthesize (with which caches), not what: no input. */

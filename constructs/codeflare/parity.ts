@@ -1,5 +1,6 @@
 import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OPENSHIFT_RULES } from './rbac';
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations, rbacItems } from '../../lib/parity-items';
 import { PolicyRule } from '../../lib/rbac';
 
 const MANAGER = 'Deployment/codeflare-operator-manager';
@@ -54,11 +55,8 @@ export function codeFlareParityDeviations(o: CodeFlareParityOptions): ParityDevi
     });
   }
   out.push(
-    ...['delete', 'list', 'patch', 'update', 'watch'].map((verb) => ({
-      fact: { kind: FactKind.RBAC, object: MANAGER, item: `|configmaps|${verb}`, status: 'missing' as const },
-      category: DeviationCategory.SCOPED_RBAC,
-      reason: 'the operator only gets its configuration ConfigMap and creates it when absent (v1.16.0 main.go loadIntoOrCreate); the other ConfigMap verbs come from upstream\'s leader-election Role, and leader election uses Leases.',
-    })),
+    ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'missing' }, rbacItems('', ['configmaps'], ['delete', 'list', 'patch', 'update', 'watch']), DeviationCategory.SCOPED_RBAC,
+      'the operator only gets its configuration ConfigMap and creates it when absent (v1.16.0 main.go loadIntoOrCreate); the other ConfigMap verbs come from upstream\'s leader-election Role, and leader election uses Leases.'),
     {
       fact: { kind: FactKind.CONFIGMAP, object: 'codeflare-operator-stack-config', status: 'missing' },
       category: DeviationCategory.NOT_INSTALLED,

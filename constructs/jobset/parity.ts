@@ -1,4 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations, rbacItems } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/jobset-controller-manager';
 const CONFIGMAP_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
@@ -10,11 +11,8 @@ export const JOBSET_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     category: DeviationCategory.SCOPED_RBAC,
     reason: 'upstream binds its metrics-reader ClusterRole to the manager\'s own ServiceAccount, but the manager only serves /metrics and never scrapes it; scrapers get their own binding.',
   },
-  ...CONFIGMAP_VERBS.map((verb) => ({
-    fact: { kind: FactKind.RBAC, object: MANAGER, item: `|configmaps|${verb}`, status: 'missing' as const },
-    category: DeviationCategory.SCOPED_RBAC,
-    reason: 'the leader-election Role of upstream\'s scaffold grants ConfigMaps, but at v0.12.0 the manager locks with Leases (api/config/v1alpha1 DefaultResourceLock "leases") and reads its Configuration from a mounted file.',
-  })),
+  ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'missing' }, rbacItems('', ['configmaps'], CONFIGMAP_VERBS), DeviationCategory.SCOPED_RBAC,
+    'the leader-election Role of upstream\'s scaffold grants ConfigMaps, but at v0.12.0 the manager locks with Leases (api/config/v1alpha1 DefaultResourceLock "leases") and reads its Configuration from a mounted file.'),
   {
     fact: { kind: FactKind.SERVICE, object: 'jobset-controller-manager-metrics-service', status: 'missing' },
     category: DeviationCategory.PLATFORM_INTEGRATION,

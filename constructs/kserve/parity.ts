@@ -1,6 +1,6 @@
 import { RBAC_LEFT_OUT } from './rbac';
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { valueDeviation } from '../../lib/parity-items';
+import { itemDeviations, rbacItems, valueDeviation } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/kserve-controller-manager';
 const LOCALMODEL = 'Deployment/kserve-localmodel-controller-manager';
@@ -29,11 +29,8 @@ function leftOut(deploymentOf: (serviceAccount: string) => string | undefined): 
     const object = deploymentOf(l.serviceAccount);
     if (!object) return [];
     // Without verbs an entry leaves out every verb upstream grants on the resource.
-    return l.resources.flatMap((r) => (l.verbs ?? ['*']).map((verb) => ({
-      fact: { kind: FactKind.RBAC, object, item: `${l.group}|${r}|${verb}`, status: 'missing' as const },
-      category: DeviationCategory.SCOPED_RBAC,
-      reason: `${l.reason} (RBAC_LEFT_OUT).`,
-    })));
+    return itemDeviations({ kind: FactKind.RBAC, object, status: 'missing' }, rbacItems(l.group, l.resources, l.verbs ?? ['*']), DeviationCategory.SCOPED_RBAC,
+      `${l.reason} (RBAC_LEFT_OUT).`, { patterns: true });
   });
 }
 
@@ -87,11 +84,8 @@ export function kserveParityDeviations(o: KServeParityOptions): ParityDeviation[
       category: DeviationCategory.NOT_INSTALLED,
       reason: 'upstream\'s second Service on the same kube-rbac-proxy port 8443 as kserve-controller-manager-metrics-service, which the construct ships; nothing at v0.20.0 refers to this one by name.',
     },
-    ...['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'].flatMap((r) => EVERY_VERB.map((verb) => ({
-      fact: { kind: FactKind.RBAC, object: MANAGER, item: `admissionregistration.k8s.io|${r}|${verb}`, status: 'missing' as const },
-      category: DeviationCategory.SCOPED_RBAC,
-      reason: 'only a kubebuilder marker on the InferenceService controller grants it: no code at v0.20.0 reads or writes webhook configurations (cert-manager injects their CA bundles).',
-    }))),
+    ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'missing' }, rbacItems('admissionregistration.k8s.io', ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], EVERY_VERB), DeviationCategory.SCOPED_RBAC,
+      'only a kubebuilder marker on the InferenceService controller grants it: no code at v0.20.0 reads or writes webhook configurations (cert-manager injects their CA bundles).'),
     ownedFinalizers(MANAGER, 'trainedmodels'),
     selectorLabel('kserve-webhook-server-service'),
   ];
@@ -111,11 +105,8 @@ export function kserveParityDeviations(o: KServeParityOptions): ParityDeviation[
     arg(LLMISVC, 'manager', '--metrics-addr=:8443', 'extra', DeviationCategory.PLATFORM_INTEGRATION, securedMetrics),
     arg(LLMISVC, 'manager', '--metrics-secure', 'extra', DeviationCategory.PLATFORM_INTEGRATION, securedMetrics),
     arg(LLMISVC, 'manager', '--metrics-addr=127.0.0.1:8443', 'missing', DeviationCategory.PLATFORM_INTEGRATION, securedMetrics),
-    ...(o.workloadVariantAutoscaler ? [] : ['create', 'get', 'patch', 'update', 'watch'].map((verb) => ({
-      fact: { kind: FactKind.RBAC, object: LLMISVC, item: `llmd.ai|variantautoscalings|${verb}`, status: 'missing' as const },
-      category: DeviationCategory.NOT_INSTALLED,
-      reason: 'granted with workloadVariantAutoscaler (the Workload Variant Autoscaler in the platform); without it no VariantAutoscaling CRD exists, and v0.20.0 watches and creates them only when the CRD is served.',
-    }))),
+    ...itemDeviations({ kind: FactKind.RBAC, object: LLMISVC, status: 'missing' }, rbacItems('llmd.ai', ['variantautoscalings'], o.workloadVariantAutoscaler ? [] : ['create', 'get', 'patch', 'update', 'watch']), DeviationCategory.NOT_INSTALLED,
+      'granted with workloadVariantAutoscaler (the Workload Variant Autoscaler in the platform); without it no VariantAutoscaling CRD exists, and v0.20.0 watches and creates them only when the CRD is served.'),
     selectorLabel('llmisvc-webhook-server-service'),
   ] : [];
   return [

@@ -1,14 +1,10 @@
-import { DeviationCategory, FactKind, literalPattern, ParityDeviation } from '../../lib/parity';
-import { valueDeviation } from '../../lib/parity-items';
+import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations, valueDeviation } from '../../lib/parity-items';
 
 type Status = 'missing' | 'extra' | 'differs';
 const C = DeviationCategory;
 const F = FactKind;
 
-/** One deviation per item (each item exact, so that a future difference is not hidden). */
-function each(kind: FactKind, object: string, status: Status, items: readonly string[], category: DeviationCategory, reason: string): ParityDeviation[] {
-  return items.map((item) => ({ fact: { kind, object, item: literalPattern(item), status }, category, reason }));
-}
 const whole = (kind: FactKind, object: string, status: Status, category: DeviationCategory, reason: string): ParityDeviation => ({ fact: { kind, object, status }, category, reason });
 const verbs = (prefix: string, vs: readonly string[]) => vs.map((v) => `${prefix}|${v}`);
 const CRUD = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
@@ -37,60 +33,60 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean, o: { reado
   const common: ParityDeviation[] = [
     // Values from pipeline-install-config, given directly.
     whole(F.CONFIGMAP, 'pipeline-install-config', 'missing', C.PLATFORM_INTEGRATION, INSTALL_CONFIG),
-    ...each(F.ARG, CACHE, 'missing', ['--db_driver=$(DBCONFIG_DRIVER)', '--db_host=$(DBCONFIG_HOST_NAME)', '--db_name=$(DBCONFIG_DB_NAME)', '--db_port=$(DBCONFIG_PORT)', '--listen_port=$(WEBHOOK_PORT)'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
-    ...each(F.ARG, CACHE, 'extra', ['--db_driver=mysql', '--db_host=mysql', '--db_name=cachedb', '--db_port=3306', '--listen_port=8443'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
-    ...each(F.ENV, CACHE, 'missing', ['DBCONFIG_DB_NAME', 'DBCONFIG_DRIVER', 'DBCONFIG_HOST_NAME', 'DBCONFIG_PORT', 'WEBHOOK_PORT'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
-    ...each(F.ARG, MLMD, 'missing', ['--mysql_config_database=$(MYSQL_DATABASE)', '--mysql_config_host=$(MYSQL_HOST)', '--mysql_config_port=$(MYSQL_PORT)'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
-    ...each(F.ARG, MLMD, 'extra', ['--mysql_config_database=metadb', '--mysql_config_host=mysql', '--mysql_config_port=3306'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
-    ...each(F.ENV, MLMD, 'missing', ['MYSQL_DATABASE', 'MYSQL_HOST', 'MYSQL_PORT'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
-    ...each(F.ARG, CACHE, 'extra', ['--tls_cert_filename=tls.crt', '--tls_key_filename=tls.key'], C.PLATFORM_INTEGRATION,
+    ...itemDeviations({ kind: F.ARG, object: CACHE, status: 'missing' }, ['--db_driver=$(DBCONFIG_DRIVER)', '--db_host=$(DBCONFIG_HOST_NAME)', '--db_name=$(DBCONFIG_DB_NAME)', '--db_port=$(DBCONFIG_PORT)', '--listen_port=$(WEBHOOK_PORT)'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...itemDeviations({ kind: F.ARG, object: CACHE, status: 'extra' }, ['--db_driver=mysql', '--db_host=mysql', '--db_name=cachedb', '--db_port=3306', '--listen_port=8443'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...itemDeviations({ kind: F.ENV, object: CACHE, status: 'missing' }, ['DBCONFIG_DB_NAME', 'DBCONFIG_DRIVER', 'DBCONFIG_HOST_NAME', 'DBCONFIG_PORT', 'WEBHOOK_PORT'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...itemDeviations({ kind: F.ARG, object: MLMD, status: 'missing' }, ['--mysql_config_database=$(MYSQL_DATABASE)', '--mysql_config_host=$(MYSQL_HOST)', '--mysql_config_port=$(MYSQL_PORT)'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...itemDeviations({ kind: F.ARG, object: MLMD, status: 'extra' }, ['--mysql_config_database=metadb', '--mysql_config_host=mysql', '--mysql_config_port=3306'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...itemDeviations({ kind: F.ENV, object: MLMD, status: 'missing' }, ['MYSQL_DATABASE', 'MYSQL_HOST', 'MYSQL_PORT'], C.PLATFORM_INTEGRATION, LITERAL_VALUES),
+    ...itemDeviations({ kind: F.ARG, object: CACHE, status: 'extra' }, ['--tls_cert_filename=tls.crt', '--tls_key_filename=tls.key'], C.PLATFORM_INTEGRATION,
       'the cache webhook\'s key pair comes from the platform\'s certificate provider as a kubernetes.io/tls Secret (tls.crt, tls.key), not from the cache deployer, so the server is told those file names.'),
     // Cache server env at the program's defaults.
-    ...each(F.ENV, CACHE, 'missing', ['CACHE_IMAGE', 'CACHE_NODE_RESTRICTIONS', 'DEFAULT_CACHE_STALENESS', 'MAXIMUM_CACHE_STALENESS'], C.NOT_INSTALLED,
+    ...itemDeviations({ kind: F.ENV, object: CACHE, status: 'missing' }, ['CACHE_IMAGE', 'CACHE_NODE_RESTRICTIONS', 'DEFAULT_CACHE_STALENESS', 'MAXIMUM_CACHE_STALENESS'], C.NOT_INSTALLED,
       'upstream sets ghcr.io/containerd/busybox, false and empty stalenesses, which are exactly what the cache server at 2.17.0 uses when these are unset (server/mutation.go, watcher.go).'),
     // The API server.
-    ...each(F.ENV, API, 'missing', ['DBCONFIG_USER', 'DBCONFIG_PASSWORD', 'DBCONFIG_DBNAME', 'DBCONFIG_HOST', 'DBCONFIG_PORT', 'DB_DRIVER_NAME'], C.NOT_INSTALLED,
+    ...itemDeviations({ kind: F.ENV, object: API, status: 'missing' }, ['DBCONFIG_USER', 'DBCONFIG_PASSWORD', 'DBCONFIG_DBNAME', 'DBCONFIG_HOST', 'DBCONFIG_PORT', 'DB_DRIVER_NAME'], C.NOT_INSTALLED,
       'no setting of the API server at 2.17.0 reads these names (it reads DBConfig.MySQLConfig.*, given as DBCONFIG_MYSQLCONFIG_*, and DBDriverName from its config.json, mysql).'),
-    ...each(F.ENV, API, 'missing', ['DBCONFIG_CONMAXLIFETIME', 'AUTO_UPDATE_PIPELINE_DEFAULT_VERSION', 'BLOCK_V1_PIPELINES', 'V1_ALLOWED_NAMESPACES', 'CLUSTER_DOMAIN', 'COMPILED_PIPELINE_SPEC_PATCH',
+    ...itemDeviations({ kind: F.ENV, object: API, status: 'missing' }, ['DBCONFIG_CONMAXLIFETIME', 'AUTO_UPDATE_PIPELINE_DEFAULT_VERSION', 'BLOCK_V1_PIPELINES', 'V1_ALLOWED_NAMESPACES', 'CLUSTER_DOMAIN', 'COMPILED_PIPELINE_SPEC_PATCH',
       'DEFAULT_SECURITY_CONTEXT_HOST_USERS', 'DEFAULT_SECURITY_CONTEXT_RUN_AS_GROUP', 'DEFAULT_SECURITY_CONTEXT_RUN_AS_NON_ROOT', 'DEFAULT_SECURITY_CONTEXT_RUN_AS_USER'], C.NOT_INSTALLED,
     `${DEFAULTS} (120s from config.json, true, false, empty, cluster.local, {} and empty security-context defaults in common/config.go)`),
-    ...each(F.ENV, API, 'missing', ['LOG_LEVEL', 'PIPELINE_LOG_LEVEL', 'PUBLISH_LOGS'], C.NOT_INSTALLED,
+    ...itemDeviations({ kind: F.ENV, object: API, status: 'missing' }, ['LOG_LEVEL', 'PIPELINE_LOG_LEVEL', 'PUBLISH_LOGS'], C.NOT_INSTALLED,
       'upstream\'s values are the defaults at 2.17.0: the API server logs at info without a level, and the compiler passes PIPELINE_LOG_LEVEL and PUBLISH_LOGS to drivers and launchers only when set, whose flags default to 1 and true (argocompiler/container.go, cmd/driver, cmd/launcher-v2).'),
-    ...each(F.ENV, 'Deployment/ml-pipeline-persistenceagent container ml-pipeline-persistenceagent', 'missing', ['LOG_LEVEL'], C.NOT_INSTALLED,
+    ...itemDeviations({ kind: F.ENV, object: 'Deployment/ml-pipeline-persistenceagent container ml-pipeline-persistenceagent', status: 'missing' }, ['LOG_LEVEL'], C.NOT_INSTALLED,
       'the persistence agent image sets LOG_LEVEL=info itself (Dockerfile.persistenceagent at 2.17.0), the value upstream gives.'),
-    ...each(F.ENV, 'Deployment/ml-pipeline-scheduledworkflow container ml-pipeline-scheduledworkflow', 'missing', ['LOG_LEVEL'], C.NOT_INSTALLED,
+    ...itemDeviations({ kind: F.ENV, object: 'Deployment/ml-pipeline-scheduledworkflow container ml-pipeline-scheduledworkflow', status: 'missing' }, ['LOG_LEVEL'], C.NOT_INSTALLED,
       'the scheduled-workflow image sets LOG_LEVEL=info itself (Dockerfile.scheduledworkflow at 2.17.0), the value upstream gives.'),
-    ...each(F.ENV, 'Deployment/ml-pipeline-ui container ml-pipeline-ui', 'missing', ['ARTIFACT_NAMESPACE_KEY_PREFIX', 'ARTIFACT_NAMESPACE_OWNERSHIP_MODE', 'CLUSTER_DOMAIN'], C.NOT_INSTALLED,
+    ...itemDeviations({ kind: F.ENV, object: 'Deployment/ml-pipeline-ui container ml-pipeline-ui', status: 'missing' }, ['ARTIFACT_NAMESPACE_KEY_PREFIX', 'ARTIFACT_NAMESPACE_OWNERSHIP_MODE', 'CLUSTER_DOMAIN'], C.NOT_INSTALLED,
       'upstream references optional keys of pipeline-install-config that its ConfigMap does not carry, so these variables are unset in upstream\'s UI too.'),
-    ...each(F.ENV, 'Deployment/ml-pipeline-ui container ml-pipeline-ui', 'extra', ['MINIO_HOST', 'MINIO_PORT', 'MINIO_SSL'], C.PLATFORM_INTEGRATION,
+    ...itemDeviations({ kind: F.ENV, object: 'Deployment/ml-pipeline-ui container ml-pipeline-ui', status: 'extra' }, ['MINIO_HOST', 'MINIO_PORT', 'MINIO_SSL'], C.PLATFORM_INTEGRATION,
       'the UI is given the object store\'s host, port and scheme of the configured store (included SeaweedFS or external S3), where upstream relies on the UI\'s built-in seaweedfs host in its own namespace (frontend/server/configs.ts at 2.17.0), which fits only the included store.'),
-    ...each(F.PORT, 'Deployment/metadata-envoy-deployment container container', 'missing', ['9901/TCP'], C.HARDENING,
+    ...itemDeviations({ kind: F.PORT, object: 'Deployment/metadata-envoy-deployment container container', status: 'missing' }, ['9901/TCP'], C.HARDENING,
       'the metadata Envoy\'s admin interface listens on 127.0.0.1 only, so it is not a container port other pods can reach.'),
-    ...each(F.PORT, 'Deployment/seaweedfs container seaweedfs', 'extra', ['18888/TCP'], C.HARDENING,
+    ...itemDeviations({ kind: F.PORT, object: 'Deployment/seaweedfs container seaweedfs', status: 'extra' }, ['18888/TCP'], C.HARDENING,
       'the filer gRPC port SeaweedFS serves (upstream\'s seaweedfs Service targets 18888 too) is declared as a named container port, which the Service targets by name.'),
-    ...each(F.ENV, 'Deployment/mysql container mysql', 'missing', ['MYSQL_ALLOW_EMPTY_PASSWORD'], C.HARDENING,
+    ...itemDeviations({ kind: F.ENV, object: 'Deployment/mysql container mysql', status: 'missing' }, ['MYSQL_ALLOW_EMPTY_PASSWORD'], C.HARDENING,
       'MySQL\'s root password comes from the user\'s database Secret, not an empty password.'),
-    ...each(F.ENV, 'Deployment/mysql container mysql', 'extra', ['MYSQL_ROOT_PASSWORD'], C.HARDENING,
+    ...itemDeviations({ kind: F.ENV, object: 'Deployment/mysql container mysql', status: 'extra' }, ['MYSQL_ROOT_PASSWORD'], C.HARDENING,
       'MySQL\'s root password comes from the user\'s database Secret, not an empty password.'),
-    ...each(F.PROBE, 'Deployment/mysql container mysql', 'extra', ['readiness'], C.HARDENING,
+    ...itemDeviations({ kind: F.PROBE, object: 'Deployment/mysql container mysql', status: 'extra' }, ['readiness'], C.HARDENING,
       'a TCP readiness probe on 3306, so that the mysql Service sends the API server and metadata server connections only once MySQL accepts them; upstream has none (and, as upstream, no liveness probe restarts it while it initializes).'),
     // Init containers.
-    ...each(F.CONTAINER, 'Deployment/ml-pipeline', 'missing', ['init:wait-for-database', 'init:wait-for-metadata-grpc'], C.NOT_INSTALLED, INIT),
-    ...each(F.CONTAINER, 'Deployment/metadata-grpc-deployment', 'missing', ['init:wait-for-database'], C.NOT_INSTALLED, INIT),
-    ...each(F.CONTAINER, 'Deployment/metadata-writer', 'missing', ['init:wait-for-metadata-grpc'], C.NOT_INSTALLED, INIT),
-    ...each(F.CONTAINER, 'Deployment/ml-pipeline-persistenceagent', 'missing', ['init:wait-for-ml-pipeline'], C.NOT_INSTALLED, INIT),
-    ...each(F.CONTAINER, 'Deployment/ml-pipeline-scheduledworkflow', 'missing', ['init:wait-for-ml-pipeline'], C.NOT_INSTALLED, INIT),
+    ...itemDeviations({ kind: F.CONTAINER, object: 'Deployment/ml-pipeline', status: 'missing' }, ['init:wait-for-database', 'init:wait-for-metadata-grpc'], C.NOT_INSTALLED, INIT),
+    ...itemDeviations({ kind: F.CONTAINER, object: 'Deployment/metadata-grpc-deployment', status: 'missing' }, ['init:wait-for-database'], C.NOT_INSTALLED, INIT),
+    ...itemDeviations({ kind: F.CONTAINER, object: 'Deployment/metadata-writer', status: 'missing' }, ['init:wait-for-metadata-grpc'], C.NOT_INSTALLED, INIT),
+    ...itemDeviations({ kind: F.CONTAINER, object: 'Deployment/ml-pipeline-persistenceagent', status: 'missing' }, ['init:wait-for-ml-pipeline'], C.NOT_INSTALLED, INIT),
+    ...itemDeviations({ kind: F.CONTAINER, object: 'Deployment/ml-pipeline-scheduledworkflow', status: 'missing' }, ['init:wait-for-ml-pipeline'], C.NOT_INSTALLED, INIT),
     // Selectors.
     ...['cache-server', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver'].flatMap((svc) =>
-      each(F.SERVICE_SELECTOR, svc, 'missing', ['app.kubernetes.io/component', 'app.kubernetes.io/name', 'application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR)),
+      itemDeviations({ kind: F.SERVICE_SELECTOR, object: svc, status: 'missing' }, ['app.kubernetes.io/component', 'app.kubernetes.io/name', 'application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR)),
     ...['metadata-envoy-service', 'metadata-grpc-service', 'mysql', 'seaweedfs'].flatMap((svc) =>
-      each(F.SERVICE_SELECTOR, svc, 'missing', ['application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR)),
+      itemDeviations({ kind: F.SERVICE_SELECTOR, object: svc, status: 'missing' }, ['application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR)),
     // RBAC.
-    ...each(F.RBAC, 'Deployment/cache-server', 'missing', ['|configmaps|get'], C.SCOPED_RBAC,
+    ...itemDeviations({ kind: F.RBAC, object: 'Deployment/cache-server', status: 'missing' }, ['|configmaps|get'], C.SCOPED_RBAC,
       'the cache server at 2.17.0 reads no ConfigMap; upstream\'s role carries the grant for the cache deployer, which is not installed.'),
-    ...each(F.RBAC, 'Deployment/ml-pipeline-viewer-crd', 'missing', [...verbs('*|deployments', CRUD), ...verbs('*|services', CRUD)], C.SCOPED_RBAC,
+    ...itemDeviations({ kind: F.RBAC, object: 'Deployment/ml-pipeline-viewer-crd', status: 'missing' }, [...verbs('*|deployments', CRUD), ...verbs('*|services', CRUD)], C.SCOPED_RBAC,
       'the viewer controller at 2.17.0 manages apps/v1 Deployments and core Services only, so its grants name those groups instead of \'*\'.'),
-    ...each(F.RBAC, 'Deployment/ml-pipeline-viewer-crd', 'extra', [...verbs('apps|deployments', CRUD), ...verbs('|services', CRUD)], C.SCOPED_RBAC,
+    ...itemDeviations({ kind: F.RBAC, object: 'Deployment/ml-pipeline-viewer-crd', status: 'extra' }, [...verbs('apps|deployments', CRUD), ...verbs('|services', CRUD)], C.SCOPED_RBAC,
       'the viewer controller at 2.17.0 manages apps/v1 Deployments and core Services only, so its grants name those groups instead of \'*\'.'),
     // Not installed.
     whole(F.WORKLOAD, 'Deployment/cache-deployer-deployment', 'missing', C.PLATFORM_INTEGRATION,
@@ -110,20 +106,20 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean, o: { reado
     ...common,
     whole(F.CONFIGMAP, 'pipeline-api-server-config', 'missing', C.PLATFORM_INTEGRATION,
       'the four settings upstream passes to the API server through envFrom this ConfigMap (MULTIUSER, DEFAULTPIPELINERUNNERSERVICEACCOUNT, VISUALIZATIONSERVICE_NAME, VISUALIZATIONSERVICE_PORT) are given as env directly.'),
-    ...each(F.ENV, API, 'extra', ['MULTIUSER', 'DEFAULTPIPELINERUNNERSERVICEACCOUNT', 'VISUALIZATIONSERVICE_NAME', 'VISUALIZATIONSERVICE_PORT'], C.PLATFORM_INTEGRATION,
+    ...itemDeviations({ kind: F.ENV, object: API, status: 'extra' }, ['MULTIUSER', 'DEFAULTPIPELINERUNNERSERVICEACCOUNT', 'VISUALIZATIONSERVICE_NAME', 'VISUALIZATIONSERVICE_PORT'], C.PLATFORM_INTEGRATION,
       'the four settings upstream passes to the API server through envFrom pipeline-api-server-config are given as env directly, with upstream\'s values (true, default-editor, ml-pipeline-visualizationserver, 8888).'),
-    ...each(F.RBAC, 'Deployment/ml-pipeline', 'differs', ['|configmaps|get', '|secrets|get'], C.PLATFORM_INTEGRATION,
+    ...itemDeviations({ kind: F.RBAC, object: 'Deployment/ml-pipeline', status: 'differs' }, ['|configmaps|get', '|secrets|get'], C.PLATFORM_INTEGRATION,
       'multi-user, the API server reads kfp-launcher and kfp-mlflow-credentials in every profile namespace through its ClusterRole (by name, as upstream\'s), which covers the same grant upstream repeats in a Role of its namespace.'),
     // The profile hook.
-    ...each(F.SERVICE_SELECTOR, 'kubeflow-pipelines-profile-controller', 'missing', ['app.kubernetes.io/component', 'app.kubernetes.io/name', 'application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR),
+    ...itemDeviations({ kind: F.SERVICE_SELECTOR, object: 'kubeflow-pipelines-profile-controller', status: 'missing' }, ['app.kubernetes.io/component', 'app.kubernetes.io/name', 'application-crd-id'], C.PLATFORM_INTEGRATION, SELECTOR),
     { fact: { kind: F.COMMAND, object: HOOK, status: 'differs', upstream: '["python","/hooks/sync.py"]' }, category: C.PLATFORM_INTEGRATION, reason: HOOK_SCRIPT },
     whole(F.CONFIGMAP, 'kubeflow-pipelines-profile-controller-env', 'missing', C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
-    ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'missing', ['sync.py'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
-    ...each(F.CONFIGMAP_KEY, 'kubeflow-pipelines-profile-controller-code', 'extra', ['sync.js'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
-    ...each(F.ENV, HOOK, 'missing', ['ARTIFACTS_PROXY_ENABLED', 'ARTIFACT_RETENTION_DAYS', 'KFP_DEFAULT_PIPELINE_ROOT', 'KFP_VERSION', 'OBJECT_STORE_HOST',
+    ...itemDeviations({ kind: F.CONFIGMAP_KEY, object: 'kubeflow-pipelines-profile-controller-code', status: 'missing' }, ['sync.py'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...itemDeviations({ kind: F.CONFIGMAP_KEY, object: 'kubeflow-pipelines-profile-controller-code', status: 'extra' }, ['sync.js'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...itemDeviations({ kind: F.ENV, object: HOOK, status: 'missing' }, ['ARTIFACTS_PROXY_ENABLED', 'ARTIFACT_RETENTION_DAYS', 'KFP_DEFAULT_PIPELINE_ROOT', 'KFP_VERSION', 'OBJECT_STORE_HOST',
       ...(o.tenantIdentities ? [] : ['AWS_ENDPOINT_URL', 'AWS_REGION', 'S3_ENDPOINT_URL'])], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
-    ...each(F.ENV, HOOK, 'extra', ['BUCKET', 'FRONTEND_IMAGE', 'KFP_NAMESPACE', 'OBJECT_STORE_ISOLATION', 'PORT'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
-    ...each(F.RBAC, 'StatefulSet/metacontroller', 'missing', [...verbs('networking.istio.io|destinationrules', CRUD), ...verbs('security.istio.io|authorizationpolicies', CRUD)], C.SCOPED_RBAC,
+    ...itemDeviations({ kind: F.ENV, object: HOOK, status: 'extra' }, ['BUCKET', 'FRONTEND_IMAGE', 'KFP_NAMESPACE', 'OBJECT_STORE_ISOLATION', 'PORT'], C.PLATFORM_INTEGRATION, HOOK_SCRIPT),
+    ...itemDeviations({ kind: F.RBAC, object: 'StatefulSet/metacontroller', status: 'missing' }, [...verbs('networking.istio.io|destinationrules', CRUD), ...verbs('security.istio.io|authorizationpolicies', CRUD)], C.SCOPED_RBAC,
       'metacontroller gets what the hooks of this platform return as children; the profile hook returns no Istio DestinationRule or AuthorizationPolicy.'),
     // Values upstream takes from pipeline-install-config, written in.
     ...([
@@ -140,7 +136,7 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean, o: { reado
       reason: 'the two settings upstream passes to the API server through envFrom pipeline-api-server-config are given as env directly, with upstream\'s values (true, default-editor).',
     },
     { fact: { kind: F.ENV_FROM, object: HOOK, item: 'configMap:kubeflow-pipelines-profile-controller-env', status: 'missing' }, category: C.PLATFORM_INTEGRATION, reason: HOOK_SCRIPT },
-    ...each(F.PROBE, HOOK, 'extra', ['liveness', 'readiness'], C.HARDENING,
+    ...itemDeviations({ kind: F.PROBE, object: HOOK, status: 'extra' }, ['liveness', 'readiness'], C.HARDENING,
       'the project\'s hook script answers GET /healthz (profile-hook-script.ts), so the kubelet restarts a hung hook server and the Service sends metacontroller only to a started one.'),
     {
       fact: { kind: F.PROBE, object: ENVOY, item: 'readiness', status: 'extra' },

@@ -1,5 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { valueDeviation } from '../../lib/parity-items';
+import { itemDeviations, rbacItems, valueDeviation } from '../../lib/parity-items';
 
 const OPERATOR = 'Deployment/kuberay-operator';
 const CONTAINER = `${OPERATOR} container kuberay-operator`;
@@ -11,19 +11,13 @@ export const KUBERAY_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     DeviationCategory.PLATFORM_INTEGRATION, 'the Controller probes the operator\'s health endpoints (/healthz, /readyz on its health probe port 8082) rather than its metrics page, which answers while the manager is not ready.')),
   { fact: { kind: FactKind.ARG, object: CONTAINER, item: '--feature-gates=RayClusterStatusConditions=true', status: 'missing' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: GATES_REASON },
   { fact: { kind: FactKind.ARG, object: CONTAINER, item: '--feature-gates=RayClusterStatusConditions=true,RayCronJob=true', status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: GATES_REASON },
-  ...['--health-probe-bind-address=:8082', '--metrics-addr=:8080'].map((item) => ({
-    fact: { kind: FactKind.ARG, object: CONTAINER, item, status: 'extra' as const },
-    category: DeviationCategory.PLATFORM_INTEGRATION,
-    reason: 'the flag states the value v1.7.0 defaults to (apis/config/v1alpha1 DefaultProbeAddr ":8082", DefaultMetricsAddr ":8080"), so that the probes and Service the construct emits visibly match what the operator serves.',
-  })),
+  ...itemDeviations({ kind: FactKind.ARG, object: CONTAINER, status: 'extra' }, ['--health-probe-bind-address=:8082', '--metrics-addr=:8080'], DeviationCategory.PLATFORM_INTEGRATION,
+    'the flag states the value v1.7.0 defaults to (apis/config/v1alpha1 DefaultProbeAddr ":8082", DefaultMetricsAddr ":8080"), so that the probes and Service the construct emits visibly match what the operator serves.'),
   {
     fact: { kind: FactKind.PORT, object: CONTAINER, item: '8082/TCP', status: 'extra' },
     category: DeviationCategory.HARDENING,
     reason: 'the health probe port (8082, v1.7.0\'s default) is declared as a named container port, so that the probes and checks refer to a declared port.',
   },
-  ...['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'].map((verb) => ({
-    fact: { kind: FactKind.RBAC, object: OPERATOR, item: `|configmaps|${verb}`, status: 'missing' as const },
-    category: DeviationCategory.SCOPED_RBAC,
-    reason: 'upstream\'s leader-election Role grants ConfigMaps, but v1.7.0 (controller-runtime v0.24) locks with Leases only, which the Controller grants in the operator\'s namespace.',
-  })),
+  ...itemDeviations({ kind: FactKind.RBAC, object: OPERATOR, status: 'missing' }, rbacItems('', ['configmaps'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']), DeviationCategory.SCOPED_RBAC,
+    'upstream\'s leader-election Role grants ConfigMaps, but v1.7.0 (controller-runtime v0.24) locks with Leases only, which the Controller grants in the operator\'s namespace.'),
 ];

@@ -1,4 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/llama-stack-k8s-operator-controller-manager';
 const METRICS_SERVICE = 'llama-stack-k8s-operator-controller-manager-metrics-service';
@@ -14,11 +15,8 @@ export const LLAMA_STACK_OPERATOR_PARITY_DEVIATIONS: readonly ParityDeviation[] 
   { fact: { kind: FactKind.PORT, object: `${MANAGER} container manager`, item: '8080/TCP', status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: PLAIN_METRICS },
   { fact: { kind: FactKind.SERVICE_PORT, object: METRICS_SERVICE, item: '8080/TCP', status: 'extra' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: PLAIN_METRICS },
   { fact: { kind: FactKind.SERVICE_PORT, object: METRICS_SERVICE, item: '8443/TCP', status: 'missing' }, category: DeviationCategory.PLATFORM_INTEGRATION, reason: PLAIN_METRICS },
-  ...['authentication.k8s.io|tokenreviews|create', 'authorization.k8s.io|subjectaccessreviews|create'].map((item) => ({
-    fact: { kind: FactKind.RBAC, object: MANAGER, item, status: 'missing' as const },
-    category: DeviationCategory.SCOPED_RBAC,
-    reason: 'upstream grants these for authenticated metrics, which v0.9.0\'s manager does not serve (plain HTTP metrics, no kube-rbac-proxy in the default install): nothing reviews tokens.',
-  })),
+  ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'missing' }, ['authentication.k8s.io|tokenreviews|create', 'authorization.k8s.io|subjectaccessreviews|create'], DeviationCategory.SCOPED_RBAC,
+    'upstream grants these for authenticated metrics, which v0.9.0\'s manager does not serve (plain HTTP metrics, no kube-rbac-proxy in the default install): nothing reviews tokens.'),
   {
     fact: { kind: FactKind.RBAC, object: MANAGER, item: 'security.openshift.io|securitycontextconstraints|use', status: 'missing' },
     category: DeviationCategory.SCOPED_RBAC,

@@ -1,4 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/mlflow-operator-controller-manager';
 const CONTAINER = `${MANAGER} container manager`;
@@ -6,17 +7,13 @@ const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 /** Upstream main, which the odh-stable image is built from (.tekton/mlflow-operator-push.yaml). */
 const MAIN = 'the construct models the odh-stable build of upstream main (Konflux pushes odh-stable on every push to main), newer than 1.1.0';
 
-const rbac = (items: string[], reason: string, status: 'extra' | 'differs' = 'extra'): ParityDeviation[] => items.map((item) => ({
-  fact: { kind: FactKind.RBAC, object: MANAGER, item, status }, category: DeviationCategory.NEWER_UPSTREAM_FIX, reason,
-}));
+const rbac = (items: string[], reason: string, status: 'extra' | 'differs' = 'extra'): ParityDeviation[] =>
+  itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status }, items, DeviationCategory.NEWER_UPSTREAM_FIX, reason);
 
 /** The MLflow operator's differences from upstream's 1.1.0 install (overlay odh), on purpose. */
 export const MLFLOW_OPERATOR_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
-  ...['ENABLE_MLFLOW_OPERATOR_MODULE_CONTROLLER', 'ENABLE_NAMESPACE_RBAC', 'RESOURCE_NAME_PREFIX'].map((item) => ({
-    fact: { kind: FactKind.ENV, object: CONTAINER, item, status: 'extra' as const },
-    category: DeviationCategory.NEWER_UPSTREAM_FIX,
-    reason: `${MAIN}: main's internal/config/config.go reads this setting; 1.1.0 does not read it, so it is inert there.`,
-  })),
+  ...itemDeviations({ kind: FactKind.ENV, object: CONTAINER, status: 'extra' }, ['ENABLE_MLFLOW_OPERATOR_MODULE_CONTROLLER', 'ENABLE_NAMESPACE_RBAC', 'RESOURCE_NAME_PREFIX'], DeviationCategory.NEWER_UPSTREAM_FIX,
+    `${MAIN}: main's internal/config/config.go reads this setting; 1.1.0 does not read it, so it is inert there.`),
   {
     fact: { kind: FactKind.ARG, object: CONTAINER, item: '--metrics-cert-path=/etc/metrics-certs', status: 'missing' },
     category: DeviationCategory.PLATFORM_INTEGRATION,

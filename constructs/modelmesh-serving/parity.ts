@@ -1,24 +1,19 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations, rbacItems } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/modelmesh-controller';
 
 /** ModelMesh Serving's differences from upstream's v0.12.0 install (cluster scope), on purpose. */
 export const MODELMESH_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
-  ...['--health-probe-bind-address=:8081', '--metrics-addr=:8080'].map((item) => ({
-    fact: { kind: FactKind.ARG, object: `${MANAGER} container manager`, item, status: 'extra' as const },
-    category: DeviationCategory.PLATFORM_INTEGRATION,
-    reason: 'states main.go\'s own defaults at v0.12.0 (:8081 probes, :8080 metrics), so that the declared ports, probes and metrics Service cannot drift from what the manager binds.',
-  })),
+  ...itemDeviations({ kind: FactKind.ARG, object: `${MANAGER} container manager`, status: 'extra' }, ['--health-probe-bind-address=:8081', '--metrics-addr=:8080'], DeviationCategory.PLATFORM_INTEGRATION,
+    'states main.go\'s own defaults at v0.12.0 (:8081 probes, :8080 metrics), so that the declared ports, probes and metrics Service cannot drift from what the manager binds.'),
   {
     fact: { kind: FactKind.PORT, object: `${MANAGER} container manager`, item: '8080/TCP', status: 'extra' },
     category: DeviationCategory.PLATFORM_INTEGRATION,
     reason: 'the plain-HTTP metrics port the manager binds by default (--metrics-addr :8080), declared so that the metrics Service and network policy refer to a named port.',
   },
-  ...['clusterservingruntimes', 'servingruntimes'].flatMap((r) => ['create', 'delete', 'get', 'list', 'patch', 'watch'].map((verb) => ({
-    fact: { kind: FactKind.RBAC, object: MANAGER, item: `serving.kserve.io|${r}/finalizers|${verb}`, status: 'missing' as const },
-    category: DeviationCategory.SCOPED_RBAC,
-    reason: 'the finalizers subresource is only ever checked for update (an owner reference with blockOwnerDeletion, which SetControllerReference sets on the HPAs and Services), and update is granted.',
-  }))),
+  ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'missing' }, rbacItems('serving.kserve.io', ['clusterservingruntimes/finalizers', 'servingruntimes/finalizers'], ['create', 'delete', 'get', 'list', 'patch', 'watch']), DeviationCategory.SCOPED_RBAC,
+    'the finalizers subresource is only ever checked for update (an owner reference with blockOwnerDeletion, which SetControllerReference sets on the HPAs and Services), and update is granted.'),
   {
     fact: { kind: FactKind.RBAC, object: MANAGER, item: 'security.openshift.io|securitycontextconstraints|use', status: 'missing' },
     category: DeviationCategory.NOT_INSTALLED,

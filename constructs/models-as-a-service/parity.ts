@@ -1,4 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations, rbacItems } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/maas-controller';
 
@@ -9,11 +10,8 @@ export const MAAS_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     category: DeviationCategory.PLATFORM_INTEGRATION,
     reason: 'the webhook server port (controller-runtime\'s default 9443, which v0.2.1\'s webhooks are served on), declared so that the webhook Service and network policy refer to a named port.',
   },
-  ...['create', 'delete', 'get', 'list', 'patch', 'watch'].map((verb) => ({
-    fact: { kind: FactKind.RBAC, object: MANAGER, item: `cert-manager.io|certificates|${verb}`, status: 'extra' as const },
-    category: DeviationCategory.NEWER_UPSTREAM_FIX,
-    reason: 'upstream\'s install deploys the odh-stable image, built from branch stable, whose tenant controller manages cert-manager Certificates (its kubebuilder marker there); v0.2.1\'s generated role predates it.',
-  })),
+  ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'extra' }, rbacItems('cert-manager.io', ['certificates'], ['create', 'delete', 'get', 'list', 'patch', 'watch']), DeviationCategory.NEWER_UPSTREAM_FIX,
+    'upstream\'s install deploys the odh-stable image, built from branch stable, whose tenant controller manages cert-manager Certificates (its kubebuilder marker there); v0.2.1\'s generated role predates it.'),
   {
     fact: { kind: FactKind.RBAC, object: MANAGER, item: 'maas.opendatahub.io|maastenantconfigs/finalizers|update', status: 'extra' },
     category: DeviationCategory.PLATFORM_INTEGRATION,

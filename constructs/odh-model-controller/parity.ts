@@ -1,4 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations, rbacItems } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/odh-model-controller';
 
@@ -15,31 +16,22 @@ const BUILD_TIME_PARAMETERS = [
 
 /** odh-model-controller's differences from upstream's odh-v3.5-EA2 install (config/base), on purpose. */
 export const ODH_MODEL_CONTROLLER_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
-  ...BUILD_TIME_PARAMETERS.map((item) => ({
-    fact: { kind: FactKind.CONFIGMAP_KEY, object: 'odh-model-controller-parameters', item, status: 'missing' as const },
-    category: DeviationCategory.NOT_INSTALLED,
-    reason: 'a kustomize parameter (config/base/kustomization.yaml replacements: an image or env value set at build time); the only key odh-v3.5-EA2 reads from the cluster is ray-tls-generator-image; the construct sets the env values and its own images directly and ships none of the runtime templates the other images are for.',
-  })),
+  ...itemDeviations({ kind: FactKind.CONFIGMAP_KEY, object: 'odh-model-controller-parameters', status: 'missing' }, BUILD_TIME_PARAMETERS, DeviationCategory.NOT_INSTALLED,
+    'a kustomize parameter (config/base/kustomization.yaml replacements: an image or env value set at build time); the only key odh-v3.5-EA2 reads from the cluster is ray-tls-generator-image; the construct sets the env values and its own images directly and ships none of the runtime templates the other images are for.'),
   {
     fact: { kind: FactKind.PORT, object: `${MANAGER} container manager`, item: '8080/TCP', status: 'extra' },
     category: DeviationCategory.PLATFORM_INTEGRATION,
     reason: 'the plain-HTTP metrics port the manager binds (--metrics-bind-address=:8080, as upstream), declared so that the metrics Service and network policy refer to a named port.',
   },
-  ...['create', 'delete'].map((verb) => ({
-    fact: { kind: FactKind.RBAC, object: MANAGER, item: `nim.opendatahub.io|accounts|${verb}`, status: 'extra' as const },
-    category: DeviationCategory.PLATFORM_INTEGRATION,
-    reason: 'lib/controller.ts gives a controller full control of the CRD it owns (check MLP030 holds every owner to it); the Account controller at odh-v3.5-EA2 only reads, updates and patches Accounts.',
-  })),
+  ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'extra' }, rbacItems('nim.opendatahub.io', ['accounts'], ['create', 'delete']), DeviationCategory.PLATFORM_INTEGRATION,
+    'lib/controller.ts gives a controller full control of the CRD it owns (check MLP030 holds every owner to it); the Account controller at odh-v3.5-EA2 only reads, updates and patches Accounts.'),
   {
     fact: { kind: FactKind.RBAC, object: MANAGER, item: 'nim.opendatahub.io|accounts/status|patch', status: 'extra' },
     category: DeviationCategory.PLATFORM_INTEGRATION,
     reason: 'lib/controller.ts grants get, update and patch on the status of a CRD the controller owns (check MLP030); odh-v3.5-EA2 writes Account status with update.',
   },
-  ...['list', 'watch'].map((verb) => ({
-    fact: { kind: FactKind.RBAC, object: MANAGER, item: `nim.opendatahub.io|accounts/status|${verb}`, status: 'missing' as const },
-    category: DeviationCategory.SCOPED_RBAC,
-    reason: 'a status subresource serves only get, update and patch: list and watch on it authorize no request.',
-  })),
+  ...itemDeviations({ kind: FactKind.RBAC, object: MANAGER, status: 'missing' }, rbacItems('nim.opendatahub.io', ['accounts/status'], ['list', 'watch']), DeviationCategory.SCOPED_RBAC,
+    'a status subresource serves only get, update and patch: list and watch on it authorize no request.'),
   {
     fact: { kind: FactKind.RBAC, object: MANAGER, item: 'serving.kserve.io|llminferenceservices|post', status: 'missing' },
     category: DeviationCategory.SCOPED_RBAC,

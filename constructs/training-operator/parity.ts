@@ -1,14 +1,12 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
+import { itemDeviations } from '../../lib/parity-items';
 
 const CONTAINER = 'Deployment/training-operator container training-operator';
 
 /** The Training Operator's differences from upstream's standalone overlay (release-1.9), on purpose. */
 export const TRAINING_OPERATOR_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
-  ...['--health-probe-bind-address=:8081', '--metrics-bind-address=:8080', '--webhook-server-port=9443', '--webhook-service-name=training-operator', '--webhook-secret-name=training-operator-webhook-cert'].map((item) => ({
-    fact: { kind: FactKind.ARG, object: CONTAINER, item, status: 'extra' as const },
-    category: DeviationCategory.PLATFORM_INTEGRATION,
-    reason: 'the flag states the value release-1.9\'s main.go defaults to, so that the probes, Services and webhook Secret the construct emits visibly match what the operator serves.',
-  })),
+  ...itemDeviations({ kind: FactKind.ARG, object: CONTAINER, status: 'extra' }, ['--health-probe-bind-address=:8081', '--metrics-bind-address=:8080', '--webhook-server-port=9443', '--webhook-service-name=training-operator', '--webhook-secret-name=training-operator-webhook-cert'], DeviationCategory.PLATFORM_INTEGRATION,
+    'the flag states the value release-1.9\'s main.go defaults to, so that the probes, Services and webhook Secret the construct emits visibly match what the operator serves.'),
   {
     fact: { kind: FactKind.ARG, object: CONTAINER, item: '--leader-elect', status: 'extra' },
     category: DeviationCategory.HARDENING,

@@ -14,6 +14,7 @@
  *    that are no longer in the output are deleted: webhooks first, then in reverse phase
  *    order, never a CRD that still has custom resources (unless pruneCrds).
  */
+import { ObjectModel } from '../model';
 import { Phase, PHASES } from '../phases';
 import { APPLYSET_PART_OF, applySetId, ApplySetParent, applySetParent, ApplySetState, groupKind, listMembers, readApplySet, UnresolvedKindError, withPartOf, writeApplySet } from './applyset';
 import { ApiError, InterruptedError, KubeClient, UnreachableError } from './client';
@@ -100,10 +101,9 @@ export async function missingPrerequisites(client: KubeClient, desired: DesiredP
 
 const isWebhookConfiguration = (kind: string) => kind === 'ValidatingWebhookConfiguration' || kind === 'MutatingWebhookConfiguration';
 
-/** The CRDs of the output with a conversion webhook, by group/kind. */
-function conversionCrds(objects: readonly DesiredObject[]): Map<string, Json> {
-  return new Map(objects.filter((o) => o.json.kind === 'CustomResourceDefinition' && o.json.spec?.conversion?.webhook)
-    .map((o) => [`${o.json.spec.group}/${o.json.spec.names.kind}`, o.json]));
+/** The CRDs of the output with a conversion webhook, by group/kind (from the output's model, lib/model.ts). */
+function conversionCrds(model: ObjectModel<DesiredObject>): Map<string, Json> {
+  return new Map(model.webhooks.filter((w) => w.type === 'conversion').map((w) => [`${w.owner.json.spec.group}/${w.owner.json.spec.names.kind}`, w.owner.json]));
 }
 
 /** What the checks before the first write learned: the objects as they are on the cluster now, and the objects adopted. */
@@ -257,9 +257,8 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
   const parentChanges = !before.exists || superset[0].size !== before.groupKinds.length || superset[1].size !== before.namespaces.length;
   if (parentChanges && (await namespaceExists(client, parent.namespace))) await writeParent(...superset);
 
-  const conversions = conversionCrds(desired.objects);
-  const servicePhase = new Map(desired.objects.filter((o) => o.json.kind === 'Service' && o.json.apiVersion === 'v1')
-    .map((o) => [`${o.json.metadata.namespace}/${o.json.metadata.name}`, PHASES.indexOf(o.phase as Phase)]));
+  const model = new ObjectModel(desired.objects);
+  const conversions = conversionCrds(model);
   for (const phase of PHASES) {
     const inPhase = desired.objects.filter((o) => o.phase === phase);
     if (!inPhase.length) continue;
@@ -278,7 +277,8 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
       }
       for (const s of services.values()) {
         // A backend applied in this phase or later cannot be up yet: the cold-apply proof reports that wait as broken.
-        const later = servicePhase.get(`${s.namespace}/${s.name}`);
+        const service = model.service(s.namespace, s.name);
+        const later = service && PHASES.indexOf(service.phase as Phase);
         if (later !== undefined && later >= PHASES.indexOf(phase as Phase)) {
           reporter.line(`  not waiting for v1 Service ${s.namespace}/${s.name}: it is applied in ${PHASES[later]}, not before (see the cold-apply order in REPORT.md)`);
           continue;

@@ -5,6 +5,7 @@
  * until a timeout and then fails naming the object, the condition and the last status seen.
  */
 import { READY_CONDITIONS } from '../architecture';
+import { ObjectModel } from '../model';
 import { KubeClient } from './client';
 import { describeRef, Json, Manifest } from './desired';
 
@@ -239,20 +240,20 @@ export async function webhooksCalling(client: KubeClient, namespace: string, nam
 
 /** What in an object calls a Service: `<kind> <name> (webhook a, b)` or `the conversion webhook of CRD <name>`. */
 export function callersIn(obj: Json, namespace: string, name: string): string | undefined {
-  const calls = (cc: Json | undefined) => cc?.service?.namespace === namespace && cc?.service?.name === name;
-  if (obj.kind === 'CustomResourceDefinition') return calls(obj.spec?.conversion?.webhook?.clientConfig) ? `the conversion webhook of CRD ${obj.metadata?.name}` : undefined;
-  const hooks = (obj.webhooks ?? []).filter((w: Json) => calls(w.clientConfig)).map((w: Json) => w.name);
-  return hooks.length ? `${obj.kind} ${obj.metadata?.name} (webhook ${hooks.join(', ')})` : undefined;
+  const calling = webhooksIn(obj).filter((w) => w.clientConfig?.service?.namespace === namespace && w.clientConfig?.service?.name === name);
+  if (!calling.length) return undefined;
+  return obj.kind === 'CustomResourceDefinition' ? `the conversion webhook of CRD ${obj.metadata?.name}` : `${obj.kind} ${obj.metadata?.name} (webhook ${calling.map((w) => w.name).join(', ')})`;
 }
 
 /** The Services (namespace/name) that the webhooks of a webhook configuration, or the conversion webhook of a CRD, call. */
 export function webhookServices(obj: Json): Array<{ namespace: string; name: string }> {
-  const services: Json[] = [];
-  if (obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration') {
-    for (const w of obj.webhooks ?? []) if (w.clientConfig?.service) services.push(w.clientConfig.service);
-  } else if (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.webhook?.clientConfig?.service) {
-    services.push(obj.spec.conversion.webhook.clientConfig.service);
-  }
   const unique = new Set<string>();
-  return services.map((s) => ({ namespace: String(s.namespace), name: String(s.name) })).filter((s) => !unique.has(`${s.namespace}/${s.name}`) && unique.add(`${s.namespace}/${s.name}`));
+  return webhooksIn(obj).filter((w) => w.clientConfig?.service).map((w) => ({ namespace: String(w.clientConfig.service.namespace), name: String(w.clientConfig.service.name) }))
+    .filter((s) => !unique.has(`${s.namespace}/${s.name}`) && unique.add(`${s.namespace}/${s.name}`));
+}
+
+/** The webhooks an object (as applied, or as on the cluster) declares, as lib/model.ts reads them. */
+function webhooksIn(obj: Json): ReturnType<ObjectModel['webhooksOf']> {
+  const model = new ObjectModel([{ json: obj }]);
+  return model.webhooksOf(model.objects[0]);
 }

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, sep } from 'path';
 import { parseAllDocuments, Tags } from 'yaml';
 import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from './builtin';
+import { crossObjectIssues } from './cross-objects';
 import { compileCelRules, validateCustomResources } from './custom-resource';
 import { ecosystemCrd, EcosystemSource } from './ecosystem';
 import { ValidationIssue } from './issues';
@@ -57,6 +58,12 @@ export interface ManifestOptions {
    * @default DEFAULT_KUBERNETES_VERSION
    */
   readonly kubernetesVersion?: KubernetesVersion;
+  /**
+   * Also check the input as a whole (crossObjectFindings): webhook backends and CA sources,
+   * role references, ServiceAccounts, selectors. `mlplatform validate` does.
+   * @default false
+   */
+  readonly crossObjects?: boolean;
 }
 
 /** A document of a file. */
@@ -312,8 +319,13 @@ export function validateManifests(paths: readonly string[], options: ManifestOpt
   const cwd = options.cwd ?? process.cwd();
   const docs = paths.flatMap((p) => readPath(p, cwd, options.skippedCharts));
   const crds = (options.crds ?? []).flatMap((p) => readPath(p, cwd)).map((d) => d.object).filter(isCrd);
-  const findings = validateDocuments(docs, crds, options.kubernetesVersion);
+  const findings = [...validateDocuments(docs, crds, options.kubernetesVersion), ...(options.crossObjects ? crossObjectFindings(docs) : [])];
   return options.missingCrds === 'warning' ? findings.map((f) => (f.rule === 'K8S-NO-CRD' ? { ...f, severity: 'warning' } : f)) : findings;
+}
+
+/** The problems between objects of the documents (lib/validation/cross-objects.ts): webhook backends and CA sources, role references, ServiceAccounts, selectors. */
+export function crossObjectFindings(docs: readonly ManifestDocument[]): ManifestFinding[] {
+  return crossObjectIssues(docs).map(({ index, issue }) => toFinding(docs[index], issue));
 }
 
 /** `file#index Kind namespace/name`, as the text output names an object. */

@@ -165,7 +165,6 @@ async function runRound(server: ApiServer, objects: readonly Json[], creators: r
   const refused: string[] = [];
   const disagreements: string[] = [];
   let declared = 0;
-  const clusterRoles = clusterRoleRules(applied);
   const made: Json[] = [];
   try {
     for (const c of creators) {
@@ -174,7 +173,7 @@ async function runRound(server: ApiServer, objects: readonly Json[], creators: r
         declared++;
         const r = refusals.find((x) => x.grant === g);
         if (r) refused.push(`${c.component.componentName} ${c.serviceAccount.namespace}/${c.serviceAccount.name} ${g.kind} ${g.name}: ${r.error}`);
-        const modelSays = runtimeGrantProblem(applied, c, g, clusterRoles) !== undefined;
+        const modelSays = runtimeGrantProblem(applied, c, g) !== undefined;
         if (modelSays !== !!r) disagreements.push(`${c.component.componentName} ${g.kind} ${g.name}: MLP031 ${modelSays ? 'refuses' : 'accepts'}, the server ${r ? `refuses (${r.error})` : 'accepts'}`);
       }
     }

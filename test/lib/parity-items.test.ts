@@ -12,6 +12,12 @@ describe('itemDeviations', () => {
     expect(patternMatches(plain.fact, diff('|pods|get2'))).toBe(false);
   });
 
+  test('with { patterns: true } a * in an item matches anything (every verb of a resource left out)', () => {
+    const [every] = itemDeviations({ kind: FactKind.RBAC, object: 'Deployment/x', status: 'missing' }, ['|pods|*'], DeviationCategory.SCOPED_RBAC, 'r', { patterns: true });
+    expect(patternMatches(every.fact, diff('|pods|list'))).toBe(true);
+    expect(patternMatches(every.fact, diff('|services|list'))).toBe(false);
+  });
+
   test('rbacItems: group|resource|verb for each resource and verb', () => {
     expect(rbacItems('apps', ['deployments', 'statefulsets'], ['get', 'list'])).toEqual(['apps|deployments|get', 'apps|deployments|list', 'apps|statefulsets|get', 'apps|statefulsets|list']);
   });

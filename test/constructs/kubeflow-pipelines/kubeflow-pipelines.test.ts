@@ -3,9 +3,9 @@ import { parse } from 'yaml';
 import { ArgoWorkflows } from '../../../constructs/argo-workflows';
 import { KubeflowPipelines, KubeflowPipelinesProps, PipelineStore } from '../../../constructs/kubeflow-pipelines';
 import { CertificateProvider } from '../../../lib/certificates';
-import { webhooksOf, caSourceOf } from '../../../lib/checks';
 import { CERT_MANAGER } from '../../../lib/component';
 import { Platform, PlatformError } from '../../../lib/platform';
+import { modelOf } from '../../../lib/platform-model';
 import { ISTIO } from '../../../lib/prerequisites';
 import { wiringTable } from '../../../lib/report';
 import { buildPlatform } from '../../../lib/synth';
@@ -282,9 +282,9 @@ describe('Kubeflow Pipelines component', () => {
     });
 
     test('the checks resolve both webhooks to the API server pods and their CA (MLP020, MLP021)', () => {
-      const hooks = webhooksOf(k8s.model).filter((w) => w.name === 'pipelineversions.pipelines.kubeflow.org');
+      const hooks = modelOf(k8s.model).webhooks.filter((w) => w.name === 'pipelineversions.pipelines.kubeflow.org');
       expect(hooks.map((w) => w.type).sort()).toEqual(['mutating', 'validating']);
-      for (const w of hooks) expect(caSourceOf(k8s.model, w)).toBe('cert-manager kubeflow/kfp-api-webhook-cert');
+      for (const w of hooks) expect(w.caSource).toBe('cert-manager kubeflow/kfp-api-webhook-cert');
       expect(wiringTable(k8s.model).filter((l) => l.includes('pipelineversion'))).toEqual([
         'validating pipelineversions.pipelines.kubeflow.org/pipelineversions.pipelines.kubeflow.org -> kubeflow/ml-pipeline:8443/webhooks/validate-pipelineversion -> Deployment/ml-pipeline:8443 -> cert-manager kubeflow/kfp-api-webhook-cert -> Fail',
         'mutating pipelineversions.pipelines.kubeflow.org/pipelineversions.pipelines.kubeflow.org -> kubeflow/ml-pipeline:8443/webhooks/mutate-pipelineversion -> Deployment/ml-pipeline:8443 -> cert-manager kubeflow/kfp-api-webhook-cert -> Fail',

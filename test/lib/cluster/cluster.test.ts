@@ -83,7 +83,7 @@ describe('waits', () => {
   test('the Services of webhook configurations and of CRD conversion webhooks', () => {
     expect(webhookServices({ kind: 'ValidatingWebhookConfiguration', webhooks: [{ clientConfig: { service: { name: 's', namespace: 'n' } } }, { clientConfig: { service: { name: 's', namespace: 'n' } } }, { clientConfig: { url: 'https://x' } }] }))
       .toEqual([{ namespace: 'n', name: 's' }]);
-    expect(webhookServices({ kind: 'CustomResourceDefinition', spec: { conversion: { webhook: { clientConfig: { service: { name: 'c', namespace: 'n' } } } } } })).toEqual([{ namespace: 'n', name: 'c' }]);
+    expect(webhookServices({ kind: 'CustomResourceDefinition', spec: { conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { name: 'c', namespace: 'n' } } } } } })).toEqual([{ namespace: 'n', name: 'c' }]);
   });
 });
 
