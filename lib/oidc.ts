@@ -16,7 +16,7 @@ export interface OidcProviderSettings {
   readonly clientId: string;
   /** The Secret key holding the client's secret (the platform team creates the Secret; it is never emitted). */
   readonly clientSecret: SecretKeyRef;
-  /** Scopes to request. @default ['openid', 'profile', 'email', 'groups'] (as kubeflow/manifests asks Dex) */
+  /** Scopes to request. @default ['profile', 'email', 'groups', 'openid'] (as kubeflow/manifests asks Dex) */
   readonly scopes?: string[];
   /** The token claim that names the user (sent to the apps as the user id header). @default email */
   readonly userClaim?: string;
