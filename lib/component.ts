@@ -46,6 +46,20 @@ export interface Prerequisite {
   readonly name: string;
   /** The kinds it serves (its CRDs), so that objects of those kinds are accounted for. */
   readonly provides: Gvk[];
+  /** What it is and which release the platform expects (REPORT.md's Prerequisites section). @default none */
+  readonly description?: string;
+}
+
+/**
+ * A setting a component needs of a prerequisite the platform does not install (e.g. an
+ * extension provider in Istio's mesh config): apply checks the prerequisite's APIs, not its
+ * settings, so REPORT.md lists these for the platform team.
+ */
+export interface PrerequisiteSetting {
+  /** The prerequisite's name (e.g. istio). */
+  readonly prerequisite: string;
+  /** The setting, precisely enough to configure it (names, values). */
+  readonly setting: string;
 }
 
 /** cert-manager, when it is already installed on the cluster. */
@@ -176,6 +190,8 @@ export abstract class Component extends Chart {
   private readonly claims = new Map<string, CrdClaim>();
   /** Infrastructure it needs (by prerequisite name, e.g. cert-manager). */
   public readonly infrastructure: string[] = [];
+  /** Settings it needs of prerequisites (declared with `expectOfPrerequisite`; REPORT.md lists them). */
+  public readonly prerequisiteSettings: PrerequisiteSetting[] = [];
   /** Labels tenant namespaces must carry for this component to work in them. */
   public readonly tenantNamespaceLabels: TenantNamespaceLabel[] = [];
   /** Webhook configurations its operator creates at run time (not in the output). */
@@ -313,6 +329,12 @@ export abstract class Component extends Chart {
     this.crds.push(crd);
     this.claims.set(crd.name, claim);
     return crd;
+  }
+
+  /** Declares a setting this component needs of a prerequisite the platform does not install. */
+  protected expectOfPrerequisite(prerequisite: string, setting: string): void {
+    if (!prerequisite.trim() || !setting.trim()) throw new Error(`${this.node.path}: expectOfPrerequisite needs a prerequisite name and the setting`);
+    this.prerequisiteSettings.push({ prerequisite, setting });
   }
 
   /** Declares links this component contributes to a central dashboard. */

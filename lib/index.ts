@@ -10,6 +10,7 @@ export * from './certificates';
 export * from './phases';
 export * from './component';
 export * from './database';
+export * from './oidc';
 export * from './prerequisites';
 export * from './controller';
 export * from './webhook-server';

@@ -21,6 +21,8 @@ function served(group: string, versions: string[], kinds: string[]): Gvk[] {
  */
 export const ISTIO: Prerequisite = {
   name: 'istio',
+  description: 'Istio 1.22 or later (kubeflow/manifests v1.11.0 installs 1.28 with its CNI plugin), installed by its own operator or chart, with its ingress gateway and sidecar injector; ' +
+    'namespaces the platform labels istio-injection=enabled get sidecars, which pass Pod Security "restricted" only with the Istio CNI plugin',
   provides: [
     ...served('networking.istio.io', ['v1', 'v1beta1', 'v1alpha3'], ['VirtualService', 'Gateway', 'DestinationRule', 'ServiceEntry', 'Sidecar', 'WorkloadEntry', 'WorkloadGroup']),
     ...served('networking.istio.io', ['v1alpha3'], ['EnvoyFilter']),
@@ -36,6 +38,7 @@ export const ISTIO: Prerequisite = {
  */
 export const KNATIVE_SERVING: Prerequisite = {
   name: 'knative-serving',
+  description: 'Knative Serving with a networking layer (net-istio for KServe\'s serverless mode), installed by its own operator or chart',
   provides: [
     ...served('serving.knative.dev', ['v1'], ['Service', 'Configuration', 'Revision', 'Route']),
     ...served('serving.knative.dev', ['v1beta1'], ['DomainMapping']),

@@ -4,21 +4,26 @@ import { ArgoWorkflows } from '../constructs/argo-workflows';
 import { CentralDashboard } from '../constructs/central-dashboard';
 import { CertManager } from '../constructs/cert-manager';
 import { JupyterWebApp, TensorboardsWebApp, VolumesWebApp } from '../constructs/crud-web-apps';
+import { Dex } from '../constructs/dex';
 import { GatewayApiInferenceExtension } from '../constructs/gateway-api-inference-extension';
 import { JobSet } from '../constructs/jobset';
 import { Katib, KatibTrialKind } from '../constructs/katib';
 import { KServe } from '../constructs/kserve';
+import { KubeflowIstioResources } from '../constructs/kubeflow-istio-resources';
 import { KubeflowPipelines, PIPELINES_TRANSIENT_ERROR_PATTERN, pipelinesArtifactRepository, pipelinesExecutorSettings, pipelinesWorkflowDefaults } from '../constructs/kubeflow-pipelines';
 import { KubeflowModelRegistry } from '../constructs/model-registry';
+import { ModelsWebApp } from '../constructs/models-web-app';
 import { NotebookController } from '../constructs/notebook-controller';
+import { OAuth2Proxy } from '../constructs/oauth2-proxy';
 import { ProfileController } from '../constructs/profile-controller';
 import { PvcViewerController } from '../constructs/pvcviewer-controller';
 import { TensorboardController } from '../constructs/tensorboard-controller';
 import { Trainer } from '../constructs/trainer';
 import { PlatformCustomization } from '../lib/customization';
 import { ISTIO_INJECTION_ENABLED } from '../lib/istio';
+import { OidcProviderSettings } from '../lib/oidc';
 import { Platform } from '../lib/platform';
-import { DEX, ISTIO, KNATIVE_SERVING } from '../lib/prerequisites';
+import { ISTIO, KNATIVE_SERVING } from '../lib/prerequisites';
 import { checkPropKeys } from '../lib/prop-keys';
 
 /**
@@ -45,6 +50,14 @@ export interface KubeflowPlatformProps extends PlatformCustomization {
    * @default false
    */
   readonly exampleTenant?: boolean;
+  /**
+   * An external OpenID Connect provider users sign in with (issuer, client id, the Secret
+   * key of the client secret). Without it the platform runs Dex, as kubeflow/manifests does
+   * (its example user's password hash and the client and cookie secrets from Secrets the
+   * platform team creates: see docs/kubeflow-auth.md).
+   * @default Dex in the platform
+   */
+  readonly oidcProvider?: OidcProviderSettings;
 }
 
 /** Upstream's example tenant (KubeflowPlatformProps.exampleTenant). */
@@ -54,18 +67,19 @@ export const KUBEFLOW_EXAMPLE_TENANT = { name: 'kubeflow-user-example-com', owne
  * A Kubeflow distribution: pipelines (with Argo Workflows), notebooks (with the Jupyter,
  * Volumes and TensorBoards web apps, TensorBoards and volume viewers), tuning (Katib),
  * training (Trainer with JobSet), a model registry, serving (KServe with the inference extension), multi-user
- * isolation (profiles, PodDefaults) and the central dashboard, with cert-manager included so
- * that the whole applies in one pass; Istio, Knative Serving and Dex are on the cluster.
+ * isolation (profiles, PodDefaults), the central dashboard with KServe's models web app, and
+ * authentication (Dex or an external OIDC provider, oauth2-proxy, the Kubeflow gateway), with
+ * cert-manager included so that the whole applies in one pass; Istio and Knative Serving are on the cluster.
  */
 export class KubeflowPlatform extends Platform {
   public readonly profiles: ProfileController;
 
   constructor(scope: Construct, id: string, props: KubeflowPlatformProps = {}) {
-    const { name, tenants, exampleTenant, ...customization } = props;
+    const { name, tenants, exampleTenant, oidcProvider, ...customization } = props;
     super(scope, id, {
       ...customization,
       name: name ?? 'kubeflow',
-      prerequisites: [ISTIO, KNATIVE_SERVING, DEX],
+      prerequisites: [ISTIO, KNATIVE_SERVING],
     });
     // A misspelled prop fails ("did you mean") rather than being ignored where nothing type-checks it.
     checkPropKeys(this, new.target.name, props);
@@ -90,10 +104,17 @@ export class KubeflowPlatform extends Platform {
     new JobSet(this, 'jobset');
     new Trainer(this, 'trainer');
     // Trials run as batch Jobs or Trainer TrainJobs (the training-operator's kinds need it in the platform).
-    new Katib(this, 'katib', { trialKinds: [KatibTrialKind.JOB, KatibTrialKind.TRAINJOB] });
+    // The UI routed through the Kubeflow gateway, as kubeflow/manifests' katib-with-kubeflow.
+    new Katib(this, 'katib', { trialKinds: [KatibTrialKind.JOB, KatibTrialKind.TRAINJOB], uiGateway: 'kubeflow/kubeflow-gateway' });
     new KubeflowModelRegistry(this, 'model-registry');
     new GatewayApiInferenceExtension(this, 'gateway-api-inference-extension');
     new KServe(this, 'kserve');
+    // Ingress and authentication (kubeflow/manifests common/istio, common/dex, common/oauth2-proxy)
+    // and KServe's models web app (the dashboard's Endpoints page). Dex only without an external provider.
+    new KubeflowIstioResources(this, 'kubeflow-istio-resources');
+    if (!oidcProvider) new Dex(this, 'dex');
+    new OAuth2Proxy(this, 'oauth2-proxy', { oidc: oidcProvider });
+    new ModelsWebApp(this, 'models-web-app');
     new CentralDashboard(this, 'central-dashboard');
     for (const t of [...(exampleTenant ? [KUBEFLOW_EXAMPLE_TENANT] : []), ...(tenants ?? [])]) this.profiles.addTenant(t);
     // The central components' namespace, labelled as kubeflow/manifests labels it (customization's labels win).

@@ -3,7 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { centralDashboardParityDeviations } from './parity';
 import { CENTRAL_DASHBOARD_IMAGES, CENTRAL_DASHBOARD_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { DashboardLinks, dashboardLinkProblems, isMenuSection, renderDashboardLinks } from '../../lib/dashboard';
+import { DashboardLinks, dashboardLinkProblems, internalLinks, isMenuSection, renderDashboardLinks, resolveDashboardLinks, RoutableObject } from '../../lib/dashboard';
 import { ImageSpec } from '../../lib/images';
 import { istioSidecarLabel } from '../../lib/istio';
 import type { Platform } from '../../lib/platform';
@@ -71,6 +71,8 @@ export class CentralDashboard extends Component {
   public readonly service: ApiObject;
   public readonly linksConfig: ApiObject;
   private readonly extraLinks?: DashboardLinks;
+  /** The gateway the dashboard is served on (undefined with istio: false). */
+  private readonly gateway?: string;
 
   constructor(scope: Platform, id: string, props: CentralDashboardProps = {}) {
     super(scope, id, props.namespace ?? 'kubeflow', props);
@@ -87,6 +89,7 @@ export class CentralDashboard extends Component {
       throw new Error(`${this.node.path}: clusterDomain '${props.clusterDomain}' is not a DNS domain; give the cluster's domain, e.g. cluster.local`);
     }
     this.extraLinks = props.extraLinks;
+    this.gateway = props.istio === false ? undefined : props.istio?.gateway ?? 'kubeflow/kubeflow-gateway';
     this.addNamespace();
     this.require({ group: 'kubeflow.org', kind: 'Profile', reason: 'the dashboard lists and shares namespaces through profiles and the access management service', providedBy: ProfileController });
 
@@ -165,7 +168,7 @@ export class CentralDashboard extends Component {
     if (props.istio !== false) this.addIstioExposure(props.istio ?? {}, props.clusterDomain ?? 'cluster.local');
     this.declareParityDeviations(centralDashboardParityDeviations());
 
-    this.node.addValidation({ validate: () => [...this.duplicateLinks(), ...this.kfamPresent()] });
+    this.node.addValidation({ validate: () => [...this.duplicateLinks(), ...this.kfamPresent(), ...this.unroutedLinks()] });
   }
 
   /** The link contributions of the platform's components, in declaration order, then extraLinks. */
@@ -228,6 +231,26 @@ export class CentralDashboard extends Component {
     return pc && !pc.accessManagement
       ? [`the dashboard needs the access management service, but profile controller '${pc.componentName}' runs without it; set accessManagement: true on it`]
       : [];
+  }
+
+  /**
+   * Each link a component declares must lead to its app: a VirtualService on the dashboard's
+   * gateway serving the link's path, to a Service in the output (extraLinks are the platform
+   * team's and may lead elsewhere).
+   */
+  public linkRoutes(): Array<ReturnType<typeof resolveDashboardLinks>[number] & { component: string }> {
+    if (!this.gateway) return [];
+    const objects: RoutableObject[] = this.platform.components
+      .flatMap((c) => c.node.findAll())
+      .filter((o): o is ApiObject => o instanceof ApiObject && (o.kind === 'Service' || o.kind === 'VirtualService'))
+      .map((o) => o.toJson());
+    return this.platform.components.flatMap((c) => resolveDashboardLinks(objects, c.dashboardLinks.flatMap(internalLinks), this.gateway!)
+      .map((r) => ({ ...r, component: c.componentName })));
+  }
+
+  private unroutedLinks(): string[] {
+    return this.linkRoutes().filter((r) => r.problem).map((r) =>
+      `dashboard link ${r.link} of component '${r.component}' leads nowhere: ${r.problem}; give the app its route, or declare the link only when the app is served`);
   }
 
   /** Two menu entries to the same page would show one page twice. */

@@ -72,6 +72,14 @@ export interface KatibProps extends ComponentProps {
   readonly resources?: ControllerResources;
   /** The web UI (katib-ui). @default true */
   readonly ui?: boolean;
+  /**
+   * Serve the UI under /katib/ through this Istio gateway (namespace/name), as
+   * kubeflow/manifests' katib-with-kubeflow install (VirtualService, AuthorizationPolicy
+   * admitting only the ingress gateway, a sidecar, per-user authorization in the UI). Only a
+   * routed UI is linked from the central dashboard.
+   * @default none (katib-standalone: the UI is not routed)
+   */
+  readonly uiGateway?: string;
   /** Kubeflow's aggregated user roles (kubeflow-katib-admin/edit/view). @default true */
   readonly userRoles?: boolean;
 }
@@ -135,8 +143,12 @@ export class Katib extends Component {
     this.validate(props);
     const leaderElection = props.leaderElection ?? false;
 
-    if (props.ui ?? true) {
-      // Katib's UI (served under /katib/) in the central dashboard.
+    if (props.uiGateway !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(props.uiGateway)) {
+      throw new Error(`${this.node.path}: uiGateway '${props.uiGateway}' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway)`);
+    }
+    if (props.uiGateway !== undefined && props.ui === false) throw new Error(`${this.node.path}: uiGateway '${props.uiGateway}' routes the UI, but ui is false; drop uiGateway or turn the UI on`);
+    if ((props.ui ?? true) && props.uiGateway) {
+      // Katib's UI (served under /katib/) in the central dashboard: only when it is routed.
       this.addDashboardLinks({
         menu: [{ text: 'Experiments (AutoML)', link: '/katib/', icon: 'kubeflow:katib' }],
         documentation: [{ desc: 'Documentation for Katib, hyperparameter tuning and neural architecture search', link: 'https://www.kubeflow.org/docs/components/katib/', text: 'Katib Documentation' }],
@@ -253,13 +265,20 @@ export class Katib extends Component {
       database = { engine: DatabaseEngine.MYSQL, host: KATIB_MYSQL_SERVICE, database: KATIB_MYSQL_DATABASE, user: 'root', passwordSecret: rootPassword };
     }
     this.dbManager = new KatibDbManager(this, 'DbManager', { namespace: this.namespaceName, image: this.image('dbManager'), database, replicas: 1 });
-    if (props.ui ?? true) this.ui = new KatibUi(this, 'Ui', { namespace: this.namespaceName, image: this.image('ui'), replicas: 1 });
+    if (props.ui ?? true) {
+      if (props.uiGateway) {
+        this.require({ group: 'networking.istio.io', kind: 'VirtualService', reason: 'the UI is routed through the Istio gateway (uiGateway)' });
+        this.require({ group: 'security.istio.io', kind: 'AuthorizationPolicy', reason: 'the UI admits only the Istio ingress gateway (uiGateway)' });
+      }
+      this.ui = new KatibUi(this, 'Ui', { namespace: this.namespaceName, image: this.image('ui'), replicas: 1, gateway: props.uiGateway });
+    }
     if (props.userRoles ?? true) this.addUserRoles();
     this.declareParityDeviations(katibParityDeviations({
       trialKinds: this.trialKinds,
       selfManagedCertificate: this.webhookServer.selfManaged,
       mysql: database.engine === DatabaseEngine.MYSQL,
       ui: !!this.ui,
+      routedUi: !!this.ui && !!props.uiGateway,
     }));
   }
 

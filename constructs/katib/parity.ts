@@ -16,6 +16,8 @@ export interface KatibParityOptions {
   /** Whether the db-manager talks to MySQL (its KATIB_MYSQL_DB_* variables). */
   readonly mysql: boolean;
   readonly ui: boolean;
+  /** Whether the UI is routed through an Istio gateway (uiGateway), as katib-with-kubeflow. */
+  readonly routedUi?: boolean;
 }
 
 /** Katib's differences from upstream's katib-standalone install at v0.19.0, and why. */
@@ -68,6 +70,10 @@ export function katibParityDeviations(o: KatibParityOptions): ParityDeviation[] 
       ...rbacItems('', ['configmaps'], ['deletecollection', 'watch']),
       ...rbacItems('', ['namespaces'], ['create', 'delete', 'deletecollection', 'patch', 'update']),
     ], C.SCOPED_RBAC, 'the UI backend at v0.19.0 creates and deletes Experiments, only reads Trials, Suggestions and namespaces, and gets, lists, creates, updates and deletes trial-template ConfigMaps one at a time; upstream grants `*` on each.'));
+  }
+  if (o.routedUi) {
+    out.push(...itemDeviations({ kind: FactKind.ENV, object: 'Deployment/katib-ui container katib-ui', status: 'extra' }, ['APP_DISABLE_AUTH'], C.PLATFORM_INTEGRATION,
+      'routed through the Kubeflow gateway (uiGateway), the UI checks each user\'s access, as kubeflow/manifests\' katib-with-kubeflow install sets it (patches/enable-ui-authz-checks.yaml); katib-standalone leaves it off.'));
   }
   out.push(valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'katib-config', item: 'katib-config.yaml' }, 'sha256:b86ea0097b5b74893617d5f7a1523f3873c17ebb1454a51f2157ec12790183a2',
     DeviationCategory.PLATFORM_INTEGRATION,

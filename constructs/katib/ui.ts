@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { KATIB_GROUP } from './crds';
 import { katibLabels, RESTRICTED_POD } from './pod';
+import { istioSidecarLabel } from '../../lib/istio';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { restrictedContainerSecurityContext } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
@@ -11,6 +12,16 @@ export interface KatibUiProps {
   readonly namespace: string;
   readonly image: string;
   readonly replicas: number;
+  /**
+   * Serve the UI through this Istio gateway (namespace/name), as kubeflow/manifests'
+   * katib-with-kubeflow install: a VirtualService at /katib/, an AuthorizationPolicy
+   * admitting only the ingress gateway, a sidecar, and per-user authorization in the UI.
+   */
+  readonly gateway?: string;
+  /** The ingress gateway's principal (with gateway). */
+  readonly ingressGatewayPrincipal?: string;
+  /** @default cluster.local */
+  readonly clusterDomain?: string;
 }
 
 /**
@@ -49,7 +60,8 @@ export class KatibUi extends Construct {
         replicas: props.replicas,
         selector: { matchLabels: labels },
         template: {
-          metadata: { labels, annotations: { 'sidecar.istio.io/inject': 'false' } },
+          // Behind the gateway the sidecar enforces the AuthorizationPolicy (katib-with-kubeflow); standalone, none.
+          metadata: props.gateway ? { labels: { ...labels, ...istioSidecarLabel(true) } } : { labels, annotations: { 'sidecar.istio.io/inject': 'false' } },
           spec: {
             serviceAccountName: name,
             securityContext: RESTRICTED_POD,
@@ -58,7 +70,11 @@ export class KatibUi extends Construct {
               image: props.image,
               command: ['./katib-ui'],
               args: ['--port=8080'],
-              env: [{ name: 'KATIB_CORE_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+              env: [
+                { name: 'KATIB_CORE_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                // Behind the gateway the UI checks each user's access (SubjectAccessReviews as the kubeflow-userid user).
+                ...(props.gateway ? [{ name: 'APP_DISABLE_AUTH', value: 'false' }] : []),
+              ],
               ports: [{ name: 'ui', containerPort: 8080, protocol: 'TCP' }],
               // Upstream sets no resources: requests only (MLP054), no limits that could throttle or kill it.
               resources: { requests: { cpu: '10m', memory: '64Mi' } },
@@ -72,5 +88,27 @@ export class KatibUi extends Construct {
       metadata: { name, namespace: props.namespace, labels },
       spec: { selector: labels, ports: [{ name: 'ui', port: 80, targetPort: k8s.IntOrString.fromString('ui'), protocol: 'TCP' }] },
     });
+    if (props.gateway) {
+      new ApiObject(this, 'VirtualService', {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name, namespace: props.namespace, labels },
+        spec: {
+          gateways: [props.gateway],
+          hosts: ['*'],
+          http: [{ match: [{ uri: { prefix: '/katib/' } }], rewrite: { uri: '/katib/' }, route: [{ destination: { host: `${name}.${props.namespace}.svc.${props.clusterDomain ?? 'cluster.local'}`, port: { number: 80 } } }] }],
+        },
+      });
+      new ApiObject(this, 'AuthorizationPolicy', {
+        apiVersion: 'security.istio.io/v1',
+        kind: 'AuthorizationPolicy',
+        metadata: { name, namespace: props.namespace, labels },
+        spec: {
+          action: 'ALLOW',
+          selector: { matchLabels: { 'katib.kubeflow.org/component': 'ui' } },
+          rules: [{ from: [{ source: { principals: [props.ingressGatewayPrincipal ?? 'cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account'] } }] }],
+        },
+      });
+    }
   }
 }

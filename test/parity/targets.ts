@@ -9,8 +9,11 @@ export interface ParityTarget {
   readonly platform: string;
   /** The components of that platform whose objects make up upstream's install. */
   readonly components: readonly string[];
-  /** The versions.json entry (component id, image key) whose `modelled` tag is the release modelled. */
-  readonly release: { readonly component: string; readonly key: string };
+  /**
+   * The versions.json entry (component id, image key) whose `modelled` tag is the release
+   * modelled; a string instead, for an install that runs no image, says why it has none.
+   */
+  readonly release: { readonly component: string; readonly key: string } | string;
 }
 
 export const PARITY_TARGETS: readonly ParityTarget[] = [
@@ -47,6 +50,11 @@ export const PARITY_TARGETS: readonly ParityTarget[] = [
   { install: 'pvcviewer-controller', platform: 'kubeflow', components: ['pvcviewer-controller'], release: { component: 'pvcviewer-controller', key: 'controller' } },
   { install: 'central-dashboard', platform: 'kubeflow', components: ['central-dashboard'], release: { component: 'central-dashboard', key: 'dashboard' } },
   { install: 'model-registry', platform: 'kubeflow', components: ['model-registry'], release: { component: 'model-registry', key: 'server' } },
+  // kubeflow/manifests v1.11.0's own installs (common/dex, common/oauth2-proxy, common/istio) and the models web app it vendors.
+  { install: 'models-web-app', platform: 'kubeflow', components: ['models-web-app'], release: { component: 'models-web-app', key: 'webApp' } },
+  { install: 'dex', platform: 'kubeflow', components: ['dex'], release: { component: 'dex', key: 'dex' } },
+  { install: 'oauth2-proxy', platform: 'kubeflow', components: ['oauth2-proxy'], release: { component: 'oauth2-proxy', key: 'proxy' } },
+  { install: 'kubeflow-istio-resources', platform: 'kubeflow', components: ['kubeflow-istio-resources'], release: 'a Gateway and ClusterRoles: no image, so no image tag to hold to kubeflow/manifests v1.11.0 (the construct\'s release says v1.11.0)' },
   { install: 'data-science-pipelines-operator', platform: 'opendatahub', components: ['data-science-pipelines-operator'], release: { component: 'data-science-pipelines-operator', key: 'operator' } },
 ];
 

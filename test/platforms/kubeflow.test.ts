@@ -1,6 +1,8 @@
 import { parse } from 'yaml';
 import { build } from './helpers';
+import { CentralDashboard } from '../../constructs/central-dashboard';
 import { interceptingWebhooks, selectorMatches } from '../../lib/checks';
+import { internalLinks } from '../../lib/dashboard';
 import { sidecarDecision } from '../../lib/istio';
 import { applyOrder, objectCounts, wiringTable } from '../../lib/report';
 import { KubeflowPlatform } from '../../platforms/kubeflow';
@@ -12,9 +14,9 @@ const order = b.model.components.map((c) => c.componentName);
 describe('kubeflow platform', () => {
   test('carries pipelines, notebooks, tuning, training, serving, multi-user isolation and the dashboard, with cert-manager included', () => {
     expect([...order].sort()).toEqual([
-      'admission-webhook', 'argo-workflows', 'central-dashboard', 'cert-manager', 'gateway-api-inference-extension', 'jobset', 'jupyter-web-app',
-      'katib', 'kserve', 'kubeflow-pipelines', 'model-registry', 'notebook-controller', 'profile-controller', 'pvcviewer-controller',
-      'tensorboard-controller', 'tensorboards-web-app', 'trainer', 'volumes-web-app',
+      'admission-webhook', 'argo-workflows', 'central-dashboard', 'cert-manager', 'dex', 'gateway-api-inference-extension', 'jobset', 'jupyter-web-app',
+      'katib', 'kserve', 'kubeflow-istio-resources', 'kubeflow-pipelines', 'model-registry', 'models-web-app', 'notebook-controller', 'oauth2-proxy',
+      'profile-controller', 'pvcviewer-controller', 'tensorboard-controller', 'tensorboards-web-app', 'trainer', 'volumes-web-app',
     ]);
   });
 
@@ -91,6 +93,42 @@ describe('kubeflow platform', () => {
     expect(links.menuLinks.find((l: any) => l.text === 'Models').items).toEqual(expect.arrayContaining([expect.objectContaining({ text: 'Model Registry', link: '/model-registry/' })]));
   });
 
+  test('KF-LINKS: every dashboard link leads to its app: a VirtualService on the Kubeflow gateway serving its path and the Service behind it, both in the output', () => {
+    const dashboard = b.model.components.find((c): c is CentralDashboard => c instanceof CentralDashboard)!;
+    const routes = dashboard.linkRoutes();
+    expect(routes.filter((r) => r.problem)).toEqual([]);
+    const has = (kind: string, id: string) => objects.some((o) => o.kind === kind && `${o.metadata.namespace}/${o.metadata.name}` === id);
+    for (const r of routes) expect([r.link, has('VirtualService', r.virtualService!), has('Service', r.service!)]).toEqual([r.link, true, true]);
+    expect(Object.fromEntries(routes.map((r) => [r.link, r.service]))).toMatchObject({
+      '/pipeline/#/runs': 'kubeflow/ml-pipeline-ui',
+      '/katib/': 'kubeflow/katib-ui',
+      '/model-registry/': 'kubeflow/model-registry-ui-service',
+      '/kserve-endpoints/': 'kubeflow/kserve-models-web-app',
+    });
+  });
+
+  test('KF-LINKS: the menu lists exactly the apps of the components present (each link is declared by the component that serves it)', () => {
+    const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'dashboard-config')!;
+    const rendered = JSON.parse(cm.data.links);
+    const declared = b.model.components.flatMap((c) => c.dashboardLinks.flatMap((l) => internalLinks(l)));
+    const paths = (rendered.menuLinks as any[]).flatMap((e) => (e.items ?? [e]).map((i: any) => i.link));
+    expect(paths.filter((p: string) => !declared.includes(p))).toEqual([]);
+    // The Endpoints page is KServe's models web app's, present here.
+    expect(paths).toContain('/kserve-endpoints/');
+  });
+
+  test('KF-AUTH: users sign in through Dex by default; with an external OIDC provider Dex is left out and the gateway trusts that issuer', () => {
+    expect(objects.find((o) => o.kind === 'RequestAuthentication')!.spec.jwtRules[0].issuer).toBe('http://dex.auth.svc.cluster.local:5556/dex');
+    const ext = build((app) => new KubeflowPlatform(app, 'kubeflow', {
+      oidcProvider: { issuer: 'https://login.example.com/realms/kubeflow', clientId: 'kubeflow', clientSecret: { name: 'oidc-client', key: 'client-secret' } },
+    }));
+    expect(ext.model.components.map((c) => c.componentName)).not.toContain('dex');
+    const extObjects = ext.model.objects.map((o) => o.json);
+    expect(extObjects.find((o) => o.kind === 'RequestAuthentication')!.spec.jwtRules[0].issuer).toBe('https://login.example.com/realms/kubeflow');
+    expect(extObjects.some((o) => o.kind === 'VirtualService' && o.metadata.name === 'dex')).toBe(false);
+    expect(b.model.platform.prerequisites.map((p) => p.name)).toEqual(['istio', 'knative-serving']);
+  });
+
   describe('KF-SIDECAR: Istio enforces the platform\'s policies (it enforces them only on pods with a sidecar)', () => {
     const namespaceLabels = (name: string) => objects.find((o) => o.kind === 'Namespace' && o.metadata.name === name)!.metadata.labels ?? {};
     const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet'].includes(o.kind));
@@ -108,8 +146,8 @@ describe('kubeflow platform', () => {
 
     test('KF-SIDECAR: every Istio policy of the kubeflow namespace selects only pods that get a sidecar', () => {
       expect(policies.filter((p) => p.metadata.namespace === 'kubeflow').map((p) => p.metadata.name).sort()).toEqual([
-        'dashboard', 'jupyter-web-app', 'metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver', 'model-registry-service', 'model-registry-ui',
-        'mysql', 'profiles-kfam', 'seaweedfs-service', 'service-cache-server', 'tensorboards-web-app', 'volumes-web-app',
+        'dashboard', 'jupyter-web-app', 'katib-ui', 'kserve-models-web-app', 'metadata-grpc-service', 'ml-pipeline', 'ml-pipeline-ui', 'ml-pipeline-visualizationserver',
+        'model-registry-service', 'model-registry-ui', 'mysql', 'profiles-kfam', 'seaweedfs-service', 'service-cache-server', 'tensorboards-web-app', 'volumes-web-app',
       ]);
       for (const p of policies) {
         const selected = workloads.filter((w) => w.metadata.namespace === p.metadata.namespace && selectorMatches(p.spec.selector ?? {}, w.spec.template.metadata.labels ?? {}));

@@ -112,10 +112,18 @@ export function prerequisiteCrds(objects: readonly PlatformObject[], externalKin
   }));
 }
 
-/** Applies the objects (in the order given, grouped by phase) and returns an outcome per object. */
-export async function applyObjects(kc: k8s.KubeConfig, objects: readonly PlatformObject[], externalKinds: ReadonlySet<string> = new Set()): Promise<ApplyOutcome[]> {
+/**
+ * Applies the objects (in the order given, grouped by phase) and returns an outcome per object.
+ * `existingNamespaces` (the platform's: namespaces its prerequisites make, e.g. istio-system)
+ * are created first, as the cluster would have them.
+ */
+export async function applyObjects(kc: k8s.KubeConfig, objects: readonly PlatformObject[], externalKinds: ReadonlySet<string> = new Set(),
+  existingNamespaces: readonly string[] = []): Promise<ApplyOutcome[]> {
   const outcomes: ApplyOutcome[] = [];
   const client = new KubeClient(kc);
+  for (const name of existingNamespaces.filter((n) => n !== 'default' && n !== 'kube-system')) {
+    await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { fieldManager: FIELD_MANAGER });
+  }
   const standIns = prerequisiteCrds(objects, externalKinds);
   if (standIns.length) {
     for (const crd of standIns) await client.apply(crd, { fieldManager: FIELD_MANAGER });

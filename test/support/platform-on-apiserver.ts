@@ -64,7 +64,7 @@ export function testPlatformOnApiServer(name: string): void {
       const build = buildPlatform(platform.create(new App({ outdir: '/nonexistent' })));
       const server = await startApiServer();
       try {
-        const outcomes = await applyObjects(server.kubeConfig, build.model.objects, build.model.externalKinds);
+        const outcomes = await applyObjects(server.kubeConfig, build.model.objects, build.model.externalKinds, build.model.platform.existingNamespaces);
         expect(outcomes.length).toBe(build.model.objects.length);
         const { explained, unexplained } = explain(outcomes, build.model.objects, server.version);
         expect(unexplained).toEqual([]);

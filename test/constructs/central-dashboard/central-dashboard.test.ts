@@ -1,20 +1,33 @@
-import { App } from 'cdk8s';
+import { ApiObject, App } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
 import { CentralDashboard, CentralDashboardProps } from '../../../constructs/central-dashboard';
 import { NotebookController } from '../../../constructs/notebook-controller';
 import { ProfileController } from '../../../constructs/profile-controller';
 import { Component } from '../../../lib/component';
-import { DashboardLinks } from '../../../lib/dashboard';
+import { DashboardLinks, internalLinks } from '../../../lib/dashboard';
 import { ImageSpec } from '../../../lib/images';
 import { Platform } from '../../../lib/platform';
 import { build, pinnable, problemsOf } from '../../platforms/helpers';
 import { ISTIO } from '../kubeflow-prerequisites';
 
-/** A component with a UI, as pipelines or Katib declare theirs. */
+/**
+ * A component with a UI, as pipelines or Katib declare theirs: a Service and, unless
+ * `routed` is false, a VirtualService on the Kubeflow gateway for each path it links to.
+ */
 class WithUi extends Component {
   public readonly images: Readonly<Record<string, ImageSpec>> = {};
-  constructor(scope: Platform, id: string, links: DashboardLinks) {
+  constructor(scope: Platform, id: string, links: DashboardLinks, routed = true) {
     super(scope, id, 'kubeflow');
     this.addDashboardLinks(links);
+    new k8s.KubeService(this, 'Service', { metadata: { name: id, namespace: 'kubeflow' }, spec: { selector: { app: id }, ports: [{ port: 80 }] } });
+    if (!routed) return;
+    const prefixes = [...new Set(internalLinks(links).map((l) => `/${l.split('/')[1]}/`))];
+    new ApiObject(this, 'VirtualService', {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: id, namespace: 'kubeflow' },
+      spec: { gateways: ['kubeflow/kubeflow-gateway'], hosts: ['*'], http: prefixes.map((prefix) => ({ match: [{ uri: { prefix } }], route: [{ destination: { host: `${id}.kubeflow.svc.cluster.local`, port: { number: 80 } } }] })) },
+    });
   }
 }
 
@@ -183,6 +196,27 @@ describe('CentralDashboard', () => {
       new WithUi(p, 'katib-copy', KATIB);
     }));
     expect(problems).toEqual(["p/central-dashboard: dashboard menu link /katib/ is declared by both 'katib' and 'katib-copy'; keep one"]);
+  });
+
+  test('DASH-ROUTE: each link leads to its app: the VirtualService on the gateway that serves its path and the Service behind it', () => {
+    const b = platform({}, (p) => {
+      new WithUi(p, 'pipelines', PIPELINES);
+      new WithUi(p, 'katib', KATIB);
+    });
+    const dashboard = b.model.components.find((c): c is CentralDashboard => c instanceof CentralDashboard)!;
+    expect(dashboard.linkRoutes().map((r) => `${r.component} ${r.link} -> ${r.virtualService} -> ${r.service}`)).toEqual([
+      'pipelines /pipeline/#/pipelines -> kubeflow/pipelines -> kubeflow/pipelines',
+      'pipelines /pipeline/#/runs -> kubeflow/pipelines -> kubeflow/pipelines',
+      'katib /katib/ -> kubeflow/katib -> kubeflow/katib',
+    ]);
+  });
+
+  test('DASH-ROUTE: fails when a component links to a path nothing routes (the dashboard\'s catch-all does not count)', () => {
+    const problems = problemsOf(() => platform({}, (p) => new WithUi(p, 'katib', KATIB, false)));
+    expect(problems).toEqual([
+      "p/central-dashboard: dashboard link /katib/ of component 'katib' leads nowhere: no VirtualService on gateway kubeflow/kubeflow-gateway routes /katib/ " +
+        "(only the dashboard's catch-all would answer it); give the app its route, or declare the link only when the app is served",
+    ]);
   });
 
   test('fails when an extra link is not a URL', () => {

@@ -271,3 +271,37 @@ describe('Katib: what the suggestion controller creates at run time', () => {
     expect(uncoveredRules(held, role!.rules!)).toEqual([]);
   });
 });
+
+describe('Katib UI behind the Kubeflow gateway (uiGateway, as kubeflow/manifests\' katib-with-kubeflow)', () => {
+  const ISTIO_PREREQ = { name: 'istio', provides: [{ group: 'networking.istio.io', kind: 'VirtualService' }, { group: 'security.istio.io', kind: 'AuthorizationPolicy' }] };
+  const routed = () => {
+    const p = new Platform(new App(), 'p', { name: 'katib-only', certificates: CertificateProvider.selfManaged(), prerequisites: [ISTIO_PREREQ] });
+    const katib = new Katib(p, 'katib', { trialKinds: [KatibTrialKind.JOB], uiGateway: 'kubeflow/kubeflow-gateway' });
+    return { katib, objects: objectsOf(buildPlatform(p)) };
+  };
+
+  test('KF-LINKS: routed at /katib/ with its policy, sidecar and per-user checks, and only then linked from the dashboard', () => {
+    const { katib, objects } = routed();
+    expect(objects.named('VirtualService', 'katib-ui').spec.http[0]).toEqual({
+      match: [{ uri: { prefix: '/katib/' } }],
+      rewrite: { uri: '/katib/' },
+      route: [{ destination: { host: 'katib-ui.kubeflow.svc.cluster.local', port: { number: 80 } } }],
+    });
+    expect(objects.named('AuthorizationPolicy', 'katib-ui').spec.selector).toEqual({ matchLabels: { 'katib.kubeflow.org/component': 'ui' } });
+    const ui = objects.named('Deployment', 'katib-ui');
+    expect(ui.spec.template.metadata.labels['sidecar.istio.io/inject']).toBe('true');
+    expect(ui.spec.template.spec.containers[0].env).toContainEqual({ name: 'APP_DISABLE_AUTH', value: 'false' });
+    expect(katib.dashboardLinks.flatMap((l) => l.menu ?? [])).toEqual([{ text: 'Experiments (AutoML)', link: '/katib/', icon: 'kubeflow:katib' }]);
+  });
+
+  test('KF-LINKS: not routed (standalone), the UI is not linked: no link without its app', () => {
+    expect(platform().katib.dashboardLinks.flatMap((l) => l.menu ?? [])).toEqual([]);
+    expect(ofKind('VirtualService')).toEqual([]);
+  });
+
+  test('fails on a uiGateway that is not namespace/name, or with the UI off', () => {
+    const make = (props: KatibProps) => () => new Katib(new Platform(new App(), 'p', { name: 'x' }), 'katib', props);
+    expect(make({ uiGateway: 'kubeflow-gateway' })).toThrow("p/katib: uiGateway 'kubeflow-gateway' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway)");
+    expect(make({ ui: false, uiGateway: 'kubeflow/kubeflow-gateway' })).toThrow("p/katib: uiGateway 'kubeflow/kubeflow-gateway' routes the UI, but ui is false; drop uiGateway or turn the UI on");
+  });
+});

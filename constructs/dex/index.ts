@@ -1,0 +1,2 @@
+export * from './dex';
+export * from './versions';

@@ -1,0 +1,2 @@
+export * from './models-web-app';
+export * from './versions';

@@ -1,0 +1,2 @@
+export * from './oauth2-proxy';
+export * from './versions';
