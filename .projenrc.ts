@@ -173,13 +173,19 @@ project.eslint?.addRules({
 // CRD definitions; the props' keys table matches the props types), everything type-checks (ts-jest only transpiles), lints (the eslint task,
 // without --fix), and jest, last, with the arguments given to the task
 // (`npx projen test test/lib` runs only those tests, the checks still all run).
+const CHECK_CACHE = 'node_modules/.cache/cdk8s-mlplatform/checks';
 const STATIC_CHECKS = [
-  'node scripts/gen-core-types.mjs --check',
-  'ts-node --transpile-only scripts/gen-versions.ts --check',
-  'ts-node --transpile-only scripts/gen-imports.ts --check',
-  'ts-node --transpile-only scripts/gen-prop-shapes.ts --check',
-  'tsc --noEmit -p tsconfig.json',
-  'projen eslint',
+  // The generated files' checks read only the sources and the installed packages: each runs
+  // unless it passed before on the same content (scripts/unless-unchanged.mjs).
+  'node scripts/unless-unchanged.mjs node scripts/gen-core-types.mjs --check',
+  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-versions.ts --check',
+  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-imports.ts --check',
+  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-prop-shapes.ts --check',
+  // Both keep what they found between runs, by content, in node_modules/.cache (as synth's
+  // caches, lib/cache.ts): tsc type-checks again only what an edit can affect, eslint lints
+  // again only the files that changed. A fresh clone checks everything.
+  `tsc --noEmit -p tsconfig.json --incremental --tsBuildInfoFile ${CHECK_CACHE}/tsconfig.tsbuildinfo`,
+  `projen eslint --cache --cache-strategy content --cache-location ${CHECK_CACHE}/eslint/`,
 ];
 // projen's test task is jest (with its options: CI mode, snapshots never updated) then a
 // spawn of the eslint task; both are run by the one step below instead.

@@ -146,19 +146,23 @@ async function injectedByBackend(client: KubeClient, obj: Manifest): Promise<boo
   if (!(obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration')) return false;
   const services = new Set(webhookServices(obj).map((s) => `${s.namespace}/${s.name}`));
   if (!services.size || (obj.webhooks ?? []).every((w: Json) => !w.clientConfig?.service || w.clientConfig?.caBundle)) return false;
-  const others = [
-    ...await client.list('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration'),
-    ...await client.list('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'),
-    ...await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition'),
-  ].filter((o) => !(o.kind === obj.kind && o.metadata?.name === obj.metadata.name));
   const injected = (cc: Json | undefined) => !!cc?.caBundle && services.has(`${cc.service?.namespace}/${cc.service?.name}`);
-  const found = others.some((o) => injected(o.spec?.conversion?.webhook?.clientConfig) || (o.webhooks ?? []).some((w: Json) => injected(w.clientConfig)));
-  return found;
+  const other = (o: Json) => !(o.kind === obj.kind && o.metadata?.name === obj.metadata.name);
+  // The webhook configurations first: they are small, and usually answer. CRDs (some of them
+  // megabytes each) are listed only when no webhook configuration does.
+  for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+    const configs = await client.list('admissionregistration.k8s.io/v1', kind);
+    if (configs.filter(other).some((o) => (o.webhooks ?? []).some((w: Json) => injected(w.clientConfig)))) return true;
+  }
+  const crds = await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition');
+  return crds.some((o) => injected(o.spec?.conversion?.webhook?.clientConfig));
 }
 
 /** Waits until the object (as applied) is ready by READY_CHECKS; objects of other kinds need no wait. */
 export async function waitReady(client: KubeClient, obj: Manifest, options: WaitOptions = {}): Promise<void> {
-  const backendInjects = await injectedByBackend(client, obj);
+  // An object that asks an injector waits for it whoever else could inject: no need to look.
+  const asks = Object.keys(CA_INJECTION_ANNOTATIONS).some((a) => obj.metadata?.annotations?.[a]);
+  const backendInjects = !asks && await injectedByBackend(client, obj);
   if (caBundleReadiness(obj, backendInjects)) {
     await waitUntil(describeRef(obj), 'given its CA bundle', async () => {
       const live = await client.get(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);

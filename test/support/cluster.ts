@@ -31,6 +31,9 @@ import { KubeClient } from '../../lib/cluster/client';
 
 export const CONTROL_PLANE_BINARIES = ['kube-controller-manager', 'kube-scheduler'] as const;
 
+/** The API request rate the controller manager and scheduler allow themselves (client-side): unlimited in effect. */
+const CLIENT_RATE = ['--kube-api-qps', '1000', '--kube-api-burst', '2000'];
+
 /** Why cluster tests skip here, or undefined when they run. Throws when they must run (MLP_REQUIRE_APISERVER=1) and cannot. */
 export function clusterSkipReason(): string | undefined {
   const base = skipReason();
@@ -134,12 +137,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
     '--root-ca-file', join(server.dir, 'certs', 'apiserver.crt'),
     '--use-service-account-credentials=false',
     '--flex-volume-plugin-dir', flexDir,
+    // client-go's default rate limit (20 requests/s, bursts of 30) is a real controller
+    // manager's share of a large cluster's API server; here it has the server to itself, and
+    // a platform's bring-up (dozens of Deployments at once: ReplicaSets, pods, statuses,
+    // EndpointSlices) queued behind the limiter for seconds at a time.
+    ...CLIENT_RATE,
   ], join(server.dir, 'kube-controller-manager.log'));
   const scheduler = startProcess(join(assets, 'kube-scheduler'), [
     '--kubeconfig', kubeconfig,
     '--bind-address', '127.0.0.1',
     '--secure-port', String(schedPort),
     '--leader-elect=false',
+    ...CLIENT_RATE,
   ], join(server.dir, 'kube-scheduler.log'));
   const ca = new TestCa();
   const agent = new NodeAgent(server.kubeConfig, ca, options.nodes ?? SMALL_CLUSTER);

@@ -264,7 +264,9 @@ export class NodeAgent {
     const ip = pod.spec.hostNetwork ? hostIp : this.allocateIp();
     this.podIps.set(pod.metadata.uid, ip);
     // Ready only once its webhook servers serve (a readiness probe on them, as controller-runtime's).
-    await this.reconcileNow();
+    // A pod no called Service selects has none: it need not wait for a round of the stand-ins
+    // (each reads the Secrets of every backend), the round after its status does the rest.
+    if (this.backsCalledService(pod)) await this.reconcileNow();
     const now = new Date().toISOString();
     const completes = (pod.metadata.ownerReferences ?? []).some((r: Json) => r.kind === 'Job');
     const terminated = { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } };
@@ -295,6 +297,12 @@ export class NodeAgent {
     }, KUBELET_MANAGER);
     this.started.push(key);
     this.reconcileSoon();
+  }
+
+  /** Whether a Service the API server calls (webhook, conversion, APIService) selects the pod. */
+  private backsCalledService(pod: Json): boolean {
+    return this.calledServices().some((t) => t.namespace === pod.metadata.namespace
+      && selects(this.services.items.get(`${t.namespace}/${t.name}`)?.spec?.selector, pod.metadata.labels));
   }
 
   /** The Secrets and ConfigMaps a pod mounts (not marked optional) that do not exist. */
