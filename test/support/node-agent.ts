@@ -101,6 +101,8 @@ const selects = (selector: Record<string, string> | undefined, labels: Record<st
 
 /** The annotations with which a webhook configuration or CRD asks someone else to inject its CA. */
 export const INJECT_ANNOTATIONS = ['cert-manager.io/inject-ca-from', 'cert-manager.io/inject-ca-from-secret', 'cert-manager.io/inject-apiserver-ca', 'service.beta.openshift.io/inject-cabundle'];
+/** cert-manager's cainjector: the CA of this Secret (namespace/name), which the backend may write itself. */
+export const INJECT_FROM_SECRET = 'cert-manager.io/inject-ca-from-secret';
 
 /** The Services (with the port called) that a webhook configuration or CRD sends requests to. */
 export function webhookTargets(o: Json): Array<{ namespace: string; name: string; port: number }> {
@@ -475,8 +477,33 @@ export class NodeAgent {
       const data = { 'tls.crt': issued.cert, 'tls.key': issued.key, 'ca.crt': issued.ca };
       await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: target.metadata.name, namespace: target.metadata.namespace, annotations: { [SELF_ISSUED]: id } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
     }
+    await this.writeCaSecrets(services, issued);
     await this.injectSelf(services, issued.ca);
     return { key: issued.key, cert: issued.cert, source: `self ${id}` };
+  }
+
+  /**
+   * A backend that bootstraps its own CA into a Secret (cert-manager's webhook:
+   * --dynamic-serving-ca-secret-name) for the injector to read: the Secrets of its namespace
+   * that the webhook configurations and CRDs calling its Services name in
+   * `cert-manager.io/inject-ca-from-secret` get its CA (ca.crt, with the serving pair).
+   */
+  private async writeCaSecrets(services: string[], issued: IssuedCertificate): Promise<void> {
+    const namespaces = new Set(services.map((s) => s.split('/')[0]));
+    const wanted = new Set<string>();
+    for (const o of this.webhookOwners()) {
+      const from = o.metadata?.annotations?.[INJECT_FROM_SECRET];
+      if (!from || !namespaces.has(String(from).split('/')[0])) continue;
+      if (webhookTargets(o).some((t) => services.includes(`${t.namespace}/${t.name}`))) wanted.add(from);
+    }
+    const ca = Buffer.from(issued.ca).toString('base64');
+    for (const ref of wanted) {
+      const [namespace, name] = ref.split('/');
+      const live = await this.client.get('v1', 'Secret', namespace, name);
+      if (live?.data?.['ca.crt'] === ca) continue;
+      const data = { 'ca.crt': issued.ca, 'tls.crt': issued.cert, 'tls.key': issued.key };
+      await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, annotations: { [SELF_ISSUED]: ref } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
+    }
   }
 
   /** Injects the CA into the webhook configurations and CRDs that call these Services and ask no one else to. */
