@@ -16,7 +16,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import { TestCa } from './certs';
-import { caBundleOps } from './node-agent';
+import { caBundleOps, transient } from './node-agent';
 import { Json, keyOf, ObjectWatch } from './watch';
 import { ApiError, KubeClient, ObjectRef } from '../../lib/cluster/client';
 
@@ -86,7 +86,11 @@ export class CertPlayers {
       this.timer = undefined;
       if (this.running) { this.again = true; return; }
       this.running = this.round()
-        .catch((e) => { if (!this.stopped && !(e instanceof ApiError && [404, 409].includes(e.status))) this.errors.push((e as Error).message); })
+        .catch((e) => {
+          if (this.stopped) return;
+          if (transient(e)) this.again = true;
+          else if (!(e instanceof ApiError && [404, 409].includes(e.status))) this.errors.push((e as Error).message);
+        })
         .finally(() => {
           this.running = undefined;
           if (this.again) { this.again = false; this.soon(); }

@@ -125,11 +125,12 @@ export async function installPrerequisites(cluster: TestCluster, model: Platform
     for (const k of p.kinds) {
       if (!k.group || covered.has(`${k.group}/${k.kind}`) || !k.version) continue;
       covered.add(`${k.group}/${k.kind}`);
-      const plural = `${k.kind.toLowerCase()}s`;
+      const plural = pluralOf(k.kind);
       crds.push({
         apiVersion: 'apiextensions.k8s.io/v1',
         kind: 'CustomResourceDefinition',
-        metadata: { name: `${plural}.${k.group}` },
+        // Groups under k8s.io and kubernetes.io (the Gateway API's) are protected: the API server wants an approval annotation.
+        metadata: { name: `${plural}.${k.group}`, ...(/(^|\.)(k8s|kubernetes)\.io$/.test(k.group) ? { annotations: { 'api-approved.kubernetes.io': 'unapproved, a test stand-in for a prerequisite' } } : {}) },
         spec: {
           group: k.group,
           names: { kind: k.kind, plural, singular: k.kind.toLowerCase(), listKind: `${k.kind}List` },

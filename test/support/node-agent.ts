@@ -231,7 +231,8 @@ export class NodeAgent {
         } catch (e) {
           if (this.stopped) break;
           // The pod changed or went meanwhile: its next event brings it back.
-          if (!(e instanceof ApiError && (e.status === 404 || e.status === 409))) this.errors.push(`pod ${key}: ${(e as Error).message}`);
+          if (transient(e)) setTimeout(() => { if (!this.stopped) this.enqueue(key); }, 500);
+          else if (!(e instanceof ApiError && (e.status === 404 || e.status === 409))) this.errors.push(`pod ${key}: ${(e as Error).message}`);
         }
       }
     } finally {
@@ -329,7 +330,11 @@ export class NodeAgent {
     while (this.reconciling) await this.reconciling;
     if (this.stopped) return;
     this.reconciling = this.reconcileStandIns()
-      .catch((e) => { if (!this.stopped) this.errors.push(`stand-ins: ${(e as Error).message}`); })
+      .catch((e) => {
+        if (this.stopped) return;
+        if (transient(e)) this.reconcileAgain = true;
+        else this.errors.push(`stand-ins: ${(e as Error).message}`);
+      })
       .finally(() => {
         this.reconciling = undefined;
         if (this.reconcileAgain) { this.reconcileAgain = false; this.reconcileSoon(); }
@@ -449,7 +454,10 @@ export class NodeAgent {
    */
   private async certificateFor(pod: Json, container: Json, services: string[]): Promise<{ key: string; cert: string; source: string }> {
     const mounted = new Set((container.volumeMounts ?? []).map((m: Json) => m.name));
-    const secretNames = (pod.spec.volumes ?? []).filter((v: Json) => mounted.has(v.name)).flatMap((v: Json) => [
+    // The volume the webhook server reads its certificate from, as the binary would find it.
+    const certVolume = webhookCertVolume(container);
+    const volumes = (pod.spec.volumes ?? []).filter((v: Json) => mounted.has(v.name)).sort((a: Json, b: Json) => Number(b.name === certVolume) - Number(a.name === certVolume));
+    const secretNames = volumes.flatMap((v: Json) => [
       ...(v.secret ? [v.secret.secretName] : []),
       ...(v.projected?.sources ?? []).filter((s: Json) => s.secret).map((s: Json) => s.secret.name),
     ]) as string[];
@@ -590,6 +598,33 @@ export class NodeAgent {
     for (const p of this.proxies.values()) await close(p.server);
     this.proxies.clear();
   }
+}
+
+/** An answer a loaded API server gives now and not later (a request timeout, 429): the work is tried again, not reported. */
+export function transient(e: unknown): boolean {
+  return e instanceof ApiError && (e.status === 504 || e.status === 429 || (e.status === 500 && /Timeout|context deadline exceeded/.test(e.message)));
+}
+
+/** controller-runtime's default directory of a webhook server's certificate. */
+const CONTROLLER_RUNTIME_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
+
+/**
+ * The name of the volume a container's webhook server reads its certificate from: the mount
+ * holding the path a webhook or TLS certificate flag names (--webhook-cert-dir, --cert-dir,
+ * --tls-cert-file...; not a metrics flag), else the one at controller-runtime's default
+ * directory; undefined when neither says (then the first mounted certificate is used).
+ */
+export function webhookCertVolume(container: Json): string | undefined {
+  const mounts: Json[] = container.volumeMounts ?? [];
+  const under = (path: string) => mounts.filter((m) => path === m.mountPath || path.startsWith(`${String(m.mountPath).replace(/\/$/, '')}/`))
+    .sort((a, b) => String(b.mountPath).length - String(a.mountPath).length)[0]?.name as string | undefined;
+  for (const arg of [...(container.command ?? []), ...(container.args ?? [])].map(String)) {
+    const m = /^--?([a-z-]*(?:cert|tls)[a-z-]*)=(\/.+)$/.exec(arg);
+    if (!m || /metrics/.test(m[1])) continue;
+    const hit = under(m[2]);
+    if (hit) return hit;
+  }
+  return mounts.find((m) => String(m.mountPath).replace(/\/$/, '') === CONTROLLER_RUNTIME_CERT_DIR)?.name;
 }
 
 /** Marks a Secret a stand-in filled with its own certificate (the backend manages it). */
