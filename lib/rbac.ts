@@ -169,13 +169,21 @@ export function roleObject(scope: Construct, id: string, props: RoleObjectProps)
   };
   if (typeof props.rules !== 'function') rules(); // fail in the constructor when we can
   if (props.aggregateFrom && props.namespace) throw new Error(`${scope.node.path}/${id}: aggregateFrom applies to ClusterRoles only; drop the namespace or the aggregation`);
+  // An aggregating ClusterRole's rules belong to the clusterrole-aggregation controller, which
+  // replaces them with those of the roles it selects. Declaring them (even `rules: []`) would
+  // make every apply take the field back and empty the role until the controller fills it
+  // again: users lose their access for that moment, and apply never reports it unchanged.
+  if (props.aggregateFrom && typeof props.rules !== 'function' && props.rules.length) {
+    throw new Error(`${scope.node.path}/${id}: ClusterRole ${props.name} aggregates other roles (aggregateFrom), so the API server replaces its rules; move its ${props.rules.length} rule(s) to a ClusterRole labelled ${Object.entries(props.aggregateFrom[0] ?? {}).map(([k, v]) => `${k}=${v}`).join(',')}`);
+  }
   const labels = props.labels && Object.keys(props.labels).length ? props.labels : undefined;
   const role = new ApiObject(scope, id, {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind,
     metadata: { name: props.name, namespace: props.namespace, labels },
-    ...(props.aggregateFrom ? { aggregationRule: { clusterRoleSelectors: props.aggregateFrom.map((matchLabels) => ({ matchLabels })) } } : {}),
-    rules: typeof props.rules === 'function' ? Lazy.any({ produce: rules }) : rules(),
+    ...(props.aggregateFrom
+      ? { aggregationRule: { clusterRoleSelectors: props.aggregateFrom.map((matchLabels) => ({ matchLabels })) } }
+      : { rules: typeof props.rules === 'function' ? Lazy.any({ produce: rules }) : rules() }),
   });
   declareSecurityExceptions(role, props.securityExceptions);
   return role;

@@ -9,7 +9,8 @@
  * 3. Between phases, waits for what the next needs: CRDs Established (then discovery is read
  *    again), Deployments Available, Certificates Ready...; and before a webhook configuration
  *    (or a custom resource of a CRD with a conversion webhook) a ready endpoint behind each
- *    webhook Service.
+ *    webhook Service, and before a custom resource at a version its CRD converts, the CA
+ *    bundle of that conversion webhook.
  * 4. Every object carries the platform's ApplySet label; with prune, the ApplySet's members
  *    that are no longer in the output are deleted: webhooks first, then in reverse phase
  *    order, never a CRD that still has custom resources (unless pruneCrds).
@@ -22,7 +23,7 @@ import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, Manifest, o
 import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
-import { callersIn, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
+import { callersIn, waitConversionCaBundle, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 
 
@@ -285,6 +286,13 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
         }
         await waitEndpoints(client, s.namespace, s.name, { ...waitOptions, neededBy: [...s.neededBy] });
       }
+      // Objects at a version the API server converts: their CRD's conversion webhook has its CA bundle.
+      const converted = new Map<string, { crd: Json; apiVersion: string }>();
+      for (const o of inPhase) {
+        const crd = conversions.get(`${groupOf(o.json.apiVersion)}/${o.json.kind}`);
+        if (crd) converted.set(`${crd.metadata.name} ${o.json.apiVersion}`, { crd, apiVersion: o.json.apiVersion });
+      }
+      for (const c of converted.values()) await waitConversionCaBundle(client, c.crd, c.apiVersion, waitOptions);
     }
     const components = [...new Set(inPhase.map((o) => o.component))];
     for (const component of components) {

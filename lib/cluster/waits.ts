@@ -136,16 +136,56 @@ export function caBundleReadiness(o: Json, backendInjects = false): Readiness | 
 }
 
 /**
+ * Whether a CRD's conversion webhook has the CA bundle an injector was asked for (or that its
+ * backend injects, `backendInjects`). Until it has, the API server cannot verify the webhook's
+ * certificate, and every read or write of the kind at a version other than the storage
+ * version fails ("conversion webhook ... x509: certificate signed by unknown authority"), so
+ * such objects wait for it. Undefined when the CRD converts by no webhook or nobody injects.
+ */
+export function conversionCaBundleReadiness(crd: Json, backendInjects = false): Readiness | undefined {
+  const cc = crd.spec?.conversion?.webhook?.clientConfig;
+  if (crd.kind !== 'CustomResourceDefinition' || crd.spec?.conversion?.strategy !== 'Webhook' || !cc?.service) return undefined;
+  const annotations = crd.metadata?.annotations ?? {};
+  const asked = Object.keys(CA_INJECTION_ANNOTATIONS).filter((a) => annotations[a]);
+  if (!asked.length && !backendInjects) return undefined;
+  const who = asked.length ? asked.map((a) => `${a}: ${annotations[a]} asks ${CA_INJECTION_ANNOTATIONS[a]}`).join('; ') : 'its backend injects its own CA, as it did for the other webhooks that call it';
+  return cc.caBundle
+    ? { ready: true, status: 'caBundle injected' }
+    : { ready: false, status: `no caBundle in its conversion webhook (Service ${cc.service.namespace}/${cc.service.name}; ${who}; is it running, and is the certificate issued?)` };
+}
+
+/** The version a CRD stores its objects at. */
+export const storageVersionOf = (crd: Json): string | undefined => (crd.spec?.versions ?? []).find((v: Json) => v.storage)?.name;
+
+/**
+ * Before an object of a CRD with a conversion webhook is written at a version other than the
+ * storage version: waits until the CRD on the cluster has the CA bundle its injector was asked
+ * for (conversionCaBundleReadiness). Objects at the storage version need no conversion and no wait.
+ */
+export async function waitConversionCaBundle(client: KubeClient, crd: Json, apiVersion: string, options: WaitOptions = {}): Promise<void> {
+  const version = apiVersion.split('/').pop();
+  if (!version || version === storageVersionOf(crd)) return;
+  const backendInjects = await injectedByBackend(client, crd);
+  if (!conversionCaBundleReadiness(crd, backendInjects)) return;
+  await waitUntil(describeRef(crd as Manifest), `given its CA bundle for the conversion webhook (${apiVersion} objects are converted to ${storageVersionOf(crd)})`, async () => {
+    const live = await client.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, crd.metadata.name);
+    return live ? conversionCaBundleReadiness(live, backendInjects) ?? { ready: true, status: 'no injection asked' } : { ready: false, status: 'not found' };
+  }, options);
+}
+
+/**
  * A webhook configuration without a caBundle whose backend manages its own certificate (as
  * controller-runtime's cert-rotator does in Kueue): nothing in the object says so, but the
  * other webhook configurations or CRD conversions that call the same Service already have a
  * caBundle. The backend injects this one's too, moments after it appears; until then calls
  * fail as from an unknown authority, so the next phase waits for it as well.
  */
-async function injectedByBackend(client: KubeClient, obj: Manifest): Promise<boolean> {
-  if (!(obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration')) return false;
+async function injectedByBackend(client: KubeClient, obj: Json): Promise<boolean> {
+  const isCrd = obj.kind === 'CustomResourceDefinition';
+  if (!(obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration' || isCrd)) return false;
   const services = new Set(webhookServices(obj).map((s) => `${s.namespace}/${s.name}`));
-  if (!services.size || (obj.webhooks ?? []).every((w: Json) => !w.clientConfig?.service || w.clientConfig?.caBundle)) return false;
+  const alreadyInjected = isCrd ? !!obj.spec?.conversion?.webhook?.clientConfig?.caBundle : (obj.webhooks ?? []).every((w: Json) => !w.clientConfig?.service || w.clientConfig?.caBundle);
+  if (!services.size || alreadyInjected) return false;
   const injected = (cc: Json | undefined) => !!cc?.caBundle && services.has(`${cc.service?.namespace}/${cc.service?.name}`);
   const other = (o: Json) => !(o.kind === obj.kind && o.metadata?.name === obj.metadata.name);
   // The webhook configurations first: they are small, and usually answer. CRDs (some of them
@@ -155,7 +195,7 @@ async function injectedByBackend(client: KubeClient, obj: Manifest): Promise<boo
     if (configs.filter(other).some((o) => (o.webhooks ?? []).some((w: Json) => injected(w.clientConfig)))) return true;
   }
   const crds = await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition');
-  return crds.some((o) => injected(o.spec?.conversion?.webhook?.clientConfig));
+  return crds.filter(other).some((o) => injected(o.spec?.conversion?.webhook?.clientConfig));
 }
 
 /** Waits until the object (as applied) is ready by READY_CHECKS; objects of other kinds need no wait. */

@@ -224,6 +224,37 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'stalls-validating')).toBeUndefined();
   }, 60_000);
 
+  test('CONVERSION-CA: an object at a version its CRD converts waits for the conversion webhook\'s CA bundle, naming the CRD and who was asked; it is not sent before', async () => {
+    const objects = component('converts', 'conv', { caInjected: true }).filter((o) => o.json.kind !== 'ValidatingWebhookConfiguration').map((o) => {
+      const json = o.json;
+      if (json.kind === 'CustomResourceDefinition') {
+        const schema = json.spec.versions[0].schema;
+        return {
+          ...o,
+          json: {
+            ...json,
+            metadata: { ...json.metadata, annotations: { 'cert-manager.io/inject-ca-from': 'conv/converts-cert' } },
+            spec: {
+              ...json.spec,
+              versions: [{ name: 'v1', served: true, storage: true, schema }, { name: 'v1beta1', served: true, storage: false, schema }],
+              conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: 'conv', name: 'converts-webhook', path: '/convert' } } } },
+            },
+          },
+        };
+      }
+      return o.phase === Phase.RESOURCES ? { ...o, json: { ...json, apiVersion: 'converts.example.com/v1beta1' } } : o;
+    });
+    const p = platform('conv', 'conv', [objects]);
+    const { lines } = await applyPlayed(client(), p, { timeoutMs: 1500 }).then(() => ({ lines: [] as string[] }), (e: Error) => {
+      expect(e.message).toBe('apiextensions.k8s.io/v1 CustomResourceDefinition converts.converts.example.com: not given its CA bundle for the conversion webhook (converts.example.com/v1beta1 objects are converted to v1) after 2 s; '
+        + "last seen: no caBundle in its conversion webhook (Service conv/converts-webhook; cert-manager.io/inject-ca-from: conv/converts-cert asks cert-manager's cainjector; is it running, and is the certificate issued?)");
+      return { lines: ['failed'] };
+    });
+    expect(lines).toEqual(['failed']);
+    // The custom resource was not sent (the API server would have called a webhook it cannot trust).
+    expect(await client().get('converts.example.com/v1', 'Convert', 'conv', 'default')).toBeUndefined();
+  }, 60_000);
+
   test('stops before any change when a prerequisite is not served', async () => {
     const p = { ...platform('prereq', 'prereq', [component('needs', 'prereq')]), prerequisites: [{ name: 'cert-manager', kinds: [{ group: 'cert-manager.io', version: 'v1', kind: 'Certificate' }] }] };
     await expect(applyPlatform(client(), p)).rejects.toThrow(PrerequisiteError);

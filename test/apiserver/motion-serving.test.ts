@@ -13,25 +13,14 @@ import { buildPlatform } from '../../lib/synth';
 import { ServingPlatform } from '../../platforms';
 import { describeWithCluster } from '../support/cluster';
 import { bringUp, eventually, installPrerequisites, statusManagers, webhookPathsFor, workloads, workloadUp } from '../support/motion';
+import { KSERVE_EXAMPLES } from '../support/motion-examples';
 import { Json } from '../support/watch';
 
 const NS = 'kserve';
 const WORKERS = ['worker-1', 'worker-2', 'worker-3'];
 
-/** One custom resource of each kind a KServe webhook guards that the platform does not create itself (after KServe's documented examples). */
-const EXAMPLES: Manifest[] = [
-  { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'sklearn-iris', namespace: 'examples' }, spec: { predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'gs://kfserving-examples/models/sklearn/1.0/model' } } } },
-  {
-    apiVersion: 'serving.kserve.io/v1alpha1',
-    kind: 'ServingRuntime',
-    metadata: { name: 'sklearn-runtime', namespace: 'examples' },
-    spec: { supportedModelFormats: [{ name: 'sklearn', version: '1', autoSelect: true }], containers: [{ name: 'kserve-container', image: 'kserve/sklearnserver:v0.15.0', args: ['--model_name={{.Name}}'] }] },
-  },
-  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'InferenceGraph', metadata: { name: 'graph', namespace: 'examples' }, spec: { nodes: { root: { routerType: 'Sequence', steps: [{ name: 'first', serviceName: 'sklearn-iris' }] } } } },
-  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'TrainedModel', metadata: { name: 'iris-v2', namespace: 'examples' }, spec: { inferenceService: 'sklearn-iris', model: { framework: 'sklearn', storageUri: 'gs://kfserving-examples/models/sklearn/1.0/model', memory: '256Mi' } } },
-  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'LocalModelCache', metadata: { name: 'opt-125m' }, spec: { sourceModelUri: 'hf://facebook/opt-125m', modelSize: '1Gi', nodeGroups: ['workers'] } },
-  { apiVersion: 'serving.kserve.io/v1alpha1', kind: 'LLMInferenceService', metadata: { name: 'opt-125m', namespace: 'examples' }, spec: { model: { uri: 'hf://facebook/opt-125m', name: 'facebook/opt-125m' } } },
-];
+/** One custom resource of each kind a KServe webhook guards that the platform does not create itself. */
+const EXAMPLES = KSERVE_EXAMPLES;
 
 const report: string[] = [];
 afterAll(() => { if (report.length) process.stdout.write(`motion-serving: ${report.join('; ')}\n`); });

@@ -27,11 +27,11 @@ describe('ClusterRole aggregation', () => {
     expect(r.aggregationRule).toBeUndefined();
   });
 
-  test('an aggregating role selects the label of its name (or aggregationTarget) and has empty rules', () => {
+  test('an aggregating role selects the label of its name (or aggregationTarget) and declares no rules (the aggregation controller owns them)', () => {
     const { c, role: r } = role({ name: 'prefix-widgets-admin', aggregating: true, aggregationTarget: 'kubeflow-widgets-admin', aggregateTo: [KubeflowRole.ADMIN] });
     const json = findObject(c, 'ClusterRole', 'prefix-widgets-admin');
     expect(json.aggregationRule).toEqual({ clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-widgets-admin': 'true' } }] });
-    expect(json.rules).toEqual([]);
+    expect(json.rules).toBeUndefined();
     expect(json.metadata.labels).toEqual({ 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-admin': 'true' });
     expect(r.selectorLabel).toEqual({ 'rbac.authorization.kubeflow.org/aggregate-to-kubeflow-widgets-admin': 'true' });
   });

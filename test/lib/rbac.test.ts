@@ -188,7 +188,17 @@ describe('roleObject and bindingObject', () => {
     late.push(Rbac.read('', 'secrets'));
     const [r, a] = Testing.synth(c);
     expect(r).toMatchObject({ kind: 'Role', metadata: { name: 'r', namespace: 'ns' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: READ_VERBS }] });
-    expect(a).toMatchObject({ kind: 'ClusterRole', aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-agg': 'true' } }] }, rules: [] });
+    expect(a).toMatchObject({ kind: 'ClusterRole', aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-agg': 'true' } }] } });
+  });
+
+  test('AGGREGATED-RULES: an aggregating ClusterRole declares no rules (the aggregation controller owns them: a re-apply would empty the role); rules of its own fail, naming the label to move them under', () => {
+    const c = chart();
+    role(c, 'A', { name: 'agg', rules: [], aggregateFrom: [{ 'example.com/aggregate-to-agg': 'true' }] });
+    const [a] = Testing.synth(c);
+    expect(a).not.toHaveProperty('rules');
+    expect(() => role(chart(), 'B', { name: 'agg', rules: [Rbac.read('', 'pods')], aggregateFrom: [{ 'example.com/aggregate-to-agg': 'true' }] })).toThrow(
+      'c/B: ClusterRole agg aggregates other roles (aggregateFrom), so the API server replaces its rules; move its 1 rule(s) to a ClusterRole labelled example.com/aggregate-to-agg=true',
+    );
   });
 
   test('bindings bind ServiceAccounts', () => {

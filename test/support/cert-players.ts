@@ -7,7 +7,8 @@
  *   dnsNames, and becomes Ready; it is issued again when its names change;
  * - a webhook configuration, CRD or APIService annotated `cert-manager.io/inject-ca-from:
  *   NS/CERT` gets the ca.crt of that Certificate's Secret as caBundle (none while the
- *   Certificate or its Secret is missing);
+ *   Certificate or its Secret is missing); one annotated `cert-manager.io/inject-ca-from-secret:
+ *   NS/SECRET` gets that Secret's ca.crt (cert-manager's own webhook writes it);
  * - a Service annotated `service.beta.openshift.io/serving-cert-secret-name: NAME` gets that
  *   Secret for `<svc>.<ns>.svc` (and `.cluster.local`); an object annotated
  *   `service.beta.openshift.io/inject-cabundle: "true"` gets the CA (a ConfigMap as
@@ -15,7 +16,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import { TestCa } from './certs';
-import { caBundleOps } from './node-agent';
+import { caBundleOps, transient } from './node-agent';
 import { Json, keyOf, ObjectWatch } from './watch';
 import { ApiError, KubeClient, ObjectRef } from '../../lib/cluster/client';
 
@@ -25,6 +26,7 @@ export const SERVICE_CA = 'test-service-ca';
 const CERT_NAME = 'cert-manager.io/certificate-name';
 const ALT_NAMES = 'cert-manager.io/alt-names';
 const INJECT_FROM = 'cert-manager.io/inject-ca-from';
+const INJECT_FROM_SECRET = 'cert-manager.io/inject-ca-from-secret';
 const SERVING_SECRET = 'service.beta.openshift.io/serving-cert-secret-name';
 const INJECT_CABUNDLE = 'service.beta.openshift.io/inject-cabundle';
 
@@ -69,6 +71,9 @@ export class CertPlayers {
       watch('/apis/apiregistration.k8s.io/v1/apiservices'),
       watch('/api/v1/configmaps'),
     ];
+    // A CA Secret written by a backend that bootstraps its own (inject-ca-from-secret).
+    const secrets = new ObjectWatch(kubeConfig, '/api/v1/secrets', (_t, s) => { if (s.data?.['ca.crt']) this.soon(); });
+    this.watches.push(secrets);
   }
 
   public start(): void {
@@ -81,7 +86,11 @@ export class CertPlayers {
       this.timer = undefined;
       if (this.running) { this.again = true; return; }
       this.running = this.round()
-        .catch((e) => { if (!this.stopped && !(e instanceof ApiError && [404, 409].includes(e.status))) this.errors.push((e as Error).message); })
+        .catch((e) => {
+          if (this.stopped) return;
+          if (transient(e)) this.again = true;
+          else if (!(e instanceof ApiError && [404, 409].includes(e.status))) this.errors.push((e as Error).message);
+        })
         .finally(() => {
           this.running = undefined;
           if (this.again) { this.again = false; this.soon(); }
@@ -152,6 +161,11 @@ export class CertPlayers {
       const cert = this.certificates.items.get(annotations[INJECT_FROM]);
       if (!cert) return;
       const secret = await this.client.get('v1', 'Secret', cert.metadata.namespace, cert.spec?.secretName);
+      if (!secret?.data?.['ca.crt']) return;
+      ca = secret.data['ca.crt'];
+    } else if (annotations[INJECT_FROM_SECRET]) {
+      const [namespace, name] = String(annotations[INJECT_FROM_SECRET]).split('/');
+      const secret = await this.client.get('v1', 'Secret', namespace, name);
       if (!secret?.data?.['ca.crt']) return;
       ca = secret.data['ca.crt'];
     } else if (annotations[INJECT_CABUNDLE] === 'true') {

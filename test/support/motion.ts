@@ -5,10 +5,13 @@
  */
 import { FIELD_MANAGER as STAND_IN_MANAGER, prerequisiteCrds, waitEstablished } from './apply';
 import { TestCluster } from './cluster';
+import { VolumeProvisioner } from './volumes';
 import { Json } from './watch';
 import { applyPlatform, ApplyOptions, ApplyResult } from '../../lib/cluster/apply';
-import { DesiredPlatform } from '../../lib/cluster/desired';
+import { DesiredPlatform, Manifest } from '../../lib/cluster/desired';
+import { compareKubernetesVersions } from '../../lib/kubernetes-version';
 import { PlatformModel } from '../../lib/platform';
+import { compileCelRules } from '../../lib/validation';
 
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
@@ -71,24 +74,43 @@ export async function eventually<T>(what: string, probe: () => Promise<T>, check
 }
 
 /** The AdmissionReview calls the webhooks of these configurations must get for an object: the path of each webhook whose rules match its resource, version and the operation. */
-export function webhookPathsFor(configs: readonly Json[], apiVersion: string, resource: string, operation: string, namespaced: boolean): string[] {
+export function webhookPathsFor(configs: readonly Json[], apiVersion: string, resource: string, operation: string, namespaced: boolean,
+  labels?: { readonly namespace?: Record<string, string>; readonly object?: Record<string, string> }): string[] {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   const paths: string[] = [];
   for (const c of configs) {
     for (const w of c.webhooks ?? []) {
-      // Selectors depend on labels: only webhooks that intercept everything of their rules are expected for sure.
+      // Selectors depend on labels: without the labels, only webhooks that intercept everything of their rules are expected for sure.
       const selective = (sel: Json | undefined) => !!sel && (Object.keys(sel.matchLabels ?? {}).length > 0 || (sel.matchExpressions ?? []).length > 0);
-      if (!w.clientConfig?.service || selective(w.objectSelector) || selective(w.namespaceSelector)) continue;
+      if (!w.clientConfig?.service) continue;
+      if (selective(w.objectSelector) && !(labels?.object && selectorMatches(w.objectSelector, labels.object))) continue;
+      // A namespaceSelector does not apply to cluster-scoped objects.
+      if (namespaced && selective(w.namespaceSelector) && !(labels?.namespace && selectorMatches(w.namespaceSelector, labels.namespace))) continue;
       // matchPolicy Exact: only the versions the rule names; Equivalent (the default): any version of the resource.
       const hit = (w.rules ?? []).some((r: Json) => (r.apiGroups ?? []).some((g: string) => g === '*' || g === group)
         && (w.matchPolicy !== 'Exact' || (r.apiVersions ?? []).some((v: string) => v === '*' || v === version))
-        && (r.resources ?? []).some((x: string) => x === '*' || x === resource)
+        && (r.resources ?? []).some((x: string) => x === '*' || x === '*/*' || x === resource)
         && (r.operations ?? []).some((op: string) => op === '*' || op === operation)
         && (!r.scope || r.scope === '*' || r.scope === (namespaced ? 'Namespaced' : 'Cluster')));
       if (hit) paths.push(w.clientConfig.service.path ?? '/');
     }
   }
   return paths;
+}
+
+/** Whether a label selector (matchLabels, matchExpressions) selects these labels. */
+export function selectorMatches(sel: Json, labels: Record<string, string>): boolean {
+  if (!Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v)) return false;
+  return (sel.matchExpressions ?? []).every((e: Json) => {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    switch (e.operator) {
+      case 'In': return has && (e.values ?? []).includes(labels[e.key]);
+      case 'NotIn': return !has || !(e.values ?? []).includes(labels[e.key]);
+      case 'Exists': return has;
+      case 'DoesNotExist': return !has;
+      default: throw new Error(`unknown selector operator ${e.operator}`);
+    }
+  });
 }
 
 /**
@@ -103,11 +125,12 @@ export async function installPrerequisites(cluster: TestCluster, model: Platform
     for (const k of p.kinds) {
       if (!k.group || covered.has(`${k.group}/${k.kind}`) || !k.version) continue;
       covered.add(`${k.group}/${k.kind}`);
-      const plural = `${k.kind.toLowerCase()}s`;
+      const plural = pluralOf(k.kind);
       crds.push({
         apiVersion: 'apiextensions.k8s.io/v1',
         kind: 'CustomResourceDefinition',
-        metadata: { name: `${plural}.${k.group}` },
+        // Groups under k8s.io and kubernetes.io (the Gateway API's) are protected: the API server wants an approval annotation.
+        metadata: { name: `${plural}.${k.group}`, ...(/(^|\.)(k8s|kubernetes)\.io$/.test(k.group) ? { annotations: { 'api-approved.kubernetes.io': 'unapproved, a test stand-in for a prerequisite' } } : {}) },
         spec: {
           group: k.group,
           names: { kind: k.kind, plural, singular: k.kind.toLowerCase(), listKind: `${k.kind}List` },
@@ -120,4 +143,137 @@ export async function installPrerequisites(cluster: TestCluster, model: Platform
   for (const crd of crds) await cluster.client.apply(crd, { fieldManager: STAND_IN_MANAGER });
   const late = await waitEstablished(cluster.client, crds.map((c) => c.metadata.name));
   if (late.length) throw new Error(`stand-in CRDs of prerequisites not Established: ${late.join(', ')}`);
+}
+
+/** The platform less the components this server's version cannot take (see `tooNewComponents`), with their version gates dropped. */
+export function withoutComponents(desired: DesiredPlatform, skipped: ReadonlySet<string>): DesiredPlatform {
+  return { ...desired, objects: desired.objects.filter((o) => !skipped.has(o.component)), kubernetes: (desired.kubernetes ?? []).filter((n) => !skipped.has(n.component)) };
+}
+
+/**
+ * Components this server cannot take: a CRD whose rules our compilation for the server's
+ * version flags (what the server rejects: test/support/platform-on-apiserver.ts holds the two
+ * together), from a component that declares a newer minimum Kubernetes.
+ */
+export function tooNewComponents(model: PlatformModel, version: string): Set<string> {
+  return new Set(model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition' && compileCelRules(o.json, version).length > 0
+    && o.component.kubernetes.min && compareKubernetesVersions(o.component.kubernetes.min, version) > 0).map((o) => o.component.componentName));
+}
+
+/** What a bring-up showed, for the closing note. */
+export interface BringUpReport {
+  readonly objects: number;
+  readonly pods: number;
+  readonly admissions: number;
+  readonly conversions: number;
+  readonly seconds: number;
+}
+
+/**
+ * The checks every bring-up makes: each object created; every workload up with its status
+ * written by kube-controller-manager alone; every pod Running on a node that fits it; every
+ * webhook Service with an endpoint the endpointslice controller published; every webhook
+ * whose rules match a custom resource of the platform called for it; no player error.
+ */
+export async function checkBringUp(cluster: TestCluster, desired: DesiredPlatform, up: BringUp, since: { calls: number; started: number }): Promise<BringUpReport> {
+  const { client, agent } = cluster;
+  expect(up.result.outcomes.filter((o) => o.action === 'created').length).toBe(desired.objects.length);
+  const ws = await workloads(cluster, desired);
+  expect(ws.filter((w) => !workloadUp(w)).map((w) => `${w.kind} ${w.metadata.namespace}/${w.metadata.name}`)).toEqual([]);
+  expect(ws.map((w) => ({ w: w.metadata.name, managers: statusManagers(w) })).filter((x) => x.managers.join() !== 'kube-controller-manager')).toEqual([]);
+  const namespaces = [...new Set(ws.map((w) => w.metadata.namespace as string))];
+  for (const ns of namespaces) {
+    const pods = await client.list('v1', 'Pod', { namespace: ns });
+    expect(pods.filter((p) => p.status?.phase !== 'Running' || !cluster.agent.nodes.some((n) => n.name === p.spec.nodeName)).map((p) => `${ns}/${p.metadata.name}: ${p.status?.phase} on ${p.spec.nodeName}`)).toEqual([]);
+  }
+  const configs = desired.objects.filter((o) => /WebhookConfiguration$/.test(o.json.kind)).map((o) => o.json);
+  const services = new Set(configs.flatMap((c) => (c.webhooks ?? []).filter((w: Json) => w.clientConfig?.service).map((w: Json) => `${w.clientConfig.service.namespace}/${w.clientConfig.service.name}`)));
+  for (const key of services) {
+    const [namespace, name] = key.split('/');
+    const slices = await client.list('discovery.k8s.io/v1', 'EndpointSlice', { namespace, labelSelector: `kubernetes.io/service-name=${name}` });
+    const ready = slices.filter((s) => s.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === 'endpointslice-controller.k8s.io')
+      .flatMap((s) => (s.ports ?? []).length ? s.endpoints ?? [] : []).filter((e: Json) => e.conditions?.ready !== false);
+    expect({ service: key, ready: ready.length > 0 }).toEqual({ service: key, ready: true });
+  }
+  const calls = agent.calls.slice(since.calls);
+  const admissions = calls.filter((c) => c.kind === 'AdmissionReview');
+  const missed: string[] = [];
+  for (const o of desired.objects.filter((x) => x.phase === '30-resources')) {
+    for (const path of webhookPathsFor(configs, o.json.apiVersion, pluralOf(o.json.kind), 'CREATE', !!o.json.metadata.namespace)) if (!admissions.some((a) => a.path.startsWith(path))) missed.push(`${o.json.kind} ${o.json.metadata.name}: ${path}`);
+  }
+  expect(missed).toEqual([]);
+  expect(cluster.errors()).toEqual([]);
+  return { objects: desired.objects.length, pods: agent.started.length - since.started, admissions: admissions.length, conversions: calls.length - admissions.length, seconds: up.ms / 1000 };
+}
+
+export const reportText = (r: BringUpReport): string =>
+  `${r.objects} objects to Available in ${r.seconds.toFixed(1)} s, ${r.pods} pods admitted and started, ${r.admissions} AdmissionReviews and ${r.conversions} ConversionReviews answered`;
+
+/** The resource (plural) of a kind as its CRD names it (lower case, +s / +es / y -> ies). */
+export function pluralOf(kind: string): string {
+  const k = kind.toLowerCase();
+  return /[^aeiou]y$/.test(k) ? `${k.slice(0, -1)}ies` : /(s|x|ch|sh)$/.test(k) ? `${k}es` : `${k}s`;
+}
+
+/**
+ * Creates each example (custom resources a user would make) and returns the webhook paths
+ * that should have been called for it and were not; each example must be guarded by at least
+ * one webhook. Namespaces the examples use are made first.
+ */
+export async function createExamples(cluster: TestCluster, desired: DesiredPlatform, examples: readonly Manifest[]): Promise<{ missed: string[]; unguarded: string[]; calls: number }> {
+  const { client, agent } = cluster;
+  const configs = desired.objects.filter((o) => /WebhookConfiguration$/.test(o.json.kind)).map((o) => o.json);
+  for (const ns of new Set(examples.map((e) => e.metadata.namespace).filter((n): n is string => !!n))) {
+    if (await client.get('v1', 'Namespace', undefined, ns)) continue;
+    await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { fieldManager: 'examples' });
+    await eventually(`the default ServiceAccount of namespace ${ns}`, () => client.get('v1', 'ServiceAccount', ns, 'default'), (sa) => !!sa);
+  }
+  const before = agent.calls.length;
+  const missed: string[] = [];
+  const unguarded: string[] = [];
+  for (const ex of examples) {
+    const from = agent.calls.length;
+    await client.apply(ex, { fieldManager: 'examples' });
+    expect(await client.get(ex.apiVersion, ex.kind, ex.metadata.namespace, ex.metadata.name)).toBeDefined();
+    const namespace = ex.metadata.namespace ? await client.get('v1', 'Namespace', undefined, ex.metadata.namespace) : undefined;
+    const paths = webhookPathsFor(configs, ex.apiVersion, pluralOf(ex.kind), 'CREATE', !!ex.metadata.namespace, { namespace: namespace?.metadata.labels ?? {}, object: ex.metadata.labels ?? {} });
+    if (!paths.length) unguarded.push(`${ex.apiVersion} ${ex.kind}`);
+    for (const path of paths) if (!agent.calls.slice(from).some((c) => c.path.startsWith(path))) missed.push(`${ex.kind}: ${path}`);
+  }
+  return { missed, unguarded, calls: agent.calls.length - before };
+}
+
+/**
+ * Deletes every pod of the platform's workloads and waits until each workload is up again
+ * with new pods (the controllers' doing, and the webhooks' backends serving again: a webhook
+ * that intercepts its own backend's pods and fails closed would keep them out). Returns the
+ * seconds it took and the pods deleted.
+ */
+export async function restartEveryPod(cluster: TestCluster, desired: DesiredPlatform, timeoutMs = 180_000): Promise<{ seconds: number; deleted: string[] }> {
+  const { client, agent } = cluster;
+  const namespaces = [...new Set(desired.objects.filter((o) => WORKLOAD_KINDS.includes(o.json.kind)).map((o) => o.json.metadata.namespace as string))];
+  const old: Json[] = [];
+  for (const ns of namespaces) old.push(...await client.list('v1', 'Pod', { namespace: ns }));
+  const t0 = Date.now();
+  for (const p of old) await client.delete('v1', 'Pod', p.metadata.namespace, p.metadata.name, { propagationPolicy: 'Background' });
+  const oldUids = new Set(old.map((p) => p.metadata.uid));
+  await eventually('the platform back up with new pods', async () => {
+    const pods: Json[] = [];
+    for (const ns of namespaces) pods.push(...await client.list('v1', 'Pod', { namespace: ns }));
+    return {
+      down: (await workloads(cluster, desired)).filter((w) => !workloadUp(w)).map((w) => `${w.metadata.namespace}/${w.metadata.name}`),
+      pods: pods.map((p) => ({ uid: p.metadata.uid, name: `${p.metadata.namespace}/${p.metadata.name}`, phase: p.status?.phase })),
+    };
+  }, (s) => !s.down.length && s.pods.length === old.length && s.pods.every((p) => !oldUids.has(p.uid) && p.phase === 'Running'), timeoutMs,
+  (s) => JSON.stringify({ down: s.down, notRunning: s.pods.filter((p) => oldUids.has(p.uid) || p.phase !== 'Running').map((p) => `${p.name} ${p.phase}`).slice(0, 10), pods: s.pods.length, before: old.length }));
+  const deleted = old.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+  expect(deleted.filter((k) => !agent.confirmedDeletions.includes(k))).toEqual([]);
+  return { seconds: (Date.now() - t0) / 1000, deleted };
+}
+
+/** Starts a volume provisioner for the cluster's PersistentVolumeClaims (test/support/volumes.ts); stop it before the cluster. */
+export function provisionVolumes(cluster: TestCluster): VolumeProvisioner {
+  const p = new VolumeProvisioner(cluster.server.kubeConfig);
+  p.start();
+  return p;
 }

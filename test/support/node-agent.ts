@@ -101,6 +101,8 @@ const selects = (selector: Record<string, string> | undefined, labels: Record<st
 
 /** The annotations with which a webhook configuration or CRD asks someone else to inject its CA. */
 export const INJECT_ANNOTATIONS = ['cert-manager.io/inject-ca-from', 'cert-manager.io/inject-ca-from-secret', 'cert-manager.io/inject-apiserver-ca', 'service.beta.openshift.io/inject-cabundle'];
+/** cert-manager's cainjector: the CA of this Secret (namespace/name), which the backend may write itself. */
+export const INJECT_FROM_SECRET = 'cert-manager.io/inject-ca-from-secret';
 
 /** The Services (with the port called) that a webhook configuration or CRD sends requests to. */
 export function webhookTargets(o: Json): Array<{ namespace: string; name: string; port: number }> {
@@ -229,7 +231,8 @@ export class NodeAgent {
         } catch (e) {
           if (this.stopped) break;
           // The pod changed or went meanwhile: its next event brings it back.
-          if (!(e instanceof ApiError && (e.status === 404 || e.status === 409))) this.errors.push(`pod ${key}: ${(e as Error).message}`);
+          if (transient(e)) setTimeout(() => { if (!this.stopped) this.enqueue(key); }, 500);
+          else if (!(e instanceof ApiError && (e.status === 404 || e.status === 409))) this.errors.push(`pod ${key}: ${(e as Error).message}`);
         }
       }
     } finally {
@@ -335,7 +338,11 @@ export class NodeAgent {
     while (this.reconciling) await this.reconciling;
     if (this.stopped) return;
     this.reconciling = this.reconcileStandIns()
-      .catch((e) => { if (!this.stopped) this.errors.push(`stand-ins: ${(e as Error).message}`); })
+      .catch((e) => {
+        if (this.stopped) return;
+        if (transient(e)) this.reconcileAgain = true;
+        else this.errors.push(`stand-ins: ${(e as Error).message}`);
+      })
       .finally(() => {
         this.reconciling = undefined;
         if (this.reconcileAgain) { this.reconcileAgain = false; this.reconcileSoon(); }
@@ -455,7 +462,10 @@ export class NodeAgent {
    */
   private async certificateFor(pod: Json, container: Json, services: string[]): Promise<{ key: string; cert: string; source: string }> {
     const mounted = new Set((container.volumeMounts ?? []).map((m: Json) => m.name));
-    const secretNames = (pod.spec.volumes ?? []).filter((v: Json) => mounted.has(v.name)).flatMap((v: Json) => [
+    // The volume the webhook server reads its certificate from, as the binary would find it.
+    const certVolume = webhookCertVolume(container);
+    const volumes = (pod.spec.volumes ?? []).filter((v: Json) => mounted.has(v.name)).sort((a: Json, b: Json) => Number(b.name === certVolume) - Number(a.name === certVolume));
+    const secretNames = volumes.flatMap((v: Json) => [
       ...(v.secret ? [v.secret.secretName] : []),
       ...(v.projected?.sources ?? []).filter((s: Json) => s.secret).map((s: Json) => s.secret.name),
     ]) as string[];
@@ -483,8 +493,33 @@ export class NodeAgent {
       const data = { 'tls.crt': issued.cert, 'tls.key': issued.key, 'ca.crt': issued.ca };
       await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: target.metadata.name, namespace: target.metadata.namespace, annotations: { [SELF_ISSUED]: id } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
     }
+    await this.writeCaSecrets(services, issued);
     await this.injectSelf(services, issued.ca);
     return { key: issued.key, cert: issued.cert, source: `self ${id}` };
+  }
+
+  /**
+   * A backend that bootstraps its own CA into a Secret (cert-manager's webhook:
+   * --dynamic-serving-ca-secret-name) for the injector to read: the Secrets of its namespace
+   * that the webhook configurations and CRDs calling its Services name in
+   * `cert-manager.io/inject-ca-from-secret` get its CA (ca.crt, with the serving pair).
+   */
+  private async writeCaSecrets(services: string[], issued: IssuedCertificate): Promise<void> {
+    const namespaces = new Set(services.map((s) => s.split('/')[0]));
+    const wanted = new Set<string>();
+    for (const o of this.webhookOwners()) {
+      const from = o.metadata?.annotations?.[INJECT_FROM_SECRET];
+      if (!from || !namespaces.has(String(from).split('/')[0])) continue;
+      if (webhookTargets(o).some((t) => services.includes(`${t.namespace}/${t.name}`))) wanted.add(from);
+    }
+    const ca = Buffer.from(issued.ca).toString('base64');
+    for (const ref of wanted) {
+      const [namespace, name] = ref.split('/');
+      const live = await this.client.get('v1', 'Secret', namespace, name);
+      if (live?.data?.['ca.crt'] === ca) continue;
+      const data = { 'ca.crt': issued.ca, 'tls.crt': issued.cert, 'tls.key': issued.key };
+      await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, annotations: { [SELF_ISSUED]: ref } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
+    }
   }
 
   /** Injects the CA into the webhook configurations and CRDs that call these Services and ask no one else to. */
@@ -571,6 +606,33 @@ export class NodeAgent {
     for (const p of this.proxies.values()) await close(p.server);
     this.proxies.clear();
   }
+}
+
+/** An answer a loaded API server gives now and not later (a request timeout, 429): the work is tried again, not reported. */
+export function transient(e: unknown): boolean {
+  return e instanceof ApiError && (e.status === 504 || e.status === 429 || (e.status === 500 && /Timeout|context deadline exceeded/.test(e.message)));
+}
+
+/** controller-runtime's default directory of a webhook server's certificate. */
+const CONTROLLER_RUNTIME_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
+
+/**
+ * The name of the volume a container's webhook server reads its certificate from: the mount
+ * holding the path a webhook or TLS certificate flag names (--webhook-cert-dir, --cert-dir,
+ * --tls-cert-file...; not a metrics flag), else the one at controller-runtime's default
+ * directory; undefined when neither says (then the first mounted certificate is used).
+ */
+export function webhookCertVolume(container: Json): string | undefined {
+  const mounts: Json[] = container.volumeMounts ?? [];
+  const under = (path: string) => mounts.filter((m) => path === m.mountPath || path.startsWith(`${String(m.mountPath).replace(/\/$/, '')}/`))
+    .sort((a, b) => String(b.mountPath).length - String(a.mountPath).length)[0]?.name as string | undefined;
+  for (const arg of [...(container.command ?? []), ...(container.args ?? [])].map(String)) {
+    const m = /^--?([a-z-]*(?:cert|tls)[a-z-]*)=(\/.+)$/.exec(arg);
+    if (!m || /metrics/.test(m[1])) continue;
+    const hit = under(m[2]);
+    if (hit) return hit;
+  }
+  return mounts.find((m) => String(m.mountPath).replace(/\/$/, '') === CONTROLLER_RUNTIME_CERT_DIR)?.name;
 }
 
 /** Marks a Secret a stand-in filled with its own certificate (the backend manages it). */

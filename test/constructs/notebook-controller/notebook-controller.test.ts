@@ -100,7 +100,7 @@ describe('NotebookController', () => {
     expect(rules).toContainEqual({ apiGroups: ['networking.istio.io'], resources: ['virtualservices'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] });
     expect(rules).toContainEqual({ apiGroups: ['kubeflow.org'], resources: ['notebooks'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['events'], verbs: ['create', 'get', 'list', 'patch', 'watch'] });
-    for (const r of objects.filter((o) => o.kind === 'ClusterRole').flatMap((o) => o.rules)) expect(r.verbs).not.toContain('*');
+    for (const r of objects.filter((o) => o.kind === 'ClusterRole').flatMap((o) => o.rules ?? [])) expect(r.verbs).not.toContain('*');
   });
 
   test('user roles aggregate into the Kubeflow roles', () => {

@@ -124,7 +124,7 @@ describe('ProfileController', () => {
     expect(rules).toContainEqual({ apiGroups: ['security.istio.io'], resources: ['authorizationpolicies'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] });
     expect(rules).toContainEqual({ apiGroups: ['kubeflow.org'], resources: ['profiles/finalizers'], verbs: ['update'] });
     expect(objects.filter((o) => o.kind === 'ClusterRoleBinding').map((o) => o.roleRef.name)).not.toContain('cluster-admin');
-    for (const r of objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role').flatMap((o) => o.rules)) {
+    for (const r of objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role').flatMap((o) => o.rules ?? [])) {
       expect([...r.verbs, ...(r.resources ?? []), ...(r.apiGroups ?? [])]).not.toContain('*');
     }
   });

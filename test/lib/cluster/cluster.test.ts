@@ -10,7 +10,7 @@ import { pruneRank } from '../../../lib/cluster/apply';
 import { applySetId, groupKind, withPartOf } from '../../../lib/cluster/applyset';
 import { desiredFromDir, desiredFromModel } from '../../../lib/cluster/desired';
 import { fieldChanges, formatPath, ignorePatterns, managersOf, normalize } from '../../../lib/cluster/diff';
-import { READY_CHECKS, webhookServices } from '../../../lib/cluster/waits';
+import { conversionCaBundleReadiness, READY_CHECKS, webhookServices } from '../../../lib/cluster/waits';
 import { buildPlatform, writeFiles } from '../../../lib/synth';
 import { ServingPlatform } from '../../../platforms';
 
@@ -84,6 +84,21 @@ describe('waits', () => {
     expect(webhookServices({ kind: 'ValidatingWebhookConfiguration', webhooks: [{ clientConfig: { service: { name: 's', namespace: 'n' } } }, { clientConfig: { service: { name: 's', namespace: 'n' } } }, { clientConfig: { url: 'https://x' } }] }))
       .toEqual([{ namespace: 'n', name: 's' }]);
     expect(webhookServices({ kind: 'CustomResourceDefinition', spec: { conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { name: 'c', namespace: 'n' } } } } } })).toEqual([{ namespace: 'n', name: 'c' }]);
+  });
+
+  test('a CRD\'s conversion webhook is ready once given the CA bundle its injector was asked for; without a webhook or an injector nothing is waited for', () => {
+    const crd = (annotations: Record<string, string>, caBundle?: string, strategy = 'Webhook') => ({
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.example.com', annotations },
+      spec: { conversion: { strategy, webhook: { clientConfig: { service: { namespace: 'n', name: 'conv' }, ...(caBundle ? { caBundle } : {}) } } } },
+    });
+    const asked = { 'cert-manager.io/inject-ca-from': 'n/conv-cert' };
+    expect(conversionCaBundleReadiness(crd(asked))).toEqual({ ready: false, status: "no caBundle in its conversion webhook (Service n/conv; cert-manager.io/inject-ca-from: n/conv-cert asks cert-manager's cainjector; is it running, and is the certificate issued?)" });
+    expect(conversionCaBundleReadiness(crd(asked, 'Q0E='))).toEqual({ ready: true, status: 'caBundle injected' });
+    expect(conversionCaBundleReadiness(crd({ 'service.beta.openshift.io/inject-cabundle': 'true' }))?.status).toMatch(/asks OpenShift's service CA operator/);
+    expect(conversionCaBundleReadiness(crd({}))).toBeUndefined();
+    expect(conversionCaBundleReadiness(crd({}), true)?.ready).toBe(false);
+    expect(conversionCaBundleReadiness(crd(asked, undefined, 'None'))).toBeUndefined();
   });
 });
 
