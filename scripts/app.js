@@ -139,7 +139,15 @@ function useCodeCache(env = process.env) {
     } catch {
       cachedData = undefined;
     }
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    let script;
+    try {
+      script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    } catch (e) {
+      // Not CommonJS (an ES module in a package that does not say so): Node.js's own _compile
+      // detects that and loads it as one; leave such files to it.
+      if (e instanceof SyntaxError) return original.call(this, content, filename);
+      throw e;
+    }
     if (!cachedData || script.cachedDataRejected) made.push({ script, file });
     const fn = script.runInThisContext({ displayErrors: true });
     // The require a module gets from Node.js (its makeRequireFunction).

@@ -213,3 +213,22 @@ describe('synth through scripts/app.js', () => {
     expect(entries()).toHaveLength(before);
   });
 });
+
+describe('the code cache (useCodeCache)', () => {
+  test('CODE-CACHE-ESM: a .js file with ES module syntax in a package that does not say so still loads (Node.js detects it), with the code cache on', () => {
+    // Node.js 20 loads such a file as an ES module after its CommonJS compile fails; the code
+    // cache compiles CommonJS itself and must leave those files to Node.js (as
+    // @kubernetes/client-node's dependencies are loaded by `mlplatform apply`).
+    const root = path.resolve(__dirname, '..', '..');
+    const dir = fs.mkdtempSync(path.join(root, 'build', '.esm-test-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'esm.js'), 'export const answer = 42;\n');
+      const script = `const app = require(${JSON.stringify(path.join(root, 'scripts', 'app.js'))}); app.useCodeCache(); ` +
+        `const m = require(${JSON.stringify(path.join(dir, 'esm.js'))}); process.stdout.write(String(m.answer));`;
+      const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, MLP_CODE_CACHE: '' } });
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr.split('\n').filter((l) => /Error/.test(l)) }).toEqual({ status: 0, stdout: '42', stderr: [] });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
