@@ -114,11 +114,15 @@ export function selectorMatches(sel: Json, labels: Record<string, string>): bool
 }
 
 /**
- * The APIs of the platform's prerequisites, as if installed (open-schema CRDs): the kinds its
+ * The platform's prerequisites, as if installed: the namespaces it lists as existing, and their APIs (open-schema CRDs): the kinds its
  * objects use (test/support/apply.ts), and every other kind a prerequisite must serve for
  * apply's check (cluster-scoped when no object says otherwise).
  */
 export async function installPrerequisites(cluster: TestCluster, model: PlatformModel, desired: DesiredPlatform): Promise<void> {
+  // The namespaces the platform expects its prerequisites to have made (e.g. Istio's istio-system).
+  for (const name of model.platform.existingNamespaces.filter((n) => !['default', 'kube-system', 'kube-public', 'kube-node-lease'].includes(n))) {
+    await cluster.client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { fieldManager: STAND_IN_MANAGER });
+  }
   const crds = prerequisiteCrds(model.objects, model.externalKinds);
   const covered = new Set(crds.map((c) => `${(c as Json).spec.group}/${(c as Json).spec.names.kind}`));
   for (const p of desired.prerequisites) {
