@@ -202,9 +202,40 @@ async function preflight(client: KubeClient, desired: DesiredPlatform, parent: A
       else if (!forbidden(e)) throw e;
     }
   }
+  problems.push(...await missingNamespaces(client, manifests, resourceOf));
   problems.push(...await accessProblems(client, needs));
   if (problems.length) throw new PreflightError(`nothing was changed:\n${problems.map((m) => `  ${m}`).join('\n')}`);
   return { before, adopted: conflicts.filter((c) => c.adopted) };
+}
+
+/**
+ * Namespaces the output puts objects in without creating them (those its prerequisites or the
+ * cluster make, e.g. Istio's istio-system) that the server does not have: without them apply
+ * would stop part way at the first object there. One line each, with an object that needs it.
+ */
+async function missingNamespaces(client: KubeClient, manifests: readonly Manifest[],
+  resourceOf: (apiVersion: string, kind: string) => Promise<{ namespaced: boolean } | undefined>): Promise<string[]> {
+  const created = new Set(manifests.filter((m) => m.apiVersion === 'v1' && m.kind === 'Namespace').map((m) => m.metadata.name as string));
+  const users = new Map<string, Manifest[]>();
+  for (const m of manifests) {
+    if (!(await resourceOf(m.apiVersion, m.kind))?.namespaced) continue;
+    const ns: string = m.metadata.namespace ?? 'default';
+    if (!created.has(ns)) users.set(ns, [...users.get(ns) ?? [], m]);
+  }
+  const out: string[] = [];
+  for (const [ns, objs] of [...users].sort(([a], [b]) => a.localeCompare(b))) {
+    let live: Json | undefined;
+    try {
+      live = await client.get('v1', 'Namespace', undefined, ns);
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) continue; // the access review names 'get namespaces'
+      throw e;
+    }
+    if (!live) {
+      out.push(`namespace ${ns} does not exist and the output does not create it: ${objs.length} object${objs.length === 1 ? '' : 's'} go${objs.length === 1 ? 'es' : ''} there (${describeRef(objs[0])}${objs.length > 1 ? ', ...' : ''}); install the prerequisite that makes it, or create it, first`);
+    }
+  }
+  return out;
 }
 
 /** `Kind/name` or `Kind/namespace/name` of a `describeRef` text. */

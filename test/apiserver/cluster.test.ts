@@ -262,6 +262,15 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(await client().get('v1', 'Namespace', undefined, 'prereq')).toBeUndefined();
   }, 60_000);
 
+  test('PREFLIGHT-NAMESPACE: stops before any change when a namespace the output uses but does not create is missing, naming it and an object there', async () => {
+    const p = platform('nsless', 'nsless', [component('nsuser', 'nsless')]);
+    const elsewhere = { json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gateway-settings', namespace: 'istio-system-missing' }, data: { a: 'b' } }, phase: Phase.CONTROLLERS, component: 'nsuser' };
+    const withOutside = { ...p, objects: [...p.objects, elsewhere] };
+    await expect(applyPlatform(client(), withOutside)).rejects.toThrow(PrerequisiteError);
+    await expect(applyPlatform(client(), withOutside)).rejects.toThrow('namespace istio-system-missing does not exist and the output does not create it: 1 object goes there (');
+    expect(await client().get('v1', 'Namespace', undefined, 'nsless')).toBeUndefined();
+  }, 60_000);
+
   test('a server-side dry run stores nothing', async () => {
     const p = platform('dry', 'dry', [component('drafts', 'dry')]);
     const r = await cli(['apply', '--dir', writeDir(p), '--kubeconfig', server().kubeconfigPath, '--dry-run=server']);
