@@ -17,6 +17,7 @@ import { NotebookController } from '../constructs/notebook-controller';
 import { OAuth2Proxy } from '../constructs/oauth2-proxy';
 import { ProfileController } from '../constructs/profile-controller';
 import { PvcViewerController } from '../constructs/pvcviewer-controller';
+import { SparkOperator } from '../constructs/spark-operator';
 import { TensorboardController } from '../constructs/tensorboard-controller';
 import { Trainer } from '../constructs/trainer';
 import { PlatformCustomization } from '../lib/customization';
@@ -103,6 +104,8 @@ export class KubeflowPlatform extends Platform {
     new PodDefaultsWebhook(this, 'admission-webhook');
     new JobSet(this, 'jobset');
     new Trainer(this, 'trainer');
+    // Spark applications in every namespace, the operator in kubeflow without a sidecar (kubeflow/manifests' overlays/kubeflow).
+    new SparkOperator(this, 'spark-operator', { namespace: pipelines.namespaceName, allNamespaces: true, istioSidecar: false });
     // Trials run as batch Jobs or Trainer TrainJobs (the training-operator's kinds need it in the platform).
     // The UI routed through the Kubeflow gateway, as kubeflow/manifests' katib-with-kubeflow.
     new Katib(this, 'katib', { trialKinds: [KatibTrialKind.JOB, KatibTrialKind.TRAINJOB], uiGateway: 'kubeflow/kubeflow-gateway' });

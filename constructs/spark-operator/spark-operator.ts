@@ -47,6 +47,12 @@ export interface SparkOperatorProps extends ComponentProps {
   readonly controllerResources?: ControllerResources;
   /** @default requests 100m/128Mi, limits 500m/512Mi (upstream's webhook values) */
   readonly webhookResources?: ControllerResources;
+  /**
+   * Label both pods sidecar.istio.io/inject with this value (kubeflow/manifests' overlay sets
+   * "false": the operator runs in the mesh-injected kubeflow namespace without a sidecar).
+   * @default no label
+   */
+  readonly istioSidecar?: boolean;
 }
 
 const GROUP = 'sparkoperator.k8s.io';
@@ -124,6 +130,7 @@ export class SparkOperator extends Component {
 
     // --- controller ------------------------------------------------------------------------
     this.controller = new Controller(this, 'Controller', {
+      istioSidecar: props.istioSidecar,
       name: 'spark-operator-controller',
       // Upstream's container names (kustomize config): kubectl logs -c and users' patches refer to them.
       containerName: 'controller',
@@ -166,6 +173,7 @@ export class SparkOperator extends Component {
 
     // --- webhook ---------------------------------------------------------------------------
     this.webhook = new Controller(this, 'Webhook', {
+      istioSidecar: props.istioSidecar,
       name: 'spark-operator-webhook',
       containerName: 'webhook',
       image: this.image('operator'),

@@ -16,7 +16,7 @@ describe('kubeflow platform', () => {
     expect([...order].sort()).toEqual([
       'admission-webhook', 'argo-workflows', 'central-dashboard', 'cert-manager', 'dex', 'gateway-api-inference-extension', 'jobset', 'jupyter-web-app',
       'katib', 'kserve', 'kubeflow-istio-resources', 'kubeflow-pipelines', 'model-registry', 'models-web-app', 'notebook-controller', 'oauth2-proxy',
-      'profile-controller', 'pvcviewer-controller', 'tensorboard-controller', 'tensorboards-web-app', 'trainer', 'volumes-web-app',
+      'profile-controller', 'pvcviewer-controller', 'spark-operator', 'tensorboard-controller', 'tensorboards-web-app', 'trainer', 'volumes-web-app',
     ]);
   });
 
