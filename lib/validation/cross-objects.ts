@@ -129,7 +129,8 @@ export function crossObjectIssues(docs: readonly Document[]): CrossObjectIssue[]
 /** Where in its object a webhook's clientConfig is (webhooks[i].clientConfig, or the CRD's conversion). */
 function webhookPath(w: ResolvedWebhook<Entry>): string {
   if (w.type === 'conversion') return 'spec.conversion.webhook.clientConfig';
-  const i = (w.owner.json.webhooks as any[]).findIndex((x) => x?.name === w.name);
+  const hooks: ReadonlyArray<{ name?: unknown } | undefined> = Array.isArray(w.owner.json.webhooks) ? w.owner.json.webhooks : [];
+  const i = hooks.findIndex((x) => x?.name === w.name);
   return `webhooks[${i}].clientConfig`;
 }
 
