@@ -5,9 +5,10 @@ export const NOTEBOOK_CONTROLLER_VERSION = 'v1.11.0';
 
 /**
  * Example workbench images of the v1.11 line, as the Jupyter web app's spawner offers them
- * (jupyter-*, codeserver-python, rstudio-tidyverse). The stored spawner configuration we
- * read names ghcr.io/kubeflow/kubeflow/notebook-servers/* at v1.11.0-rc.0; the final tag
- * v1.11.0 is assumed (unconfirmed). Each is overridable as `<component>/<key>`.
+ * (jupyter-*, codeserver-python, rstudio-tidyverse): the spawner configuration at
+ * kubeflow/notebooks v1.11.0 names ghcr.io/kubeflow/kubeflow/notebook-servers/* at v1.11.0.
+ * jupyter-pytorch-gaudi-full is ours (docs/kubeflow-notebooks.md): that tag neither lists nor
+ * builds it (kubeflow/notebooks #1101). Each is overridable as `<component>/<key>`.
  */
 const server = (name: string): ImageSpec => ({ repository: `ghcr.io/kubeflow/kubeflow/notebook-servers/${name}`, tag: NOTEBOOK_CONTROLLER_VERSION });
 
