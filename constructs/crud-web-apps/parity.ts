@@ -35,8 +35,6 @@ export function jupyterWebAppParityDeviations(): ParityDeviation[] {
       ...rbacItems('', ['pods/log'], ['list']),
       ...rbacItems('storage.k8s.io', ['storageclasses'], ['get', 'watch']),
     ], C.SCOPED_RBAC, 'the backend at v1.11.0 creates, gets, lists, patches and deletes Notebooks, lists PodDefaults, creates and lists claims, lists events, nodes, pods and storage classes and reads pod logs, nothing more (jupyter/backend/apps and crud_backend/api); upstream\'s ClusterRole grants the rest, finalizers and PodDefault writes included, to a ServiceAccount that acts for every user.'),
-    valueDeviation({ kind: FactKind.CONFIGMAP_KEY, object: 'jupyter-web-app-config', item: 'spawner_ui_config.yaml' }, 'sha256:abf968cf85334f32c0505df501cbc31ecfee312918c26ccc75a118db0ce43038',
-      C.PLATFORM_INTEGRATION, 'the spawner\'s image lists are the notebook controller\'s workbench images (by default upstream\'s plus jupyter-pytorch-gaudi-full), resolved through the platform\'s registry mirror and overrides; the rest of the form\'s defaults are upstream\'s (a test holds the document to upstream\'s digest with upstream\'s images).'),
   ];
 }
 

@@ -7,8 +7,8 @@ export const NOTEBOOK_CONTROLLER_VERSION = 'v1.11.0';
  * Example workbench images of the v1.11 line, as the Jupyter web app's spawner offers them
  * (jupyter-*, codeserver-python, rstudio-tidyverse): the spawner configuration at
  * kubeflow/notebooks v1.11.0 names ghcr.io/kubeflow/kubeflow/notebook-servers/* at v1.11.0.
- * jupyter-pytorch-gaudi-full is ours (docs/kubeflow-notebooks.md): that tag neither lists nor
- * builds it (kubeflow/notebooks #1101). Each is overridable as `<component>/<key>`.
+ * (kubeflow/notebooks #1101 dropped jupyter-pytorch-gaudi-full: v1.11.0 neither lists nor builds
+ * it, so it is not offered.) Each is overridable as `<component>/<key>`.
  */
 const server = (name: string): ImageSpec => ({ repository: `ghcr.io/kubeflow/kubeflow/notebook-servers/${name}`, tag: NOTEBOOK_CONTROLLER_VERSION });
 
@@ -23,7 +23,6 @@ export const NOTEBOOK_CONTROLLER_IMAGES = Object.freeze({
   jupyterScipy: server('jupyter-scipy'),
   jupyterPytorchFull: server('jupyter-pytorch-full'),
   jupyterPytorchCudaFull: server('jupyter-pytorch-cuda-full'),
-  jupyterPytorchGaudiFull: server('jupyter-pytorch-gaudi-full'),
   jupyterTensorflowFull: server('jupyter-tensorflow-full'),
   jupyterTensorflowCudaFull: server('jupyter-tensorflow-cuda-full'),
   codeserverPython: server('codeserver-python'),

@@ -53,7 +53,6 @@ export const DEFAULT_WORKBENCH_IMAGES: readonly WorkbenchImage[] = Object.freeze
   WorkbenchImage.jupyter('jupyterScipy', 'JupyterLab + SciPy'),
   WorkbenchImage.jupyter('jupyterPytorchFull', 'JupyterLab + PyTorch'),
   WorkbenchImage.jupyter('jupyterPytorchCudaFull', 'JupyterLab + PyTorch (CUDA)'),
-  WorkbenchImage.jupyter('jupyterPytorchGaudiFull', 'JupyterLab + PyTorch (Intel Gaudi)'),
   WorkbenchImage.jupyter('jupyterTensorflowFull', 'JupyterLab + TensorFlow'),
   WorkbenchImage.jupyter('jupyterTensorflowCudaFull', 'JupyterLab + TensorFlow (CUDA)'),
   WorkbenchImage.vscode('codeserverPython', 'VS Code (code-server) + Python'),

@@ -163,12 +163,12 @@ describe('workbench images', () => {
     const b = build((app) => {
       const p = new Platform(app, 'p', { name: 'notebooks', prerequisites: [ISTIO], images: { registryMirror: 'mirror.example.com' } });
       const nb = new NotebookController(p, 'notebook-controller');
-      expect(nb.imagesOfKind(WorkbenchKind.JUPYTER)).toHaveLength(6);
+      expect(nb.imagesOfKind(WorkbenchKind.JUPYTER)).toHaveLength(5);
       expect(nb.spawnerImages()).toEqual({
         image: {
           value: 'mirror.example.com/kubeflow/kubeflow/notebook-servers/jupyter-scipy:v1.11.0',
           options: [
-            'jupyter-scipy', 'jupyter-pytorch-full', 'jupyter-pytorch-cuda-full', 'jupyter-pytorch-gaudi-full', 'jupyter-tensorflow-full', 'jupyter-tensorflow-cuda-full',
+            'jupyter-scipy', 'jupyter-pytorch-full', 'jupyter-pytorch-cuda-full', 'jupyter-tensorflow-full', 'jupyter-tensorflow-cuda-full',
           ].map((n) => `mirror.example.com/kubeflow/kubeflow/notebook-servers/${n}:v1.11.0`),
         },
         imageGroupOne: { value: 'mirror.example.com/kubeflow/kubeflow/notebook-servers/codeserver-python:v1.11.0', options: ['mirror.example.com/kubeflow/kubeflow/notebook-servers/codeserver-python:v1.11.0'] },
@@ -221,7 +221,7 @@ describe('workbench images', () => {
 
   test('fails when a notebook uses an image the platform does not offer', () => {
     const nb = newController({ workbenchImages: [DEFAULT_WORKBENCH_IMAGES[0]] });
-    expect(() => nb.addNotebook('Lab', { namespace: 'team-a', name: 'lab', image: DEFAULT_WORKBENCH_IMAGES[7] }))
+    expect(() => nb.addNotebook('Lab', { namespace: 'team-a', name: 'lab', image: DEFAULT_WORKBENCH_IMAGES[6] }))
       .toThrow("p/notebook-controller: addNotebook('Lab'): image 'rstudioTidyverse' (RStudio + Tidyverse) is not one of the platform's workbench images; offer it in workbenchImages");
   });
 
