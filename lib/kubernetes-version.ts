@@ -17,6 +17,15 @@ export const DEFAULT_KUBERNETES_VERSION: KubernetesVersion = '1.32';
 /** The oldest Kubernetes this project models at all (the first with CEL in CRDs generally available is 1.25; 1.28 is the oldest we test against a real API server). */
 export const OLDEST_KUBERNETES_VERSION: KubernetesVersion = '1.28';
 
+/**
+ * Annotations on the CRDs of a component that needs a newer Kubernetes than the oldest modelled:
+ * the minimum and the feature behind it. They travel with the written output, so that
+ * `mlplatform apply --dir` (which has no model) refuses an older server before any change,
+ * as an apply from the platform's model does.
+ */
+export const MINIMUM_KUBERNETES_ANNOTATION = 'mlplatform/minimum-kubernetes';
+export const MINIMUM_KUBERNETES_FEATURE_ANNOTATION = 'mlplatform/minimum-kubernetes-feature';
+
 /** What a component's upstream release supports. */
 export interface KubernetesSupport {
   /** The oldest Kubernetes minor version it runs on. */

@@ -6,7 +6,7 @@ import { Component, CrdClaim, Prerequisite, Requirement } from './component';
 import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
 import { ImageSettings, ImageSpec, registryMirrorProblems, resolveImage } from './images';
-import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersion, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from './kubernetes-version';
+import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersion, MINIMUM_KUBERNETES_ANNOTATION, MINIMUM_KUBERNETES_FEATURE_ANNOTATION, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from './kubernetes-version';
 import { MetricsFence, resolveMetricsFence } from './network-policy';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { collectsProblems, reportProblem } from './problems';
@@ -417,9 +417,13 @@ export class Platform extends Construct {
     const raw: Array<Omit<PlatformObject, 'order' | 'json'> & { json: any; seq: number }> = [];
     let seq = 0;
     for (const c of ordered) {
+      const gated = compareKubernetesVersions(c.kubernetes.min, OLDEST_KUBERNETES_VERSION) > 0;
       for (const obj of c.node.findAll().filter((x): x is ApiObject => x instanceof ApiObject)) {
         if (!c.emits(obj)) continue;
         const json = obj.toJson();
+        if (gated && json.kind === 'CustomResourceDefinition') {
+          json.metadata.annotations = { ...json.metadata.annotations, [MINIMUM_KUBERNETES_ANNOTATION]: c.kubernetes.min, [MINIMUM_KUBERNETES_FEATURE_ANNOTATION]: c.kubernetes.feature };
+        }
         const group = String(json.apiVersion ?? '').includes('/') ? String(json.apiVersion).split('/')[0] : '';
         const isCr = kinds.has(`${group}/${json.kind}`);
         const servedByInfrastructure = isCr && providerOf.get(`${group}/${json.kind}`)!.providesInfrastructure.length > 0;

@@ -1,5 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, rbacItems, valueDeviation } from '../../lib/parity-items';
+import { itemDeviations, rbacItems } from '../../lib/parity-items';
 
 const C = DeviationCategory;
 

@@ -10,6 +10,7 @@ import * as path from 'path';
 import { Prerequisite } from '../component';
 import { Gvk } from '../crd';
 import { IgnoredField, ignoredFields } from '../gitops/ignore';
+import { MINIMUM_KUBERNETES_ANNOTATION, MINIMUM_KUBERNETES_FEATURE_ANNOTATION } from '../kubernetes-version';
 import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
@@ -159,5 +160,17 @@ export function desiredFromDir(dir: string, cwd: string): DesiredPlatform {
     objects: sorted,
     prerequisites: attribute(externalKinds(sorted.map((o) => o.json)), [...Object.values(PREREQUISITES), OPENSHIFT, ODH_OPERATOR], false),
     ignored: ignoredFields({ objects: sorted.map((o) => ({ json: o.json, phase: o.phase as Phase })), runtimeChanges: [] }),
+    kubernetes: kubernetesNeedsOf(sorted),
   };
+}
+
+/** The minimum Kubernetes of each component whose written CRDs carry it (lib/platform.ts stamps them). */
+function kubernetesNeedsOf(objects: readonly DesiredObject[]): KubernetesNeed[] {
+  const needs = new Map<string, KubernetesNeed>();
+  for (const o of objects) {
+    const a = o.json.metadata?.annotations ?? {};
+    const min = a[MINIMUM_KUBERNETES_ANNOTATION];
+    if (typeof min === 'string' && !needs.has(o.component)) needs.set(o.component, { component: o.component, min, feature: String(a[MINIMUM_KUBERNETES_FEATURE_ANNOTATION] ?? 'its CRDs') });
+  }
+  return [...needs.values()];
 }

@@ -18,6 +18,10 @@ import { diffPlatform, formatPath } from '../../lib/cluster/diff';
 import { fieldManagerFor } from '../../lib/cluster/options';
 import { ignoredFields } from '../../lib/gitops/ignore';
 import { Phase } from '../../lib/phases';
+import { CERT_MANAGER } from '../../lib/component';
+import { Platform } from '../../lib/platform';
+import { buildPlatform, PlatformApp, writeFiles } from '../../lib/synth';
+import { Kueue } from '../../constructs/kueue';
 import { ApiServer, describeWithApiServer } from '../support/apiserver';
 import { playControllers } from '../support/controllers';
 import { startFaultProxy } from '../support/fault-proxy';
@@ -522,6 +526,20 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(stderr).toContain('nothing was changed:');
     expect(stderr).toMatch(new RegExp(`component kueue needs Kubernetes >= 1\\.29 \\(.*\\); the server is ${server().version.replace('.', '\\.')}`));
     expect((await client().list('v1', 'Namespace')).map((n) => n.metadata.name)).not.toContain('kueue-system');
+  }, 120_000);
+
+  test('OPS-3: apply --dir of a written platform with a component newer than the server (Kueue: 1.29) stops before any write: the minimum travels with the output', async () => {
+    const app = new PlatformApp({ outdir: '/nonexistent' });
+    const mine = new Platform(app, 'mine-dir', { name: 'mine-dir', prerequisites: [CERT_MANAGER] });
+    new Kueue(mine, 'kueue');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-dir-'));
+    writeFiles(path.join(dir, 'mine-dir'), buildPlatform(mine).files);
+    let stderr = '';
+    const r = await run(['apply', '--dir', path.join(dir, 'mine-dir'), '--kubeconfig', server().kubeconfigPath], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, cwd: dir });
+    expect(r).toBe(1);
+    expect(stderr).toContain('nothing was changed:');
+    expect(stderr).toMatch(new RegExp(`component kueue needs Kubernetes >= 1\\.29 \\(.*\\); the server is ${server().version.replace('.', '\\.')}`));
+    expect(await client().get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'workloads.kueue.x-k8s.io')).toBeUndefined();
   }, 120_000);
 
   test('OPS-6: diff shows drift only on fields we own; --show-foreign lists the keys other managers added inside our objects', async () => {

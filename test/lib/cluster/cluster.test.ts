@@ -12,7 +12,7 @@ import { desiredFromDir, desiredFromModel } from '../../../lib/cluster/desired';
 import { fieldChanges, formatPath, ignorePatterns, managersOf, normalize } from '../../../lib/cluster/diff';
 import { conversionCaBundleReadiness, READY_CHECKS, webhookServices } from '../../../lib/cluster/waits';
 import { buildPlatform, writeFiles } from '../../../lib/synth';
-import { ServingPlatform } from '../../../platforms';
+import { ServingPlatform, TrainingPlatform } from '../../../platforms';
 
 jest.setTimeout(120_000);
 
@@ -155,6 +155,19 @@ describe('desired state', () => {
     const kinds = (ps: typeof fromDir.prerequisites) => ps.flatMap((p) => p.kinds.map((k) => `${p.name} ${k.group}/${k.kind}`)).sort();
     expect(kinds(fromDir.prerequisites)).toEqual(kinds(fromModel.prerequisites.filter((p) => fromDir.prerequisites.some((q) => q.name === p.name))));
     expect(fromDir.prerequisites.map((p) => p.name)).toContain('cert-manager');
+  });
+
+  test('from a synthesized folder: the minimum Kubernetes of each component that needs a newer one than the oldest modelled, as from the model (its CRDs carry it)', () => {
+    const training = buildPlatform(new TrainingPlatform(new App({ outdir: '/nonexistent' }), 'training'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-desired-'));
+    writeFiles(path.join(dir, 'training'), training.files);
+    const fromDir = desiredFromDir(path.join(dir, 'training'), dir);
+    const gated = desiredFromModel(training.model).kubernetes!.filter((k) => k.min !== '1.28');
+    expect(gated.map((k) => k.component).sort()).toEqual(['jobset', 'kueue', 'trainer']);
+    expect([...fromDir.kubernetes!].sort((a, b) => a.component.localeCompare(b.component))).toEqual([...gated].sort((a, b) => a.component.localeCompare(b.component)));
+    // A platform whose components all run on the oldest modelled Kubernetes carries none.
+    writeFiles(path.join(dir, 'serving'), build.files);
+    expect(desiredFromDir(path.join(dir, 'serving'), dir).kubernetes).toEqual([]);
   });
 });
 
