@@ -209,14 +209,14 @@ export class Platform extends Construct {
    */
   public isolateNamespace(namespace: string, options: IsolateNamespaceOptions = {}): void {
     checkNamespaceName(this.node.path, 'isolateNamespace', namespace);
-    let holder = this.node.tryFindChild(PlatformNetworkPolicies.ID) as PlatformNetworkPolicies | undefined;
-    if (!holder) holder = new PlatformNetworkPolicies(this, namespace);
+    let holder = this.node.tryFindChild(NamespaceIsolation.ID) as NamespaceIsolation | undefined;
+    if (!holder) holder = new NamespaceIsolation(this, NamespaceIsolation.ID, { namespace });
     holder.isolate(namespace, options.parityDeviations ?? []);
   }
 
   /** Whether the platform isolates a namespace (`isolateNamespace`). */
   public isolatesNamespace(namespace: string): boolean {
-    const holder = this.node.tryFindChild(PlatformNetworkPolicies.ID) as PlatformNetworkPolicies | undefined;
+    const holder = this.node.tryFindChild(NamespaceIsolation.ID) as NamespaceIsolation | undefined;
     return !!holder && holder.isolates(namespace);
   }
 
@@ -568,13 +568,13 @@ class PlatformNamespaces extends Component {
 }
 
 /** The component that emits the policies isolating the namespaces a platform isolates (Platform.isolateNamespace). */
-class PlatformNetworkPolicies extends Component {
+class NamespaceIsolation extends Component {
   public static readonly ID = 'namespace-isolation';
   public readonly images = {};
   private readonly namespaces = new Set<string>();
 
-  constructor(scope: Platform, namespace: string) {
-    super(scope, PlatformNetworkPolicies.ID, namespace);
+  constructor(scope: Platform, id: string, props: { readonly namespace: string }) {
+    super(scope, id, props.namespace);
   }
 
   public isolate(namespace: string, deviations: readonly ParityDeviation[]): void {
