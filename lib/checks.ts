@@ -63,6 +63,8 @@ export const CHECKS: CheckRule[] = [
   { id: 'MLP060', title: 'every NetworkPolicy and AuthorizationPolicy a component declares selects exactly the pods of the workloads it names, never another workload\'s', check: checkPolicySelectors },
   { id: 'MLP061', title: 'every Istio AuthorizationPolicy, PeerAuthentication and RequestAuthentication selects pods that get a sidecar (a policy without selector: its namespace injects sidecars)', check: checkIstioPolicySidecars },
   { id: 'MLP062', title: 'every workload that relies on Istio to authenticate its callers has an AuthorizationPolicy enforced by its sidecar, or NetworkPolicies that restrict who reaches it', check: checkMeshAuthentication },
+  { id: 'MLP063', title: 'every NetworkPolicy selects the pods of a workload in its namespace (a namespace-wide one, or one over pods made at run time, excepted), and every port it admits is a container port of those pods', check: checkNetworkPolicyReach },
+  { id: 'MLP064', title: 'every webhook whose backend pods a NetworkPolicy isolates is admitted on its port from every source (the API server calls from outside the pod network)', check: checkWebhookIngress },
 ];
 
 export function runChecks(m: PlatformModel): Finding[] {
@@ -590,6 +592,93 @@ function checkPolicySelectors(m: PlatformModel): Finding[] {
         out.push({ rule: 'MLP060', path: o.path, message: `${what} names ${name} as a target, but selects no pod of a workload ${name} in namespace ${j.metadata.namespace}; use the workload's selector labels` });
       }
     }
+  }
+  return out;
+}
+
+/** Whether a label selector is empty (it selects every pod of its namespace). */
+function emptySelector(sel: LabelSelector | undefined): boolean {
+  return !Object.keys(sel?.matchLabels ?? {}).length && !(sel?.matchExpressions ?? []).length;
+}
+
+/** Whether a NetworkPolicy isolates the pods it selects for ingress. */
+function isolatesIngress(np: any): boolean {
+  return (np.spec?.policyTypes ?? ['Ingress']).includes('Ingress');
+}
+
+/** The container ports of a workload's pods (init containers included: sidecars). */
+function podPorts(w: PlatformObject): Array<{ name?: string; containerPort: number; protocol?: string }> {
+  const spec = w.json.spec?.template?.spec ?? {};
+  return [...(spec.initContainers ?? []), ...(spec.containers ?? [])].flatMap((c: any) => c.ports ?? []);
+}
+
+function checkNetworkPolicyReach(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  const model = modelOf(m);
+  for (const o of m.objects) {
+    const j = o.json;
+    if (j.kind !== 'NetworkPolicy') continue;
+    // Pods an operator makes at run time are not in the output (lib/network-policy.ts PolicyTarget.runtimePods).
+    const targets = policyTargetsOf(o.apiObject);
+    if (targets?.some((t) => t.runtimePods)) continue;
+    const what = `NetworkPolicy ${j.metadata.namespace}/${j.metadata.name}`;
+    const sel: LabelSelector | undefined = j.spec?.podSelector;
+    const pods = model.workloadsIn(j.metadata.namespace).filter((w) => selectorMatches(sel ?? {}, w.json.spec?.template?.metadata?.labels ?? {}));
+    if (!pods.length) {
+      // A namespace-wide policy also covers pods made later (a tenant's notebooks); a policy
+      // declared with its targets is MLP060's, which names the target it misses.
+      if (!emptySelector(sel) && !targets) {
+        out.push({ rule: 'MLP063', path: o.path, message: `${what} selects ${JSON.stringify(sel)}, which matches the pods of no workload in namespace ${j.metadata.namespace}: it isolates nothing it is meant for. Select by the pod labels of the workload it protects (its selector labels), or leave the policy out` });
+      }
+      continue;
+    }
+    if (!isolatesIngress(j)) continue;
+    const ports = pods.flatMap(podPorts);
+    for (const [i, r] of (j.spec?.ingress ?? []).entries()) {
+      for (const p of r.ports ?? []) {
+        if (p.port === undefined) continue;
+        const protocol = p.protocol ?? 'TCP';
+        const ok = ports.some((c) => (c.protocol ?? 'TCP') === protocol && (typeof p.port === 'string'
+          ? c.name === p.port
+          : c.containerPort >= p.port && c.containerPort <= (p.endPort ?? p.port)));
+        if (!ok) {
+          const have = [...new Set(ports.map((c) => `${c.name ? `${c.name}=` : ''}${c.containerPort}/${c.protocol ?? 'TCP'}`))].sort().join(', ') || 'none';
+          out.push({ rule: 'MLP063', path: o.path, message: `${what} ingress[${i}] admits port ${p.port}/${protocol}, which no container of the pods it selects (${pods.map((w) => `${w.json.kind} ${w.json.metadata.name}`).join(', ')}) declares (their ports: ${have}); name a port they serve` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether an ingress rule admits a port from every source (no `from`, or a peer of every address). */
+function admitsFromEverywhere(r: any, port: number, name: string | undefined): boolean {
+  const everywhere = !r.from?.length || r.from.some((f: any) => /\/0$/.test(f.ipBlock?.cidr ?? '') && !f.ipBlock?.except?.length);
+  const onPort = !r.ports?.length || r.ports.some((p: any) => p.port === undefined || p.port === port || (name !== undefined && p.port === name)
+    || (typeof p.port === 'number' && p.endPort !== undefined && port >= p.port && port <= p.endPort));
+  return everywhere && onPort;
+}
+
+function checkWebhookIngress(m: PlatformModel): Finding[] {
+  const out: Finding[] = [];
+  const policies = m.objects.filter((o) => o.json.kind === 'NetworkPolicy' && isolatesIngress(o.json));
+  if (!policies.length) return out;
+  for (const w of modelOf(m).webhooks) {
+    const wl = w.backend.workload;
+    const port = w.backend.containerPort;
+    if (!wl || port === undefined) continue;
+    const labels = wl.json.spec?.template?.metadata?.labels ?? {};
+    const ns = wl.json.metadata.namespace;
+    const isolating = policies.filter((p) => p.json.metadata.namespace === ns && selectorMatches(p.json.spec?.podSelector ?? {}, labels));
+    if (!isolating.length) continue;
+    const name = podPorts(wl).find((c) => c.containerPort === port)?.name;
+    if (isolating.some((p) => (p.json.spec?.ingress ?? []).some((r: any) => admitsFromEverywhere(r, port, name)))) continue;
+    out.push({
+      rule: 'MLP064',
+      path: w.owner.path,
+      message: `${webhookLabel(w)}: its backend ${wl.json.kind} ${ns}/${wl.json.metadata.name} is isolated by NetworkPolicy ${isolating.map((p) => p.json.metadata.name).join(', ')}, none of which admits port ${port}${name ? ` (${name})` : ''} from every source; `
+        + `the API server calls webhooks from outside the pod network, so every call would fail (failurePolicy ${w.failurePolicy}). Add a policy over its pods admitting that port with no 'from' (NetworkPolicyProps.namespaceIsolation, as kubeflow/manifests' webhook policies)`,
+    });
   }
   return out;
 }

@@ -482,7 +482,7 @@ export class Controller extends Construct {
     const component = this.node.scope as Component;
     const pod = this.deployment.toJson().spec.template;
     const others = component.node.findAll().some((c) => {
-      if (c instanceof NetworkPolicy) return c !== this.metricsFence && c.targets.some((t) => !t.runtimePods && t.name === this.name);
+      if (c instanceof NetworkPolicy) return c !== this.metricsFence && c.emitted && c.targets.some((t) => !t.runtimePods && t.name === this.name);
       // A NetworkPolicy written as a plain object (not through lib/network-policy.ts).
       return c instanceof ApiObject && c.kind === 'NetworkPolicy' && !policyTargetsOf(c) && labelSelectorMatches(c.toJson().spec?.podSelector, pod.metadata?.labels ?? {});
     });

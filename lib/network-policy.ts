@@ -1,8 +1,8 @@
-import { ApiObject, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectProps, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Component } from './component';
 import type { Platform } from './platform';
-import { LabelSelector } from './webhook-server';
+import type { LabelSelector } from './webhook-rules';
 
 /**
  * Network isolation as data: NetworkPolicies (networking.k8s.io/v1) and Istio
@@ -14,6 +14,12 @@ import { LabelSelector } from './webhook-server';
  * never another workload's (kubebuilder's `control-plane: controller-manager` is on many
  * operators' pods in a shared namespace).
  */
+
+/**
+ * The namespace of Istio's ingress gateway (kubeflow/manifests installs it in istio-system):
+ * what the web apps behind the gateway admit where the platform isolates their namespace.
+ */
+export const INGRESS_GATEWAY_NAMESPACE = 'istio-system';
 
 /** The label the API server puts on every Namespace with its name (Kubernetes 1.22+). */
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -45,6 +51,19 @@ export function labelSelectorMatches(selector: LabelSelector | undefined, labels
       default: return false;
     }
   });
+}
+
+/**
+ * A selector on some of a target's selector labels: upstream's, where upstream selects by
+ * fewer labels than the workload's selector (e.g. the `app` label alone). Fails when the
+ * target lacks one of them, so the selector is always made of labels its pods carry.
+ */
+export function selectorOn(target: PolicyTarget, keys: readonly string[]): LabelSelector {
+  const missing = keys.filter((k) => !(k in target.selectorLabels));
+  if (!keys.length || missing.length) {
+    throw new Error(`selectorOn: target ${target.name} has no selector label ${missing.join(', ') || '(none given)'} (its selector labels: ${Object.keys(target.selectorLabels).join(', ')}); select by labels its pods carry`);
+  }
+  return { matchLabels: Object.fromEntries(keys.map((k) => [k, target.selectorLabels[k]])) };
 }
 
 /** Where ingress may come from. */
@@ -95,6 +114,15 @@ export interface NetworkPolicyProps {
   /** Allowed ingress: the union of the rules; everything else to the selected pods is denied. */
   readonly ingress: NetworkPolicyIngressRule[] | (() => NetworkPolicyIngressRule[]);
   readonly labels?: Record<string, string>;
+  /**
+   * Part of the platform's isolation of the component's namespace (`Platform.isolateNamespace`,
+   * as kubeflow/manifests' common/networkpolicies isolates `kubeflow`): what, besides the
+   * namespace's own pods, may reach the targets once every pod there is isolated. Emitted
+   * only when the platform isolates that namespace; a platform that leaves the component
+   * out leaves its policy out with it.
+   * @default false: always emitted
+   */
+  readonly namespaceIsolation?: boolean;
 }
 
 /** The component a construct belongs to. */
@@ -133,6 +161,8 @@ export class NetworkPolicy extends Construct {
   public readonly targets: PolicyTarget[];
   public readonly podSelector: LabelSelector;
   public readonly apiObject: ApiObject;
+  /** Whether it is emitted only where the platform isolates its namespace (NetworkPolicyProps.namespaceIsolation). */
+  public readonly namespaceIsolation: boolean;
 
   constructor(scope: Construct, id: string, props: NetworkPolicyProps) {
     super(scope, id);
@@ -161,7 +191,31 @@ export class NetworkPolicy extends Construct {
       },
     });
     declaredTargets.set(this.apiObject, this.targets);
+    this.namespaceIsolation = props.namespaceIsolation ?? false;
+    if (this.namespaceIsolation) component.omitUnless(this, () => component.platform.isolatesNamespace(this.namespace));
   }
+
+  /** Whether the platform emits it (always, unless it belongs to a namespace isolation the platform does not make). */
+  public get emitted(): boolean {
+    return !this.namespaceIsolation || componentOf(this).platform.isolatesNamespace(this.namespace);
+  }
+}
+
+/**
+ * The name of the policy `Platform.isolateNamespace` adds to a namespace (kubeflow/manifests'
+ * name): every pod there admits traffic from the namespace's own pods, and so is isolated
+ * from every other source that no other policy admits.
+ */
+export const SAME_NAMESPACE_POLICY_NAME = 'default-allow-same-namespace';
+
+/** The NetworkPolicy that isolates a namespace: its pods admit only the namespace's own pods (plus what other policies admit). */
+export function sameNamespacePolicy(namespace: string): ApiObjectProps {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: SAME_NAMESPACE_POLICY_NAME, namespace },
+    spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] },
+  };
 }
 
 /** One `from` entry of an AuthorizationPolicy rule (Istio's `source`). */

@@ -33,3 +33,18 @@ export function valueDeviation(
     reason,
   };
 }
+
+/** A whole NetworkPolicy of upstream's install we leave out (missing) or add (extra), by name. */
+export function networkPolicyDeviation(name: string, status: 'missing' | 'extra', category: DeviationCategory, reason: string): ParityDeviation {
+  return { fact: { kind: FactKind.NETWORK_POLICY, object: literalPattern(`NetworkPolicy/${name}`), status }, category, reason };
+}
+
+/**
+ * Deviations for the NetworkPolicies a component adds where the platform isolates its
+ * namespace (NetworkPolicyProps.namespaceIsolation): kubeflow/manifests' common/networkpolicies
+ * ships them (the kubeflow-networkpolicies install compares them), the application's own install does not.
+ */
+export function isolationPolicyDeviations(names: readonly string[]): ParityDeviation[] {
+  return names.map((n) => networkPolicyDeviation(n, 'extra', DeviationCategory.PLATFORM_INTEGRATION,
+    `kubeflow/manifests v1.11.0's common/networkpolicies policy ${n}, emitted where the platform isolates the namespace (the kubeflow platform's networkPolicies); the application's own install has none.`));
+}

@@ -1,7 +1,7 @@
 /**
  * Parity with upstream: the facts of a component's run-time wiring (webhooks, RBAC per
  * workload, containers with their env values, args, probes and resources, volumes,
- * Services, monitors, ConfigMap values, the texts inside custom resources), extracted from a set of
+ * Services, monitors, ConfigMap values, the texts inside custom resources, NetworkPolicies), extracted from a set of
  * Kubernetes objects, and the typed differences between two such sets.
  *
  * The same extraction runs on upstream's rendered install (scripts/extract-upstream-facts.ts
@@ -13,14 +13,14 @@
 
 import * as crypto from 'crypto';
 import * as YAML from 'yaml';
-import { ObjectModel } from './model';
+import { ObjectModel, selectorMatches } from './model';
 import { parseQuantity } from './resources';
 
 /**
  * Version of the extraction below. Facts files record it; the parity test refuses files
  * written by another version (regenerate them with `npx projen gen:parity-facts`).
  */
-export const PARITY_FACTS_VERSION = 3;
+export const PARITY_FACTS_VERSION = 4;
 
 /** What a fact is about. */
 export enum FactKind {
@@ -78,6 +78,18 @@ export enum FactKind {
   CUSTOM_RESOURCE = 'custom-resource',
   /** A script, command, args or long text inside a custom resource, by its path (value: see factValue). */
   CUSTOM_RESOURCE_TEXT = 'custom-resource-text',
+  /**
+   * A NetworkPolicy, by `NetworkPolicy/<name>` (value: the pods it selects and its policy
+   * types). Unlike other objects, one we add where upstream has none counts: it changes who
+   * reaches the pods it selects.
+   */
+  NETWORK_POLICY = 'network-policy',
+  /**
+   * One source and port a NetworkPolicy admits, `ingress from <peer> to <port>` (or egress):
+   * rules are split into (peer, port) pairs, so that one rule listing two sources and two
+   * rules with one each are one set of facts; a named port is resolved through the selected pods.
+   */
+  NETWORK_POLICY_RULE = 'network-policy-rule',
 }
 
 /**
@@ -87,7 +99,7 @@ export enum FactKind {
  */
 export const VALUE_FACT_KINDS: readonly FactKind[] = [
   FactKind.COMMAND, FactKind.ENV, FactKind.PROBE, FactKind.PROBE_FIELD, FactKind.RESOURCE, FactKind.MONITOR_FIELD,
-  FactKind.CONFIGMAP_KEY, FactKind.CUSTOM_RESOURCE_TEXT,
+  FactKind.CONFIGMAP_KEY, FactKind.CUSTOM_RESOURCE_TEXT, FactKind.NETWORK_POLICY,
 ];
 
 /**
@@ -311,6 +323,8 @@ function parentOf(f: Fact): Fact | undefined {
       return { kind: FactKind.MONITOR, object: f.object };
     case FactKind.CUSTOM_RESOURCE_TEXT:
       return { kind: FactKind.CUSTOM_RESOURCE, object: f.object };
+    case FactKind.NETWORK_POLICY_RULE:
+      return { kind: FactKind.NETWORK_POLICY, object: f.object };
     default:
       return undefined;
   }
@@ -458,6 +472,57 @@ function selectorText(sel: any): string {
   return [...labels, ...exprs].sort().join(', ') || '(everything)';
 }
 
+/** A label selector as text, one expression `k In (v)` written as the label `k=v` it means; `(every pod)` when empty. */
+function policySelectorText(sel: any): string {
+  const parts = new Set<string>(Object.entries(sel?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`));
+  for (const e of sel?.matchExpressions ?? []) {
+    const values = [...new Set<string>(e.values ?? [])].sort();
+    parts.add(e.operator === 'In' && values.length === 1 ? `${e.key}=${values[0]}` : `${e.key} ${e.operator} ${values.join(',')}`.trim());
+  }
+  return [...parts].sort().join(', ') || '(every pod)';
+}
+
+/**
+ * A NetworkPolicy peer as texts, one per source it admits: a namespace selector that names
+ * namespaces by kubernetes.io/metadata.name gives one text per namespace.
+ */
+function policyPeerTexts(peer: any): string[] {
+  if (peer.ipBlock) return [`ipBlock ${peer.ipBlock.cidr}${peer.ipBlock.except?.length ? ` except ${[...peer.ipBlock.except].sort().join(',')}` : ''}`];
+  const pods = peer.podSelector ? `pods ${policySelectorText(peer.podSelector)}` : '';
+  if (!peer.namespaceSelector) return [pods || 'nothing'];
+  const ns = peer.namespaceSelector;
+  const byName = (ns.matchExpressions ?? []).find((e: any) => e.key === 'kubernetes.io/metadata.name' && e.operator === 'In');
+  const onlyName = byName && !Object.keys(ns.matchLabels ?? {}).length && ns.matchExpressions.length === 1;
+  const nsTexts = onlyName ? [...new Set<string>(byName.values ?? [])].sort().map((n) => `namespace ${n}`)
+    : Object.keys(ns.matchLabels ?? {}).length === 1 && Object.keys(ns.matchLabels)[0] === 'kubernetes.io/metadata.name' && !(ns.matchExpressions ?? []).length
+      ? [`namespace ${ns.matchLabels['kubernetes.io/metadata.name']}`]
+      : [`namespaces ${policySelectorText(ns).replace('(every pod)', '(every namespace)')}`];
+  return nsTexts.map((n) => (pods ? `${pods} in ${n}` : n));
+}
+
+/** The facts of one NetworkPolicy (named ports resolved through the pods it selects among `workloads`). */
+function networkPolicyFacts(np: any, workloads: readonly any[], add: (f: Fact) => void): void {
+  const object = `NetworkPolicy/${np.metadata?.name}`;
+  const sel = np.spec?.podSelector ?? {};
+  const types: string[] = np.spec?.policyTypes ?? (np.spec?.egress ? ['Ingress', 'Egress'] : ['Ingress']);
+  add({ kind: FactKind.NETWORK_POLICY, object, value: `${policySelectorText(sel)} (${[...types].sort().join(', ')})` });
+  const selected = workloads.filter((w) => w.metadata?.namespace === np.metadata?.namespace && selectorMatches(sel, w.spec?.template?.metadata?.labels ?? {}));
+  const cports = selected.flatMap((w) => [...(podTemplate(w).initContainers ?? []), ...(podTemplate(w).containers ?? [])]).flatMap((c: any) => c.ports ?? []);
+  const portText = (p: any) => {
+    let port = p.port;
+    if (typeof port === 'string' && !/^\d+$/.test(port)) port = cports.find((c: any) => c.name === port)?.containerPort ?? port;
+    return `${port}${p.endPort ? `-${p.endPort}` : ''}/${p.protocol ?? 'TCP'}`;
+  };
+  for (const [dir, rules, peersKey] of [['ingress', np.spec?.ingress, 'from'], ['egress', np.spec?.egress, 'to']] as const) {
+    if (!types.includes(dir === 'ingress' ? 'Ingress' : 'Egress')) continue;
+    for (const r of rules ?? []) {
+      const peers: string[] = r[peersKey]?.length ? r[peersKey].flatMap(policyPeerTexts) : ['any source'];
+      const ports: string[] = r.ports?.length ? r.ports.map(portText) : ['any port'];
+      for (const peer of peers) for (const port of ports) add({ kind: FactKind.NETWORK_POLICY_RULE, object, item: `${dir} ${dir === 'ingress' ? 'from' : 'to'} ${peer} ${dir === 'ingress' ? 'to' : 'on'} ${port}` });
+    }
+  }
+}
+
 function podTemplate(w: any): any {
   return w.spec?.template?.spec ?? {};
 }
@@ -579,6 +644,8 @@ export function extractFacts(objs: readonly any[], crds: readonly any[] = objs.f
       add({ kind: FactKind.MONITOR_FIELD, object, item: `endpoint ${ep.port ?? ep.targetPort ?? ep.portNumber ?? '(none)'}`, value: `${ep.scheme ?? 'http'} ${ep.path ?? '/metrics'}` });
     }
   }
+  // NetworkPolicies: the pods they select, and each source and port they admit.
+  for (const np of all.filter((o) => o.kind === 'NetworkPolicy')) networkPolicyFacts(np, workloads, add);
   // Custom resources: their scripts, commands, args and long texts (templates, embedded documents).
   for (const cr of all.filter(isCustomResource)) {
     const object = `${cr.kind}/${cr.metadata?.name}`;
@@ -597,7 +664,8 @@ function compareFact(a: Fact, b: Fact): number {
  * Differences of `actual` (ours) from `expected` (upstream's): every upstream fact we lack
  * or hold with another value, and every fact we add under an object upstream has (an arg
  * of an upstream container, a triple of an upstream workload...). Objects upstream does not
- * have count only when they are webhooks or conversion webhooks (they intercept the API).
+ * have count only when they are webhooks or conversion webhooks (they intercept the API) or
+ * NetworkPolicies (they change who reaches pods).
  */
 export function compareFacts(expected: readonly Fact[], actual: readonly Fact[]): ParityDifference[] {
   const out: ParityDifference[] = [];
@@ -634,7 +702,7 @@ export function compareFacts(expected: readonly Fact[], actual: readonly Fact[])
   for (const [k, f] of ac) {
     if (ex.has(k)) continue;
     const parent = parentOf(f);
-    const counts = parent ? ex.has(keyOf(parent)) : f.kind === FactKind.WEBHOOK || f.kind === FactKind.CONVERSION;
+    const counts = parent ? ex.has(keyOf(parent)) : f.kind === FactKind.WEBHOOK || f.kind === FactKind.CONVERSION || f.kind === FactKind.NETWORK_POLICY;
     if (counts) out.push({ ...f, status: 'extra', actual: f.value });
   }
   return withoutImplied(out).sort((a, b) => compareFact(a, b) || (a.status < b.status ? -1 : a.status > b.status ? 1 : 0));
@@ -770,6 +838,11 @@ export const FRAMEWORK_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     fact: { kind: FactKind.PORT, object: '* container *', item: '8443/TCP', status: 'extra' },
     category: DeviationCategory.HARDENING,
     reason: 'lib/controller.ts declares the secure metrics endpoint as a named container port, which its Service and the checks refer to.',
+  },
+  {
+    fact: { kind: FactKind.NETWORK_POLICY, object: 'NetworkPolicy/*-metrics-fence', status: 'extra' },
+    category: DeviationCategory.HARDENING,
+    reason: 'lib/controller.ts fences a controller\'s plain-HTTP metrics port: a NetworkPolicy admits it only from the platform\'s monitoring namespace (PlatformCustomization.metricsFence).',
   },
   {
     fact: { kind: FactKind.SERVICE_SELECTOR, object: '*', item: 'app.kubernetes.io/name', status: 'extra' },

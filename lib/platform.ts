@@ -7,7 +7,8 @@ import { CrdDefinition, crdName, gvkKey } from './crd';
 import { Customization, PlatformCustomization } from './customization';
 import { ImageSettings, ImageSpec, registryMirrorProblems, resolveImage } from './images';
 import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersion, MINIMUM_KUBERNETES_ANNOTATION, MINIMUM_KUBERNETES_FEATURE_ANNOTATION, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from './kubernetes-version';
-import { MetricsFence, resolveMetricsFence } from './network-policy';
+import { MetricsFence, resolveMetricsFence, sameNamespacePolicy } from './network-policy';
+import type { ParityDeviation } from './parity';
 import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { collectsProblems, reportProblem } from './problems';
 import { checkPropKeys } from './prop-keys';
@@ -196,6 +197,27 @@ export class Platform extends Construct {
         }
       }
     }
+  }
+
+  /**
+   * Isolates a namespace, as kubeflow/manifests' common/networkpolicies isolates `kubeflow`:
+   * a NetworkPolicy `default-allow-same-namespace` selects every pod there and admits the
+   * namespace's own pods, so that nothing else reaches them unless a policy admits it; each
+   * component in the namespace adds those (NetworkPolicyProps.namespaceIsolation: the
+   * gateway's namespace to its web app, the API server to its webhook port). MLP064 then
+   * fails synth for a webhook whose port no policy opens to the API server.
+   */
+  public isolateNamespace(namespace: string, options: IsolateNamespaceOptions = {}): void {
+    checkNamespaceName(this.node.path, 'isolateNamespace', namespace);
+    let holder = this.node.tryFindChild(NamespaceIsolation.ID) as NamespaceIsolation | undefined;
+    if (!holder) holder = new NamespaceIsolation(this, NamespaceIsolation.ID, { namespace });
+    holder.isolate(namespace, options.parityDeviations ?? []);
+  }
+
+  /** Whether the platform isolates a namespace (`isolateNamespace`). */
+  public isolatesNamespace(namespace: string): boolean {
+    const holder = this.node.tryFindChild(NamespaceIsolation.ID) as NamespaceIsolation | undefined;
+    return !!holder && holder.isolates(namespace);
   }
 
   /** Declares a namespace that exists on the cluster already (no Namespace object is emitted). */
@@ -498,6 +520,17 @@ export class PlatformError extends Error {
   }
 }
 
+/** Options of `Platform.isolateNamespace`. */
+export interface IsolateNamespaceOptions {
+  /**
+   * How the isolation differs from the upstream install it models, where no component of
+   * the platform is the one to say so (e.g. upstream policies for applications the platform
+   * does not run): declared by the `namespace-isolation` component for the parity test.
+   * @default none
+   */
+  readonly parityDeviations?: readonly ParityDeviation[];
+}
+
 /** Every Platform in an app. */
 export function platformsOf(app: App): Platform[] {
   return app.node.findAll().filter((c): c is Platform => c instanceof Platform);
@@ -535,5 +568,27 @@ class PlatformNamespaces extends Component {
     this.names.set(name, new ApiObject(this, `Namespace-${name}`, {
       apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(Object.keys(labels).length ? { labels } : {}) },
     }));
+  }
+}
+
+/** The component that emits the policies isolating the namespaces a platform isolates (Platform.isolateNamespace). */
+class NamespaceIsolation extends Component {
+  public static readonly ID = 'namespace-isolation';
+  public readonly images = {};
+  private readonly namespaces = new Set<string>();
+
+  constructor(scope: Platform, id: string, props: { readonly namespace: string }) {
+    super(scope, id, props.namespace);
+  }
+
+  public isolate(namespace: string, deviations: readonly ParityDeviation[]): void {
+    this.declareParityDeviations(deviations);
+    if (this.namespaces.has(namespace)) return;
+    this.namespaces.add(namespace);
+    new ApiObject(this, `SameNamespace-${namespace}`, sameNamespacePolicy(namespace));
+  }
+
+  public isolates(namespace: string): boolean {
+    return this.namespaces.has(namespace);
   }
 }

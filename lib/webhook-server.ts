@@ -9,6 +9,7 @@ import {
 } from './certificates';
 import { Component } from './component';
 import { ConversionWebhookTarget, CustomResourceDefinition } from './crd';
+import { NetworkPolicy, selectorOn } from './network-policy';
 import { bindingObject, PolicyRule, roleObject } from './rbac';
 import { IRuntimeChanges, RuntimeChange } from './runtime-changes';
 import { declareSecurityExceptions, onlyChecks, SecurityException } from './security';
@@ -113,6 +114,23 @@ export interface WebhookServerProps {
    * @default - the server creates its own Service
    */
   readonly sharedService?: ApiObject;
+  /**
+   * The NetworkPolicy that lets the API server reach the webhook port where the platform
+   * isolates the namespace (NetworkPolicyProps.namespaceIsolation; MLP064 fails a webhook
+   * nothing opens there): its name (upstream's, where kubeflow/manifests ships one) and the
+   * selector labels it selects by (upstream's, where fewer than the controller's). `false`
+   * where another policy of the component admits the port from every source already.
+   * @default `<controller name>-webhook`, over all of the controller's selector labels
+   */
+  readonly isolationPolicy?: WebhookIsolationPolicy | false;
+}
+
+/** The NetworkPolicy of a webhook server in an isolated namespace (WebhookServerProps.isolationPolicy). */
+export interface WebhookIsolationPolicy {
+  /** @default `<controller name>-webhook` */
+  readonly name?: string;
+  /** Some of the controller's selector labels, by key (see selectorOn). @default all of them */
+  readonly selectorKeys?: readonly string[];
 }
 
 export interface SelfManagedCertificate {
@@ -151,6 +169,17 @@ export class WebhookServer extends Construct implements IRuntimeChanges {
     const c = props.controller;
     if (!c.webhookPort) {
       throw new Error(`${this.node.path}: controller '${c.name}' has no webhook port; set ports.webhook on the Controller (e.g. 9443)`);
+    }
+    if (props.isolationPolicy !== false) {
+      const isolation = props.isolationPolicy ?? {};
+      new NetworkPolicy(this, 'IsolationPolicy', {
+        name: isolation.name ?? `${c.name}-webhook`,
+        targets: [c],
+        podSelector: isolation.selectorKeys ? selectorOn(c, isolation.selectorKeys) : undefined,
+        namespaceIsolation: true,
+        // The API server calls from outside the pod network: every source, the webhook port.
+        ingress: [{ ports: [c.webhookPortName] }],
+      });
     }
     this.controller = c;
     this.serviceName = props.serviceName;

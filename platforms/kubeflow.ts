@@ -23,6 +23,8 @@ import { Trainer } from '../constructs/trainer';
 import { PlatformCustomization } from '../lib/customization';
 import { ISTIO_INJECTION_ENABLED } from '../lib/istio';
 import { OidcProviderSettings } from '../lib/oidc';
+import { DeviationCategory, ParityDeviation } from '../lib/parity';
+import { networkPolicyDeviation } from '../lib/parity-items';
 import { Platform } from '../lib/platform';
 import { ISTIO, KNATIVE_SERVING } from '../lib/prerequisites';
 import { checkPropKeys } from '../lib/prop-keys';
@@ -59,7 +61,33 @@ export interface KubeflowPlatformProps extends PlatformCustomization {
    * @default Dex in the platform
    */
   readonly oidcProvider?: OidcProviderSettings;
+  /**
+   * Isolates the kubeflow namespace with NetworkPolicies, as kubeflow/manifests v1.11.0's
+   * example installs common/networkpolicies: its pods admit the namespace's own pods, and
+   * each component there adds what else reaches its pods (the gateway's namespace to the web
+   * apps, tenant namespaces to the pipelines API, the API server to webhook ports). A second
+   * line of defence behind Istio's AuthorizationPolicies, for what Istio does not cover.
+   * @default true
+   */
+  readonly networkPolicies?: boolean;
 }
+
+/**
+ * How the kubeflow namespace's isolation differs from kubeflow/manifests v1.11.0's
+ * common/networkpolicies where no component of the platform is the one to say so: policies
+ * for applications this platform runs elsewhere or not at all, and the copies of
+ * default-allow-same-namespace that the folder's `namespace: kubeflow` moves there.
+ */
+export const KUBEFLOW_ISOLATION_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
+  networkPolicyDeviation('kserve', 'missing', DeviationCategory.PLATFORM_INTEGRATION,
+    'KServe runs in its own namespace (kserve) in this platform, which the platform does not isolate; kubeflow/manifests installs it in kubeflow, where its webhook port must be opened.'),
+  ...['cert-manager-webhook', 'jobset-webhook', 'trainer-webhook'].map((name) => networkPolicyDeviation(name, 'missing', DeviationCategory.NOT_INSTALLED,
+    `upstream's file places ${name} in the application's own namespace, but the folder's namespace: kubeflow moves it into kubeflow, where it selects no pod (cert-manager, JobSet and Trainer run in cert-manager, jobset-system and kubeflow-system, which neither install isolates); a policy that selects nothing fails synth here (MLP063).`)),
+  networkPolicyDeviation('training-operator-webhook', 'missing', DeviationCategory.NOT_INSTALLED,
+    'the policy of the training-operator (v1), which kubeflow/manifests\' example leaves out (Trainer replaces it) and so does this platform; in upstream\'s install it selects no pod.'),
+  ...['auth', 'cert-manager', 'istio-system', 'knative-serving', 'kubeflow-system', 'oauth2-proxy'].map((ns) => networkPolicyDeviation(`default-allow-same-namespace-${ns}`, 'missing', DeviationCategory.NOT_INSTALLED,
+    `meant to isolate namespace ${ns}, but the folder's namespace: kubeflow moves it into kubeflow, where it repeats default-allow-same-namespace; the platform isolates kubeflow alone, as upstream's render does.`)),
+];
 
 /** Upstream's example tenant (KubeflowPlatformProps.exampleTenant). */
 export const KUBEFLOW_EXAMPLE_TENANT = { name: 'kubeflow-user-example-com', owner: 'user@example.com' } as const;
@@ -76,7 +104,7 @@ export class KubeflowPlatform extends Platform {
   public readonly profiles: ProfileController;
 
   constructor(scope: Construct, id: string, props: KubeflowPlatformProps = {}) {
-    const { name, tenants, exampleTenant, oidcProvider, ...customization } = props;
+    const { name, tenants, exampleTenant, oidcProvider, networkPolicies, ...customization } = props;
     super(scope, id, {
       ...customization,
       name: name ?? 'kubeflow',
@@ -121,6 +149,9 @@ export class KubeflowPlatform extends Platform {
     new CentralDashboard(this, 'central-dashboard');
     for (const t of [...(exampleTenant ? [KUBEFLOW_EXAMPLE_TENANT] : []), ...(tenants ?? [])]) this.profiles.addTenant(t);
     // The central components' namespace, labelled as kubeflow/manifests labels it (customization's labels win).
-    for (const ns of new Set([pipelines.namespaceName, this.profiles.namespaceName])) this.labelNamespace(ns, KUBEFLOW_NAMESPACE_LABELS);
+    for (const ns of new Set([pipelines.namespaceName, this.profiles.namespaceName])) {
+      this.labelNamespace(ns, KUBEFLOW_NAMESPACE_LABELS);
+      if (networkPolicies ?? true) this.isolateNamespace(ns, { parityDeviations: KUBEFLOW_ISOLATION_PARITY_DEVIATIONS });
+    }
   }
 }

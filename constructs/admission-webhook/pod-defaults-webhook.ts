@@ -85,6 +85,8 @@ export class PodDefaultsWebhook extends Component {
       secretName: 'poddefaults-webhook-certs',
       certificateName: 'poddefaults-webhook-cert',
       certDir: CERT_DIR,
+      // The poddefaults policy above admits the webhook port from every source already.
+      isolationPolicy: false,
     });
     this.webhookServer.addMutatingWebhook('poddefaults-webhook-mutating-webhook-configuration', {
       name: 'poddefaults-webhook-deployment.kubeflow.org',

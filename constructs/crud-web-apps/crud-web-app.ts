@@ -2,6 +2,8 @@ import { CRUD_WEB_APPS_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { addGatewayRoute, GATEWAY_ROUTE_KINDS, gatewayRouteProblems } from '../../lib/gateway-route';
 import { declareMeshAuthentication } from '../../lib/istio';
+import { INGRESS_GATEWAY_NAMESPACE, NetworkPeer, NetworkPolicy, selectorOn } from '../../lib/network-policy';
+import { isolationPolicyDeviations } from '../../lib/parity-items';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule } from '../../lib/rbac';
 import { Workload } from '../../lib/workload';
@@ -53,6 +55,19 @@ export interface CrudWebAppSpec {
   readonly env?: Array<Record<string, unknown>>;
   readonly volumes?: Array<Record<string, unknown>>;
   readonly volumeMounts?: Array<Record<string, unknown>>;
+  /**
+   * Who reaches the app where the platform isolates its namespace (upstream's policy for the
+   * app in kubeflow/manifests' common/networkpolicies): the gateway's namespace, and the
+   * namespace's own pods too (`GATEWAY_AND_NAMESPACE`, Jupyter and Volumes), or the gateway's
+   * namespace alone on the app's port (`GATEWAY_ON_APP_PORT`, TensorBoards).
+   */
+  readonly isolation: CrudWebAppIsolation;
+}
+
+/** Who reaches a web app in an isolated namespace (CrudWebAppSpec.isolation). */
+export enum CrudWebAppIsolation {
+  GATEWAY_AND_NAMESPACE = 'gateway-and-namespace',
+  GATEWAY_ON_APP_PORT = 'gateway-on-app-port',
 }
 
 const PORT = 5000;
@@ -139,6 +154,18 @@ export abstract class CrudWebApp extends Component {
         clusterDomain: props.clusterDomain,
       });
     }
+    const gateway = NetworkPeer.namespace(INGRESS_GATEWAY_NAMESPACE);
+    new NetworkPolicy(this, 'IsolationPolicy', {
+      name: spec.app,
+      targets: [this.workload],
+      // Upstream's selector: the app label alone (MLP060 holds it to this workload's pods).
+      podSelector: selectorOn(this.workload, ['app']),
+      namespaceIsolation: true,
+      ingress: spec.isolation === CrudWebAppIsolation.GATEWAY_ON_APP_PORT
+        ? [{ from: [gateway], ports: ['http'] }]
+        : [{ from: [gateway, NetworkPeer.podsInOwnNamespace()] }],
+    });
+    this.declareParityDeviations(isolationPolicyDeviations([spec.app]));
     return this.workload;
   }
 }

@@ -1,7 +1,7 @@
 import { Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import * as YAML from 'yaml';
-import { CrudWebApp, CrudWebAppProps } from './crud-web-app';
+import { CrudWebApp, CrudWebAppIsolation, CrudWebAppProps } from './crud-web-app';
 import { jupyterWebAppParityDeviations } from './parity';
 import { JUPYTER_WEB_APP_IMAGES } from './versions';
 import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
@@ -63,6 +63,7 @@ export class JupyterWebApp extends CrudWebApp {
     });
     this.buildWebApp({
       app: 'jupyter-web-app',
+      isolation: CrudWebAppIsolation.GATEWAY_AND_NAMESPACE,
       prefix: '/jupyter',
       image: this.image('webApp'),
       env: [{ name: 'UI', value: 'default' }],

@@ -1,4 +1,4 @@
-import { CrudWebApp, CrudWebAppProps } from './crud-web-app';
+import { CrudWebApp, CrudWebAppIsolation, CrudWebAppProps } from './crud-web-app';
 import { tensorboardsWebAppParityDeviations } from './parity';
 import { TENSORBOARDS_WEB_APP_IMAGES } from './versions';
 import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
@@ -25,6 +25,7 @@ export class TensorboardsWebApp extends CrudWebApp {
     const tb = ['tensorboards', 'tensorboards/finalizers'];
     this.buildWebApp({
       app: 'tensorboards-web-app',
+      isolation: CrudWebAppIsolation.GATEWAY_ON_APP_PORT,
       prefix: '/tensorboards',
       image: this.image('webApp'),
       rules: [

@@ -1,7 +1,7 @@
 import { Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import * as YAML from 'yaml';
-import { CrudWebApp, CrudWebAppProps } from './crud-web-app';
+import { CrudWebApp, CrudWebAppIsolation, CrudWebAppProps } from './crud-web-app';
 import { volumesWebAppParityDeviations } from './parity';
 import { VOLUMES_WEB_APP_IMAGES } from './versions';
 import { AggregatedClusterRole, KubeflowRole } from '../../lib/aggregation';
@@ -44,6 +44,7 @@ export class VolumesWebApp extends CrudWebApp {
     });
     this.buildWebApp({
       app: 'volumes-web-app',
+      isolation: CrudWebAppIsolation.GATEWAY_AND_NAMESPACE,
       prefix: '/volumes',
       image: this.image('webApp'),
       // The viewer spec names the image as $VOLUME_VIEWER_IMAGE, which the app expands from its environment.

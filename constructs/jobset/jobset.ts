@@ -116,6 +116,8 @@ export class JobSet extends Component {
       certificateName: 'jobset-serving-cert',
       // Upstream rotates its own certificate by default and also supports cert-manager.
       selfManaged: {},
+      // Where the platform isolates the namespace (kubeflow/manifests' jobset-webhook policy).
+      isolationPolicy: { name: 'jobset-webhook' },
     });
     // The manager's Configuration: leader election as upstream's, and the certificate
     // rotation the webhook server chose.

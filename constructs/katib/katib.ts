@@ -11,9 +11,12 @@ import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { DatabaseEngine, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
+import { INGRESS_GATEWAY_NAMESPACE, NetworkPeer, NetworkPolicy } from '../../lib/network-policy';
+import { isolationPolicyDeviations } from '../../lib/parity-items';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, ResourceRef, roleObject, RuntimeRole } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
+import { PROFILE_NAMESPACE_LABEL } from '../profile-controller/namespace-labels';
 import { Trainer } from '../trainer/trainer';
 import { TrainingOperator } from '../training-operator/training-operator';
 
@@ -214,6 +217,7 @@ export class Katib extends Component {
       certDir: '/tmp/cert',
       // KatibConfig init.certGenerator: the controller writes the Secret and patches caBundle.
       selfManaged: {},
+      isolationPolicy: { name: 'katib-controller' },
     });
     const experiments = [{ apiGroups: [KATIB_GROUP], apiVersions: ['v1beta1'], resources: ['experiments'], operations: ['CREATE' as const, 'UPDATE' as const] }];
     this.webhookServer.addValidatingWebhook(KATIB_WEBHOOK_CONFIGURATION, { name: 'validator.experiment.katib.kubeflow.org', path: '/validate-experiment', rules: experiments });
@@ -272,6 +276,7 @@ export class Katib extends Component {
       }
       this.ui = new KatibUi(this, 'Ui', { namespace: this.namespaceName, image: this.image('ui'), replicas: 1, gateway: props.uiGateway });
     }
+    this.addIsolationPolicies();
     if (props.userRoles ?? true) this.addUserRoles();
     this.declareParityDeviations(katibParityDeviations({
       trialKinds: this.trialKinds,
@@ -280,6 +285,30 @@ export class Katib extends Component {
       ui: !!this.ui,
       routedUi: !!this.ui && !!props.uiGateway,
     }));
+  }
+
+  /**
+   * What reaches Katib's pods where the platform isolates its namespace (as kubeflow/manifests'
+   * common/networkpolicies): trials in tenant namespaces the DB manager (their metrics
+   * collectors report there), the gateway the UI; the API server the webhooks (the
+   * WebhookServer's katib-controller policy).
+   */
+  private addIsolationPolicies(): void {
+    new NetworkPolicy(this, 'DbManagerIngress', {
+      name: 'katib-db-manager',
+      targets: [{ name: 'katib-db-manager', selectorLabels: katibLabels('db-manager') }],
+      namespaceIsolation: true,
+      ingress: [{ from: [NetworkPeer.namespacesLabelled(PROFILE_NAMESPACE_LABEL), NetworkPeer.podsInOwnNamespace()] }],
+    });
+    if (this.ui) {
+      new NetworkPolicy(this, 'UiIngress', {
+        name: 'katib-ui',
+        targets: [{ name: 'katib-ui', selectorLabels: katibLabels('ui') }],
+        namespaceIsolation: true,
+        ingress: [{ from: [NetworkPeer.namespace(INGRESS_GATEWAY_NAMESPACE)] }],
+      });
+    }
+    this.declareParityDeviations(isolationPolicyDeviations(['katib-controller', 'katib-db-manager', ...(this.ui ? ['katib-ui'] : [])]));
   }
 
   private validate(props: KatibProps): void {

@@ -144,6 +144,8 @@ export class KServe extends Component {
       serviceName: 'kserve-webhook-server-service',
       secretName: 'kserve-webhook-server-cert',
       certificateName: 'serving-cert',
+      // Where the platform isolates the namespace (kubeflow/manifests' kserve policy, by its control-plane label).
+      isolationPolicy: { name: 'kserve', selectorKeys: ['control-plane'] },
     });
     const w = this.webhookServer;
     const v1beta1 = ['v1beta1'];

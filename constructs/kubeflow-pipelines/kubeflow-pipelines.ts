@@ -643,6 +643,8 @@ export class KubeflowPipelines extends Component {
         secretName: 'webhook-server-tls',
         certificateName: 'kfp-cache-cert',
         certDir: '/etc/webhook/certs',
+        // Where the platform isolates the namespace (kubeflow/manifests' cache-server policy).
+        isolationPolicy: { name: 'cache-server' },
       });
       this.cacheWebhookServer.addMutatingWebhook(`cache-webhook-${ns}`, {
         name: `cache-server.${ns}.svc`,

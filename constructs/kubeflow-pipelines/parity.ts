@@ -1,5 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, valueDeviation } from '../../lib/parity-items';
+import { isolationPolicyDeviations, itemDeviations, networkPolicyDeviation, valueDeviation } from '../../lib/parity-items';
 
 type Status = 'missing' | 'extra' | 'differs';
 const C = DeviationCategory;
@@ -102,7 +102,20 @@ export function kubeflowPipelinesParityDeviations(multiUser: boolean, o: { reado
         (multiUser ? '; runs in profile namespaces read the kfp-launcher the profile hook writes in each (upstream\'s minio://<bucket>/private-artifacts/<namespace>/v2/artifacts unless defaultPipelineRoot is set).' : '.')),
   ];
   if (!multiUser) return common;
+  const policies: ParityDeviation[] = [
+    ...isolationPolicyDeviations(['cache-server', 'metadata-grpc-server', 'metatada-envoy', 'ml-pipeline', 'ml-pipeline-ui']),
+    networkPolicyDeviation('minio', 'missing', C.NOT_INSTALLED,
+      'kubeflow/manifests v1.11.0\'s policy for MinIO, which Pipelines 2.17.0 replaced with SeaweedFS; the seaweedfs policy 2.17.0 ships admits the same sources to the object store.'),
+    networkPolicyDeviation('seaweedfs', 'extra', C.PLATFORM_INTEGRATION,
+      'Pipelines 2.17.0\'s own policy for its object store (SeaweedFS), in place of kubeflow/manifests\' minio.'),
+    ...(o.tenantIdentities ? [{
+      fact: { kind: F.NETWORK_POLICY_RULE, object: 'NetworkPolicy/seaweedfs', item: 'ingress from pods app=kubeflow-pipelines-profile-controller to 8111/TCP', status: 'extra' as const },
+      category: C.PLATFORM_INTEGRATION,
+      reason: 'the profile hook creates each tenant\'s object store identity through SeaweedFS\'s IAM API (port 8111), which the policy must then admit from the hook\'s pods.',
+    }] : []),
+  ];
   return [
+    ...policies,
     ...common,
     whole(F.CONFIGMAP, 'pipeline-api-server-config', 'missing', C.PLATFORM_INTEGRATION,
       'the four settings upstream passes to the API server through envFrom this ConfigMap (MULTIUSER, DEFAULTPIPELINERUNNERSERVICEACCOUNT, VISUALIZATIONSERVICE_NAME, VISUALIZATIONSERVICE_PORT) are given as env directly.'),

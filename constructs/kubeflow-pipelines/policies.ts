@@ -1,11 +1,11 @@
 import { Component } from '../../lib/component';
 import { declareMeshAuthentication } from '../../lib/istio';
-import { AuthorizationPolicy, AuthorizationRule, NetworkPeer, NetworkPolicy, serviceAccountPrincipal } from '../../lib/network-policy';
+import { AuthorizationPolicy, AuthorizationRule, INGRESS_GATEWAY_NAMESPACE, NetworkPeer, NetworkPolicy, NetworkPolicyIngressRule, serviceAccountPrincipal } from '../../lib/network-policy';
 import { Workload } from '../../lib/workload';
 import { PROFILE_NAMESPACE_LABEL } from '../profile-controller/namespace-labels';
 
 /** The namespace of Istio's ingress gateway, admitted to the object store as upstream does. */
-const ISTIO_NAMESPACE = 'istio-system';
+const ISTIO_NAMESPACE = INGRESS_GATEWAY_NAMESPACE;
 /** The ingress gateway's identity (the UI admits it only). */
 const INGRESS_GATEWAY_PRINCIPAL = serviceAccountPrincipal(ISTIO_NAMESPACE, 'istio-ingressgateway-service-account');
 /** The header the API server and UI take the user from in multi-user mode. */
@@ -33,6 +33,31 @@ export interface PipelinesPoliciesProps {
  * metadata-grpc-deployment, upstream's metadata-grpc-server); workloads the platform leaves
  * out (an external database or object store, the cache off) get no policy and no principal.
  */
+/**
+ * What reaches the pipelines' pods where the platform isolates their namespace (as
+ * kubeflow/manifests v1.11.0's common/networkpolicies, under upstream's names, its typo
+ * `metatada-envoy` included): tenant namespaces (runs, notebooks) and the gateway the API
+ * server, tenant namespaces MLMD, the gateway the UI and MLMD's Envoy (the UI's lineage
+ * view); the API server the cache webhook (its WebhookServer's cache-server policy).
+ * Workloads the platform leaves out get none.
+ */
+function addIsolationPolicies(kfp: Component, workloads: ReadonlyMap<string, Workload>): void {
+  const tenants = NetworkPeer.namespacesLabelled(PROFILE_NAMESPACE_LABEL);
+  const gateway = NetworkPeer.namespace(ISTIO_NAMESPACE);
+  const own = NetworkPeer.podsInOwnNamespace();
+  const policies: Array<[string, string, NetworkPolicyIngressRule[]]> = [
+    ['metadata-grpc-deployment', 'metadata-grpc-server', [{ from: [tenants, own] }]],
+    ['metadata-envoy-deployment', 'metatada-envoy', [{ from: [gateway, own] }]],
+    ['ml-pipeline', 'ml-pipeline', [{ from: [tenants, gateway] }]],
+    ['ml-pipeline-ui', 'ml-pipeline-ui', [{ from: [gateway] }]],
+  ];
+  for (const [workload, name, ingress] of policies) {
+    const w = workloads.get(workload);
+    if (!w) continue;
+    new NetworkPolicy(kfp, `IsolationPolicy-${name}`, { name, targets: [w], namespaceIsolation: true, ingress });
+  }
+}
+
 export function addPipelinesPolicies(kfp: Component, props: PipelinesPoliciesProps): void {
   const ns = kfp.namespaceName;
   const workloads = new Map(kfp.node.findAll().filter((c): c is Workload => c instanceof Workload).map((w) => [w.name, w]));
@@ -60,6 +85,7 @@ export function addPipelinesPolicies(kfp: Component, props: PipelinesPoliciesPro
       ],
     });
   }
+  addIsolationPolicies(kfp, workloads);
   if (!props.multiUser) return;
 
   // The API server and the UI take the user from the kubeflow-userid header: only the

@@ -8,10 +8,13 @@ import { Component, ComponentProps } from '../../lib/component';
 import { defaultPort, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
-import { serviceAccountPrincipal } from '../../lib/network-policy';
+import { INGRESS_GATEWAY_NAMESPACE, NetworkPeer, NetworkPolicy, serviceAccountPrincipal } from '../../lib/network-policy';
+import { DeviationCategory } from '../../lib/parity';
+import { isolationPolicyDeviations, networkPolicyDeviation } from '../../lib/parity-items';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
 import { Workload } from '../../lib/workload';
+import { PROFILE_NAMESPACE_LABEL } from '../profile-controller/namespace-labels';
 
 /** The MySQL server the registry includes by default. */
 export interface KubeflowModelRegistryMySqlOptions {
@@ -168,6 +171,24 @@ export class KubeflowModelRegistry extends Component {
       });
     }
     if (gateway !== false) this.addIstio(gateway, serverSelector, ui);
+    // Where the platform isolates the namespace (kubeflow/manifests' model-registry and
+    // model-registry-ui policies): tenant namespaces and the gateway's reach the REST API,
+    // the gateway's namespace and the namespace's own pods the UI.
+    const gatewayNs = NetworkPeer.namespace(INGRESS_GATEWAY_NAMESPACE);
+    new NetworkPolicy(this, 'ServerIsolationPolicy', {
+      name: 'model-registry',
+      targets: [this.server],
+      namespaceIsolation: true,
+      ingress: [{ from: [NetworkPeer.namespacesLabelled(PROFILE_NAMESPACE_LABEL), gatewayNs], ports: ['http-api'] }],
+    });
+    this.declareParityDeviations([
+      ...isolationPolicyDeviations(['model-registry', ...(this.ui ? ['model-registry-ui'] : [])]),
+      networkPolicyDeviation('model-catalog', 'missing', DeviationCategory.NOT_INSTALLED,
+        'kubeflow/manifests\' policy for the model catalog server (component=model-catalog-server), which the construct does not install.'),
+    ]);
+    if (this.ui) {
+      new NetworkPolicy(this, 'UiIsolationPolicy', { name: 'model-registry-ui', targets: [this.ui], namespaceIsolation: true, ingress: [{ from: [gatewayNs, NetworkPeer.podsInOwnNamespace()] }] });
+    }
     this.declareParityDeviations(modelRegistryParityDeviations({
       serverArgs: [`--port=${MODEL_REGISTRY_SERVER_PORT}`, ...datastore.args],
       includedMySql: !!this.mysql,

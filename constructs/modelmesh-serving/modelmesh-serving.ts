@@ -191,14 +191,17 @@ export class ModelMeshServing extends Component {
       secretName: 'modelmesh-webhook-server-cert',
       certificateName: 'modelmesh-webhook-server-cert',
       port: 9443,
+      // Upstream's modelmesh-webhook policy below admits the webhook port from every source already.
+      isolationPolicy: false,
     });
-    // Upstream v0.12.0's three NetworkPolicies (config/default): the controller's pods admit
-    // 8443 and the webhook port; the runtime pods it deploys at run time (labelled
-    // modelmesh-service) admit gRPC and the internal port from ModelMesh pods, gRPC and the
-    // REST proxy from anywhere, and their metrics port. With these, the controller's own
-    // plain-HTTP metrics port is reachable only through the platform's metrics fence.
+    // Upstream v0.12.0's NetworkPolicies (config/default): the controller's pods admit the
+    // webhook port; the runtime pods it deploys at run time (labelled modelmesh-service) admit
+    // gRPC and the internal port from ModelMesh pods, gRPC and the REST proxy from anywhere,
+    // and their metrics port. With these, the controller's own plain-HTTP metrics port is
+    // reachable only through the platform's metrics fence. Upstream's third policy,
+    // modelmesh-controller, admits 8443, which the controller's pods do not serve at v0.12.0
+    // (they declare 9443 alone): it is left out (MLP063 fails a policy for a port no container declares).
     const controllerPods = { matchLabels: { 'app.kubernetes.io/managed-by': 'modelmesh-controller', ...SELECTOR } };
-    new NetworkPolicy(this, 'ControllerNetworkPolicy', { name: 'modelmesh-controller', targets: [this.controller], podSelector: controllerPods, ingress: [{ ports: [8443] }] });
     new NetworkPolicy(this, 'WebhookNetworkPolicy', { name: 'modelmesh-webhook', targets: [this.controller], podSelector: controllerPods, ingress: [{ ports: [9443] }] });
     const managed = { 'app.kubernetes.io/managed-by': 'modelmesh-controller' };
     new NetworkPolicy(this, 'RuntimesNetworkPolicy', {

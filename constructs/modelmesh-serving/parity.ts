@@ -1,5 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, rbacItems } from '../../lib/parity-items';
+import { itemDeviations, networkPolicyDeviation, rbacItems } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/modelmesh-controller';
 
@@ -19,4 +19,6 @@ export const MODELMESH_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
     category: DeviationCategory.NOT_INSTALLED,
     reason: 'upstream binds the controller\'s account to OpenShift\'s restricted SCC so its own pod is admitted; no code at v0.12.0 uses an SCC, and the controller\'s pod meets Pod Security restricted, which OpenShift admits under restricted-v2 for every service account.',
   },
+  networkPolicyDeviation('modelmesh-controller', 'missing', DeviationCategory.NOT_INSTALLED,
+    'upstream\'s policy admits port 8443 to the controller\'s pods, which serve nothing there at v0.12.0 (they declare the webhook port 9443 alone; metrics are on 8080): it opens nothing, and a policy admitting a port no container declares fails synth (MLP063).'),
 ];

@@ -1,10 +1,12 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, rbacItems } from '../../lib/parity-items';
+import { itemDeviations, networkPolicyDeviation, rbacItems } from '../../lib/parity-items';
 
 const MANAGER = 'Deployment/maas-controller';
 
 /** Models-as-a-Service's differences from upstream's v0.2.1 install (maas-controller/default), on purpose. */
 export const MAAS_PARITY_DEVIATIONS: readonly ParityDeviation[] = [
+  networkPolicyDeviation('maas-controller-allow-monitoring', 'missing', DeviationCategory.PLATFORM_INTEGRATION,
+    'upstream admits the plain-HTTP metrics port from redhat-ods-monitoring; the platform\'s metrics fence (lib/controller.ts, maas-controller-metrics-fence) admits it from the platform\'s monitoring namespace instead.'),
   {
     fact: { kind: FactKind.PORT, object: `${MANAGER} container manager`, item: '9443/TCP', status: 'extra' },
     category: DeviationCategory.PLATFORM_INTEGRATION,

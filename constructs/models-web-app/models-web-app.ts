@@ -5,6 +5,8 @@ import { MODELS_WEB_APP_IMAGES, MODELS_WEB_APP_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { ImageSpec } from '../../lib/images';
 import { istioSidecarLabel } from '../../lib/istio';
+import { INGRESS_GATEWAY_NAMESPACE, NetworkPeer, NetworkPolicy, selectorOn } from '../../lib/network-policy';
+import { isolationPolicyDeviations } from '../../lib/parity-items';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, Rbac, roleObject } from '../../lib/rbac';
 import { restrictedContainerSecurityContext } from '../../lib/security';
@@ -175,6 +177,15 @@ export class ModelsWebApp extends Component {
       // The dashboard's Endpoints page: only when the app is routed.
       this.addDashboardLinks({ menu: [{ text: 'KServe Endpoints', link: MODELS_WEB_APP_PATH, icon: 'kubeflow:models' }] });
     }
-    this.declareParityDeviations(modelsWebAppParityDeviations());
+    // Where the platform isolates the namespace: the gateway's namespace reaches the app (kubeflow/manifests' policy, by its component label).
+    const target = { name: NAME, selectorLabels: SELECTOR };
+    new NetworkPolicy(this, 'IsolationPolicy', {
+      name: NAME,
+      targets: [target],
+      podSelector: selectorOn(target, ['app.kubernetes.io/component']),
+      namespaceIsolation: true,
+      ingress: [{ from: [NetworkPeer.namespace(INGRESS_GATEWAY_NAMESPACE)] }],
+    });
+    this.declareParityDeviations([...modelsWebAppParityDeviations(), ...isolationPolicyDeviations([NAME])]);
   }
 }

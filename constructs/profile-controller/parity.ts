@@ -1,6 +1,6 @@
 import { KubeflowRole } from '../../lib/aggregation';
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, rbacItems } from '../../lib/parity-items';
+import { itemDeviations, networkPolicyDeviation, rbacItems } from '../../lib/parity-items';
 
 const C = DeviationCategory;
 const DEPLOYMENT = 'Deployment/profiles-deployment';
@@ -16,6 +16,10 @@ export interface ProfileControllerParityOptions {
 export function profileControllerParityDeviations(o: ProfileControllerParityOptions): ParityDeviation[] {
   const fromConfigMap = 'upstream passes these settings as $(VAR) references to its profiles-config ConfigMap (envFrom); here the same flags and variables carry the values directly, so no ConfigMap is needed and a change rolls the pods.';
   const out: ParityDeviation[] = [
+    networkPolicyDeviation('profiles-kfam', 'extra', C.PLATFORM_INTEGRATION,
+      'kubeflow/dashboard v2.0.0\'s own policy for the access management service (kfam: the gateway\'s and the platform\'s namespace, on its port), which kubeflow/manifests v1.11.0\'s vendored profiles and its common/networkpolicies lack.'),
+    networkPolicyDeviation('tenant-isolation', 'extra', C.HARDENING,
+      'each tenant namespace gets a NetworkPolicy admitting its own pods, the gateway\'s namespace and the platform\'s (the tenant settings\' networkPolicy); upstream\'s controller creates none.'),
     {
       fact: { kind: FactKind.CONFIGMAP, object: 'profiles-config', status: 'missing' },
       category: C.PLATFORM_INTEGRATION,

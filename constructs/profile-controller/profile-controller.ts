@@ -228,7 +228,8 @@ export class ProfileController extends Component {
       new k8s.KubeNetworkPolicy(this, 'KfamNetworkPolicy', {
         metadata: { name: 'profiles-kfam', namespace: ns, labels: SELECTOR },
         spec: {
-          podSelector: { matchLabels: { 'app.kubernetes.io/component': 'controller-manager' } },
+          // All of the pods' selector labels, as upstream's render: component=controller-manager alone is on other operators' pods too.
+          podSelector: { matchLabels: SELECTOR },
           policyTypes: ['Ingress'],
           ingress: [{
             ports: [{ protocol: 'TCP', port: k8s.IntOrString.fromString('http-kfam') }],

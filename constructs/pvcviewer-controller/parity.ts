@@ -1,5 +1,5 @@
 import { DeviationCategory, FactKind, ParityDeviation } from '../../lib/parity';
-import { itemDeviations, rbacItems } from '../../lib/parity-items';
+import { itemDeviations, rbacItems, valueDeviation } from '../../lib/parity-items';
 
 const C = DeviationCategory;
 const DEPLOYMENT = 'Deployment/pvcviewer-controller-manager';
@@ -17,6 +17,8 @@ export function pvcViewerControllerParityDeviations(): ParityDeviation[] {
       category: C.PLATFORM_INTEGRATION,
       reason: 'the serving certificate\'s Secret is named after the component (pvcviewer-webhook-server-cert): upstream\'s generic webhook-server-cert in the kubeflow namespace, shared by many components, is one any other kubebuilder scaffold would also claim.',
     },
+    valueDeviation({ kind: FactKind.NETWORK_POLICY, object: 'NetworkPolicy/pvcviewer-webhook' }, 'app=pvcviewer (Ingress)', C.HARDENING,
+      'the policy selects the controller\'s pods by both of its selector labels: the viewer pods the controller makes at run time are not in the output, so a selector by app alone could not be checked to leave them out (MLP060).'),
     ...itemDeviations({ kind: FactKind.RBAC, object: DEPLOYMENT, status: 'missing' }, rbacItems('', ['configmaps'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']), C.SCOPED_RBAC,
       'leader election at controller-runtime v0.17.3 locks a Lease only; the manager reads no ConfigMap (upstream\'s leader-election Role still carries the ConfigMap rules of older scaffolds).'),
   ];

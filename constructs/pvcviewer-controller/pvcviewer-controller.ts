@@ -4,6 +4,7 @@ import { PVCVIEWER_CONTROLLER_IMAGES, PVCVIEWER_CONTROLLER_VERSION } from './ver
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
 import { ImageSpec } from '../../lib/images';
+import { isolationPolicyDeviations } from '../../lib/parity-items';
 import type { Platform } from '../../lib/platform';
 import { Rbac } from '../../lib/rbac';
 import { WebhookServer } from '../../lib/webhook-server';
@@ -91,6 +92,8 @@ export class PvcViewerController extends Component {
       serviceName: 'pvcviewer-webhook-service',
       secretName: 'pvcviewer-webhook-server-cert',
       certificateName: 'pvcviewer-serving-cert',
+      // Where the platform isolates the namespace: the API server reaches the webhook port (kubeflow/manifests' pvcviewer-webhook).
+      isolationPolicy: { name: 'pvcviewer-webhook' },
     });
     const rules = [{ apiGroups: [viewer.definition.group], apiVersions: ['v1alpha1'], resources: [viewer.definition.plural], operations: ['CREATE' as const, 'UPDATE' as const] }];
     this.webhookServer.addMutatingWebhook('pvcviewer-mutating-webhook-configuration', {
@@ -109,6 +112,6 @@ export class PvcViewerController extends Component {
       sideEffects: 'None',
       admissionReviewVersions: ['v1'],
     });
-    this.declareParityDeviations(pvcViewerControllerParityDeviations());
+    this.declareParityDeviations([...pvcViewerControllerParityDeviations(), ...isolationPolicyDeviations(['pvcviewer-webhook'])]);
   }
 }

@@ -219,6 +219,8 @@ export class SparkOperator extends Component {
       // --enable-cert-manager mode reads cert-manager's Secret keys (ca.crt), which OpenShift's
       // service CA does not write, so the rotator is the one source that works everywhere.
       selfManaged: { required: true, writesCertDir: true },
+      // Where the platform isolates the namespace: the API server reaches the webhook port (kubeflow/manifests' spark-operator-webhook, by its two labels).
+      isolationPolicy: { name: 'spark-operator-webhook', selectorKeys: ['app.kubernetes.io/name', 'app.kubernetes.io/component'] },
     });
     this.addWebhooks(jobNamespaces);
 

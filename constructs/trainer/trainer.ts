@@ -126,6 +126,8 @@ export class Trainer extends Component {
       // The manager rotates its own certificate (certManagement.enable) unless the platform
       // gives one.
       selfManaged: {},
+      // Where the platform isolates the namespace (kubeflow/manifests' trainer-webhook policy).
+      isolationPolicy: { name: 'trainer-webhook' },
     });
     this.webhookServer.service.addJsonPatch(JsonPatch.add('/spec/ports/-', { name: 'status-server', port: STATUS_SERVER_PORT, targetPort: k8s.IntOrString.fromString('status-server'), protocol: 'TCP' }));
     this.addWebhooks();

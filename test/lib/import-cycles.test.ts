@@ -177,7 +177,7 @@ describe('lib/ import graph', () => {
     // but they make lib/ harder to read in one direction. These are known; a new one fails.
     const KNOWN_TYPE_CYCLES: string[][] = [
       // A Component's scope is a Platform (type); the Platform finds its Components by instanceof (value).
-      ['lib/component.ts', 'lib/customization.ts', 'lib/network-policy.ts', 'lib/platform.ts', 'lib/webhook-server.ts'],
+      ['lib/component.ts', 'lib/customization.ts', 'lib/network-policy.ts', 'lib/platform.ts'],
       // The GitOps writers take synth's PlatformBuild (type); synth calls the writers (value).
       ['lib/gitops/argocd.ts', 'lib/gitops/cmp.ts', 'lib/gitops/fleet.ts', 'lib/gitops/flux.ts', 'lib/gitops/helm.ts', 'lib/gitops/index.ts', 'lib/gitops/output.ts', 'lib/gitops/plan.ts', 'lib/synth.ts'],
     ];

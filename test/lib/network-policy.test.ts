@@ -1,12 +1,13 @@
 import { ApiObject } from 'cdk8s';
-import { build, newPlatform, problemsOf, TestComponent } from './support';
+import { build, newPlatform, problemsOf, TestComponent, widgetDef } from './support';
 import { CERT_MANAGER } from '../../lib/component';
 import { Controller, ControllerMetrics } from '../../lib/controller';
 import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
-import { AuthorizationPolicy, NetworkPeer, NetworkPolicy, serviceAccountPrincipal } from '../../lib/network-policy';
+import { AuthorizationPolicy, NetworkPeer, NetworkPolicy, selectorOn, serviceAccountPrincipal } from '../../lib/network-policy';
 import { PlatformProps } from '../../lib/platform';
 import { ISTIO } from '../../lib/prerequisites';
 import { metricsTable } from '../../lib/report';
+import { WebhookServer } from '../../lib/webhook-server';
 
 const NS = 'test-system';
 
@@ -214,5 +215,100 @@ describe('metrics fence', () => {
     expect(metricsTable(off.model)[2]).toBe('| test-system/a-controller | insecure (opt-out: plain HTTP only) | 8080 | OFF (metricsFence.enabled: false): open to every pod |');
     const secure = build(platformWith((c) => twoControllers(c, ControllerMetrics.secure(8443))));
     expect(metricsTable(secure.model)[2]).toBe('| test-system/a-controller | secure (authenticated and authorized) | 8443 | not needed |');
+  });
+});
+
+describe('namespace isolation (Platform.isolateNamespace, NetworkPolicyProps.namespaceIsolation)', () => {
+  const isolated = (isolate: boolean, body: (c: TestComponent, a: Controller) => void = () => undefined, props: Partial<PlatformProps> = {}) => {
+    const platform = platformWith((c) => {
+      const [a] = twoControllers(c);
+      body(c, a);
+    }, props);
+    if (isolate) platform.isolateNamespace(NS);
+    return platform;
+  };
+  const policies = (platform: ReturnType<typeof isolated>) => build(platform).model.objects.map((o) => o.json).filter((o) => o.kind === 'NetworkPolicy');
+  const webhookPolicy = (c: TestComponent, a: Controller) => new NetworkPolicy(c, 'WebhookIngress', { name: 'a-webhook', targets: [a], namespaceIsolation: true, ingress: [{ ports: ['webhook-server'] }] });
+
+  test('a component\'s isolation policy is emitted only where the platform isolates its namespace, with default-allow-same-namespace', () => {
+    expect(policies(isolated(false, webhookPolicy))).toEqual([]);
+    const out = policies(isolated(true, webhookPolicy));
+    expect(out.map((o) => o.metadata.name).sort()).toEqual(['a-webhook', 'default-allow-same-namespace']);
+    expect(out.find((o) => o.metadata.name === 'default-allow-same-namespace')).toEqual({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'default-allow-same-namespace', namespace: NS },
+      spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] },
+    });
+  });
+
+  test('the metrics fence counts an isolation policy only where it is emitted', () => {
+    const insecure = ControllerMetrics.insecure(8080, 'plain HTTP only');
+    const fence = (isolate: boolean) => {
+      const platform = platformWith((c) => {
+        const a = new Controller(c, 'A', { name: 'a-controller', image: c.image('manager'), selectorLabels: { app: 'a' }, ports: { webhook: 9443 }, metrics: insecure });
+        webhookPolicy(c, a);
+      });
+      if (isolate) platform.isolateNamespace(NS);
+      return policies(platform).find((o) => o.metadata.name === 'a-controller-metrics-fence').spec.ingress;
+    };
+    // Not emitted: the fence keeps the other ports open, as without the policy.
+    expect(fence(false)).toHaveLength(2);
+    expect(fence(true)).toHaveLength(1);
+  });
+
+  test('a WebhookServer opens its port to the API server where the namespace is isolated (upstream\'s name and selector keys, when given)', () => {
+    const withServer = (isolate: boolean, isolationPolicy?: { name: string; selectorKeys: string[] }) => policies(isolated(isolate, (c, a) => {
+      c.crd(widgetDef());
+      new WebhookServer(c, 'Webhooks', { controller: a, serviceName: 'a-webhook', secretName: 'a-webhook-tls', isolationPolicy })
+        .addValidatingWebhook('a-validator', { name: 'va.example.com', path: '/validate', rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE'] }] });
+    }));
+    expect(withServer(false)).toEqual([]);
+    expect(withServer(true).find((o) => o.metadata.name === 'a-controller-webhook').spec).toEqual({
+      podSelector: { matchLabels: { 'control-plane': 'controller-manager', 'app': 'a' } },
+      policyTypes: ['Ingress'],
+      ingress: [{ ports: [{ port: 'webhook-server', protocol: 'TCP' }] }],
+    });
+    expect(withServer(true, { name: 'a', selectorKeys: ['app'] }).find((o) => o.metadata.name === 'a').spec.podSelector).toEqual({ matchLabels: { app: 'a' } });
+  });
+
+  test('fails (MLP064) when a webhook\'s backend is isolated and no policy admits its port from every source', () => {
+    const withWebhook = (policy: boolean) => isolated(true, (c, a) => {
+      c.crd(widgetDef());
+      const server = new WebhookServer(c, 'Webhooks', { controller: a, serviceName: 'a-webhook', secretName: 'a-webhook-tls', isolationPolicy: false });
+      server.addValidatingWebhook('a-validator', { name: 'va.example.com', path: '/validate', rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE'] }] });
+      if (policy) webhookPolicy(c, a);
+    });
+    expect(problemsOf(withWebhook(true))).toEqual([]);
+    expect(problemsOf(withWebhook(false))).toEqual([
+      '[MLP064] p/test/Webhooks/Validating-a-validator: webhook va.example.com of ValidatingWebhookConfiguration a-validator: its backend Deployment test-system/a-controller is isolated by NetworkPolicy default-allow-same-namespace, none of which admits port 9443 (webhook-server) from every source; '
+        + 'the API server calls webhooks from outside the pod network, so every call would fail (failurePolicy Fail). Add a policy over its pods admitting that port with no \'from\' (NetworkPolicyProps.namespaceIsolation, as kubeflow/manifests\' webhook policies)',
+    ]);
+  });
+
+  test('fails (MLP063) when a NetworkPolicy selects no pod, or admits a port its pods do not declare', () => {
+    const raw = (spec: Record<string, unknown>) => platformWith((c) => {
+      twoControllers(c);
+      new ApiObject(c, 'Raw', { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'raw', namespace: NS }, spec: { policyTypes: ['Ingress'], ...spec } });
+    });
+    expect(problemsOf(raw({ podSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['minio'] }] }, ingress: [{}] }))).toEqual([
+      '[MLP063] p/test/Raw: NetworkPolicy test-system/raw selects {"matchExpressions":[{"key":"app","operator":"In","values":["minio"]}]}, which matches the pods of no workload in namespace test-system: it isolates nothing it is meant for. Select by the pod labels of the workload it protects (its selector labels), or leave the policy out',
+    ]);
+    expect(problemsOf(raw({ podSelector: { matchLabels: { app: 'a' } }, ingress: [{ ports: [{ port: 4443 }, { port: 'webhook-server' }, { port: 'https-webhook' }] }] }))).toEqual([
+      '[MLP063] p/test/Raw: NetworkPolicy test-system/raw ingress[0] admits port 4443/TCP, which no container of the pods it selects (Deployment a-controller) declares (their ports: health=8081/TCP, webhook-server=9443/TCP); name a port they serve',
+      '[MLP063] p/test/Raw: NetworkPolicy test-system/raw ingress[0] admits port https-webhook/TCP, which no container of the pods it selects (Deployment a-controller) declares (their ports: health=8081/TCP, webhook-server=9443/TCP); name a port they serve',
+    ]);
+    // A namespace-wide policy also covers pods made at run time (a tenant's notebooks): no workload needed.
+    expect(problemsOf(platformWith((c) => new ApiObject(c, 'Raw', { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'raw', namespace: NS }, spec: { podSelector: {}, ingress: [{}] } })))).toEqual([]);
+  });
+
+  test('selectorOn: some of a target\'s selector labels; fails on a label its pods lack', () => {
+    const target = { name: 'w', selectorLabels: { 'app': 'w', 'app.kubernetes.io/name': 'x' } };
+    expect(selectorOn(target, ['app'])).toEqual({ matchLabels: { app: 'w' } });
+    expect(() => selectorOn(target, ['component'])).toThrow('selectorOn: target w has no selector label component (its selector labels: app, app.kubernetes.io/name); select by labels its pods carry');
+  });
+
+  test('fails when the namespace is not a namespace name', () => {
+    expect(() => newPlatform().isolateNamespace('Kubeflow')).toThrow("p: isolateNamespace: namespace 'Kubeflow' is not a valid namespace name");
   });
 });

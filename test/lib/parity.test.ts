@@ -216,6 +216,29 @@ describe('extractFacts', () => {
     expect(find(facts, FactKind.CONFIGMAP_KEY).map((f) => `${f.object}/${f.item} ${f.value}`)).toEqual(['cfg/blob eA==', 'cfg/config.yaml x']);
   });
 
+  test('NetworkPolicies: selected pods (a one-value In as the label it means) and one fact per source and port, a named port resolved through the selected pods', () => {
+    const np = (name: string, spec: any) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name, namespace: 'ns' }, spec });
+    const istio = { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['istio-system', 'kubeflow'] }] } };
+    const tenants = { namespaceSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'kubeflow-profile' } } };
+    const facts = extractFacts([
+      deployment('ctl', [{ name: 'manager', ports: [{ name: 'https-webhook', containerPort: 4443 }] }]),
+      np('upstream', { podSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['ctl'] }] }, policyTypes: ['Ingress'], ingress: [{ from: [istio, { podSelector: {} }] }, { from: [], ports: [{ port: 'https-webhook' }] }] }),
+      np('ours', { podSelector: { matchLabels: { app: 'ctl' } }, ingress: [{ from: [tenants], ports: [{ port: 8080, endPort: 8090, protocol: 'UDP' }] }, { ports: [{ port: 4443 }] }] }),
+    ]);
+    expect(facts.filter((f) => f.object === 'NetworkPolicy/upstream').map((f) => f.value ?? f.item)).toEqual([
+      'app=ctl (Ingress)',
+      'ingress from any source to 4443/TCP',
+      'ingress from namespace istio-system to any port',
+      'ingress from namespace kubeflow to any port',
+      'ingress from pods (every pod) to any port',
+    ]);
+    expect(facts.filter((f) => f.object === 'NetworkPolicy/ours').map((f) => f.value ?? f.item)).toEqual([
+      'app=ctl (Ingress)',
+      'ingress from any source to 4443/TCP',
+      'ingress from namespaces app.kubernetes.io/part-of=kubeflow-profile to 8080-8090/UDP',
+    ]);
+  });
+
   test('output is sorted and deterministic', () => {
     const objs = [deployment('b', [{ name: 'm', env: [{ name: 'Z' }, { name: 'A' }] }]), deployment('a', [{ name: 'm' }])];
     expect(extractFacts(objs)).toEqual(extractFacts([...objs].reverse()));
@@ -277,6 +300,18 @@ describe('compareFacts', () => {
   test('an extra webhook counts; an extra Service does not', () => {
     const ours: Fact[] = [{ kind: FactKind.WEBHOOK, object: 'validating v.example.io', value: 'cfg' }, { kind: FactKind.SERVICE, object: 'metrics', value: 'ClusterIP' }];
     expect(compareFacts([], ours).map(describeDifference)).toEqual(['webhook validating v.example.io extra (ours cfg)']);
+  });
+});
+
+describe('compareFacts: NetworkPolicies', () => {
+  test('an extra NetworkPolicy counts (it changes who reaches pods); an extra rule of one upstream has counts too', () => {
+    const up: Fact[] = [{ kind: FactKind.NETWORK_POLICY, object: 'NetworkPolicy/a', value: 'app=a (Ingress)' }, { kind: FactKind.NETWORK_POLICY_RULE, object: 'NetworkPolicy/a', item: 'ingress from any source to 9443/TCP' }];
+    const ours: Fact[] = [...up, { kind: FactKind.NETWORK_POLICY_RULE, object: 'NetworkPolicy/a', item: 'ingress from namespace istio-system to any port' },
+      { kind: FactKind.NETWORK_POLICY, object: 'NetworkPolicy/b', value: 'app=b (Ingress)' }, { kind: FactKind.NETWORK_POLICY_RULE, object: 'NetworkPolicy/b', item: 'ingress from any source to any port' }];
+    expect(compareFacts(up, ours).map(describeDifference)).toEqual([
+      'network-policy NetworkPolicy/b extra (ours app=b (Ingress))',
+      'network-policy-rule NetworkPolicy/a [ingress from namespace istio-system to any port] extra',
+    ]);
   });
 });
 

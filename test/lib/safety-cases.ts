@@ -1,5 +1,5 @@
 /**
- * Cases that make each safety rule (MLP050-MLP060) fire, as data: run by
+ * Cases that make each safety rule (MLP050-MLP064) fire, as data: run by
  * safety-checks.test.ts and counted by checks.test.ts's "every rule is fired" test.
  */
 import { ApiObject } from 'cdk8s';
@@ -172,10 +172,50 @@ export const SAFETY_CASES: SafetyCase[] = [
     body: (c) => {
       const ctl = manager(c, { ports: {}, selectorLabels: { ...SELECTOR, 'control-plane': 'controller-manager' } });
       rawDeployment(c, 'other', { securityContext: RESTRICTED_POD, containers: [container('other', 'example/other:v1')] }, { 'control-plane': 'controller-manager' });
-      new NetworkPolicy(c, 'Policy', { name: 'widget', targets: [ctl], podSelector: { matchLabels: { 'control-plane': 'controller-manager' } }, ingress: [{ ports: [9443] }] });
+      new NetworkPolicy(c, 'Policy', { name: 'widget', targets: [ctl], podSelector: { matchLabels: { 'control-plane': 'controller-manager' } }, ingress: [{ ports: [8081] }] });
     },
     expected: [
       "[MLP060] p/test/Policy/Resource: NetworkPolicy test-system/widget selects the pods of Deployment other (p/test/Deploy-other), which it does not name as a target; narrow its selector with a label only its targets' pods carry",
+    ],
+  },
+  {
+    rule: 'MLP063',
+    what: 'a NetworkPolicy for pods no workload runs (kubeflow/manifests\' minio policy beside a SeaweedFS store)',
+    body: (c) => {
+      manager(c, { ports: {} });
+      new ApiObject(c, 'Policy', {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        metadata: { name: 'minio', namespace: NS },
+        spec: { podSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['minio'] }] }, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] },
+      });
+    },
+    expected: [
+      '[MLP063] p/test/Policy: NetworkPolicy test-system/minio selects {"matchExpressions":[{"key":"app","operator":"In","values":["minio"]}]}, which matches the pods of no workload in namespace test-system: it isolates nothing it is meant for. Select by the pod labels of the workload it protects (its selector labels), or leave the policy out',
+    ],
+  },
+  {
+    rule: 'MLP063',
+    what: 'a NetworkPolicy admitting a port its pods do not serve (upstream ModelMesh\'s 8443 on a controller serving 9443)',
+    body: (c) => {
+      const ctl = manager(c);
+      new NetworkPolicy(c, 'Policy', { name: 'widget', targets: [ctl], ingress: [{ ports: [8443] }, { ports: ['webhook-server'] }] });
+    },
+    expected: [
+      '[MLP063] p/test/Policy/Resource: NetworkPolicy test-system/widget ingress[0] admits port 8443/TCP, which no container of the pods it selects (Deployment widget-controller) declares (their ports: health=8081/TCP, webhook-server=9443/TCP); name a port they serve',
+    ],
+  },
+  {
+    rule: 'MLP064',
+    what: 'a webhook whose backend sits in an isolated namespace with no policy opening its port to the API server',
+    body: (c) => {
+      c.platform.isolateNamespace(NS);
+      c.crd(widgetDef());
+      new WebhookServer(c, 'Webhooks', { controller: manager(c), serviceName: 'widget-webhook', secretName: 'widget-webhook-tls', isolationPolicy: false }).addMutatingWebhook('widget-defaulter', { name: 'widgets.example.com', path: '/mutate', rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE'] }] });
+    },
+    expected: [
+      '[MLP064] p/test/Webhooks/Mutating-widget-defaulter: webhook widgets.example.com of MutatingWebhookConfiguration widget-defaulter: its backend Deployment test-system/widget-controller is isolated by NetworkPolicy default-allow-same-namespace, none of which admits port 9443 (webhook-server) from every source; '
+        + 'the API server calls webhooks from outside the pod network, so every call would fail (failurePolicy Fail). Add a policy over its pods admitting that port with no \'from\' (NetworkPolicyProps.namespaceIsolation, as kubeflow/manifests\' webhook policies)',
     ],
   },
   {

@@ -67,11 +67,12 @@ export function runParity(
       if (!c) throw new Error(`parity target ${target.install}: platform ${target.platform} has no component '${id}'`);
       return c;
     });
-    const mine = m.objects.filter((o) => components.includes(o.component)).map((o) => o.json);
+    const mine = m.objects.filter((o) => components.includes(o.component) && (!target.namespace || o.json.metadata?.namespace === target.namespace)).map((o) => o.json);
     // Conversion webhooks of the CRDs upstream's install ships, whichever component emits them.
     const upstreamCrds = new Set(facts.facts.filter((f) => f.kind === 'conversion').map((f) => f.object));
     const crds = m.objects.filter((o) => o.json.kind === 'CustomResourceDefinition' && (components.includes(o.component) || upstreamCrds.has(o.json.metadata.name))).map((o) => o.json);
-    const differences = compareFacts(facts.facts, extractFacts(mine, crds));
+    const ours = extractFacts(mine, crds).filter((f) => !target.factKinds || target.factKinds.includes(f.kind));
+    const differences = compareFacts(facts.facts, ours);
     const deviations = [...FRAMEWORK_PARITY_DEVIATIONS, ...components.flatMap((c) => c.parityDeviations)];
     const classification = classifyDifferences(differences, deviations, knownDefectItems(known.filter((k) => k.install === target.install)));
     for (const d of deviations) if (!classification.staleDeviations.includes(d)) used.add(d);
@@ -82,6 +83,8 @@ export function runParity(
   for (const r of results) {
     for (const c of r.components) {
       for (const d of c.parityDeviations) {
+        // A target of some kinds (kubeflow-networkpolicies) judges only its kinds' deviations.
+        if (r.target.factKinds && !r.target.factKinds.includes(d.fact.kind)) continue;
         if (used.has(d) || seen.has(d)) continue;
         seen.add(d);
         staleDeviations.push({ component: c.componentName, deviation: d });

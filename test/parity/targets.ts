@@ -1,3 +1,5 @@
+import { FactKind } from '../../lib/parity';
+
 /**
  * Which default platform and components each upstream install (test/parity/facts/) is
  * compared with, and which image carries the release the component models.
@@ -14,6 +16,14 @@ export interface ParityTarget {
    * modelled; a string instead, for an install that runs no image, says why it has none.
    */
   readonly release: { readonly component: string; readonly key: string } | string;
+  /**
+   * Only facts of these kinds are compared, for an install of one kind of object that spans
+   * many components (kubeflow/manifests' NetworkPolicies).
+   * @default every kind
+   */
+  readonly factKinds?: readonly FactKind[];
+  /** Only the components' objects in this namespace are compared. @default every namespace */
+  readonly namespace?: string;
 }
 
 export const PARITY_TARGETS: readonly ParityTarget[] = [
@@ -55,6 +65,15 @@ export const PARITY_TARGETS: readonly ParityTarget[] = [
   { install: 'dex', platform: 'kubeflow', components: ['dex'], release: { component: 'dex', key: 'dex' } },
   { install: 'oauth2-proxy', platform: 'kubeflow', components: ['oauth2-proxy'], release: { component: 'oauth2-proxy', key: 'proxy' } },
   { install: 'kubeflow-istio-resources', platform: 'kubeflow', components: ['kubeflow-istio-resources'], release: 'a Gateway and ClusterRoles: no image, so no image tag to hold to kubeflow/manifests v1.11.0 (the construct\'s release says v1.11.0)' },
+  // kubeflow/manifests v1.11.0's common/networkpolicies: the policies of the kubeflow namespace, whichever component declares each.
+  {
+    install: 'kubeflow-networkpolicies',
+    platform: 'kubeflow',
+    components: ['namespace-isolation', 'kubeflow-pipelines', 'katib', 'jupyter-web-app', 'volumes-web-app', 'tensorboards-web-app', 'models-web-app', 'model-registry', 'pvcviewer-controller', 'spark-operator', 'admission-webhook', 'central-dashboard', 'profile-controller'],
+    factKinds: [FactKind.NETWORK_POLICY, FactKind.NETWORK_POLICY_RULE],
+    namespace: 'kubeflow',
+    release: 'NetworkPolicies only: no image, so no image tag to hold to kubeflow/manifests v1.11.0 (the platform models v1.11.0\'s example)',
+  },
   { install: 'data-science-pipelines-operator', platform: 'opendatahub', components: ['data-science-pipelines-operator'], release: { component: 'data-science-pipelines-operator', key: 'operator' } },
 ];
 

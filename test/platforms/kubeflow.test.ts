@@ -15,7 +15,7 @@ describe('kubeflow platform', () => {
   test('carries pipelines, notebooks, tuning, training, serving, multi-user isolation and the dashboard, with cert-manager included', () => {
     expect([...order].sort()).toEqual([
       'admission-webhook', 'argo-workflows', 'central-dashboard', 'cert-manager', 'dex', 'gateway-api-inference-extension', 'jobset', 'jupyter-web-app',
-      'katib', 'kserve', 'kubeflow-istio-resources', 'kubeflow-pipelines', 'model-registry', 'models-web-app', 'notebook-controller', 'oauth2-proxy',
+      'katib', 'kserve', 'kubeflow-istio-resources', 'kubeflow-pipelines', 'model-registry', 'models-web-app', 'namespace-isolation', 'notebook-controller', 'oauth2-proxy',
       'profile-controller', 'pvcviewer-controller', 'spark-operator', 'tensorboard-controller', 'tensorboards-web-app', 'trainer', 'volumes-web-app',
     ]);
   });
@@ -27,6 +27,35 @@ describe('kubeflow platform', () => {
     for (const c of certs) expect(c.order).toBeGreaterThan(certManagerWebhook.order);
     expect(order[0]).toBe('cert-manager');
     expect(b.model.platform.prerequisites.map((p) => p.name)).not.toContain('cert-manager');
+  });
+
+  describe('KF-NETPOL: the kubeflow namespace isolated as kubeflow/manifests v1.11.0\'s common/networkpolicies isolates it', () => {
+    const netpols = (os: readonly any[]) => os.filter((o) => o.kind === 'NetworkPolicy' && o.metadata.namespace === 'kubeflow');
+    const isolation = ['cache-server', 'default-allow-same-namespace', 'jupyter-web-app', 'katib-controller', 'katib-db-manager', 'katib-ui', 'kserve-models-web-app', 'metadata-grpc-server', 'metatada-envoy',
+      'ml-pipeline', 'ml-pipeline-ui', 'model-registry', 'model-registry-ui', 'pvcviewer-webhook', 'spark-operator-webhook', 'tensorboards-web-app', 'volumes-web-app'];
+    // Policies the components' own installs ship, emitted with or without isolation.
+    const always = ['dashboard', 'katib-controller-metrics-fence', 'poddefaults', 'profiles-kfam', 'seaweedfs', 'spark-operator-controller-metrics-fence', 'spark-operator-webhook-metrics-fence'];
+
+    test('each component in it adds its own policy, beside default-allow-same-namespace', () => {
+      expect(netpols(objects).map((o) => o.metadata.name).sort()).toEqual([...isolation, ...always].sort());
+      expect(netpols(objects).find((o) => o.metadata.name === 'default-allow-same-namespace').spec).toEqual({ podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] });
+      expect(netpols(objects).find((o) => o.metadata.name === 'ml-pipeline').spec).toEqual({
+        podSelector: { matchLabels: { app: 'ml-pipeline' } },
+        policyTypes: ['Ingress'],
+        ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'kubeflow-profile' } } }, { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['istio-system'] }] } }] }],
+      });
+    });
+
+    test('every webhook served from the namespace is open to the API server on its port (MLP064)', () => {
+      const webhookPorts = netpols(objects).filter((o) => !o.metadata.name.endsWith('-metrics-fence') && (o.spec.ingress ?? []).some((r: any) => !r.from && r.ports)).map((o) => o.metadata.name).sort();
+      expect(webhookPorts).toEqual(['cache-server', 'katib-controller', 'poddefaults', 'pvcviewer-webhook', 'spark-operator-webhook']);
+    });
+
+    test('networkPolicies: false leaves the isolation out (the components\' own policies stay)', () => {
+      const off = build((app) => new KubeflowPlatform(app, 'kubeflow', { exampleTenant: true, networkPolicies: false }));
+      expect(netpols(off.model.objects.map((o) => o.json)).map((o) => o.metadata.name).sort()).toEqual([...always].sort());
+      expect(off.model.components.map((c) => c.componentName)).not.toContain('namespace-isolation');
+    });
   });
 
   test('Argo Workflows before Pipelines; JobSet before Trainer; the inference extension before KServe', () => {

@@ -48,6 +48,6 @@ describe('metrics fence in the default platforms', () => {
       expect(np.spec.podSelector).toEqual({ matchLabels: d.spec.selector.matchLabels });
     }
     const custom = build((app) => new OpenDataHubPlatform(app, 'opendatahub', { metricsFence: { enabled: false } }));
-    expect(custom.model.objects.filter((o) => o.json.kind === 'NetworkPolicy').map((o) => o.json.metadata.name)).toEqual(['modelmesh-controller', 'modelmesh-webhook', 'modelmesh-runtimes']);
+    expect(custom.model.objects.filter((o) => o.json.kind === 'NetworkPolicy').map((o) => o.json.metadata.name)).toEqual(['modelmesh-webhook', 'modelmesh-runtimes']);
   });
 });

@@ -94,7 +94,8 @@ describe('ProfileController', () => {
       rules: [{ from: [{ source: { principals: ['cluster.local/ns/kubeflow/sa/dashboard'] } }] }],
     });
     expect(find('NetworkPolicy', 'profiles-kfam', 'kubeflow').spec).toEqual({
-      podSelector: { matchLabels: { 'app.kubernetes.io/component': 'controller-manager' } },
+      // All of the pod's selector labels, as upstream's render (component=controller-manager alone is on other operators' pods).
+      podSelector: { matchLabels: { 'app': 'profile-controller', 'app.kubernetes.io/component': 'controller-manager', 'app.kubernetes.io/managed-by': 'kustomize', 'app.kubernetes.io/name': 'profile-controller', 'app.kubernetes.io/part-of': 'kubeflow-dashboard' } },
       policyTypes: ['Ingress'],
       ingress: [{
         ports: [{ protocol: 'TCP', port: 'http-kfam' }],
