@@ -1,6 +1,7 @@
 import { parseCel, ParsedCel } from './cel';
 import { joinPath, show, ValidationIssue } from './issues';
 import { compareKubernetesVersions, KubernetesVersion } from '../kubernetes-version';
+import { isSharedJson, SharedMemo } from '../shared-json';
 
 /**
  * CRD rules compiled the way an API server compiles them when it creates the CRD, for a
@@ -456,6 +457,11 @@ export function celSites(schema: unknown): CelSite[] {
   const segs: Array<string | number> = [];
   const visit = (node: any, server: boolean, card: Cardinality, root: boolean): void => {
     if (!node || typeof node !== 'object') return;
+    // A shared subtree (lib/shared-json.ts) without rules, entered in the same state, is skipped.
+    const shared = isSharedJson(node);
+    const variant = shared ? `${server ? 1 : 0}${root ? 1 : 0}${card}` : '';
+    if (shared && withoutSites.get(node, variant)) return;
+    const before = out.length;
     const reached = server && !Array.isArray(node);
     const rules = node['x-kubernetes-validations'];
     if (rules !== undefined && rules !== null) out.push({ node, segs: segs.slice(), server: reached ? { card, root } : undefined });
@@ -492,12 +498,15 @@ export function celSites(schema: unknown): CelSite[] {
         segs.length -= 2;
       });
     }
+    if (shared && out.length === before) withoutSites.set(node, variant, true);
   };
   visit(schema, isObj(schema), 1, true);
   return out;
 }
 
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'];
+/** Shared subtrees in which celSites found no rule, by the state it entered them in. */
+const withoutSites = new SharedMemo<true>();
 
 /**
  * What the target version's API server says about the CEL rules of a CRD when it creates
