@@ -254,16 +254,28 @@ function valueOfDecl(d: Decl | undefined): Omit<Value, 'cost'> {
   return { size: d.max, decl: d };
 }
 
+/** The properties of an object's declaration by the name CEL gives them (those CEL sees), once per declaration (cached by node, as declOf). */
+const celNames = new WeakMap<Decl, Map<string, string>>();
+
+function celNamesOf(d: Decl & { kind: 'object' }): Map<string, string> {
+  let byCelName = celNames.get(d);
+  if (byCelName) return byCelName;
+  byCelName = new Map<string, string>();
+  const props: Props = d.schema.properties ?? {};
+  for (const name of Object.keys(props)) {
+    const cel = escapeName(name);
+    if (cel && declOf(props[name], props[name]?.['x-kubernetes-embedded-resource'] === true)) byCelName.set(cel, name);
+  }
+  celNames.set(d, byCelName);
+  return byCelName;
+}
+
 function selectField(d: Decl | undefined, field: string, version: KubernetesVersion): Decl | undefined {
   if (!d || d.kind === 'dyn') return undefined;
   if (d.kind === 'map') return d.elem;
   if (d.kind !== 'object') return undefined;
   const props: Props = d.schema.properties ?? {};
-  const byCelName = new Map<string, string>();
-  for (const name of Object.keys(props)) {
-    const cel = escapeName(name);
-    if (cel && declOf(props[name], props[name]?.['x-kubernetes-embedded-resource'] === true)) byCelName.set(cel, name);
-  }
+  const byCelName = celNamesOf(d);
   let name = byCelName.get(field);
   if (name === undefined && RESERVED.has(field) && compareKubernetesVersions(version, RESERVED_FIELDS_SINCE) >= 0) name = byCelName.get(`__${field}__`);
   if (name === undefined) {
