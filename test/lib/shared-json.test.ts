@@ -1,6 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import { stringify } from 'yaml';
 import { widgetDef } from './support';
+import { contentDigest } from '../../lib/cache';
 import { CustomResourceDefinition } from '../../lib/crd';
 import { s } from '../../lib/schema/dsl';
 import { isSharedJson } from '../../lib/shared-json';
@@ -54,6 +55,16 @@ describe('walks over shared schema subtrees', () => {
         expect(validateBuiltins([json])[0]).toEqual(expected.builtin);
       }
     }
+  });
+
+  test('a content digest (the verdicts\' and the kept YAML\'s key) is the copy\'s', () => {
+    const json = crdJson('x', 'Widget');
+    expect(contentDigest(json)).toBe(contentDigest(unshared(json)));
+    expect(contentDigest(json)).toBe(contentDigest(json));
+    // A shared subtree inside a value that is not JSON data does not make it JSON data.
+    const spec = json.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties;
+    expect(contentDigest({ a: spec.c, b: undefined })).not.toBe(contentDigest({ a: spec.c }));
+    expect(contentDigest({ a: spec.c, n: NaN })).not.toBe(contentDigest({ a: spec.c, n: null }));
   });
 
   test('the YAML writer writes a shared subtree at each depth as the yaml package does', () => {
