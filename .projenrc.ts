@@ -181,6 +181,9 @@ const STATIC_CHECKS = [
   'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-versions.ts --check',
   'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-imports.ts --check',
   'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-prop-shapes.ts --check',
+  // The CEL parse table holds the trees of the default platforms' CEL expressions (synth reads
+  // them instead of parsing; an expression it lacks is parsed, a table of another parser ignored).
+  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-cel-parses.ts --check',
   // Both keep what they found between runs, by content, in node_modules/.cache (as synth's
   // caches, lib/cache.ts): tsc type-checks again only what an edit can affect, eslint lints
   // again only the files that changed. A fresh clone checks everything.
@@ -210,6 +213,11 @@ project.addTask('gen:imports', {
 project.addTask('gen:prop-shapes', {
   description: 'Regenerate imports/prop-shapes.json (the keys each component\'s and platform\'s props type declares, checked at run time) from the TypeScript declarations',
   exec: 'ts-node --transpile-only scripts/gen-prop-shapes.ts',
+});
+project.addTask('gen:cel-parses', {
+  description: 'Regenerate lib/validation/cel-parses.json (the syntax trees of the CEL expressions the default platforms\' checks parse, read by synth instead of parsing them) from the platforms; --check fails when it is not current',
+  exec: 'ts-node --transpile-only scripts/gen-cel-parses.ts',
+  receiveArgs: true,
 });
 project.addTask('gen:cli-catalogue', {
   description: 'Regenerate cli/catalogue.json (what `mlplatform list` and `help` show of the default platforms, read without creating them) from the platforms; --check fails when it is not current',

@@ -2,6 +2,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
+import { isSharedJson } from './shared-json';
 
 /*
  * What the synth's caches of work done before share (lib/validation/verdicts.ts: the checks'
@@ -76,12 +77,22 @@ export function contentDigest(value: unknown, json?: string): string | undefined
   return crypto.createHash('sha256').update('v8\0').update(bytes).digest('hex');
 }
 
+/** Shared subtrees (lib/shared-json.ts, frozen) by whether they are JSON data. */
+const sharedJsonData = new WeakMap<object, boolean>();
+
 /** Whether a value is JSON data that JSON.stringify writes as it is: nothing it drops, changes or writes as null. */
 function isJsonData(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length) {
     const x = stack.pop();
     if (x === null) continue;
+    if (x !== value && isSharedJson(x)) {
+      // A shared subtree is tested once (it is the same frozen value wherever it appears).
+      let data = sharedJsonData.get(x);
+      if (data === undefined) sharedJsonData.set(x, data = isJsonData(x));
+      if (!data) return false;
+      continue;
+    }
     switch (typeof x) {
       case 'string':
       case 'boolean':

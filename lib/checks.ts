@@ -12,6 +12,7 @@ import { modelOf } from './platform-model';
 import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
 import { runtimeGrantProblem, runtimeRbacCreators } from './runtime-rbac';
 import { SecurityCheck, securityException } from './security';
+import { isSharedJson } from './shared-json';
 import { isBuiltinGroup, isBuiltinKind } from './validation/builtin-kinds';
 import type { ValidationIssue } from './validation/issues';
 import { Verdicts } from './validation/verdicts';
@@ -817,6 +818,9 @@ export function unpinnedImage(ref: string): string | undefined {
   return undefined;
 }
 
+/** Shared subtrees in which imagesIn found no image. */
+const withoutImages = new WeakSet<object>();
+
 /**
  * Image references in an object: `image` strings of containers anywhere in it (pod
  * templates, custom resources such as ClusterServingRuntimes), and in ConfigMap values
@@ -829,6 +833,17 @@ function imagesIn(json: any): Array<{ where: string; ref: string }> {
   const segments: Array<string | number> = [];
   const joined = () => segments.map((s, i) => (i === 0 ? s : typeof s === 'number' ? `[${s}]` : `.${s}`)).join('');
   const walk = (v: any): void => {
+    // A shared subtree (lib/shared-json.ts) found without images once is skipped after.
+    if (isSharedJson(v)) {
+      if (withoutImages.has(v)) return;
+      const before = out.length;
+      walkIn(v);
+      if (out.length === before) withoutImages.add(v);
+      return;
+    }
+    walkIn(v);
+  };
+  const walkIn = (v: any): void => {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         segments.push(i);

@@ -1,7 +1,8 @@
 import { ApiObject, ApiObjectProps, App, ImplicitTokenResolver, Lazy, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ObjectSchema, s } from './schema/dsl';
+import { isSharedSchemaJson, ObjectSchema, s } from './schema/dsl';
 import { JSONSchemaProps } from './schema/types';
+import { shareJson } from './shared-json';
 
 export enum CrdScope {
   NAMESPACED = 'Namespaced',
@@ -263,38 +264,58 @@ function builtInResolversOnly(app: App): boolean {
 /** Thrown by plainSorted on a value that is not plain data (cdk8s's resolve may treat it specially). */
 const NOT_PLAIN = new Error('not plain data');
 
+/** plainSorted's copy of each tree the schema DSL rendered (toSharedJson), frozen and shared (lib/shared-json.ts). */
+const sortedSchemas = new WeakMap<object, unknown>();
+
 /**
  * What cdk8s's sanitizeValue(resolve(value), { sortKeys: true }) gives for plain data (objects
  * with Object.prototype, arrays, strings, numbers, booleans, null, undefined), in one copy.
  * Throws NOT_PLAIN on anything else, and on the keys where cdk8s's resolvers look
  * (`constructor`, and `__proto__`), so that cdk8s's own path decides those.
+ *
+ * A schema subtree the DSL rendered (the same tree wherever the DSL node is used: a core
+ * PodSpec in many CRDs) is copied once per process: the copy is deeply frozen and marked
+ * shared, so that every CRD embedding it holds the same subtree and the walks over the
+ * objects (checks, YAML) do its work once. `frozen`: the copy is inside such a subtree.
  */
-function plainSorted(v: unknown): unknown {
+function plainSorted(v: unknown, frozen = false): unknown {
   if (v === null || v === undefined) return undefined;
   switch (typeof v) {
     case 'string': case 'number': case 'boolean': return v;
     case 'object': break;
     default: throw NOT_PLAIN;
   }
+  if (isSharedSchemaJson(v as object)) {
+    let hit = sortedSchemas.get(v as object);
+    if (hit === undefined) {
+      hit = shareJson(plainCopy(v as object, true) as object);
+      sortedSchemas.set(v as object, hit);
+    }
+    return hit;
+  }
+  return plainCopy(v as object, frozen);
+}
+
+function plainCopy(v: object, frozen: boolean): unknown {
   const proto = Object.getPrototypeOf(v);
   if (proto === Array.prototype) {
     const a = v as unknown[];
     const out: unknown[] = [];
     for (let i = 0; i < a.length; i++) {
       if (!(i in a)) throw NOT_PLAIN; // a hole, which cdk8s keeps
-      out.push(plainSorted(a[i]));
+      out.push(plainSorted(a[i], frozen));
     }
-    return out;
+    return frozen ? Object.freeze(out) : out;
   }
   if (proto !== Object.prototype) throw NOT_PLAIN;
-  const keys = Object.keys(v as object).sort();
+  const keys = Object.keys(v).sort();
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     if (k === 'constructor' || k === '__proto__') throw NOT_PLAIN;
-    const x = plainSorted((v as Record<string, unknown>)[k]);
+    const x = plainSorted((v as Record<string, unknown>)[k], frozen);
     if (x !== undefined) out[k] = x;
   }
-  return out;
+  return frozen ? Object.freeze(out) : out;
 }
 
 /**

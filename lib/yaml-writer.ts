@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { isSharedJson, SharedMemo } from './shared-json';
 
 /**
  * The YAML writer of synth: the output of the `yaml` package's
@@ -59,8 +60,43 @@ function indentOf(depth: number): string {
   return INDENTS[depth];
 }
 
+/**
+ * The text of shared subtrees (lib/shared-json.ts) by depth: a CRD schema embedded in many
+ * places (a core PodSpec) is written once per depth it appears at. A subtree's text is its own
+ * pieces, joined, concatenated with the texts of the shared subtrees in it: V8 keeps such a
+ * concatenation as references to its parts, so that nested shared subtrees are not copied into
+ * each other's text (they would be held many times over: ~90 MB for opendatahub's CRDs).
+ */
+const sharedText = new SharedMemo<string>();
+/** Where the texts of shared subtrees are among the pieces of a shared subtree being written. */
+const sharedPieces = new WeakMap<string[], number[]>();
+
 /** Appends a collection whose lines after the first are indented `depth` steps. */
 function collection(value: object, depth: number, out: string[]): void {
+  if (!isSharedJson(value)) {
+    collectionOf(value, depth, out);
+    return;
+  }
+  let text = sharedText.get(value, depth);
+  if (text === undefined) {
+    const own: string[] = [];
+    const inner: number[] = [];
+    sharedPieces.set(own, inner);
+    collectionOf(value, depth, own);
+    text = '';
+    let from = 0;
+    for (const at of inner) {
+      text = text + own.slice(from, at).join('') + own[at];
+      from = at + 1;
+    }
+    text = text + (from ? own.slice(from) : own).join('');
+    sharedText.set(value, depth, text);
+  }
+  sharedPieces.get(out)?.push(out.length);
+  out.push(text);
+}
+
+function collectionOf(value: object, depth: number, out: string[]): void {
   indentOf(depth + 1);
   const br = BREAKS[depth];
   if (Array.isArray(value)) {

@@ -9,7 +9,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
 import type { OpenDataHubPlatform, OpenDataHubPlatformProps } from './opendatahub';
@@ -148,6 +148,11 @@ function validatorOf(kind: 'dataScienceCluster' | 'dscInitialization', version: 
   if (!v) {
     // useDefaults: the CRD's defaults fill absent fields as the API server's defaulting does.
     // verbose: errors carry their schema node (the fields an object takes, for "did you mean").
+    // Loaded here, not at the top: every opendatahub platform loads this module, and only one
+    // made from a DataScienceCluster validates with ajv (a synth whose verdicts are all kept
+    // does without it).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Ajv = (require('ajv') as typeof import('ajv')).default;
     const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true });
     for (const [name, bits] of [['int32', 31], ['int64', 63]] as const) {
       ajv.addFormat(name, { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** bits });

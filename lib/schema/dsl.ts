@@ -21,6 +21,13 @@ interface Common {
 
 /** Rendered schemas by node (nodes are immutable, so a node renders to the same tree every time). */
 const rendered = new WeakMap<Schema, JSONSchemaProps>();
+/** The trees toSharedJson rendered (never changed after), for renderers that copy each once (lib/crd.ts). */
+const renderedTrees = new WeakSet<object>();
+
+/** Whether a value is a tree `Schema#toSharedJson` rendered (read only, shared). @internal */
+export function isSharedSchemaJson(v: object): boolean {
+  return renderedTrees.has(v);
+}
 
 /** A deep copy of JSON data, keys in the same order. */
 function copyJson<T>(v: T): T {
@@ -98,6 +105,7 @@ export abstract class Schema {
     if (this.c.rules?.length) out['x-kubernetes-validations'] = this.c.rules.map((r) => ({ ...r }));
     out = sortKeys(out);
     rendered.set(this, out);
+    renderedTrees.add(out);
     return out;
   }
 

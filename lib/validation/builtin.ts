@@ -8,6 +8,7 @@ import { rbacIssues } from './rbac';
 import { semanticIssues } from './semantics';
 import { hasType, RefResolver, sureOf as sureOfNode } from './sure';
 import { coreTypeEntry } from '../schema/core';
+import { isSharedJson } from '../shared-json';
 
 export { builtinKinds, isBuiltinGroup, isBuiltinKind } from './builtin-kinds';
 
@@ -437,7 +438,19 @@ function withoutNulls(value: unknown): unknown {
   return hasNullField(value) ? copyWithoutNulls(value) : value;
 }
 
+/** Shared subtrees (lib/shared-json.ts) by whether they have a null field. */
+const nullFields = new WeakMap<object, boolean>();
+
 function hasNullField(value: unknown): boolean {
+  if (isSharedJson(value)) {
+    let has = nullFields.get(value);
+    if (has === undefined) nullFields.set(value, has = hasNullFieldIn(value));
+    return has;
+  }
+  return hasNullFieldIn(value);
+}
+
+function hasNullFieldIn(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasNullField);
   if (value === null || typeof value !== 'object') return false;
   for (const k in value) {

@@ -1,6 +1,7 @@
 import { parseCel, ParsedCel } from './cel';
 import { joinPath, show, ValidationIssue } from './issues';
 import { compareKubernetesVersions, KubernetesVersion } from '../kubernetes-version';
+import { isSharedJson, SharedMemo } from '../shared-json';
 
 /**
  * CRD rules compiled the way an API server compiles them when it creates the CRD, for a
@@ -253,16 +254,28 @@ function valueOfDecl(d: Decl | undefined): Omit<Value, 'cost'> {
   return { size: d.max, decl: d };
 }
 
+/** The properties of an object's declaration by the name CEL gives them (those CEL sees), once per declaration (cached by node, as declOf). */
+const celNames = new WeakMap<Decl, Map<string, string>>();
+
+function celNamesOf(d: Decl & { kind: 'object' }): Map<string, string> {
+  let byCelName = celNames.get(d);
+  if (byCelName) return byCelName;
+  byCelName = new Map<string, string>();
+  const props: Props = d.schema.properties ?? {};
+  for (const name of Object.keys(props)) {
+    const cel = escapeName(name);
+    if (cel && declOf(props[name], props[name]?.['x-kubernetes-embedded-resource'] === true)) byCelName.set(cel, name);
+  }
+  celNames.set(d, byCelName);
+  return byCelName;
+}
+
 function selectField(d: Decl | undefined, field: string, version: KubernetesVersion): Decl | undefined {
   if (!d || d.kind === 'dyn') return undefined;
   if (d.kind === 'map') return d.elem;
   if (d.kind !== 'object') return undefined;
   const props: Props = d.schema.properties ?? {};
-  const byCelName = new Map<string, string>();
-  for (const name of Object.keys(props)) {
-    const cel = escapeName(name);
-    if (cel && declOf(props[name], props[name]?.['x-kubernetes-embedded-resource'] === true)) byCelName.set(cel, name);
-  }
+  const byCelName = celNamesOf(d);
   let name = byCelName.get(field);
   if (name === undefined && RESERVED.has(field) && compareKubernetesVersions(version, RESERVED_FIELDS_SINCE) >= 0) name = byCelName.get(`__${field}__`);
   if (name === undefined) {
@@ -456,6 +469,11 @@ export function celSites(schema: unknown): CelSite[] {
   const segs: Array<string | number> = [];
   const visit = (node: any, server: boolean, card: Cardinality, root: boolean): void => {
     if (!node || typeof node !== 'object') return;
+    // A shared subtree (lib/shared-json.ts) without rules, entered in the same state, is skipped.
+    const shared = isSharedJson(node);
+    const variant = shared ? `${server ? 1 : 0}${root ? 1 : 0}${card}` : '';
+    if (shared && withoutSites.get(node, variant)) return;
+    const before = out.length;
     const reached = server && !Array.isArray(node);
     const rules = node['x-kubernetes-validations'];
     if (rules !== undefined && rules !== null) out.push({ node, segs: segs.slice(), server: reached ? { card, root } : undefined });
@@ -492,12 +510,15 @@ export function celSites(schema: unknown): CelSite[] {
         segs.length -= 2;
       });
     }
+    if (shared && out.length === before) withoutSites.set(node, variant, true);
   };
   visit(schema, isObj(schema), 1, true);
   return out;
 }
 
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'];
+/** Shared subtrees in which celSites found no rule, by the state it entered them in. */
+const withoutSites = new SharedMemo<true>();
 
 /**
  * What the target version's API server says about the CEL rules of a CRD when it creates

@@ -1,6 +1,7 @@
 import { celEnv, CelInput, CelResult, isCelError, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { KUBERNETES_CEL_FUNCS } from './cel-kubernetes';
+import { tabledParse } from './cel-table';
 
 /**
  * CEL rules of x-kubernetes-validations, compiled with @bufbuild/cel (standard library
@@ -55,14 +56,23 @@ const parses = new Map<string, ParsedCel | { readonly error: string }>();
 export function parseCel(expr: string): ParsedCel | { readonly error: string } {
   let hit = parses.get(expr);
   if (hit === undefined) {
-    try {
-      hit = parse(expr);
-    } catch (e) {
-      hit = { error: (e as Error).message.replace(/^<input>:/, 'at ') };
+    // The parse table (cel-table.ts) holds the trees of the default platforms' expressions.
+    hit = tabledParse(expr) as ParsedCel | undefined;
+    if (hit === undefined) {
+      try {
+        hit = parse(expr);
+      } catch (e) {
+        hit = { error: (e as Error).message.replace(/^<input>:/, 'at ') };
+      }
     }
     parses.set(expr, hit);
   }
   return hit;
+}
+
+/** The expressions parseCel parsed (or read from the table) in this process, that parse: what the parse table holds (scripts/gen-cel-parses.ts). */
+export function parsedCelTexts(): string[] {
+  return [...parses].filter(([, p]) => !('error' in p)).map(([expr]) => expr);
 }
 
 /** Compiles a CEL expression; returns the compiled rule, or why it does not compile. */

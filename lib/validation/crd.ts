@@ -1,3 +1,4 @@
+import { isSharedJson, SharedMemo } from '../shared-json';
 import { joinPath, show, ValidationIssue } from './issues';
 import { checkDnsLabel, checkDnsSubdomain } from './names';
 
@@ -96,8 +97,15 @@ function structural(root: Props, base: string, push: Push): void {
       push('K8S-CRD', joinPath(joinPath(base, 'properties'), 'metadata'), `at the root, metadata may only restrict name and generateName (found ${[...props, ...extra].join(', ')})`);
     }
   }
-  walk(root, base, push, false, true);
+  let pushed = 0;
+  walk(root, base, (rule, path, message) => {
+    pushed++;
+    push(rule, path, message);
+  }, false, true, false, [], () => pushed);
 }
+
+/** Shared subtrees (lib/shared-json.ts) in which walk found nothing, by the junctor and ios it entered them with. */
+const cleanSubtrees = new SharedMemo<true>();
 
 /**
  * Walks every node. Paths are built only for a problem (schemas of CRDs embedding pod
@@ -105,8 +113,14 @@ function structural(root: Props, base: string, push: Push): void {
  * `junctor`: inside allOf/anyOf/oneOf/not; `ios`: of an x-kubernetes-int-or-string node
  * (whose anyOf may name integer and string).
  */
-function walk(s: Props, base: string, push: Push, junctor: boolean, root = false, ios = false, segs: Array<string | number> = []): void {
+function walk(s: Props, base: string, push: Push, junctor: boolean, root: boolean, ios: boolean, segs: Array<string | number>, pushed: () => number): void {
   if (!isObj(s)) return;
+  // What walk finds in a subtree depends on its content, junctor and ios (the path only names
+  // it): a shared subtree found clean once is clean wherever it appears again.
+  const shared = !root && isSharedJson(s);
+  const variant = (junctor ? 1 : 0) + (ios ? 2 : 0);
+  if (shared && cleanSubtrees.get(s, variant)) return;
+  const before = shared ? pushed() : 0;
   const at = (...more: Array<string | number>): string => [...segs, ...more].reduce<string>((p, k) => joinPath(p, k), base);
   for (const k in s) if (FORBIDDEN.has(k)) push('K8S-CRD', at(k), `${k} is not allowed in a CRD schema`);
   if (s.uniqueItems === true) push('K8S-CRD', at('uniqueItems'), 'uniqueItems: true is not allowed; use x-kubernetes-list-type: set');
@@ -137,14 +151,14 @@ function walk(s: Props, base: string, push: Push, junctor: boolean, root = false
   if (isObj(props)) {
     for (const k in props) {
       segs.push('properties', k);
-      walk(props[k], base, push, junctor, false, false, segs);
+      walk(props[k], base, push, junctor, false, false, segs, pushed);
       segs.length -= 2;
     }
   }
   for (const k of CHILD_KEYS) {
     if (!isObj(s[k])) continue;
     segs.push(k);
-    walk(s[k], base, push, junctor || k === 'not', false, k === 'not' && (ios || s['x-kubernetes-int-or-string'] === true), segs);
+    walk(s[k], base, push, junctor || k === 'not', false, k === 'not' && (ios || s['x-kubernetes-int-or-string'] === true), segs, pushed);
     segs.length -= 1;
   }
   for (const j of JUNCTORS) {
@@ -152,10 +166,11 @@ function walk(s: Props, base: string, push: Push, junctor: boolean, root = false
     if (!Array.isArray(list)) continue;
     for (let i = 0; i < list.length; i++) {
       segs.push(j, i);
-      walk(list[i], base, push, true, false, ios || s['x-kubernetes-int-or-string'] === true, segs);
+      walk(list[i], base, push, true, false, ios || s['x-kubernetes-int-or-string'] === true, segs, pushed);
       segs.length -= 2;
     }
   }
+  if (shared && pushed() === before) cleanSubtrees.set(s, variant, true);
 }
 
 function listTypeRules(s: Props, listType: unknown, at: (...more: Array<string | number>) => string, push: Push): void {

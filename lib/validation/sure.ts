@@ -1,5 +1,6 @@
 import { ANNOTATIONS, EXPECT, FORMATS, LABELS, LIST_MAP, ListMapSpec, listMapUnique, RULE } from './ajv-support';
 import { annotationIssues, labelIssues } from './names';
+import { isSharedJson } from '../shared-json';
 
 /**
  * Tests of whether a value surely passes a JSON Schema node as ajv validates it (newAjv: its
@@ -55,7 +56,15 @@ export function sureOf(s: Schema, refs?: RefResolver): Sure {
   if (!test) {
     // Set before building: schemas refer to themselves (JSONSchemaProps).
     let built: Sure = NEVER;
-    test = (v) => built(v);
+    // A shared subtree (lib/shared-json.ts) is tested once: it is the same frozen value wherever it appears.
+    let verdicts: WeakMap<object, boolean> | undefined;
+    test = (v) => {
+      if (!isSharedJson(v)) return built(v);
+      verdicts ??= new WeakMap();
+      let sure = verdicts.get(v);
+      if (sure === undefined) verdicts.set(v, sure = built(v));
+      return sure;
+    };
     byNode.set(s, test);
     built = buildSure(s, refs);
   }

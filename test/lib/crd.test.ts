@@ -2,6 +2,7 @@ import { ApiObject, App, Chart, IResolver, JsonPatch, Lazy, ResolutionContext } 
 import { dataDifference, widgetDef } from './support';
 import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, PrinterColumns, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
 import { s } from '../../lib/schema/dsl';
+import { isSharedJson } from '../../lib/shared-json';
 
 function chart(): Chart {
   return new Chart(new App(), 'c');
@@ -335,14 +336,26 @@ describe('schema rendering is shared per node', () => {
     expect(pod.toJson().nullable).toBeUndefined();
   });
 
-  test('a CRD that embeds one schema in several places writes a separate copy in each', () => {
+  test('a CRD that embeds one schema in several places holds one frozen, shared copy of it, as does every other CRD', () => {
     const c = chart();
     const def = widgetDef({ versions: [{ name: 'v1', served: true, storage: true, schema: s.object({ spec: s.object({ a: pod, b: pod }) }) }] });
     const json = new CustomResourceDefinition(c, 'W', { definition: def }).apiObject.toJson();
     const spec = json.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties;
-    expect(spec.a).toEqual(spec.b);
-    expect(spec.a).not.toBe(spec.b);
+    expect(spec.a).toEqual(pod.toJson());
+    expect(spec.a).toBe(spec.b);
     expect(spec.a).not.toBe(pod.toSharedJson());
+    expect(isSharedJson(spec.a)).toBe(true);
+    // Frozen to the leaves: a change to one place would change every CRD that holds it.
+    expect(() => { spec.a.description = 'changed'; }).toThrow(TypeError);
+    expect(() => { spec.a.required.push('labels'); }).toThrow(TypeError);
+    expect(() => { spec.a.properties.name.type = 'integer'; }).toThrow(TypeError);
+    expect(Object.isFrozen(pod.toSharedJson())).toBe(false);
+    // Another CRD embedding the same node holds the same copy; the object around it can still change.
+    const other = new CustomResourceDefinition(c, 'O', { definition: widgetDef({ plural: 'others', kind: 'Other', versions: [{ name: 'v1', served: true, storage: true, schema: s.object({ spec: s.object({ c: pod }) }) }] }) }).apiObject.toJson();
+    expect(other.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.c).toBe(spec.a);
+    expect(isSharedJson(other.metadata)).toBe(false);
+    other.metadata.labels = { changed: 'yes' };
+    expect(Object.isFrozen(other.spec.versions[0])).toBe(false);
   });
 });
 

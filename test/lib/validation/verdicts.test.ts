@@ -255,7 +255,10 @@ describe('synth checks with verdicts', () => {
     const deployment = model.objects.find((o) => o.json.kind === 'Deployment')!;
     deployment.json.spec.replicas = 'three';
     const crd = model.objects.find((o) => o.json.kind === 'CustomResourceDefinition' && JSON.stringify(o.json).includes('x-kubernetes-validations'))!;
-    findRules(crd.json).push({ rule: 'self.nope(', message: 'broken' });
+    // Its schema subtrees are shared and frozen (lib/shared-json.ts): the version's schema is replaced by a copy that can change.
+    const version = crd.json.spec.versions.find((v: any) => findRules(v));
+    version.schema = JSON.parse(JSON.stringify(version.schema));
+    findRules(version.schema).push({ rule: 'self.nope(', message: 'broken' });
     const findings = runChecks(model);
     expect(findings.filter((f) => f.rule === 'MLP001' && f.path === deployment.path).map((f) => f.message).join('\n')).toMatch(/replicas/);
     expect(findings.some((f) => f.rule === 'MLP003' && f.path === crd.path)).toBe(true);
