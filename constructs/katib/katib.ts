@@ -9,7 +9,7 @@ import { KatibUi } from './ui';
 import { KATIB_IMAGES, KATIB_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
-import { DatabaseEngine, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
+import { DatabaseEngine, ExternalDatabase, externalDatabaseProblems, referenceExternalDatabaseSecrets, referenceIncludedDatabaseSecret, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { PolicyRule, Rbac, ResourceRef, roleObject, RuntimeRole } from '../../lib/rbac';
@@ -253,6 +253,7 @@ export class Katib extends Component {
     let database: ExternalDatabase;
     if (props.externalDatabase) {
       database = props.externalDatabase;
+      referenceExternalDatabaseSecrets(this, database, 'Katib\'s database');
     } else {
       const rootPassword = props.mysql?.rootPasswordSecret ?? { name: 'katib-mysql-secrets', key: 'MYSQL_ROOT_PASSWORD' };
       this.mysql = new KatibMySql(this, 'MySql', {
@@ -263,6 +264,7 @@ export class Katib extends Component {
         storageClassName: props.mysql?.storageClassName,
       });
       database = { engine: DatabaseEngine.MYSQL, host: KATIB_MYSQL_SERVICE, database: KATIB_MYSQL_DATABASE, user: 'root', passwordSecret: rootPassword };
+      referenceIncludedDatabaseSecret(this, rootPassword, 'Katib\'s MySQL');
     }
     this.dbManager = new KatibDbManager(this, 'DbManager', { namespace: this.namespaceName, image: this.image('dbManager'), database, replicas: 1 });
     if (props.ui ?? true) {

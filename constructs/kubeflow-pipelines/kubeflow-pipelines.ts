@@ -15,6 +15,7 @@ import { ImageSpec } from '../../lib/images';
 import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, MANAGE_VERBS, PolicyRule, Rbac, RbacNeed, roleObject } from '../../lib/rbac';
+import { SecretValue } from '../../lib/secrets';
 import { WebhookServer } from '../../lib/webhook-server';
 import { Workload, WorkloadProps } from '../../lib/workload';
 import { ArgoExecutorSettings, ArgoWorkflowDefaults, ArgoWorkflows, S3ArtifactRepository } from '../argo-workflows/argo-workflows';
@@ -364,6 +365,21 @@ export class KubeflowPipelines extends Component {
       seaweedfsImage: this.image('seaweedfs'),
       bucket,
     });
+    // The credentials' Secrets: apply generates those of the included servers, the user provides the others.
+    const database = props.database ?? { included: {} };
+    if ('included' in database) {
+      this.referenceSecret({ name: dbSecret, purpose: 'the root credentials of Kubeflow Pipelines\' MySQL', generate: { username: SecretValue.fixed('root'), password: SecretValue.alphanumeric(24) } });
+    } else {
+      this.referenceSecret({ name: dbSecret, purpose: `the credentials of Kubeflow Pipelines' database at ${database.external.host}`, keys: ['username', 'password'],
+        userProvided: `kubectl -n ${ns} create secret generic ${dbSecret} --from-literal=username=... --from-literal=password=...` });
+    }
+    const objectStore = props.objectStore ?? { included: {} };
+    if ('included' in objectStore) {
+      this.referenceSecret({ name: s3Secret, purpose: 'the admin access key of Kubeflow Pipelines\' SeaweedFS object store', generate: { accesskey: SecretValue.alphanumeric(20), secretkey: SecretValue.alphanumeric(40) } });
+    } else {
+      this.referenceSecret({ name: s3Secret, purpose: `the access key of Kubeflow Pipelines' object store at ${objectStore.external.host}`, keys: ['accesskey', 'secretkey'],
+        userProvided: `kubectl -n ${ns} create secret generic ${s3Secret} --from-literal=accesskey=... --from-literal=secretkey=...` });
+    }
     const c = this.storage.connection;
     const secretEnv = (name: string, secret: string, key: string) => ({ name, valueFrom: { secretKeyRef: { name: secret, key } } });
     // The cache server and ML Metadata take the credentials as flags ($(DBCONFIG_USER) in args).

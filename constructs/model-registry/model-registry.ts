@@ -5,7 +5,7 @@ import { embedmdDatastore } from './embedmd';
 import { modelRegistryParityDeviations } from './parity';
 import { KUBEFLOW_MODEL_REGISTRY_IMAGES, MODEL_REGISTRY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { defaultPort, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
+import { defaultPort, ExternalDatabase, externalDatabaseProblems, referenceExternalDatabaseSecrets, referenceIncludedDatabaseSecret, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
 import { serviceAccountPrincipal } from '../../lib/network-policy';
@@ -88,10 +88,13 @@ export class KubeflowModelRegistry extends Component {
     let database: ExternalDatabase;
     if (props.externalDatabase) {
       database = props.externalDatabase;
+      referenceExternalDatabaseSecrets(this, database, 'the model registry\'s database');
     } else {
+      const rootPassword = props.mysql?.rootPasswordSecret ?? { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' };
+      referenceIncludedDatabaseSecret(this, rootPassword, 'the model registry\'s MySQL');
       this.mysql = new ModelRegistryMySql(this, 'Mysql', {
         image: this.image('mysql'),
-        rootPassword: props.mysql?.rootPasswordSecret ?? { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' },
+        rootPassword,
         storage: props.mysql?.storage ?? '20Gi',
         storageClassName: props.mysql?.storageClassName,
       });
