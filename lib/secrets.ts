@@ -205,7 +205,7 @@ export function workloadPodSpec(json: any): any {
  * Secret must agree; a value shared with or derived from another key must name a declared key.
  */
 export function collectReferencedSecrets(declared: ReadonlyArray<{ readonly path: string; readonly secret: ReferencedSecret }>, objects: readonly { readonly json: any }[]):
-  { readonly secrets: ReferencedSecret[]; readonly problems: string[] } {
+{ readonly secrets: ReferencedSecret[]; readonly problems: string[] } {
   const problems: string[] = [];
   const byKey = new Map<string, { path: string; secret: ReferencedSecret }>();
   for (const d of declared) {

@@ -370,15 +370,23 @@ export class KubeflowPipelines extends Component {
     if ('included' in database) {
       this.referenceSecret({ name: dbSecret, purpose: 'the root credentials of Kubeflow Pipelines\' MySQL', generate: { username: SecretValue.fixed('root'), password: SecretValue.alphanumeric(24) } });
     } else {
-      this.referenceSecret({ name: dbSecret, purpose: `the credentials of Kubeflow Pipelines' database at ${database.external.host}`, keys: ['username', 'password'],
-        userProvided: `kubectl -n ${ns} create secret generic ${dbSecret} --from-literal=username=... --from-literal=password=...` });
+      this.referenceSecret({
+        name: dbSecret,
+        purpose: `the credentials of Kubeflow Pipelines' database at ${database.external.host}`,
+        keys: ['username', 'password'],
+        userProvided: `kubectl -n ${ns} create secret generic ${dbSecret} --from-literal=username=... --from-literal=password=...`,
+      });
     }
     const objectStore = props.objectStore ?? { included: {} };
     if ('included' in objectStore) {
       this.referenceSecret({ name: s3Secret, purpose: 'the admin access key of Kubeflow Pipelines\' SeaweedFS object store', generate: { accesskey: SecretValue.alphanumeric(20), secretkey: SecretValue.alphanumeric(40) } });
     } else {
-      this.referenceSecret({ name: s3Secret, purpose: `the access key of Kubeflow Pipelines' object store at ${objectStore.external.host}`, keys: ['accesskey', 'secretkey'],
-        userProvided: `kubectl -n ${ns} create secret generic ${s3Secret} --from-literal=accesskey=... --from-literal=secretkey=...` });
+      this.referenceSecret({
+        name: s3Secret,
+        purpose: `the access key of Kubeflow Pipelines' object store at ${objectStore.external.host}`,
+        keys: ['accesskey', 'secretkey'],
+        userProvided: `kubectl -n ${ns} create secret generic ${s3Secret} --from-literal=accesskey=... --from-literal=secretkey=...`,
+      });
     }
     const c = this.storage.connection;
     const secretEnv = (name: string, secret: string, key: string) => ({ name, valueFrom: { secretKeyRef: { name: secret, key } } });
