@@ -187,6 +187,12 @@ export function secretUsesOf(spec: any): SecretUse[] {
   return out;
 }
 
+/** How a person reads a generated Secret's key (the command, never the value). */
+export function readCommand(s: ReferencedSecret): string {
+  const key = s.keys[0];
+  return `kubectl -n ${s.namespace} get secret ${s.name} -o jsonpath='{.data.${key.replace(/\./g, '\\.')}}' | base64 -d`;
+}
+
 /** `namespace/name` */
 export const secretKeyOf = (s: { namespace: string; name: string }): string => `${s.namespace}/${s.name}`;
 

@@ -23,6 +23,7 @@ import { randomBytes, randomInt } from 'crypto';
 import { ApiError, KubeClient } from './client';
 import type { Json } from './desired';
 import { GeneratedValue, ReferencedSecret, SecretEncoding, SecretKeyLocation, secretKeyOf } from '../secrets';
+export { readCommand } from '../secrets';
 
 /** The annotation on a Secret apply generated: the platform it generated it for. */
 export const GENERATED_BY_ANNOTATION = 'mlplatform.io/generated-for-platform';
@@ -184,12 +185,6 @@ export function generatedSecretObject(s: ReferencedSecret, data: Record<string, 
     type: 'Opaque',
     data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')])),
   };
-}
-
-/** How a person reads a generated Secret's key (the command, never the value). */
-export function readCommand(s: ReferencedSecret): string {
-  const key = s.keys[0];
-  return `kubectl -n ${s.namespace} get secret ${s.name} -o jsonpath='{.data.${key.replace(/\./g, '\\.')}}' | base64 -d`;
 }
 
 /** Creates a Secret unless it appeared meanwhile; whether it created it. */
