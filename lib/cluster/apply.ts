@@ -23,8 +23,9 @@ import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, Manifest, o
 import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
-import { createSecret, generatedSecretObject, planSecrets, readCommand, SecretsPlan, secretValues } from './secrets';
+import { createSecret, generatedSecretObject, planSecrets, SecretsPlan, secretValues } from './secrets';
 import { callersIn, waitConversionCaBundle, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
+import { readCommand } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 
 
@@ -288,13 +289,13 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
   const { parent, id, before, fieldManager, reporter, outcomes } = ctx;
   // Generated Secrets: values drawn once, each Secret created at the start of the first phase
   // its namespace exists in (after the foundation phase made it), before the workloads read it.
-  const values = secretValues(ctx.secrets, desired.secrets ?? []);
+  const values = options.dryRun ? new Map<string, Record<string, string>>() : secretValues(ctx.secrets, desired.secrets ?? []);
   const pendingSecrets = [...ctx.secrets.create];
   const createSecrets = async (phase: string) => {
     for (const s of [...pendingSecrets]) {
       const ref = `v1 Secret ${s.namespace}/${s.name}`;
       if (dryRun) {
-        if (phase !== PHASES[0]) continue; // listed once
+        // Listed once, at the first phase: nothing is created.
         outcomes.push({ ref, component: s.component, phase, action: 'created', note: 'generated' });
         reporter.line(`  would generate ${ref} (${s.keys.join(', ')}): ${s.purpose}`);
         pendingSecrets.splice(pendingSecrets.indexOf(s), 1);

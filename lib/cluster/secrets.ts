@@ -23,7 +23,6 @@ import { randomBytes, randomInt } from 'crypto';
 import { ApiError, KubeClient } from './client';
 import type { Json } from './desired';
 import { GeneratedValue, ReferencedSecret, SecretEncoding, SecretKeyLocation, secretKeyOf } from '../secrets';
-export { readCommand } from '../secrets';
 
 /** The annotation on a Secret apply generated: the platform it generated it for. */
 export const GENERATED_BY_ANNOTATION = 'mlplatform.io/generated-for-platform';

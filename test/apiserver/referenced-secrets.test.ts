@@ -92,6 +92,16 @@ describeWithApiServer('referenced Secrets on a cluster', (server) => {
     expect(text).not.toContain('proxy-client (client-secret)');
   }, 60_000);
 
+  test('SECRETS-DRY-RUN: a server-side dry run lists the Secrets apply would generate and creates none', async () => {
+    const p = platform('drysecret', 'dry-auth', 'dry-proxy');
+    const { result, lines } = await applyPlayed(client(), p, { dryRun: true });
+    expect(result.outcomes.filter((o) => o.note === 'generated').map((o) => o.ref).sort()).toEqual([
+      'v1 Secret dry-auth/initial-password', 'v1 Secret dry-auth/oidc-client', 'v1 Secret dry-auth/passwords', 'v1 Secret dry-proxy/proxy-client', 'v1 Secret dry-proxy/proxy-cookie',
+    ]);
+    expect(lines).toContain('  would generate v1 Secret dry-proxy/proxy-cookie (cookie-secret): the cookie secret');
+    expect(await client().get('v1', 'Namespace', undefined, 'dry-auth')).toBeUndefined();
+  }, 60_000);
+
   test('SECRETS-GENERATED: apply creates the missing Secrets before the workloads: shared value equal in both namespaces, bcrypt hash of the plaintext Secret, 32-byte cookie secret; no value in the log', async () => {
     const p = platform('gensecret', 'gen-auth', 'gen-proxy');
     const planned = await diffPlatform(client(), p);
