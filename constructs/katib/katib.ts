@@ -41,8 +41,8 @@ export const KATIB_RUNTIME_ROLES: RuntimeRole[] = [
 /** The MySQL server Katib includes by default. */
 export interface KatibMySqlOptions {
   /**
-   * The Secret key holding MySQL's root password, in Katib's namespace. The platform team
-   * creates it: no password is ever emitted.
+   * The Secret key holding MySQL's root password, in Katib's namespace. `mlplatform apply`
+   * generates it when the Secret is missing (one that exists is kept): no password is ever emitted.
    * @default { name: 'katib-mysql-secrets', key: 'MYSQL_ROOT_PASSWORD' } (upstream's Secret and key)
    */
   readonly rootPasswordSecret?: SecretKeyRef;

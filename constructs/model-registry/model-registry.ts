@@ -16,8 +16,8 @@ import { Workload } from '../../lib/workload';
 /** The MySQL server the registry includes by default. */
 export interface KubeflowModelRegistryMySqlOptions {
   /**
-   * The Secret key holding MySQL's root password, in the registry's namespace. The platform
-   * team creates it: no password is ever emitted.
+   * The Secret key holding MySQL's root password, in the registry's namespace. `mlplatform
+   * apply` generates it when the Secret is missing (one that exists is kept): no password is ever emitted.
    * @default { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' } (upstream's Secret and key)
    */
   readonly rootPasswordSecret?: SecretKeyRef;

@@ -8,7 +8,7 @@
 import bcrypt from 'bcryptjs';
 import { applyPlatform, PreflightError } from '../../lib/cluster/apply';
 import { APPLYSET_PART_OF } from '../../lib/cluster/applyset';
-import { KubeClient } from '../../lib/cluster/client';
+import { KubeClient, loadKubeClient } from '../../lib/cluster/client';
 import { DesiredObject, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
 import { diffPlatform, diffText } from '../../lib/cluster/diff';
 import { GENERATED_BY_ANNOTATION } from '../../lib/cluster/secrets';
@@ -164,6 +164,57 @@ describeWithApiServer('referenced Secrets on a cluster', (server) => {
     expect(await client().get('v1', 'Secret', 'sh-auth', 'initial-password')).toBeUndefined();
     expect(lines).toContain('not generating Secret sh-auth/initial-password: no workload reads it and what derives from it exists already (a new value would not match)');
   }, 120_000);
+
+  test('SECRETS-RBAC: preflight asks for get and create of Secrets in the namespaces of the Secrets it generates, and names what a token lacks', async () => {
+    const admin = client();
+    const write = (o: object) => admin.apply(o as Manifest, { fieldManager: 'test' });
+    await write({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tokens-secrets' } });
+    await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'applier', namespace: 'tokens-secrets' } });
+    // Everything the run needs but creating Secrets outside 'default' (where the ApplySet parent lives).
+    await write({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'test-secrets-applier' },
+      rules: [
+        { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'create', 'patch'] },
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'create', 'patch'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] },
+      ],
+    });
+    await write({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'test-secrets-applier' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'test-secrets-applier' },
+      subjects: [{ kind: 'ServiceAccount', name: 'applier', namespace: 'tokens-secrets' }],
+    });
+    await write({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'test-secrets-parent', namespace: 'default' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'patch'] }] });
+    await write({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'test-secrets-parent', namespace: 'default' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'test-secrets-parent' },
+      subjects: [{ kind: 'ServiceAccount', name: 'applier', namespace: 'tokens-secrets' }],
+    });
+    const tr = await admin.request('POST', '/api/v1/namespaces/tokens-secrets/serviceaccounts/applier/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
+    const kc = new (loadKubeClient().KubeConfig)();
+    const cluster = admin.kubeConfig.getCurrentCluster()!;
+    kc.loadFromOptions({ clusters: [{ name: 'envtest', server: cluster.server, caData: cluster.caData }], users: [{ name: 'applier', token: tr.status.token }], contexts: [{ name: 'applier', cluster: 'envtest', user: 'applier' }], currentContext: 'applier' });
+    const limited = new KubeClient(kc);
+    const p = platform('rbacsecret', 'rb-auth', 'rb-proxy');
+    let error: Error | undefined;
+    // The RBAC authorizer learns of the bindings from a watch: until then every review is denied.
+    for (let i = 0; i < 50; i++) {
+      error = await applyPlatform(limited, p).then(() => undefined, (e) => e);
+      if (error && !/not allowed to get core\/namespaces/.test(error.message)) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(error).toBeInstanceOf(PreflightError);
+    expect(error!.message).toContain('not allowed to create core/secrets in namespace rb-auth');
+    expect(error!.message).toContain('not allowed to create core/secrets in namespace rb-proxy');
+    expect(error!.message).not.toContain('not allowed to get core/secrets');
+    expect(await admin.get('v1', 'Namespace', undefined, 'rb-auth')).toBeUndefined();
+  }, 60_000);
 
   test('SECRETS-KEY-MISSING: a generated Secret that exists without one of its keys stops apply (it is never changed)', async () => {
     const p = platform('keysecret', 'ks-auth', 'ks-proxy');
