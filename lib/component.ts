@@ -352,7 +352,8 @@ export abstract class Component extends Chart {
    */
   public referenceSecret(declaration: SecretDeclaration): ReferencedSecret {
     const d = { ...declaration, namespace: declaration.namespace ?? this.namespaceName };
-    const problems = secretDeclarationProblems(d);
+    // The component's own namespace is checked (and reported) where it is set.
+    const problems = secretDeclarationProblems(d, { checkNamespace: declaration.namespace !== undefined });
     if (problems.length) throw new Error(`${this.node.path}: ${problems.join('; ')}`);
     const resolved = resolveSecretDeclaration(d, this.componentName);
     const i = this.referencedSecrets.findIndex((x) => x.namespace === d.namespace && x.name === d.name);

@@ -125,11 +125,11 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 
 /** Problems with a declaration, in words naming the field and the fix ([] when valid). */
-export function secretDeclarationProblems(d: SecretDeclaration & { namespace: string }): string[] {
+export function secretDeclarationProblems(d: SecretDeclaration & { namespace: string }, options: { readonly checkNamespace?: boolean } = {}): string[] {
   const out: string[] = [];
   const what = `referenced Secret '${d.name}'`;
   if (!d.name || d.name.length > 253 || !DNS_SUBDOMAIN.test(d.name)) out.push(`${what}: name is not a valid Secret name (lower-case DNS subdomain)`);
-  if (!DNS_LABEL.test(d.namespace)) out.push(`${what}: namespace '${d.namespace}' is not a namespace name`);
+  if (options.checkNamespace !== false && !DNS_LABEL.test(d.namespace)) out.push(`${what}: namespace '${d.namespace}' is not a namespace name`);
   if (!d.purpose?.trim()) out.push(`${what}: purpose is empty; say what it holds`);
   const generated = Object.keys(d.generate ?? {});
   if (d.userProvided !== undefined) {
