@@ -47,6 +47,9 @@ const project = new typescript.TypeScriptProject({
     // needs Node >= 22.19 and fails at load on Node 20 (the Node we support). The package
     // is ESM-only; Node 20.19+ loads it with require().
     '@kubernetes/client-node@1.4.0',
+    // bcrypt hashes of the passwords \`mlplatform apply\` generates (Dex's static user): plain
+    // JavaScript, no install script; loaded only when apply makes a hash.
+    'bcryptjs@3.0.3',
   ],
   devDeps: [
     'cdk8s-cli@2.207.60',

@@ -5,6 +5,8 @@
  * password can reach the output through these types.
  */
 
+import type { Component } from './component';
+import { GeneratedValue, SecretValue } from './secrets';
 import type { WorkloadProbe } from './workload';
 
 /** A key of a Secret in the component's namespace. */
@@ -107,4 +109,27 @@ export function databaseProbes(where: string, probes: DatabaseProbes): DatabaseP
     }
   }
   return probes;
+}
+
+/**
+ * Declares the Secret of an included database server's root password (Component.referenceSecret):
+ * `mlplatform apply` generates it (24 letters and digits) when it is missing; `extraKeys` are
+ * further generated keys of the same Secret (e.g. a user name).
+ */
+export function referenceIncludedDatabaseSecret(c: Component, password: SecretKeyRef, what: string, extraKeys: Readonly<Record<string, GeneratedValue>> = {}): void {
+  c.referenceSecret({ name: password.name, purpose: `the root password of ${what}`, generate: { ...extraKeys, [password.key]: SecretValue.alphanumeric(24) } });
+}
+
+/** Declares the Secrets holding an external database's credentials: the user provides them. */
+export function referenceExternalDatabaseSecrets(c: Component, db: ExternalDatabase, what: string): void {
+  const keys = new Map<string, string[]>();
+  for (const ref of [db.passwordSecret, ...(typeof db.user === 'string' ? [] : [db.user])]) keys.set(ref.name, [...(keys.get(ref.name) ?? []), ref.key]);
+  for (const [name, ks] of keys) {
+    c.referenceSecret({
+      name,
+      purpose: `the credentials of ${what} at ${db.host}`,
+      keys: ks,
+      userProvided: `kubectl -n ${c.namespaceName} create secret generic ${name} ${ks.map((k) => `--from-literal=${k}=...`).join(' ')}`,
+    });
+  }
 }

@@ -10,6 +10,7 @@ import { ImageSpec } from '../../lib/images';
 import type { Platform } from '../../lib/platform';
 import { bindingObject, roleObject } from '../../lib/rbac';
 import { s } from '../../lib/schema';
+import { GeneratedValue, SecretValue } from '../../lib/secrets';
 import { restrictedContainerSecurityContext } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
 
@@ -20,9 +21,12 @@ export interface DexStaticPassword {
   /** A stable, unique id of the user. */
   readonly userId: string;
   /**
-   * The Secret key holding the bcrypt hash of the user's password (e.g. made with
-   * `htpasswd -nbBC 12 "" PASSWORD | tr -d ':\n'`). The platform team creates the Secret in
-   * Dex's namespace; no password or hash is ever emitted.
+   * The Secret key holding the bcrypt hash of the user's password. `mlplatform apply`
+   * generates a password into Secret dex-initial-password (key `password`; for the users
+   * after the first, dex-initial-password-<index>) and its hash here, when this Secret is
+   * missing; a platform team that creates it first (e.g. with
+   * `htpasswd -nbBC 12 "" PASSWORD | tr -d ':\n'`) keeps its own. No password or hash is
+   * ever emitted.
    */
   readonly hashSecret: SecretKeyRef;
 }
@@ -33,7 +37,8 @@ export interface DexClientProps {
   readonly id?: string;
   /**
    * The Secret key holding the client secret, in Dex's namespace; oauth2-proxy must be given
-   * the same secret. The platform team creates it; it is never emitted.
+   * the same secret. `mlplatform apply` generates it when missing (and gives oauth2-proxy the
+   * same value); it is never emitted.
    * @default { name: 'dex-oidc-client', key: 'OIDC_CLIENT_SECRET' } (kubeflow/manifests' Secret and key)
    */
   readonly secret?: SecretKeyRef;
@@ -65,6 +70,12 @@ export const DEX_EXAMPLE_USER: DexStaticPassword = Object.freeze({
   userId: '15841185641784',
   hashSecret: { name: 'dex-passwords', key: 'DEX_USER_PASSWORD' },
 });
+
+/**
+ * The Secret (key `password`) into which `mlplatform apply` generates the first static user's
+ * password, whose bcrypt hash Dex reads; further users' are `dex-initial-password-<index>`.
+ */
+export const DEX_INITIAL_PASSWORD_SECRET = 'dex-initial-password';
 
 const LABELS = { app: 'dex' };
 const PORT = 5556;
@@ -120,6 +131,24 @@ export class Dex extends Component {
     const gateway = props.istioGateway ?? 'kubeflow/kubeflow-gateway';
     if (gateway !== false && !GATEWAY.test(gateway)) problems.push(`istioGateway '${gateway}' must be <namespace>/<name> of an Istio Gateway (e.g. kubeflow/kubeflow-gateway), or false`);
     if (problems.length) throw new Error(`${this.node.path}: ${problems.join('; ')}`);
+
+    // The Secrets: apply generates them when missing (a Secret that exists is never changed, so
+    // a platform team that creates them first keeps its own values).
+    const generated = new Map<string, { purposes: string[]; generate: Record<string, GeneratedValue> }>();
+    const add = (ref: SecretKeyRef, purpose: string, value: GeneratedValue) => {
+      const entry = generated.get(ref.name) ?? { purposes: [], generate: {} };
+      if (!entry.purposes.includes(purpose)) entry.purposes.push(purpose);
+      entry.generate[ref.key] = value;
+      generated.set(ref.name, entry);
+    };
+    add(this.clientSecret, `the secret of Dex's OAuth2 client ${this.clientId} (oauth2-proxy holds the same value)`, SecretValue.alphanumeric(40));
+    passwords.forEach((p, i) => {
+      // Each user's password is generated into a Secret of its own that the admin reads once; Dex gets only its bcrypt hash.
+      const plain = { namespace: ns, name: i === 0 ? DEX_INITIAL_PASSWORD_SECRET : `${DEX_INITIAL_PASSWORD_SECRET}-${i}`, key: 'password' };
+      this.referenceSecret({ name: plain.name, purpose: `the initial password of Dex's static user ${p.email} (read it once and keep it elsewhere; Dex holds only its hash)`, generate: { password: SecretValue.alphanumeric(24) }, forPeople: true });
+      add(p.hashSecret, 'the bcrypt hashes of the passwords of Dex\'s static users', SecretValue.bcryptOf(plain));
+    });
+    for (const [name, e] of generated) this.referenceSecret({ name, purpose: e.purposes.join('; '), generate: e.generate });
 
     this.serviceUrl = `http://dex.${ns}.svc.${clusterDomain}:${PORT}/dex`;
     this.issuer = this.serviceUrl;

@@ -9,7 +9,7 @@ import { KatibUi } from './ui';
 import { KATIB_IMAGES, KATIB_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
 import { Controller, ControllerMetrics, ControllerResources } from '../../lib/controller';
-import { DatabaseEngine, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
+import { DatabaseEngine, ExternalDatabase, externalDatabaseProblems, referenceExternalDatabaseSecrets, referenceIncludedDatabaseSecret, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import { INGRESS_GATEWAY_NAMESPACE, NetworkPeer, NetworkPolicy } from '../../lib/network-policy';
 import { isolationPolicyDeviations } from '../../lib/parity-items';
@@ -44,8 +44,8 @@ export const KATIB_RUNTIME_ROLES: RuntimeRole[] = [
 /** The MySQL server Katib includes by default. */
 export interface KatibMySqlOptions {
   /**
-   * The Secret key holding MySQL's root password, in Katib's namespace. The platform team
-   * creates it: no password is ever emitted.
+   * The Secret key holding MySQL's root password, in Katib's namespace. `mlplatform apply`
+   * generates it when the Secret is missing (one that exists is kept): no password is ever emitted.
    * @default { name: 'katib-mysql-secrets', key: 'MYSQL_ROOT_PASSWORD' } (upstream's Secret and key)
    */
   readonly rootPasswordSecret?: SecretKeyRef;
@@ -257,6 +257,7 @@ export class Katib extends Component {
     let database: ExternalDatabase;
     if (props.externalDatabase) {
       database = props.externalDatabase;
+      referenceExternalDatabaseSecrets(this, database, 'Katib\'s database');
     } else {
       const rootPassword = props.mysql?.rootPasswordSecret ?? { name: 'katib-mysql-secrets', key: 'MYSQL_ROOT_PASSWORD' };
       this.mysql = new KatibMySql(this, 'MySql', {
@@ -267,6 +268,7 @@ export class Katib extends Component {
         storageClassName: props.mysql?.storageClassName,
       });
       database = { engine: DatabaseEngine.MYSQL, host: KATIB_MYSQL_SERVICE, database: KATIB_MYSQL_DATABASE, user: 'root', passwordSecret: rootPassword };
+      referenceIncludedDatabaseSecret(this, rootPassword, 'Katib\'s MySQL');
     }
     this.dbManager = new KatibDbManager(this, 'DbManager', { namespace: this.namespaceName, image: this.image('dbManager'), database, replicas: 1 });
     if (props.ui ?? true) {

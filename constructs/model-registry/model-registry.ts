@@ -5,7 +5,7 @@ import { embedmdDatastore } from './embedmd';
 import { modelRegistryParityDeviations } from './parity';
 import { KUBEFLOW_MODEL_REGISTRY_IMAGES, MODEL_REGISTRY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';
-import { defaultPort, ExternalDatabase, externalDatabaseProblems, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
+import { defaultPort, ExternalDatabase, externalDatabaseProblems, referenceExternalDatabaseSecrets, referenceIncludedDatabaseSecret, SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import { ISTIO_INJECTION_ENABLED } from '../../lib/istio';
 import { INGRESS_GATEWAY_NAMESPACE, NetworkPeer, NetworkPolicy, serviceAccountPrincipal } from '../../lib/network-policy';
@@ -19,8 +19,8 @@ import { PROFILE_NAMESPACE_LABEL } from '../profile-controller/namespace-labels'
 /** The MySQL server the registry includes by default. */
 export interface KubeflowModelRegistryMySqlOptions {
   /**
-   * The Secret key holding MySQL's root password, in the registry's namespace. The platform
-   * team creates it: no password is ever emitted.
+   * The Secret key holding MySQL's root password, in the registry's namespace. `mlplatform
+   * apply` generates it when the Secret is missing (one that exists is kept): no password is ever emitted.
    * @default { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' } (upstream's Secret and key)
    */
   readonly rootPasswordSecret?: SecretKeyRef;
@@ -91,10 +91,13 @@ export class KubeflowModelRegistry extends Component {
     let database: ExternalDatabase;
     if (props.externalDatabase) {
       database = props.externalDatabase;
+      referenceExternalDatabaseSecrets(this, database, 'the model registry\'s database');
     } else {
+      const rootPassword = props.mysql?.rootPasswordSecret ?? { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' };
+      referenceIncludedDatabaseSecret(this, rootPassword, 'the model registry\'s MySQL');
       this.mysql = new ModelRegistryMySql(this, 'Mysql', {
         image: this.image('mysql'),
-        rootPassword: props.mysql?.rootPasswordSecret ?? { name: 'model-registry-db-secrets', key: 'MYSQL_ROOT_PASSWORD' },
+        rootPassword,
         storage: props.mysql?.storage ?? '20Gi',
         storageClassName: props.mysql?.storageClassName,
       });

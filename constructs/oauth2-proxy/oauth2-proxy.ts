@@ -7,6 +7,7 @@ import { SecretKeyRef, secretKeyRefProblems } from '../../lib/database';
 import { ImageSpec } from '../../lib/images';
 import { DEFAULT_OIDC_SCOPES, OidcProviderSettings, oidcProviderProblems } from '../../lib/oidc';
 import type { Platform } from '../../lib/platform';
+import { SecretEncoding, SecretValue } from '../../lib/secrets';
 import { restrictedContainerSecurityContext } from '../../lib/security';
 import { workloadObject } from '../../lib/workload';
 import { Dex } from '../dex/dex';
@@ -41,7 +42,8 @@ export interface OAuth2ProxyProps extends ComponentProps {
   readonly clientSecret?: SecretKeyRef;
   /**
    * The Secret key holding the cookie secret (16, 24 or 32 random bytes, e.g.
-   * `openssl rand -hex 16`). The platform team creates it; it is never emitted.
+   * `openssl rand -hex 16`). `mlplatform apply` generates 32 random bytes (URL-safe base64)
+   * when the Secret is missing; it is never emitted.
    * @default { name: 'oauth2-proxy', key: 'cookie-secret' } (kubeflow/manifests' Secret and key)
    */
   readonly cookieSecret?: SecretKeyRef;
@@ -147,6 +149,29 @@ export class OAuth2Proxy extends Component {
     this.issuer = oidc ? oidc.issuer : dex!.issuer;
     const clientId = oidc ? oidc.clientId : dex!.clientId;
     const clientSecret = oidc ? oidc.clientSecret : props.clientSecret ?? { name: 'oauth2-proxy', key: 'client-secret' };
+    // The Secrets: with Dex, apply generates the client secret (Dex's value) and the cookie
+    // secret; an external provider's client secret is the user's.
+    const cookieValue = SecretValue.random(32, SecretEncoding.BASE64URL);
+    const cookieHint = `--from-literal=${cookieSecret.key}="$(openssl rand -base64 32 | tr -- '+/' '-_' | tr -d '=')"`;
+    if (oidc) {
+      const sameSecret = clientSecret.name === cookieSecret.name;
+      this.referenceSecret({
+        name: clientSecret.name,
+        purpose: `the secret of oauth2-proxy's client ${clientId} at ${oidc.issuer}${sameSecret ? ', and its cookie secret (32 random bytes)' : ''}`,
+        keys: [clientSecret.key, ...(sameSecret ? [cookieSecret.key] : [])],
+        userProvided: `kubectl -n ${ns} create secret generic ${clientSecret.name} --from-literal=${clientSecret.key}=<the client secret your provider issued>${sameSecret ? ` ${cookieHint}` : ''}`,
+      });
+      if (!sameSecret) this.referenceSecret({ name: cookieSecret.name, purpose: 'the cookie secret of oauth2-proxy (32 random bytes, URL-safe base64)', generate: { [cookieSecret.key]: cookieValue } });
+    } else {
+      const shared = SecretValue.sameAs({ namespace: dex!.namespaceName, name: dex!.clientSecret.name, key: dex!.clientSecret.key });
+      const sameSecret = clientSecret.name === cookieSecret.name;
+      this.referenceSecret({
+        name: clientSecret.name,
+        purpose: `the secret of Dex's OAuth2 client ${clientId} (the value Dex holds in ${dex!.namespaceName}/${dex!.clientSecret.name})${sameSecret ? ' and the cookie secret of oauth2-proxy' : ''}`,
+        generate: { [clientSecret.key]: shared, ...(sameSecret ? { [cookieSecret.key]: cookieValue } : {}) },
+      });
+      if (!sameSecret) this.referenceSecret({ name: cookieSecret.name, purpose: 'the cookie secret of oauth2-proxy (32 random bytes, URL-safe base64)', generate: { [cookieSecret.key]: cookieValue } });
+    }
     const scopes = oidc?.scopes ?? DEFAULT_OIDC_SCOPES;
     const userClaim = oidc?.userClaim ?? 'email';
     const groupsClaim = oidc?.groupsClaim ?? 'groups';

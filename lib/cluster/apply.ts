@@ -23,7 +23,9 @@ import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, Manifest, o
 import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
+import { createSecret, generatedSecretObject, planSecrets, SecretsPlan, secretValues } from './secrets';
 import { callersIn, waitConversionCaBundle, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
+import { readCommand } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 
 
@@ -111,6 +113,8 @@ function conversionCrds(model: ObjectModel<DesiredObject>): Map<string, Json> {
 interface Preflight {
   readonly before: ApplySetState;
   readonly adopted: readonly { ref: string; owner: string }[];
+  /** The referenced Secrets: which apply generates. */
+  readonly secrets: SecretsPlan;
 }
 
 /**
@@ -202,10 +206,15 @@ async function preflight(client: KubeClient, desired: DesiredPlatform, parent: A
       else if (!forbidden(e)) throw e;
     }
   }
+  // The Secrets the workloads read that the output does not contain (lib/cluster/secrets.ts).
+  const secrets = await planSecrets(client, desired.secrets ?? []);
+  problems.push(...secrets.problems);
+  for (const s of desired.secrets ?? []) needs.push({ verb: 'get', group: '', resource: 'secrets', namespace: s.namespace });
+  for (const s of secrets.create) needs.push({ verb: 'create', group: '', resource: 'secrets', namespace: s.namespace });
   problems.push(...await missingNamespaces(client, manifests, resourceOf));
   problems.push(...await accessProblems(client, needs));
   if (problems.length) throw new PreflightError(`nothing was changed:\n${problems.map((m) => `  ${m}`).join('\n')}`);
-  return { before, adopted: conflicts.filter((c) => c.adopted) };
+  return { before, adopted: conflicts.filter((c) => c.adopted), secrets };
 }
 
 /**
@@ -251,11 +260,12 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
 
   const parent = applySetParent(desired.name, options.applySetNamespace);
   const id = applySetId(parent);
-  const { before, adopted } = await preflight(client, desired, parent, fieldManager, options);
+  const { before, adopted, secrets } = await preflight(client, desired, parent, fieldManager, options);
   for (const a of adopted) reporter.line(`adopting ${a.ref} from ${a.owner} (--adopt)`);
+  for (const s of secrets.skipped) reporter.line(`not generating Secret ${s.secret.namespace}/${s.secret.name}: ${s.reason}`);
   const outcomes: ApplyOutcome[] = [];
   try {
-    return await applyPhases(client, desired, options, { parent, id, before, fieldManager, reporter, outcomes });
+    return await applyPhases(client, desired, options, { parent, id, before, fieldManager, reporter, outcomes, secrets });
   } catch (e) {
     if (e instanceof InterruptedError || e instanceof UnreachableError) throw new ApplyStoppedError(e, outcomes);
     throw e;
@@ -275,8 +285,32 @@ export class ApplyStoppedError extends Error {
 }
 
 async function applyPhases(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions,
-  ctx: { parent: ApplySetParent; id: string; before: ApplySetState; fieldManager: string; reporter: WaitReporter; outcomes: ApplyOutcome[] }): Promise<ApplyResult> {
+  ctx: { parent: ApplySetParent; id: string; before: ApplySetState; fieldManager: string; reporter: WaitReporter; outcomes: ApplyOutcome[]; secrets: SecretsPlan }): Promise<ApplyResult> {
   const { parent, id, before, fieldManager, reporter, outcomes } = ctx;
+  // Generated Secrets: values drawn once, each Secret created at the start of the first phase
+  // its namespace exists in (after the foundation phase made it), before the workloads read it.
+  const values = options.dryRun ? new Map<string, Record<string, string>>() : secretValues(ctx.secrets, desired.secrets ?? []);
+  const pendingSecrets = [...ctx.secrets.create];
+  const createSecrets = async (phase: string) => {
+    for (const s of [...pendingSecrets]) {
+      const ref = `v1 Secret ${s.namespace}/${s.name}`;
+      if (dryRun) {
+        // Listed once, at the first phase: nothing is created.
+        outcomes.push({ ref, component: s.component, phase, action: 'created', note: 'generated' });
+        reporter.line(`  would generate ${ref} (${s.keys.join(', ')}): ${s.purpose}`);
+        pendingSecrets.splice(pendingSecrets.indexOf(s), 1);
+        continue;
+      }
+      if (!(await namespaceExists(client, s.namespace))) continue;
+      pendingSecrets.splice(pendingSecrets.indexOf(s), 1);
+      const created = await createSecret(client, generatedSecretObject(s, values.get(`${s.namespace}/${s.name}`)!, desired.name));
+      if (!created) continue; // created meanwhile by someone else: theirs is kept
+      outcomes.push({ ref, component: s.component, phase, action: 'created', note: 'generated' });
+      reporter.line(s.forPeople
+        ? `  generated ${ref}: ${s.purpose}; read it with: ${readCommand(s)}`
+        : `  generated ${ref} (${s.keys.join(', ')}): ${s.purpose}`);
+    }
+  };
   const waitOptions = { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs, reporter };
   const dryRun = options.dryRun ?? false;
   const groupKinds = new Set(desired.objects.map((o) => groupKind(o.json)));
@@ -325,6 +359,7 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
       }
       for (const c of converted.values()) await waitConversionCaBundle(client, c.crd, c.apiVersion, waitOptions);
     }
+    await createSecrets(phase);
     const components = [...new Set(inPhase.map((o) => o.component))];
     for (const component of components) {
       const counts: Record<string, number> = {};
@@ -343,6 +378,8 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
       for (const o of inPhase.filter((x) => x.json.kind !== 'CustomResourceDefinition')) await waitReady(client, o.json, waitOptions);
     }
   }
+  await createSecrets(PHASES[PHASES.length - 1]);
+  for (const s of pendingSecrets) reporter.line(`  not generated: v1 Secret ${s.namespace}/${s.name}: its namespace ${s.namespace} does not exist`);
   if (!(await namespaceExists(client, parent.namespace))) {
     throw new Error(`the ApplySet parent's namespace '${parent.namespace}' does not exist: create it or choose another (--applyset-namespace)`);
   }

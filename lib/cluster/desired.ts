@@ -14,6 +14,7 @@ import { MINIMUM_KUBERNETES_ANNOTATION, MINIMUM_KUBERNETES_FEATURE_ANNOTATION } 
 import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
+import type { ReferencedSecret } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 import { ManifestDocument, readPath } from '../validation/manifests';
 
@@ -59,6 +60,12 @@ export interface DesiredPlatform {
   readonly ignored: readonly IgnoredField[];
   /** The oldest Kubernetes each component runs on (from the model; a synthesized folder does not say). */
   readonly kubernetes?: readonly KubernetesNeed[];
+  /**
+   * The Secrets the workloads read that the output does not contain (PlatformModel.secrets):
+   * apply generates or requires them. From the model only: a synthesized folder does not say
+   * (its REPORT.md lists them).
+   */
+  readonly secrets?: readonly ReferencedSecret[];
 }
 
 export const groupOf = (apiVersion: string): string => (String(apiVersion).includes('/') ? String(apiVersion).slice(0, String(apiVersion).lastIndexOf('/')) : '');
@@ -101,7 +108,8 @@ export function desiredFromModel(model: PlatformModel): DesiredPlatform {
     return [...namespaces, ...inPhase.filter((o) => o.json.kind !== 'Namespace')];
   }).map((o) => ({ json: o.json as Manifest, phase: o.phase, component: o.component.componentName }));
   const kubernetes = model.components.map((c) => ({ component: c.componentName, min: c.kubernetes.min, feature: c.kubernetes.feature }));
-  return { name: model.platform.name, objects, prerequisites: attribute(externalKinds(objects.map((o) => o.json)), model.platform.prerequisites, true), ignored: ignoredFields(model), kubernetes };
+  const prerequisites = attribute(externalKinds(objects.map((o) => o.json)), model.platform.prerequisites, true);
+  return { name: model.platform.name, objects, prerequisites, ignored: ignoredFields(model), kubernetes, secrets: model.secrets };
 }
 
 /**

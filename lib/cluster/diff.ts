@@ -12,6 +12,7 @@ import { applySetId, applySetParent, listMembers, readApplySet, withPartOf } fro
 import { ApiError, KubeClient } from './client';
 import { DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
+import { planSecrets } from './secrets';
 import { IgnoredField } from '../gitops/ignore';
 
 export type FieldPath = ReadonlyArray<string | number>;
@@ -94,10 +95,14 @@ export interface DiffResult {
   readonly prune: string[];
   /** Objects the server refused in the dry run, with its message. */
   readonly errors: string[];
+  /** Referenced Secrets apply would generate (`v1 Secret ns/name (keys): purpose`). @default [] */
+  readonly generate?: string[];
+  /** Referenced Secrets that stop apply (a user-provided one missing, a key missing). @default [] */
+  readonly secretProblems?: string[];
 }
 
 /** Whether anything would change. */
-export const hasChanges = (d: DiffResult): boolean => d.prune.length > 0 || d.objects.some((o) => o.action !== 'unchanged');
+export const hasChanges = (d: DiffResult): boolean => d.prune.length > 0 || (d.generate?.length ?? 0) > 0 || d.objects.some((o) => o.action !== 'unchanged');
 
 /** The object without what the server keeps for itself (managed fields, versions, timestamps, status). */
 export function normalize(obj: Json): Json {
@@ -222,7 +227,9 @@ export async function diffPlatform(client: KubeClient, desired: DesiredPlatform,
   const state = await readApplySet(client, parent);
   const keep = new Set(desired.objects.map((o) => objectKey(o.json)));
   const prune = (await listMembers(client, id, state, parent)).filter((m) => !keep.has(objectKey(m))).map((m) => describeRef(m));
-  return { objects, prune, errors };
+  const secrets = await planSecrets(client, desired.secrets ?? []);
+  const generate = secrets.create.map((s) => `v1 Secret ${s.namespace}/${s.name} (${s.keys.join(', ')}): ${s.purpose}`);
+  return { objects, prune, errors, generate, secretProblems: [...secrets.problems] };
 }
 
 /** The diff as text: per component, each object to create or change with its fields, then the prune set. */
@@ -253,10 +260,15 @@ export function diffText(d: DiffResult): string {
       for (const f of o.foreign!) lines.push(`      ${f.path}  [${f.manager}]`);
     }
   }
+  if (d.generate?.length) {
+    lines.push('Secrets apply would generate (missing; the workloads read them; values never shown):');
+    for (const g of d.generate) lines.push(`  + ${g}`);
+  }
+  for (const p of d.secretProblems ?? []) lines.push(`apply would refuse: ${p}`);
   for (const e of d.errors) lines.push(`error: ${e}`);
   const n = (a: string) => d.objects.filter((o) => o.action === a).length;
   lines.push(hasChanges(d)
-    ? `${n('create')} to create, ${n('update')} to change, ${d.prune.length} to prune, ${n('unchanged')} unchanged`
+    ? `${n('create')} to create, ${n('update')} to change, ${d.prune.length} to prune, ${n('unchanged')} unchanged${d.generate?.length ? `, ${d.generate.length} Secrets to generate` : ''}`
     : `no changes: ${n('unchanged')} objects as in the output`);
   return lines.join('\n') + '\n';
 }

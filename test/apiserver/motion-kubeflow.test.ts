@@ -10,6 +10,7 @@
  * what the API server's authorizer decides, and a pod that breaks the namespace's level is
  * rejected while a compliant one is admitted, scheduled and started.
  */
+import bcrypt from 'bcryptjs';
 import { App } from 'cdk8s';
 import { ContributorRole } from '../../constructs/profile-controller';
 import { DesiredPlatform, desiredFromModel, Manifest } from '../../lib/cluster/desired';
@@ -59,6 +60,12 @@ describeWithCluster('the kubeflow platform in motion: bring-up, webhooks called,
       expect((await client.get('v1', 'PersistentVolumeClaim', pvc.json.metadata.namespace, pvc.json.metadata.name))?.status?.phase).toBe('Bound');
     }
     expect(volumes!.errors).toEqual([]);
+    // The Secrets apply generated (Dex and oauth2-proxy could not have started without them): one client secret for both.
+    const secret = async (n: string, name: string, key: string) => Buffer.from((await client.get('v1', 'Secret', n, name))!.data[key], 'base64').toString('utf8');
+    expect(await secret('oauth2-proxy', 'oauth2-proxy', 'client-secret')).toBe(await secret('auth', 'dex-oidc-client', 'OIDC_CLIENT_SECRET'));
+    expect(bcrypt.compareSync(await secret('auth', 'dex-initial-password', 'password'), await secret('auth', 'dex-passwords', 'DEX_USER_PASSWORD'))).toBe(true);
+    expect(up.lines).toContain('  generated v1 Secret auth/dex-initial-password: the initial password of Dex\'s static user user@example.com (read it once and keep it elsewhere; Dex holds only its hash); '
+      + 'read it with: kubectl -n auth get secret dex-initial-password -o jsonpath=\'{.data.password}\' | base64 -d');
     report.push(`bring-up: ${reportText(r)}`);
   }, 420_000);
 

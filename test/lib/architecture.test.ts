@@ -191,7 +191,7 @@ describe('REPORT.md', () => {
   test('keeps its sections and adds the architecture\'s dependencies, webhooks, cold apply and images to mirror', () => {
     const headings = report.split('\n').filter((l) => l.startsWith('## '));
     expect(headings).toEqual([
-      '## Components in apply order', '## Prerequisites', '## Kubernetes versions', '## Dependency graph', '## CRD ownership', '## Webhooks', '## Controller metrics', '## Safety exceptions', '## Deviations from upstream', '## Changed at run time',
+      '## Components in apply order', '## Prerequisites', '## Secrets', '## Kubernetes versions', '## Dependency graph', '## CRD ownership', '## Webhooks', '## Controller metrics', '## Safety exceptions', '## Deviations from upstream', '## Changed at run time',
       '## Images', '## Server-side apply', '## Warnings', '## Object counts',
       '## Cross-component dependencies', '## Webhooks per component', '## Cold apply', '## Images to mirror',
     ]);

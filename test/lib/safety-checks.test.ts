@@ -26,6 +26,13 @@ describe('safety rules fire', () => {
     expect(problems(c.body, c.platform)).toEqual(c.expected);
   });
 
+  test('MLP041 warns about a Secret a workload reads that nothing emits or declares; synth succeeds with the warning in REPORT.md', () => {
+    const c = SAFETY_CASES.find((x) => x.rule === 'MLP041')!;
+    const b = build(platformWith(c.body));
+    expect(b.warnings.map((w) => [w.rule, w.severity, w.message])).toEqual(c.warnings!.map((m) => ['MLP041', 'warning', m]));
+    expect(b.files.get('REPORT.md')).toContain(`- [MLP041] ${b.warnings[0].path}: ${c.warnings![0]}\n`);
+  });
+
   test('MLP055 warns about a CRD over 256 KiB, and synth still succeeds with the warning in REPORT.md', () => {
     const b = build(platformWith((c) => c.crd(largeWidgetDef())));
     const crd = b.model.objects.find((o) => o.json.kind === 'CustomResourceDefinition')!;

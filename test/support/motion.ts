@@ -151,7 +151,12 @@ export async function installPrerequisites(cluster: TestCluster, model: Platform
 
 /** The platform less the components this server's version cannot take (see `tooNewComponents`), with their version gates dropped. */
 export function withoutComponents(desired: DesiredPlatform, skipped: ReadonlySet<string>): DesiredPlatform {
-  return { ...desired, objects: desired.objects.filter((o) => !skipped.has(o.component)), kubernetes: (desired.kubernetes ?? []).filter((n) => !skipped.has(n.component)) };
+  return {
+    ...desired,
+    objects: desired.objects.filter((o) => !skipped.has(o.component)),
+    kubernetes: (desired.kubernetes ?? []).filter((n) => !skipped.has(n.component)),
+    secrets: (desired.secrets ?? []).filter((s) => !skipped.has(s.component)),
+  };
 }
 
 /**
@@ -174,14 +179,18 @@ export interface BringUpReport {
 }
 
 /**
- * The checks every bring-up makes: each object created; every workload up with its status
+ * The checks every bring-up makes: each object created, and each referenced Secret apply
+ * generates (a fresh cluster has none; the node agent starts no pod whose Secrets are
+ * missing, so the workloads up prove they exist); every workload up with its status
  * written by kube-controller-manager alone; every pod Running on a node that fits it; every
  * webhook Service with an endpoint the endpointslice controller published; every webhook
  * whose rules match a custom resource of the platform called for it; no player error.
  */
 export async function checkBringUp(cluster: TestCluster, desired: DesiredPlatform, up: BringUp, since: { calls: number; started: number }): Promise<BringUpReport> {
   const { client, agent } = cluster;
-  expect(up.result.outcomes.filter((o) => o.action === 'created').length).toBe(desired.objects.length);
+  expect(up.result.outcomes.filter((o) => o.action === 'created' && o.note !== 'generated').length).toBe(desired.objects.length);
+  const generated = (desired.secrets ?? []).filter((s) => s.source === 'generated').map((s) => `v1 Secret ${s.namespace}/${s.name}`).sort();
+  expect(up.result.outcomes.filter((o) => o.note === 'generated').map((o) => o.ref).sort()).toEqual(generated);
   const ws = await workloads(cluster, desired);
   expect(ws.filter((w) => !workloadUp(w)).map((w) => `${w.kind} ${w.metadata.namespace}/${w.metadata.name}`)).toEqual([]);
   expect(ws.map((w) => ({ w: w.metadata.name, managers: statusManagers(w) })).filter((x) => x.managers.join() !== 'kube-controller-manager')).toEqual([]);

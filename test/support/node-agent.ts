@@ -4,10 +4,10 @@
  *
  * - Nodes sized like a small cluster (three 16-CPU/64Gi workers and a tainted GPU node by
  *   default) are registered Ready; the scheduler binds pods to them.
- * - A pod bound to one of them starts once every Secret and ConfigMap it mounts exists (a
- *   kubelet waits for them too), and is then reported Running and Ready with a pod IP of its
- *   own, so that the endpointslice, endpoints and deployment controllers do the rest. A Job's
- *   pod completes.
+ * - A pod bound to one of them starts once every Secret and ConfigMap it mounts or reads into
+ *   its environment exists, with the keys it reads (a kubelet waits for them too), and is then
+ *   reported Running and Ready with a pod IP of its own, so that the endpointslice, endpoints
+ *   and deployment controllers do the rest. A Job's pod completes.
  * - A pod being deleted is confirmed (force-deleted), as a kubelet does once its containers stopped.
  * - Webhook backends: for each pod whose container declares a port that a webhook Service
  *   (admission webhook configuration, CRD conversion, APIService) targets through that
@@ -308,9 +308,13 @@ export class NodeAgent {
       && selects(this.services.items.get(`${t.namespace}/${t.name}`)?.spec?.selector, pod.metadata.labels));
   }
 
-  /** The Secrets and ConfigMaps a pod mounts (not marked optional) that do not exist. */
+  /**
+   * The Secrets and ConfigMaps a pod mounts or reads into its environment (env valueFrom, with
+   * the key; envFrom) that do not exist, unless marked optional: a kubelet does not mount the
+   * volumes without them, and reports CreateContainerConfigError for the environment.
+   */
   private async missingVolumes(pod: Json): Promise<string[]> {
-    const wanted: Array<['Secret' | 'ConfigMap', string]> = [];
+    const wanted: Array<['Secret' | 'ConfigMap', string, string?]> = [];
     for (const v of pod.spec.volumes ?? []) {
       if (v.secret && !v.secret.optional) wanted.push(['Secret', v.secret.secretName]);
       if (v.configMap && !v.configMap.optional) wanted.push(['ConfigMap', v.configMap.name]);
@@ -319,8 +323,27 @@ export class NodeAgent {
         if (s.configMap && !s.configMap.optional) wanted.push(['ConfigMap', s.configMap.name]);
       }
     }
+    for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+      for (const e of c.env ?? []) {
+        const sk = e.valueFrom?.secretKeyRef;
+        const ck = e.valueFrom?.configMapKeyRef;
+        if (sk && !sk.optional) wanted.push(['Secret', sk.name, sk.key]);
+        if (ck && !ck.optional) wanted.push(['ConfigMap', ck.name, ck.key]);
+      }
+      for (const e of c.envFrom ?? []) {
+        if (e.secretRef && !e.secretRef.optional) wanted.push(['Secret', e.secretRef.name]);
+        if (e.configMapRef && !e.configMapRef.optional) wanted.push(['ConfigMap', e.configMapRef.name]);
+      }
+    }
     const missing: string[] = [];
-    for (const [kind, name] of wanted) if (!(await this.client.get('v1', kind, pod.metadata.namespace, name))) missing.push(`${kind} ${name}`);
+    const objects = new Map<string, Json | undefined>();
+    for (const [kind, name, key] of wanted) {
+      const k = `${kind}/${name}`;
+      if (!objects.has(k)) objects.set(k, await this.client.get('v1', kind, pod.metadata.namespace, name));
+      const o = objects.get(k);
+      if (!o) missing.push(`${kind} ${name}`);
+      else if (key !== undefined && o.data?.[key] === undefined && o.binaryData?.[key] === undefined) missing.push(`${kind} ${name} key ${key}`);
+    }
     return missing;
   }
 
