@@ -584,6 +584,11 @@ class PlatformNamespaces extends Component {
 class NamespaceIsolation extends Component {
   public static readonly ID = 'namespace-isolation';
   public readonly images = {};
+
+  /** The policy shape is kubeflow/manifests v1.11.0's common/networkpolicies (default-allow-same-namespace). */
+  public override get release(): string {
+    return 'v1.11.0';
+  }
   private readonly namespaces = new Set<string>();
 
   constructor(scope: Platform, id: string, props: { readonly namespace: string }) {
