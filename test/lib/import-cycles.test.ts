@@ -4,8 +4,8 @@
  * other half-initialized at load time (an `undefined` class or constant), depending on
  * which file happened to be required first.
  *
- * Value edges are the `require`s TypeScript emits for a file (transpiled the way ts-jest
- * and `isolatedModules` do it): an import whose names are used only as types is dropped,
+ * Value edges are the `require`s TypeScript emits for a file (transpiled file by file with
+ * `isolatedModules`, as scripts/app.js does for synth): an import whose names are used only as types is dropped,
  * whether or not it says `import type`. Type edges are every other relative import.
  */
 import * as fs from 'fs';
