@@ -53,9 +53,9 @@ function explain(outcomes: ApplyOutcome[], objects: readonly PlatformObject[], s
 }
 
 /**
- * The test of one default platform (test/apiserver/platform-<name>.test.ts: a file each, so
- * that jest spreads them over its workers rather than running all five, some 20 s of
- * kube-apiserver CPU each, in one file).
+ * The test of one platform applied whole to a server of its own (some 20 s of kube-apiserver
+ * CPU for a default platform). The default platforms no longer use it: their bring-ups in
+ * motion apply them for real, and `testVersionGatesOnApiServer` applies what those leave out.
  */
 export function testPlatformOnApiServer(name: string): void {
   const reason = skipReason();
