@@ -80,6 +80,30 @@ export async function eventually<T>(what: string, probe: () => Promise<T>, check
   return last;
 }
 
+/**
+ * Waits until none of `objects` exists (`exists` says) and `dependents()` lists nothing; the
+ * last poll's leftovers, as `describe` says, when not. Each poll asks only about the objects
+ * still there at the poll before (after a prune of hundreds, a GET of each of them four times a
+ * second kept the API server busy for the whole wait); once none is left, one pass over all of
+ * them must agree, else the wait goes on with those it found.
+ */
+export async function eventuallyGone<T>(what: string, objects: readonly T[], exists: (o: T) => Promise<boolean>, name: (o: T) => string,
+  dependents: () => Promise<string[]>, timeoutMs: number, describe?: (left: string[]) => string): Promise<void> {
+  let pending = [...objects];
+  const still = async (of: readonly T[]) => {
+    const out: T[] = [];
+    for (const o of of) if (await exists(o)) out.push(o);
+    return out;
+  };
+  await eventually(what, async () => {
+    pending = await still(pending);
+    const left = [...pending.map(name), ...await dependents()];
+    if (left.length) return left;
+    pending = await still(objects);
+    return pending.map(name);
+  }, (left) => left.length === 0, timeoutMs, describe);
+}
+
 /** The AdmissionReview calls the webhooks of these configurations must get for an object: the path of each webhook whose rules match its resource, version and the operation. */
 export function webhookPathsFor(configs: readonly Json[], apiVersion: string, resource: string, operation: string, namespaced: boolean,
   labels?: { readonly namespace?: Record<string, string>; readonly object?: Record<string, string> }): string[] {
