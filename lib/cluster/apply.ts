@@ -115,6 +115,8 @@ interface Preflight {
   readonly adopted: readonly { ref: string; owner: string }[];
   /** The referenced Secrets: which apply generates. */
   readonly secrets: SecretsPlan;
+  /** The objects that existed, as read before the first write (apply uses them while their resourceVersion holds). */
+  readonly live: ReadonlyMap<Manifest, Json | undefined>;
 }
 
 /**
@@ -214,7 +216,7 @@ async function preflight(client: KubeClient, desired: DesiredPlatform, parent: A
   problems.push(...await missingNamespaces(client, manifests, resourceOf));
   problems.push(...await accessProblems(client, needs));
   if (problems.length) throw new PreflightError(`nothing was changed:\n${problems.map((m) => `  ${m}`).join('\n')}`);
-  return { before, adopted: conflicts.filter((c) => c.adopted), secrets };
+  return { before, adopted: conflicts.filter((c) => c.adopted), secrets, live };
 }
 
 /**
@@ -260,12 +262,12 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
 
   const parent = applySetParent(desired.name, options.applySetNamespace);
   const id = applySetId(parent);
-  const { before, adopted, secrets } = await preflight(client, desired, parent, fieldManager, options);
+  const { before, adopted, secrets, live } = await preflight(client, desired, parent, fieldManager, options);
   for (const a of adopted) reporter.line(`adopting ${a.ref} from ${a.owner} (--adopt)`);
   for (const s of secrets.skipped) reporter.line(`not generating Secret ${s.secret.namespace}/${s.secret.name}: ${s.reason}`);
   const outcomes: ApplyOutcome[] = [];
   try {
-    return await applyPhases(client, desired, options, { parent, id, before, fieldManager, reporter, outcomes, secrets });
+    return await applyPhases(client, desired, options, live, { parent, id, before, fieldManager, reporter, outcomes, secrets });
   } catch (e) {
     if (e instanceof InterruptedError || e instanceof UnreachableError) throw new ApplyStoppedError(e, outcomes);
     throw e;
@@ -284,7 +286,7 @@ export class ApplyStoppedError extends Error {
   }
 }
 
-async function applyPhases(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions,
+async function applyPhases(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions, live: Preflight['live'],
   ctx: { parent: ApplySetParent; id: string; before: ApplySetState; fieldManager: string; reporter: WaitReporter; outcomes: ApplyOutcome[]; secrets: SecretsPlan }): Promise<ApplyResult> {
   const { parent, id, before, fieldManager, reporter, outcomes } = ctx;
   // Generated Secrets: values drawn once, each Secret created at the start of the first phase
@@ -364,7 +366,7 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
     for (const component of components) {
       const counts: Record<string, number> = {};
       for (const o of inPhase.filter((x) => x.component === component)) {
-        const { action, overrode } = await applyOne(client, o, id, fieldManager, dryRun);
+        const { action, overrode } = await applyOne(client, o, id, fieldManager, dryRun, live.get(o.json));
         outcomes.push({ ref: describeRef(o.json), component, phase, action, ...(overrode ? { overrode } : {}) });
         counts[action] = (counts[action] ?? 0) + 1;
         if (action === 'configured') reporter.line(`    configured ${describeRef(o.json)}${overrode ? ` (took over fields of ${overrode.join('; ')})` : ''}`);
@@ -411,13 +413,16 @@ async function namespaceExists(client: KubeClient, name: string): Promise<boolea
  * another manager owns a field we set to another value, the server names it (a conflict), and
  * the apply is forced and reports it. An entry of the legacy manager (`mlplatform`, before one
  * manager per platform) is then removed, so that fields left out later are not kept by it.
+ * `known` is the object as the checks before the first write read it: used instead of a GET
+ * when the dry run shows the same resourceVersion (the object has not changed since), else
+ * the object is read again and the dry run repeated.
  */
-async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean): Promise<{ action: ApplyAction; overrode?: string[] }> {
+async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean, known?: Json): Promise<{ action: ApplyAction; overrode?: string[] }> {
   const json = withPartOf(o.json, id);
   try {
-    let live: Json | undefined;
+    let live: Json | undefined = known;
     try {
-      live = await client.get(json.apiVersion, json.kind, json.metadata.namespace, json.metadata.name);
+      live ??= await client.get(json.apiVersion, json.kind, json.metadata.namespace, json.metadata.name);
     } catch (e) {
       // In a dry run, a custom resource whose CRD is not there yet cannot be checked by the server.
       if (dryRun && e instanceof ApiError && e.status === 404) return { action: 'created' };
@@ -437,9 +442,11 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
     let overrode: string[] | undefined;
     try {
       const preview = await client.apply(json, { fieldManager, dryRun: true, force: false });
+      if (known && preview?.metadata?.resourceVersion !== known.metadata?.resourceVersion) throw new ChangedSince();
       if (!legacy && !fieldChanges(normalize(live), normalize(preview)).length && sameOwnership(live, preview, fieldManager)) return { action: 'unchanged' };
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 409)) throw e;
+      if (known) throw new ChangedSince();
       overrode = conflictsOf(e);
     }
     if (!dryRun) {
@@ -448,9 +455,13 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
     }
     return { action: 'configured', overrode };
   } catch (e) {
+    if (e instanceof ChangedSince) return applyOne(client, o, id, fieldManager, dryRun);
     throw withObject(e, o);
   }
 }
+
+/** The object changed after the checks before the first write read it (or conflicts): applyOne reads it again. */
+class ChangedSince extends Error {}
 
 /** `manager: .field, .field` per manager a server-side apply conflict names. */
 export function conflictsOf(e: ApiError): string[] {

@@ -3,7 +3,7 @@
  * no webhook backend runs here), while the test plays the controllers (Deployment status,
  * EndpointSlices, Certificate Ready). Then `mlplatform diff` finds nothing and a second
  * apply changes nothing. This is also the serving platform's test on a real API server (the
- * other default platforms have test/apiserver/platform-<name>.test.ts): every object stored.
+ * other default platforms' are their bring-ups in motion and platform-version-gates.test.ts): every object stored.
  */
 import * as fs from 'fs';
 import * as os from 'os';

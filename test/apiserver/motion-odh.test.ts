@@ -17,7 +17,7 @@ import { DesiredPlatform, desiredFromModel, describeRef } from '../../lib/cluste
 import { buildPlatform } from '../../lib/synth';
 import { DEFAULT_PLATFORMS } from '../../platforms';
 import { describeWithCluster } from '../support/cluster';
-import { bringUp, checkBringUp, createExamples, eventually, installPrerequisites, reportText, restartEveryPod, tooNewComponents, WORKLOAD_KINDS, withoutComponents } from '../support/motion';
+import { bringUp, checkBringUp, createExamples, eventuallyGone, installPrerequisites, reportText, restartEveryPod, tooNewComponents, WORKLOAD_KINDS, withoutComponents } from '../support/motion';
 import { KSERVE_EXAMPLES, MAAS_EXAMPLES, MODEL_REGISTRY_EXAMPLES, TRAINING_EXAMPLES } from '../support/motion-examples';
 
 const report: string[] = [];
@@ -72,11 +72,9 @@ describeWithCluster('model-serving, then opendatahub, in motion on one control p
       const empty: DesiredPlatform = { ...desired, objects: [], prerequisites: [], kubernetes: [] };
       const pruned = await bringUp(cluster(), empty, { prune: true, pruneCrds: true });
       expect(pruned.result.outcomes.filter((o) => o.action === 'pruned').map((o) => o.ref).sort()).toEqual(desired.objects.map((o) => describeRef(o.json)).sort());
-      await eventually('every object of model-serving and its dependents gone', async () => {
-        const left: string[] = [];
-        for (const o of desired.objects) if (await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined)) left.push(describeRef(o.json));
-        return [...left, ...await dependents()];
-      }, (left) => left.length === 0, 180_000, (left) => `${left.length} left: ${left.slice(0, 10).join(', ')}`);
+      await eventuallyGone('every object of model-serving and its dependents gone', desired.objects,
+        async (o) => !!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined)), (o) => describeRef(o.json),
+        dependents, 180_000, (left) => `${left.length} left: ${left.slice(0, 10).join(', ')}`);
       // The examples went with their CRDs.
       expect(await client.get('v1', 'Namespace', undefined, 'examples')).toBeDefined();
       report.push(`model-serving pruned whole (${desired.objects.length} objects) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

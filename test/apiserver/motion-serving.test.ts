@@ -9,6 +9,7 @@
  */
 import { App } from 'cdk8s';
 import { DesiredPlatform, desiredFromModel, Manifest } from '../../lib/cluster/desired';
+import { waitEndpoints } from '../../lib/cluster/waits';
 import { buildPlatform } from '../../lib/synth';
 import { ServingPlatform } from '../../platforms';
 import { describeWithCluster } from '../support/cluster';
@@ -135,11 +136,26 @@ describeWithCluster('the serving platform in motion: a real control plane, webho
       return { names: secret?.metadata.annotations['cert-manager.io/alt-names'], version: secret?.metadata.resourceVersion, sources: Object.values(cluster().agent.certificateSources) };
     }, (s) => s.names === names.join(',') && s.sources.includes(`secret ${servingCert.spec.secretName}@${s.version}`));
     afterEach(async () => {
-      // Back to the platform as it is: its Service and Certificate first, then the whole.
-      await cluster().client.apply(desired.objects.find((o) => webhookService(o.json))!.json, { fieldManager: 'mlplatform' });
-      await cluster().client.apply(servingCert, { fieldManager: 'mlplatform' });
+      // Back to the platform as it is: each test broke the Service or the Certificate (the
+      // failed bring-up applied the rest unchanged), so those two are repaired, and checked:
+      // as in the output, a ready endpoint again, the certificate for the Service's names
+      // served, and a dry-run create passes every webhook it should call.
+      const { client, agent } = cluster();
+      const service = desired.objects.find((o) => webhookService(o.json))!.json;
+      await client.apply(service, { fieldManager: 'mlplatform' });
+      await client.apply(servingCert, { fieldManager: 'mlplatform' });
       await servingCertFor(servingCert.spec.dnsNames);
-      await bringUp(cluster(), desired);
+      const liveService = (await live(service as Manifest))!;
+      expect({ selector: liveService.spec.selector, targetPorts: liveService.spec.ports.map((p: Json) => p.targetPort) })
+        .toEqual({ selector: service.spec.selector, targetPorts: service.spec.ports.map((p: Json) => p.targetPort) });
+      expect((await live(servingCert as Manifest))!.spec.dnsNames).toEqual(servingCert.spec.dnsNames);
+      await waitEndpoints(client, NS, service.metadata.name, { timeoutMs: 60_000, intervalMs: 200 });
+      await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: EXAMPLES[0].metadata.namespace! } }, { fieldManager: 'examples' });
+      const from = agent.calls.length;
+      const probe = { ...EXAMPLES[0], metadata: { ...EXAMPLES[0].metadata, name: 'after-repair' } };
+      await client.apply(probe, { fieldManager: 'examples', dryRun: true });
+      const paths = webhookPathsFor(webhookConfigs, probe.apiVersion, `${probe.kind.toLowerCase()}s`, 'CREATE', !!probe.metadata.namespace);
+      expect(paths.filter((path) => !agent.calls.slice(from).some((c) => c.path.startsWith(path)))).toEqual([]);
     }, 180_000);
 
     test('a selector that matches no pod', async () => {

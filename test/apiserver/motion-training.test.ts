@@ -14,7 +14,7 @@ import { buildPlatform } from '../../lib/synth';
 import { compileCelRules } from '../../lib/validation';
 import { DEFAULT_PLATFORMS } from '../../platforms';
 import { describeWithCluster } from '../support/cluster';
-import { bringUp, eventually, installPrerequisites, statusManagers, webhookPathsFor, workloads, workloadUp } from '../support/motion';
+import { bringUp, eventually, eventuallyGone, installPrerequisites, statusManagers, webhookPathsFor, workloads, workloadUp } from '../support/motion';
 import { Json } from '../support/watch';
 
 const PRUNED = 'spark-operator';
@@ -92,11 +92,9 @@ describeWithCluster('the training platform in motion: bring-up, webhooks called,
     const t0 = Date.now();
     const pruned = await bringUp(cluster(), kept, { prune: true });
     expect(pruned.result.outcomes.filter((o) => o.action === 'pruned').map((o) => o.ref).sort()).toEqual(gone.map((o) => `${o.json.apiVersion} ${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}`).sort());
-    await eventually('the pruned objects and their dependents gone', async () => {
-      const left: string[] = [];
-      for (const o of gone) if (await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name)) left.push(`${o.json.kind} ${o.json.metadata.name}`);
-      return [...left, ...await dependents()];
-    }, (left) => left.length === 0, 120_000);
+    await eventuallyGone('the pruned objects and their dependents gone', gone,
+      async (o) => !!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name)), (o) => `${o.json.kind} ${o.json.metadata.name}`,
+      dependents, 120_000);
     // Nothing else changed: every other object is the same object (same uid), and everything still runs.
     expect(await versions()).toEqual(before);
     const ws = await workloads(cluster(), kept);

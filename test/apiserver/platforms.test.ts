@@ -1,17 +1,28 @@
 /**
- * Every default platform is applied to a real API server, each in a file of its own
- * (platform-<name>.test.ts, the test in test/support/platform-on-apiserver.ts) so that jest
- * can run them side by side; this checks that none lacks its file. The serving platform is
- * applied by cluster-serving.test.ts (`mlplatform apply` on an empty server, every object
- * stored, webhook configurations included, and its CRD rules compiled for the server's
- * version): a second fresh apply of the same objects would prove nothing more.
+ * Every default platform is applied whole to a real API server: each by a bring-up in motion
+ * (every object created, `checkBringUp` or the like) less the components the server's
+ * version cannot take, and those, with every CRD our compilation flags, by
+ * platform-version-gates.test.ts. The serving platform by cluster-serving.test.ts
+ * (`mlplatform apply` on an empty server, every object stored, its CRD rules compiled for the
+ * server's version) and motion-serving.test.ts. This checks that none lacks its files.
  */
-import { existsSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { DEFAULT_PLATFORMS } from '../../platforms';
 
-test('every default platform has its API-server test file', () => {
-  const fileOf = (name: string) => (name === 'serving' ? 'cluster-serving.test.ts' : `platform-${name}.test.ts`);
-  const missing = DEFAULT_PLATFORMS.map((p) => fileOf(p.name)).filter((f) => !existsSync(join(__dirname, f)));
+/** The file that brings each default platform up, and how it names the platform there. */
+const BROUGHT_UP_IN: Record<string, { file: string; names: string }> = {
+  'serving': { file: 'cluster-serving.test.ts', names: 'ServingPlatform' },
+  'model-serving': { file: 'motion-odh.test.ts', names: "built('model-serving')" },
+  'opendatahub': { file: 'motion-odh.test.ts', names: "built('opendatahub')" },
+  'kubeflow': { file: 'motion-kubeflow.test.ts', names: "new KubeflowPlatform(new App({ outdir: '/nonexistent' }), 'kubeflow', { exampleTenant: true })" },
+  'training': { file: 'motion-training.test.ts', names: "p.name === 'training'" },
+};
+
+test('every default platform has its API-server test files', () => {
+  const missing = DEFAULT_PLATFORMS.map((p) => p.name).filter((name) => {
+    const f = BROUGHT_UP_IN[name];
+    return !f || !existsSync(join(__dirname, f.file)) || !readFileSync(join(__dirname, f.file), 'utf8').includes(f.names);
+  });
   expect(missing).toEqual([]);
 });

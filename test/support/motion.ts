@@ -41,14 +41,21 @@ export const statusManagers = (o: Json): string[] =>
 export const isAvailable = (d: Json): boolean =>
   (d.status?.conditions ?? []).some((c: Json) => c.type === 'Available' && c.status === 'True') && d.status?.observedGeneration === d.metadata?.generation;
 
-/** Every live workload of the platform, with what its controller reported. */
+/**
+ * Every live workload of the platform, with what its controller reported, in output order.
+ * One list per kind and namespace rather than a GET per workload: the waits below poll this
+ * several times a second, and dozens of GETs per poll cost the API server more than a list.
+ */
 export async function workloads(cluster: TestCluster, desired: DesiredPlatform): Promise<Json[]> {
-  const out: Json[] = [];
-  for (const o of desired.objects.filter((x) => WORKLOAD_KINDS.includes(x.json.kind))) {
-    const live = await cluster.client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name);
-    out.push(live ?? { kind: o.json.kind, metadata: o.json.metadata, missing: true });
+  const wanted = desired.objects.filter((x) => WORKLOAD_KINDS.includes(x.json.kind)).map((o) => o.json);
+  const live = new Map<string, Json>();
+  const groups = new Map(wanted.map((m) => [`${m.apiVersion} ${m.kind} ${m.metadata.namespace ?? ''}`, m]));
+  for (const m of groups.values()) {
+    for (const l of await cluster.client.list(m.apiVersion, m.kind, { namespace: m.metadata.namespace })) {
+      live.set(`${m.apiVersion} ${m.kind} ${l.metadata.namespace ?? ''}/${l.metadata.name}`, l);
+    }
   }
-  return out;
+  return wanted.map((m) => live.get(`${m.apiVersion} ${m.kind} ${m.metadata.namespace ?? ''}/${m.metadata.name}`) ?? { kind: m.kind, metadata: m.metadata, missing: true });
 }
 
 /** Whether a workload is up as its controller computed it: Deployments Available; StatefulSets and DaemonSets every replica ready. */
@@ -71,6 +78,30 @@ export async function eventually<T>(what: string, probe: () => Promise<T>, check
     last = await probe();
   }
   return last;
+}
+
+/**
+ * Waits until none of `objects` exists (`exists` says) and `dependents()` lists nothing; the
+ * last poll's leftovers, as `describe` says, when not. Each poll asks only about the objects
+ * still there at the poll before (after a prune of hundreds, a GET of each of them four times a
+ * second kept the API server busy for the whole wait); once none is left, one pass over all of
+ * them must agree, else the wait goes on with those it found.
+ */
+export async function eventuallyGone<T>(what: string, objects: readonly T[], exists: (o: T) => Promise<boolean>, name: (o: T) => string,
+  dependents: () => Promise<string[]>, timeoutMs: number, describe?: (left: string[]) => string): Promise<void> {
+  let pending = [...objects];
+  const still = async (of: readonly T[]) => {
+    const out: T[] = [];
+    for (const o of of) if (await exists(o)) out.push(o);
+    return out;
+  };
+  await eventually(what, async () => {
+    pending = await still(pending);
+    const left = [...pending.map(name), ...await dependents()];
+    if (left.length) return left;
+    pending = await still(objects);
+    return pending.map(name);
+  }, (left) => left.length === 0, timeoutMs, describe);
 }
 
 /** The AdmissionReview calls the webhooks of these configurations must get for an object: the path of each webhook whose rules match its resource, version and the operation. */

@@ -13,13 +13,15 @@
  */
 import { App } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ApiServer, startApiServer, skipReason } from './apiserver';
+import { ApiServer, describeWithApiServer, startApiServer, skipReason } from './apiserver';
 import { ApplyOutcome, applyObjects, objectId } from './apply';
+import { tooNewComponents } from './motion';
 import { compareKubernetesVersions } from '../../lib/kubernetes-version';
 import { Platform, PlatformObject } from '../../lib/platform';
 import { buildPlatform, PlatformBuild } from '../../lib/synth';
 import { compileCelRules } from '../../lib/validation';
 import { DEFAULT_PLATFORMS } from '../../platforms';
+import type { DefaultPlatform } from '../../platforms/defaults';
 
 /** The CRDs a 1.28 server rejects exactly as it rejects upstream's own (what the components' minimums explain). */
 const UPSTREAM_REJECTED_ON_1_28 = ['clustertrainingruntimes.trainer.kubeflow.org', 'jobsets.jobset.x-k8s.io', 'trainingruntimes.trainer.kubeflow.org'];
@@ -85,10 +87,10 @@ export async function expectPlatformOnApiServer(server: ApiServer, platform: Pla
 }
 
 /**
- * The test of one platform on its own API server: a default platform by name, or any
- * platform a factory builds (test/apiserver/platform-<name>.test.ts: a file each, so that
- * jest spreads them over its workers rather than running all five, some 20 s of
- * kube-apiserver CPU each, in one file).
+ * The test of one platform applied whole to a server of its own (some 20 s of kube-apiserver
+ * CPU for a default platform): a default platform by name, or any platform a factory builds.
+ * The default platforms no longer use it: their bring-ups in motion apply them for real, and
+ * `testVersionGatesOnApiServer` applies what those leave out.
  */
 export function testPlatformOnApiServer(platform: string | PlatformFactory): void {
   const reason = skipReason();
@@ -108,4 +110,49 @@ export function testPlatformOnApiServer(platform: string | PlatformFactory): voi
   });
 
   if (reason) test.skip(`${reason}: the platform ${name} is not applied to a real API server`, () => undefined);
+}
+
+/**
+ * What the motion tests do not apply of a default platform, on a plain API server: the
+ * motion bring-ups (test/apiserver/motion-*.test.ts, with `checkBringUp`'s "every object
+ * created") apply every object of the platform for real except the components this server's
+ * version cannot take (`tooNewComponents`: JobSet, the Trainer). Those are applied here, with
+ * every CRD our compilation flags for the server's version (of any component) and the
+ * Namespaces they go in: each object accepted or its rejection explained by its component's
+ * minimum Kubernetes; the rejected CRDs exactly upstream's own; what our compilation flags
+ * exactly what the server rejects. Together with the bring-ups this is the proof a whole
+ * platform applied here gave (`testPlatformOnApiServer`), at the cost of a few dozen objects
+ * rather than a whole platform per file.
+ */
+export function testVersionGatesOnApiServer(platforms: readonly Pick<DefaultPlatform, 'name' | 'create'>[]): void {
+  describeWithApiServer('the components a 1.28 server cannot take, and the CRDs our compilation flags, on a real API server', (server: () => ApiServer) => {
+    for (const platform of platforms) {
+      test(`${platform.name}: each object of a too-new component, and each flagged CRD, accepted or rejected as its component's minimum Kubernetes explains`, async () => {
+        const build = buildPlatform(platform.create(new App({ outdir: '/nonexistent' })));
+        const version = server().version;
+        const objects = build.model.objects;
+        const crds = objects.filter((o) => o.json.kind === 'CustomResourceDefinition');
+        const flagged = crds.filter((c) => compileCelRules(c.json, version).length > 0);
+        const gated = tooNewComponents(build.model, version);
+        const picked = objects.filter((o) => gated.has(o.component.componentName) || flagged.includes(o));
+        // With what they need of the rest: their Namespaces, and the CRDs (another component's, e.g. cert-manager's) of the kinds they use.
+        const namespaces = new Set(picked.map((o) => o.json.metadata.namespace as string | undefined).filter((n): n is string => !!n));
+        const kinds = new Set(picked.map((o) => `${String(o.json.apiVersion).split('/')[0]}/${o.json.kind}`));
+        const subset = objects.filter((o) => picked.includes(o) || (o.json.kind === 'Namespace' && namespaces.has(o.json.metadata.name))
+          || (o.json.kind === 'CustomResourceDefinition' && kinds.has(`${o.json.spec.group}/${o.json.spec.names.kind}`)));
+        const outcomes = await applyObjects(server().kubeConfig, subset, build.model.externalKinds, build.model.platform.existingNamespaces);
+        expect(outcomes.length).toBe(subset.length);
+        const { explained, unexplained } = explain(outcomes, objects, version);
+        expect(unexplained).toEqual([]);
+        for (const line of explained) expect(line).toMatch(/^\S+ \S+ \S+ \(.+\): .+ -- explained: \S+ needs Kubernetes \d+\.\d+ \(.+\)$/s);
+        const rejectedCrds = outcomes.filter((o) => o.kind === 'CustomResourceDefinition' && o.error).map((o) => o.name).sort();
+        // The same as upstream's own CRDs on this server, no more (every other CRD is created by the platform's bring-up in motion).
+        expect(rejectedCrds).toEqual(UPSTREAM_REJECTED_ON_1_28.filter((n) => crds.some((c) => c.json.metadata.name === n)));
+        // What we flag when compiling for the server's version is what the server rejects.
+        expect(flagged.map((c) => c.json.metadata.name as string).sort()).toEqual(rejectedCrds);
+        // Each too-new component went in for real, but for what its CRDs take with them.
+        expect([...new Set(outcomes.filter((o) => !o.error && o.mode === 'apply').map((o) => o.component))].filter((c) => gated.has(c)).sort()).toEqual([...gated].sort());
+      }, 120_000);
+    }
+  });
 }
