@@ -13,7 +13,7 @@ import { kindRank, Phase, phaseOf, PHASES } from './phases';
 import { collectsProblems, reportProblem } from './problems';
 import { checkPropKeys } from './prop-keys';
 import { RuntimeChange, runtimeChangesOf } from './runtime-changes';
-import { collectReferencedSecrets, ReferencedSecret } from './secrets';
+import { collectReferencedSecrets, ReferencedSecret, stampReferencedSecrets } from './secrets';
 
 /**
  * A platform's props: its name and what the cluster has, plus the typed customization
@@ -470,6 +470,7 @@ export class Platform extends Construct {
     const objects = raw.map(({ seq: _seq, ...o }, order) => ({ ...o, order }));
     const referenced = collectReferencedSecrets(ordered.flatMap((c) => c.referencedSecrets.map((secret) => ({ path: c.node.path, secret }))), objects);
     if (referenced.problems.length) throw new PlatformError(referenced.problems);
+    stampReferencedSecrets(referenced.secrets, objects);
     return { platform: this, components: ordered, objects, crdOwners, kinds, externalKinds, runtimeChanges: ordered.flatMap((c) => runtimeChangesOf(c)), secrets: referenced.secrets };
   }
 }

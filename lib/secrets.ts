@@ -248,3 +248,46 @@ export function collectReferencedSecrets(declared: ReadonlyArray<{ readonly path
   });
   return { secrets, problems };
 }
+
+/**
+ * The annotation that carries a component's referenced Secrets (their declarations, as JSON) in
+ * the written output, on the component's first workload: `mlplatform apply --dir` and `diff --dir`
+ * read them back, so that applying a folder checks and generates them as applying the model does.
+ * It holds no value, only how to make one.
+ */
+export const REFERENCED_SECRETS_ANNOTATION = 'mlplatform/referenced-secrets';
+
+/** Writes each component's referenced Secrets into the annotation of its first workload (else its first object but a Namespace), in output order. */
+export function stampReferencedSecrets(secrets: readonly ReferencedSecret[], objects: readonly { readonly json: any; readonly component: { readonly componentName: string } }[]): void {
+  const byComponent = new Map<string, ReferencedSecret[]>();
+  for (const s of secrets) byComponent.set(s.component, [...byComponent.get(s.component) ?? [], s]);
+  for (const [component, list] of byComponent) {
+    // A workload of the component (its own object; a Namespace may be emitted by several components, which must agree).
+    const own = objects.filter((o) => o.component.componentName === component && o.json.kind !== 'Namespace');
+    const carrier = own.find((o) => workloadPodSpec(o.json)) ?? own[0];
+    if (!carrier) continue;
+    carrier.json.metadata.annotations = { ...carrier.json.metadata.annotations, [REFERENCED_SECRETS_ANNOTATION]: JSON.stringify(list) };
+  }
+}
+
+/** The referenced Secrets a written output carries (stampReferencedSecrets), one per namespace/name, in output order. */
+export function referencedSecretsFromObjects(objects: readonly { readonly json: any }[]): ReferencedSecret[] {
+  const out = new Map<string, ReferencedSecret>();
+  for (const o of objects) {
+    const text = o.json?.metadata?.annotations?.[REFERENCED_SECRETS_ANNOTATION];
+    if (typeof text !== 'string') continue;
+    let list: unknown;
+    try {
+      list = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}: annotation ${REFERENCED_SECRETS_ANNOTATION} is not JSON (${(e as Error).message}); synthesize the folder again`);
+    }
+    const valid = (s: any): s is ReferencedSecret => !!s && typeof s.namespace === 'string' && typeof s.name === 'string' && (s.source === 'generated' || s.source === 'user')
+      && Array.isArray(s.keys) && typeof s.generate === 'object' && Array.isArray(s.neededBy);
+    if (!Array.isArray(list) || !list.every(valid)) {
+      throw new Error(`${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}: annotation ${REFERENCED_SECRETS_ANNOTATION} is not a list of referenced Secrets; synthesize the folder again`);
+    }
+    for (const s of list) if (!out.has(secretKeyOf(s))) out.set(secretKeyOf(s), s);
+  }
+  return [...out.values()];
+}

@@ -193,12 +193,13 @@ const CACHE_FILES = ['package.json', 'package-lock.json', 'node_modules/.package
 let cacheLib;
 /**
  * Hashes a file or folder as lib/cache.ts's hashTree does (the one implementation, also the
- * synth caches' code key): from build/, where lib/cache.ts is transpiled first if it is
- * missing or stale (a fresh clone has no build/ yet).
+ * synth caches' code key): from build/, where lib/cache.ts and what it imports are transpiled
+ * first if missing or stale (a fresh clone has no build/ yet).
  */
+const CACHE_LIB_SOURCES = ['lib/cache.ts', 'lib/shared-json.ts'];
 function hashTree(hash, root, rel) {
   if (!cacheLib) {
-    build(['lib/cache.ts']);
+    build(CACHE_LIB_SOURCES);
     cacheLib = require(outputOf('lib/cache.ts'));
   }
   cacheLib.hashTree(hash, root, rel);
@@ -349,4 +350,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { build, inputKey, outputCache, useCodeCache };
+module.exports = { build, CACHE_LIB_SOURCES, inputKey, outputCache, useCodeCache };

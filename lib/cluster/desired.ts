@@ -14,7 +14,7 @@ import { MINIMUM_KUBERNETES_ANNOTATION, MINIMUM_KUBERNETES_FEATURE_ANNOTATION } 
 import { Phase, PHASES } from '../phases';
 import { PlatformModel } from '../platform';
 import { ODH_OPERATOR, OPENSHIFT, PREREQUISITES } from '../prerequisites';
-import type { ReferencedSecret } from '../secrets';
+import { ReferencedSecret, referencedSecretsFromObjects } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
 import { ManifestDocument, readPath } from '../validation/manifests';
 
@@ -58,12 +58,12 @@ export interface DesiredPlatform {
   readonly prerequisites: readonly DesiredPrerequisite[];
   /** Fields that change at run time (the Argo CD ignoreDifferences list). */
   readonly ignored: readonly IgnoredField[];
-  /** The oldest Kubernetes each component runs on (from the model; a synthesized folder does not say). */
+  /** The oldest Kubernetes each component runs on (from the model; from a synthesized folder, its CRDs' annotations). */
   readonly kubernetes?: readonly KubernetesNeed[];
   /**
    * The Secrets the workloads read that the output does not contain (PlatformModel.secrets):
-   * apply generates or requires them. From the model only: a synthesized folder does not say
-   * (its REPORT.md lists them).
+   * apply generates or requires them. From the model; from a synthesized folder, the
+   * annotation each declaring component's first object carries (lib/secrets.ts).
    */
   readonly secrets?: readonly ReferencedSecret[];
 }
@@ -169,6 +169,7 @@ export function desiredFromDir(dir: string, cwd: string): DesiredPlatform {
     prerequisites: attribute(externalKinds(sorted.map((o) => o.json)), [...Object.values(PREREQUISITES), OPENSHIFT, ODH_OPERATOR], false),
     ignored: ignoredFields({ objects: sorted.map((o) => ({ json: o.json, phase: o.phase as Phase })), runtimeChanges: [] }),
     kubernetes: kubernetesNeedsOf(sorted),
+    secrets: referencedSecretsFromObjects(sorted),
   };
 }
 

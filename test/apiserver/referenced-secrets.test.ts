@@ -5,16 +5,20 @@
  * verifies against the plaintext Secret, a cookie secret of 32 bytes), never overwritten,
  * never pruned, listed by diff, and their values never printed.
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import bcrypt from 'bcryptjs';
+import { stringify } from 'yaml';
 import { applyPlatform, PreflightError } from '../../lib/cluster/apply';
 import { APPLYSET_PART_OF } from '../../lib/cluster/applyset';
 import { KubeClient, loadKubeClient } from '../../lib/cluster/client';
-import { DesiredObject, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
+import { DesiredObject, desiredFromDir, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
 import { diffPlatform, diffText } from '../../lib/cluster/diff';
 import { GENERATED_BY_ANNOTATION } from '../../lib/cluster/secrets';
 import { ignoredFields } from '../../lib/gitops/ignore';
 import { Phase } from '../../lib/phases';
-import { collectReferencedSecrets, resolveSecretDeclaration, SecretDeclaration, SecretEncoding, SecretValue } from '../../lib/secrets';
+import { collectReferencedSecrets, resolveSecretDeclaration, SecretDeclaration, SecretEncoding, SecretValue, stampReferencedSecrets } from '../../lib/secrets';
 import { describeWithApiServer } from '../support/apiserver';
 import { playControllers } from '../support/controllers';
 
@@ -90,6 +94,25 @@ describeWithApiServer('referenced Secrets on a cluster', (server) => {
     expect(text).toContain('apply would refuse: Secret us-proxy/proxy-client (keys client-secret) does not exist');
     expect(text).toContain('  + v1 Secret us-auth/oidc-client (OIDC_CLIENT_SECRET): the OAuth2 client secret\n');
     expect(text).not.toContain('proxy-client (client-secret)');
+  }, 60_000);
+
+  test('SECRETS-DIR: apply of a synthesized folder generates the Secrets its annotations declare, as apply of the model does', async () => {
+    const p = platform('dirsecret', 'dir-auth', 'dir-proxy');
+    stampReferencedSecrets(p.secrets!, p.objects.map((o) => ({ json: o.json, component: { componentName: o.component } })));
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-secrets-')), 'dirsecret');
+    for (const o of p.objects) {
+      const file = path.join(dir, o.phase, `${o.component}.yaml`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.appendFileSync(file, `---\n${stringify(o.json)}`);
+    }
+    const fromDir = desiredFromDir(dir, os.tmpdir());
+    expect(fromDir.secrets!.map((s) => `${s.namespace}/${s.name}`).sort()).toEqual(p.secrets!.map((s) => `${s.namespace}/${s.name}`).sort());
+    const { result } = await applyPlayed(client(), fromDir);
+    expect(result.outcomes.filter((o) => o.note === 'generated').map((o) => o.ref).sort()).toEqual([
+      'v1 Secret dir-auth/initial-password', 'v1 Secret dir-auth/oidc-client', 'v1 Secret dir-auth/passwords', 'v1 Secret dir-proxy/proxy-client', 'v1 Secret dir-proxy/proxy-cookie',
+    ]);
+    const get = async (ns: string, name: string) => (await client().get('v1', 'Secret', ns, name))!;
+    expect(value(await get('dir-proxy', 'proxy-client'), 'client-secret')).toBe(value(await get('dir-auth', 'oidc-client'), 'OIDC_CLIENT_SECRET'));
   }, 60_000);
 
   test('SECRETS-DRY-RUN: a server-side dry run lists the Secrets apply would generate and creates none', async () => {

@@ -12,6 +12,7 @@ const APP = path.join(ROOT, 'scripts', 'app.js');
 interface Cache { readonly key: string; readonly entry: string; restore(): boolean; save(): void }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const app = require(APP) as {
+  readonly CACHE_LIB_SOURCES: readonly string[];
   inputKey(root: string, env: Record<string, string | undefined>, outdir: string, cwd?: string): string;
   outputCache(env?: Record<string, string | undefined>, outdir?: string): Cache | undefined;
 };
@@ -49,6 +50,18 @@ function project(): string {
   }
   return root;
 }
+
+test('scripts/app.js transpiles lib/cache.ts with every project module it imports (a fresh clone has no build/: a missing one fails the first synth)', () => {
+  const needed = new Set<string>();
+  const visit = (rel: string) => {
+    if (needed.has(rel)) return;
+    needed.add(rel);
+    const text = fs.readFileSync(path.join(ROOT, rel), 'utf8');
+    for (const m of text.matchAll(/^import[^'";]*from '(\.{1,2}\/[^']+)'/gm)) visit(path.posix.join(path.posix.dirname(rel), `${m[1]}.ts`));
+  };
+  visit('lib/cache.ts');
+  expect([...app.CACHE_LIB_SOURCES].sort()).toEqual([...needed].sort());
+});
 
 describe('the input key', () => {
   const env = { MLP_PLATFORMS: 'serving', HOME: '/home/a' };

@@ -155,7 +155,7 @@ describe('JobSet component', () => {
   test('self-managed certificate: an empty Secret, internal cert management on, caBundle left to the rotator', () => {
     expect(named('Secret', 'jobset-webhook-server-cert')).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'jobset-webhook-server-cert', namespace: 'jobset-system' } });
     expect(named('ConfigMap', 'jobset-manager-config').data['controller_manager_config.yaml']).toContain('internalCertManagement:\n  enable: true');
-    expect(named('CustomResourceDefinition', 'jobsets.jobset.x-k8s.io').metadata.annotations).toBeUndefined();
+    expect(named('CustomResourceDefinition', 'jobsets.jobset.x-k8s.io').metadata.annotations?.['cert-manager.io/inject-ca-from']).toBeUndefined();
     expect(ofKind('Certificate')).toEqual([]);
     expect(built.model.objects.map((o) => o.json.metadata?.name)).toContain('jobset-controller-manager-cert-rotator');
   });
@@ -164,7 +164,7 @@ describe('JobSet component', () => {
     const b = buildPlatform(platform({}, { certificates: CertificateProvider.certManager(), prerequisites: [CERT_MANAGER] }).p);
     const o = objectsOf(b);
     expect(o.named('Certificate', 'jobset-serving-cert').spec.secretName).toBe('jobset-webhook-server-cert');
-    expect(o.named('CustomResourceDefinition', 'jobsets.jobset.x-k8s.io').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'jobset-system/jobset-serving-cert' });
+    expect(o.named('CustomResourceDefinition', 'jobsets.jobset.x-k8s.io').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'jobset-system/jobset-serving-cert', 'mlplatform/minimum-kubernetes': '1.32', 'mlplatform/minimum-kubernetes-feature': expect.stringContaining('JobSet CRD') });
     expect(o.named('ValidatingWebhookConfiguration', 'jobset-validating-webhook-configuration').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'jobset-system/jobset-serving-cert' });
     expect(o.named('ConfigMap', 'jobset-manager-config').data['controller_manager_config.yaml']).toContain('internalCertManagement:\n  enable: false');
     expect(o.ofKind('Secret')).toEqual([]);

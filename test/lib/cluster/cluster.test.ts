@@ -11,8 +11,9 @@ import { applySetId, groupKind, withPartOf } from '../../../lib/cluster/applyset
 import { desiredFromDir, desiredFromModel } from '../../../lib/cluster/desired';
 import { fieldChanges, formatPath, ignorePatterns, managersOf, normalize } from '../../../lib/cluster/diff';
 import { conversionCaBundleReadiness, READY_CHECKS, webhookServices } from '../../../lib/cluster/waits';
+import { REFERENCED_SECRETS_ANNOTATION } from '../../../lib/secrets';
 import { buildPlatform, writeFiles } from '../../../lib/synth';
-import { ServingPlatform, TrainingPlatform } from '../../../platforms';
+import { KubeflowPlatform, ServingPlatform, TrainingPlatform } from '../../../platforms';
 
 jest.setTimeout(120_000);
 
@@ -168,6 +169,22 @@ describe('desired state', () => {
     // A platform whose components all run on the oldest modelled Kubernetes carries none.
     writeFiles(path.join(dir, 'serving'), build.files);
     expect(desiredFromDir(path.join(dir, 'serving'), dir).kubernetes).toEqual([]);
+  });
+
+  test('from a synthesized folder: the referenced Secrets apply generates or requires, as from the model (the declaring components\' first workloads carry them, no value)', () => {
+    const kubeflow = buildPlatform(new KubeflowPlatform(new App({ outdir: '/nonexistent' }), 'kubeflow'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-desired-'));
+    writeFiles(path.join(dir, 'kubeflow'), kubeflow.files);
+    const fromModel = desiredFromModel(kubeflow.model).secrets!;
+    expect(fromModel.map((s) => `${s.namespace}/${s.name}`)).toEqual(expect.arrayContaining(['auth/dex-oidc-client', 'auth/dex-passwords', 'oauth2-proxy/oauth2-proxy']));
+    const key = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
+    const sorted = <T extends { namespace: string; name: string }>(l: readonly T[]) => [...l].sort((a, b) => key(a).localeCompare(key(b)));
+    expect(sorted(desiredFromDir(path.join(dir, 'kubeflow'), dir).secrets!)).toEqual(sorted(fromModel));
+    // A folder whose annotation was edited into something else says so, naming the object.
+    const file = Object.keys(Object.fromEntries(kubeflow.files)).find((f) => kubeflow.files.get(f)!.includes(REFERENCED_SECRETS_ANNOTATION))!;
+    const text = fs.readFileSync(path.join(dir, 'kubeflow', file), 'utf8');
+    fs.writeFileSync(path.join(dir, 'kubeflow', file), text.replace(new RegExp(`${REFERENCED_SECRETS_ANNOTATION}: .*`), `${REFERENCED_SECRETS_ANNOTATION}: '{"not": "a list"}'`));
+    expect(() => desiredFromDir(path.join(dir, 'kubeflow'), dir)).toThrow(/: annotation mlplatform\/referenced-secrets is not a list of referenced Secrets; synthesize the folder again$/);
   });
 });
 
