@@ -447,7 +447,7 @@ export class NodeAgent {
     }
     for (const [key, l] of listeners) {
       if (this.proxies.has(key)) continue;
-      const server = createServer((socket) => this.route(l.service, l.port, socket));
+      const server = trackConnections(createServer((socket) => this.route(l.service, l.port, socket)));
       try {
         await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(l.port, l.clusterIp, () => resolve()); });
       } catch (e) {
@@ -682,9 +682,19 @@ interface Closable {
   close(cb: () => void): unknown;
 }
 
+/** The open connections of each kube-proxy listener (a net.Server has no closeAllConnections). */
+const connections = new WeakMap<Server, Set<Socket>>();
+function trackConnections(server: Server): Server {
+  const open = new Set<Socket>();
+  connections.set(server, open);
+  server.on('connection', (socket: Socket) => { open.add(socket); socket.once('close', () => open.delete(socket)); });
+  return server;
+}
+
 function close(server: Closable): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections?.();
+    for (const socket of connections.get(server as Server) ?? []) socket.destroy();
   });
 }
