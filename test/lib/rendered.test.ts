@@ -63,10 +63,13 @@ describe('RenderedFiles', () => {
     // Down to at most 100 bytes before z was written; e, used last, among what is left.
     expect(sizes() - fs.statSync(path.join(folder, fs.readdirSync(folder).find((f) => fs.readFileSync(path.join(folder, f), 'utf8').endsWith('\nz\n'))!)).size).toBeLessThanOrEqual(100);
     expect(new RenderedFiles(dir, 'code', { bytes: 1e9, measureFrom: 0 }).text(['e'], () => 'rendered again\n')).toBe('eeeeeeeeee\n');
-    for (const code of ['c2', 'c3']) {
+    // Times set apart by seconds (a folder's own mtime has nanoseconds, a Date milliseconds: "now" could tie or order wrongly).
+    fs.utimesSync(folder, new Date(1000), new Date(1000));
+    ['c2', 'c3'].forEach((code, i) => {
       new RenderedFiles(dir, code).text(['a'], () => 'a\n');
-      fs.utimesSync(path.join(dir, code), new Date(), new Date());
-    }
+      const at = new Date(Date.now() + 10_000 * (i + 1));
+      fs.utimesSync(path.join(dir, code), at, at);
+    });
     expect(fs.readdirSync(dir).sort()).toEqual(['c2', 'c3']);
   });
 
