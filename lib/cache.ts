@@ -2,7 +2,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
-import { isSharedJson } from './shared-json';
+import { isSharedJson } from './subtree-sharing';
 
 /*
  * What the synth's caches of work done before share (lib/validation/verdicts.ts: the checks'
@@ -77,7 +77,7 @@ export function contentDigest(value: unknown, json?: string): string | undefined
   return crypto.createHash('sha256').update('v8\0').update(bytes).digest('hex');
 }
 
-/** Shared subtrees (lib/shared-json.ts, frozen) by whether they are JSON data. */
+/** Shared subtrees (lib/subtree-sharing.ts, frozen) by whether they are JSON data. */
 const sharedJsonData = new WeakMap<object, boolean>();
 
 /** Whether a value is JSON data that JSON.stringify writes as it is: nothing it drops, changes or writes as null. */
@@ -151,7 +151,7 @@ export function hashTree(hash: crypto.Hash, root: string, rel: string): void {
 }
 
 /** The version in a library's package.json, found from where it resolves; 'unknown' if not found. */
-function packageVersion(name: string): string {
+export function packageVersion(name: string): string {
   try {
     let dir = path.dirname(require.resolve(name));
     for (;;) {

@@ -13,7 +13,7 @@ import { allows, describeRule, PolicyRule, uncoveredRules } from './rbac';
 import { runtimeGrantProblem, runtimeRbacCreators } from './runtime-rbac';
 import { secretUsesOf, workloadPodSpec } from './secrets';
 import { SecurityCheck, securityException } from './security';
-import { isSharedJson } from './shared-json';
+import { isSharedJson } from './subtree-sharing';
 import { isBuiltinGroup, isBuiltinKind } from './validation/builtin-kinds';
 import type { ValidationIssue } from './validation/issues';
 import { Verdicts } from './validation/verdicts';
@@ -881,7 +881,7 @@ function imagesIn(json: any): Array<{ where: string; ref: string }> {
   const segments: Array<string | number> = [];
   const joined = () => segments.map((s, i) => (i === 0 ? s : typeof s === 'number' ? `[${s}]` : `.${s}`)).join('');
   const walk = (v: any): void => {
-    // A shared subtree (lib/shared-json.ts) found without images once is skipped after.
+    // A shared subtree (lib/subtree-sharing.ts) found without images once is skipped after.
     if (isSharedJson(v)) {
       if (withoutImages.has(v)) return;
       const before = out.length;

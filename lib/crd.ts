@@ -2,7 +2,7 @@ import { ApiObject, ApiObjectProps, App, ImplicitTokenResolver, Lazy, LazyResolv
 import { Construct } from 'constructs';
 import { isSharedSchemaJson, ObjectSchema, s } from './schema/dsl';
 import { JSONSchemaProps } from './schema/types';
-import { shareJson } from './shared-json';
+import { shareJson } from './subtree-sharing';
 
 export enum CrdScope {
   NAMESPACED = 'Namespaced',
@@ -264,7 +264,7 @@ function builtInResolversOnly(app: App): boolean {
 /** Thrown by plainSorted on a value that is not plain data (cdk8s's resolve may treat it specially). */
 const NOT_PLAIN = new Error('not plain data');
 
-/** plainSorted's copy of each tree the schema DSL rendered (toSharedJson), frozen and shared (lib/shared-json.ts). */
+/** plainSorted's copy of each tree the schema DSL rendered (toSharedJson), frozen and shared (lib/subtree-sharing.ts). */
 const sortedSchemas = new WeakMap<object, unknown>();
 
 /**

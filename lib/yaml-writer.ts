@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { isSharedJson, SharedMemo } from './shared-json';
+import { isSharedJson, SharedMemo } from './subtree-sharing';
 
 /**
  * The YAML writer of synth: the output of the `yaml` package's
@@ -61,7 +61,7 @@ function indentOf(depth: number): string {
 }
 
 /**
- * The text of shared subtrees (lib/shared-json.ts) by depth: a CRD schema embedded in many
+ * The text of shared subtrees (lib/subtree-sharing.ts) by depth: a CRD schema embedded in many
  * places (a core PodSpec) is written once per depth it appears at. A subtree's text is its own
  * pieces, joined, concatenated with the texts of the shared subtrees in it: V8 keeps such a
  * concatenation as references to its parts, so that nested shared subtrees are not copied into

@@ -196,7 +196,7 @@ let cacheLib;
  * synth caches' code key): from build/, where lib/cache.ts and what it imports are transpiled
  * first if missing or stale (a fresh clone has no build/ yet).
  */
-const CACHE_LIB_SOURCES = ['lib/cache.ts', 'lib/shared-json.ts'];
+const CACHE_LIB_SOURCES = ['lib/cache.ts', 'lib/subtree-sharing.ts'];
 function hashTree(hash, root, rel) {
   if (!cacheLib) {
     build(CACHE_LIB_SOURCES);

@@ -8,7 +8,7 @@ import { rbacIssues } from './rbac';
 import { semanticIssues } from './semantics';
 import { hasType, RefResolver, sureOf as sureOfNode } from './sure';
 import { coreTypeEntry } from '../schema/core';
-import { isSharedJson } from '../shared-json';
+import { isSharedJson } from '../subtree-sharing';
 
 export { builtinKinds, isBuiltinGroup, isBuiltinKind } from './builtin-kinds';
 
@@ -438,7 +438,7 @@ function withoutNulls(value: unknown): unknown {
   return hasNullField(value) ? copyWithoutNulls(value) : value;
 }
 
-/** Shared subtrees (lib/shared-json.ts) by whether they have a null field. */
+/** Shared subtrees (lib/subtree-sharing.ts) by whether they have a null field. */
 const nullFields = new WeakMap<object, boolean>();
 
 function hasNullField(value: unknown): boolean {

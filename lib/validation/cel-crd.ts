@@ -1,7 +1,7 @@
 import { parseCel, ParsedCel } from './cel';
 import { joinPath, show, ValidationIssue } from './issues';
 import { compareKubernetesVersions, KubernetesVersion } from '../kubernetes-version';
-import { isSharedJson, SharedMemo } from '../shared-json';
+import { isSharedJson, SharedMemo } from '../subtree-sharing';
 
 /**
  * CRD rules compiled the way an API server compiles them when it creates the CRD, for a
@@ -469,7 +469,7 @@ export function celSites(schema: unknown): CelSite[] {
   const segs: Array<string | number> = [];
   const visit = (node: any, server: boolean, card: Cardinality, root: boolean): void => {
     if (!node || typeof node !== 'object') return;
-    // A shared subtree (lib/shared-json.ts) without rules, entered in the same state, is skipped.
+    // A shared subtree (lib/subtree-sharing.ts) without rules, entered in the same state, is skipped.
     const shared = isSharedJson(node);
     const variant = shared ? `${server ? 1 : 0}${root ? 1 : 0}${card}` : '';
     if (shared && withoutSites.get(node, variant)) return;

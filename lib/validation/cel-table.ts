@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { packageVersion } from '../cache';
 
 /**
  * The CEL parse table: the syntax trees of the CEL expressions the default platforms use
@@ -26,24 +27,7 @@ export interface CelTable {
 
 /** The parser the trees depend on: @bufbuild/cel and @bufbuild/protobuf (which builds its messages), by version. */
 export function celParserVersion(): string {
-  return ['@bufbuild/cel', '@bufbuild/protobuf'].map((name) => `${name}@${installedVersion(name)}`).join(' ');
-}
-
-function installedVersion(name: string): string {
-  try {
-    let dir = path.dirname(require.resolve(name));
-    for (;;) {
-      const file = path.join(dir, 'package.json');
-      if (fs.existsSync(file)) {
-        const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
-        if (pkg.name === name) return String(pkg.version);
-      }
-      if (path.dirname(dir) === dir) return 'unknown';
-      dir = path.dirname(dir);
-    }
-  } catch {
-    return 'unknown';
-  }
+  return ['@bufbuild/cel', '@bufbuild/protobuf'].map((name) => `${name}@${packageVersion(name)}`).join(' ');
 }
 
 let table: Record<string, unknown> | null | undefined;

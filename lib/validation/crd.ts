@@ -1,4 +1,4 @@
-import { isSharedJson, SharedMemo } from '../shared-json';
+import { isSharedJson, SharedMemo } from '../subtree-sharing';
 import { joinPath, show, ValidationIssue } from './issues';
 import { checkDnsLabel, checkDnsSubdomain } from './names';
 
@@ -104,7 +104,7 @@ function structural(root: Props, base: string, push: Push): void {
   }, false, true, false, [], () => pushed);
 }
 
-/** Shared subtrees (lib/shared-json.ts) in which walk found nothing, by the junctor and ios it entered them with. */
+/** Shared subtrees (lib/subtree-sharing.ts) in which walk found nothing, by the junctor and ios it entered them with. */
 const cleanSubtrees = new SharedMemo<true>();
 
 /**

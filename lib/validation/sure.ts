@@ -1,6 +1,6 @@
 import { ANNOTATIONS, EXPECT, FORMATS, LABELS, LIST_MAP, ListMapSpec, listMapUnique, RULE } from './ajv-support';
 import { annotationIssues, labelIssues } from './names';
-import { isSharedJson } from '../shared-json';
+import { isSharedJson } from '../subtree-sharing';
 
 /**
  * Tests of whether a value surely passes a JSON Schema node as ajv validates it (newAjv: its
@@ -56,7 +56,7 @@ export function sureOf(s: Schema, refs?: RefResolver): Sure {
   if (!test) {
     // Set before building: schemas refer to themselves (JSONSchemaProps).
     let built: Sure = NEVER;
-    // A shared subtree (lib/shared-json.ts) is tested once: it is the same frozen value wherever it appears.
+    // A shared subtree (lib/subtree-sharing.ts) is tested once: it is the same frozen value wherever it appears.
     let verdicts: WeakMap<object, boolean> | undefined;
     test = (v) => {
       if (!isSharedJson(v)) return built(v);

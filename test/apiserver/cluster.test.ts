@@ -23,7 +23,7 @@ import { Phase } from '../../lib/phases';
 import { Platform } from '../../lib/platform';
 import { buildPlatform, PlatformApp, writeFiles } from '../../lib/synth';
 import { ApiServer, describeWithApiServer } from '../support/apiserver';
-import { playControllers } from '../support/controllers';
+import { applyPlayed, playControllers } from '../support/controllers';
 import { startFaultProxy } from '../support/fault-proxy';
 
 /** One component of a hand-made platform: a CRD, a controller with a webhook, and a custom resource, in namespace `ns`. */
@@ -101,17 +101,6 @@ async function cli(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-/** Applies with the controllers played; returns the log lines. */
-async function applyPlayed(client: KubeClient, p: DesiredPlatform, options: Parameters<typeof applyPlatform>[2] = {}) {
-  const lines: string[] = [];
-  const player = playControllers(client);
-  try {
-    const result = await applyPlatform(client, p, { timeoutMs: 30_000, intervalMs: 200, reporter: { line: (l) => lines.push(l), progress: () => undefined }, ...options });
-    return { result, lines };
-  } finally {
-    await player.stop();
-  }
-}
 
 /** A CRD of group multi.example.com served at the given versions (the first is stored). */
 function multiCrd(kind: string, plural: string, versions: string[]): Manifest {

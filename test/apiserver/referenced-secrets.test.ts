@@ -20,7 +20,7 @@ import { ignoredFields } from '../../lib/gitops/ignore';
 import { Phase } from '../../lib/phases';
 import { collectReferencedSecrets, resolveSecretDeclaration, SecretDeclaration, SecretEncoding, SecretValue, stampReferencedSecrets } from '../../lib/secrets';
 import { describeWithApiServer } from '../support/apiserver';
-import { playControllers } from '../support/controllers';
+import { applyPlayed } from '../support/controllers';
 
 type Declared = SecretDeclaration & { namespace: string };
 
@@ -65,16 +65,6 @@ function platform(name: string, auth: string, proxy: string, options: { external
   return { name, objects, prerequisites: [], ignored: ignoredFields({ objects: objects.map((o) => ({ json: o.json, phase: o.phase as Phase })), runtimeChanges: [] }), secrets };
 }
 
-async function applyPlayed(client: KubeClient, p: DesiredPlatform, options: Parameters<typeof applyPlatform>[2] = {}) {
-  const lines: string[] = [];
-  const player = playControllers(client);
-  try {
-    const result = await applyPlatform(client, p, { timeoutMs: 30_000, intervalMs: 200, reporter: { line: (l) => lines.push(l), progress: () => undefined }, ...options });
-    return { result, lines };
-  } finally {
-    await player.stop();
-  }
-}
 
 const value = (s: any, key: string) => Buffer.from(s.data[key], 'base64').toString('utf8');
 

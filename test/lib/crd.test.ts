@@ -2,7 +2,7 @@ import { ApiObject, App, Chart, IResolver, JsonPatch, Lazy, ResolutionContext } 
 import { dataDifference, widgetDef } from './support';
 import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, PrinterColumns, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
 import { s } from '../../lib/schema/dsl';
-import { isSharedJson } from '../../lib/shared-json';
+import { isSharedJson } from '../../lib/subtree-sharing';
 
 function chart(): Chart {
   return new Chart(new App(), 'c');

@@ -11,7 +11,9 @@
  *   gets a caBundle (never used: webhook admission is off where this player runs).
  * It records what it did and when, so tests can check that apply waited for it.
  */
+import { applyPlatform } from '../../lib/cluster/apply';
 import { ApiError, KubeClient } from '../../lib/cluster/client';
+import { DesiredPlatform } from '../../lib/cluster/desired';
 import { caBundleReadiness } from '../../lib/cluster/waits';
 
 type Json = Record<string, any>;
@@ -156,4 +158,16 @@ export function playControllers(client: KubeClient, options: { intervalMs?: numb
       await loop;
     },
   };
+}
+
+/** `applyPlatform` with the controllers played (short waits); returns its result and the log lines. */
+export async function applyPlayed(client: KubeClient, p: DesiredPlatform, options: Parameters<typeof applyPlatform>[2] = {}) {
+  const lines: string[] = [];
+  const player = playControllers(client);
+  try {
+    const result = await applyPlatform(client, p, { timeoutMs: 30_000, intervalMs: 200, reporter: { line: (l) => lines.push(l), progress: () => undefined }, ...options });
+    return { result, lines };
+  } finally {
+    await player.stop();
+  }
 }

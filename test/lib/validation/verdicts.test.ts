@@ -255,7 +255,7 @@ describe('synth checks with verdicts', () => {
     const deployment = model.objects.find((o) => o.json.kind === 'Deployment')!;
     deployment.json.spec.replicas = 'three';
     const crd = model.objects.find((o) => o.json.kind === 'CustomResourceDefinition' && JSON.stringify(o.json).includes('x-kubernetes-validations'))!;
-    // Its schema subtrees are shared and frozen (lib/shared-json.ts): the version's schema is replaced by a copy that can change.
+    // Its schema subtrees are shared and frozen (lib/subtree-sharing.ts): the version's schema is replaced by a copy that can change.
     const version = crd.json.spec.versions.find((v: any) => findRules(v));
     version.schema = JSON.parse(JSON.stringify(version.schema));
     findRules(version.schema).push({ rule: 'self.nope(', message: 'broken' });

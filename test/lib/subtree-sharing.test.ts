@@ -4,12 +4,12 @@ import { widgetDef } from './support';
 import { contentDigest } from '../../lib/cache';
 import { CustomResourceDefinition } from '../../lib/crd';
 import { s } from '../../lib/schema/dsl';
-import { isSharedJson } from '../../lib/shared-json';
+import { isSharedJson } from '../../lib/subtree-sharing';
 import { compileCelRules, crdIssues, validateBuiltins } from '../../lib/validation';
 import { toYamlDocument, toYamlDocuments } from '../../lib/yaml-writer';
 
 // CRDs hold one frozen copy of each schema subtree the DSL renders (lib/crd.ts), and the walks
-// over every node do a shared subtree's work once (lib/shared-json.ts). What they find must be
+// over every node do a shared subtree's work once (lib/subtree-sharing.ts). What they find must be
 // what they find in a copy where nothing is shared: in each place, with each place's path.
 
 /** A list map whose key is neither required nor defaulted (K8S-CRD), with a rule that does not parse (MLP003). */
