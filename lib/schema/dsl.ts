@@ -33,9 +33,9 @@ export function isSharedSchemaJson(v: object): boolean {
 function copyJson<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(copyJson) as T;
-  const out: any = {};
-  for (const k of Object.keys(v)) out[k] = copyJson((v as any)[k]);
-  return out;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = copyJson(x);
+  return out as T;
 }
 
 /**
@@ -390,7 +390,8 @@ function dropUndefined<T extends object>(o: T): T {
 
 /** Sorts keys so that output is deterministic and diffs stay small. */
 function sortKeys(o: JSONSchemaProps): JSONSchemaProps {
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, (o as any)[k]])) as JSONSchemaProps;
+  const byKey = o as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(byKey).sort().map((k) => [k, byKey[k]])) as JSONSchemaProps;
 }
 
 /**
