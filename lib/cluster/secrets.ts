@@ -25,7 +25,7 @@ import type { Json } from './desired';
 import { GeneratedValue, ReferencedSecret, SecretEncoding, SecretKeyLocation, secretKeyOf } from '../secrets';
 
 /** The annotation on a Secret apply generated: the platform it generated it for. */
-export const GENERATED_BY_ANNOTATION = 'mlplatform.io/generated-for-platform';
+export const GENERATED_BY_ANNOTATION = 'mlplatform/generated-for-platform';
 
 /** What apply will do about the referenced Secrets. */
 export interface SecretsPlan {
@@ -179,7 +179,7 @@ export function generatedSecretObject(s: ReferencedSecret, data: Record<string, 
       name: s.name,
       namespace: s.namespace,
       labels: { 'app.kubernetes.io/managed-by': 'mlplatform' },
-      annotations: { [GENERATED_BY_ANNOTATION]: platform, 'mlplatform.io/purpose': s.purpose.slice(0, 256) },
+      annotations: { [GENERATED_BY_ANNOTATION]: platform, 'mlplatform/purpose': s.purpose.slice(0, 256) },
     },
     type: 'Opaque',
     data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')])),
