@@ -172,9 +172,11 @@ test('the packed package installs offline without devDependencies, composes a pl
 test('the test task lints without fixing; fixing and the tarball have their own places (issue 17.16)', () => {
   const tasks = JSON.parse(fs.readFileSync(path.join(ROOT, '.projen', 'tasks.json'), 'utf8')).tasks;
   const steps = (name: string) => JSON.stringify(tasks[name].steps);
-  // The eslint task runs with the other checks and jest, at the same time (scripts/concurrently.mjs);
-  // jest in CI mode, never updating snapshots.
-  expect(steps('test')).toMatch(/"exec":"node scripts\/concurrently\.mjs [^"]*'projen eslint[^']*' -- jest --passWithNoTests --ci","receiveArgs":true/);
+  // The type check and eslint (scripts/check-types-and-lint.mjs, the eslint task's folders)
+  // run with the other checks and jest, at the same time (scripts/concurrently.mjs); jest in CI
+  // mode, never updating snapshots.
+  expect(steps('test')).toMatch(/"exec":"node scripts\/concurrently\.mjs [^"]*'node scripts\/check-types-and-lint\.mjs [^']*lib constructs platforms cli test scripts[^']*' -- jest --passWithNoTests --ci","receiveArgs":true/);
+  expect(fs.readFileSync(path.join(ROOT, 'scripts', 'check-types-and-lint.mjs'), 'utf8')).not.toMatch(/\bfix:/);
   expect(steps('test')).not.toMatch(/ -u\b|--updateSnapshot/);
   expect(steps('eslint')).not.toContain('--fix');
   expect(steps('eslint:fix')).toContain('--fix');

@@ -1,0 +1,73 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+// scripts/check-types-and-lint.mjs on a project of three small files (not on this repository:
+// that is the test task's own run of it), with a type-aware rule as the repository has.
+const SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'check-types-and-lint.mjs');
+
+const TSCONFIG = { compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['es2022'], module: 'commonjs', types: [], skipLibCheck: true, isolatedModules: true }, include: ['src/**/*.ts'] };
+const ESLINTRC = { root: true, parser: '@typescript-eslint/parser', plugins: ['@typescript-eslint'], rules: { '@typescript-eslint/no-floating-promises': 'error', 'no-var': 'error' } };
+const SYNC = 'export function refresh(): void {\n  return;\n}\n';
+const ASYNC = 'export async function refresh(): Promise<void> {\n  return;\n}\n';
+const CALLER = 'import { refresh } from \'./refresh\';\n\nexport function caller(): number {\n  refresh();\n  return 1;\n}\n';
+
+function project(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-types-'));
+  const all = { 'tsconfig.json': JSON.stringify(TSCONFIG), '.eslintrc.json': JSON.stringify(ESLINTRC), ...files };
+  for (const [name, text] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+const check = (dir: string, ...targets: string[]) => spawnSync(process.execPath, [SCRIPT, '--cache', 'cache', ...(targets.length ? targets : ['src'])], { cwd: dir, encoding: 'utf8' });
+
+describe('scripts/check-types-and-lint.mjs (the test task\'s type check and lint, on one program)', () => {
+  let dir = '';
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('reports type errors as tsc does (file:line:col, the line quoted) and lint errors of type-aware rules, and exits 1', () => {
+    dir = project({ 'src/refresh.ts': `${ASYNC}export const limit: number = 'ten';\n`, 'src/caller.ts': CALLER });
+    const r = check(dir);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('src/refresh.ts:4:14 - error TS2322: Type \'string\' is not assignable to type \'number\'.\n\n4 export const limit: number = \'ten\';\n               ~~~~~\n');
+    expect(r.stdout).toContain('Found 1 type error in 1 file.');
+    expect(r.stdout).toMatch(/caller\.ts\n +4:3 +error +Promises must be awaited[^\n]*@typescript-eslint\/no-floating-promises/);
+    expect(r.stdout).toMatch(/\(1 type error, 1 lint error\)/);
+    // No colours when the output is not a terminal (the test task's log).
+    expect(r.stdout).not.toContain('\x1b[');
+  });
+
+  test('an unchanged file is linted again when an edit changes the types it reads, and a finding stays until fixed', () => {
+    dir = project({ 'src/refresh.ts': SYNC, 'src/caller.ts': CALLER });
+    expect(check(dir).status).toBe(0);
+    // refresh() now returns a promise: caller.ts's text did not change, its call is now a floating promise.
+    fs.writeFileSync(path.join(dir, 'src', 'refresh.ts'), ASYNC);
+    const changed = check(dir);
+    expect(changed.status).toBe(1);
+    expect(changed.stdout).toMatch(/caller\.ts\n +4:3 +error[^\n]*no-floating-promises/);
+    // Nothing changed since: the finding comes from the results kept between runs, and still fails.
+    const again = check(dir);
+    expect(again.status).toBe(1);
+    expect(again.stdout).toContain('0 type-checked again');
+    expect(again.stdout).toMatch(/caller\.ts\n +4:3 +error[^\n]*no-floating-promises/);
+    fs.writeFileSync(path.join(dir, 'src', 'refresh.ts'), SYNC);
+    expect(check(dir).status).toBe(0);
+  });
+
+  test('a file named to be linted that the tsconfig leaves out is linted with the program\'s types; its type errors are not reported', () => {
+    dir = project({ 'src/refresh.ts': ASYNC, 'tool.ts': 'import { refresh } from \'./src/refresh\';\n\nrefresh();\nexport const n: number = \'x\';\n' });
+    const r = check(dir, 'src', 'tool.ts');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/tool\.ts\n +3:1 +error[^\n]*no-floating-promises/);
+    expect(r.stdout).not.toContain('TS2322');
+  });
+
+  test('bad arguments: exit 2 with the usage', () => {
+    const r = spawnSync(process.execPath, [SCRIPT, '--cache'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^check-types-and-lint: --cache needs a value\nusage: /);
+  });
+});
