@@ -5,7 +5,14 @@
 // type-checked once, its errors reported as tsc reports them, then ESLint lints with its types
 // (scripts/eslint-program-parser.cjs hands the program to @typescript-eslint/parser).
 //
-//   node scripts/check-types-and-lint.mjs [--project tsconfig.json] [--cache <dir>] <what to lint>...
+//   node scripts/check-types-and-lint.mjs [--project tsconfig.json] [--cache <dir>]
+//     [--package tsconfig.package.json] <what to lint>...
+//
+// --package: the files another tsconfig compiles (the package's, and what they import) are
+// type-checked here with the project's options, as strict or stricter; what that compile would
+// still reject, a global declared by a type package only the project's "types" load (jest's
+// `expect`, `jest.Mock`), is reported as a type error. So the package test compiles pkg/
+// without type-checking (scripts/prepack.mjs, MLP_PREPACK_NO_CHECK).
 //
 // <what to lint>: folders and files, as given to eslint (`--ext .ts,.tsx`, the ignore patterns
 // of .eslintrc.json apply). A file named there that the tsconfig does not include (.projenrc.ts)
@@ -28,19 +35,21 @@ const ts = require('typescript');
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function usage(message) {
-  process.stderr.write(`check-types-and-lint: ${message}\nusage: node scripts/check-types-and-lint.mjs [--project tsconfig.json] [--cache <dir>] <folder or file to lint>...\n`);
+  process.stderr.write(`check-types-and-lint: ${message}\nusage: node scripts/check-types-and-lint.mjs [--project tsconfig.json] [--cache <dir>] [--package tsconfig.package.json] <folder or file to lint>...\n`);
   process.exit(2);
 }
 
 let project = 'tsconfig.json';
 let cacheDir = 'node_modules/.cache/cdk8s-mlplatform/checks';
+let packageProject;
 const targets = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
-  if (a === '--project' || a === '--cache') {
+  if (a === '--project' || a === '--cache' || a === '--package') {
     if (!argv[i + 1]) usage(`${a} needs a value`);
     if (a === '--project') project = argv[++i];
+    else if (a === '--package') packageProject = argv[++i];
     else cacheDir = argv[++i];
   } else if (a.startsWith('-')) usage(`unknown option ${a}`);
   else targets.push(a);
@@ -87,8 +96,83 @@ if (hooked) {
   };
 }
 if (!diagnostics.length) diagnostics = [...builder.getGlobalDiagnostics(), ...builder.getSemanticDiagnostics()].filter(reported);
+if (packageProject && !diagnostics.length) diagnostics = packageTypeErrors(packageProject);
 const typeErrors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
 report(diagnostics);
+
+/**
+ * What the package's own compile (tsc -p <packageProject>) would reject and this program
+ * accepts: its files type-check here with the project's options, which are as strict or
+ * stricter, except that the project's `types` load type packages the package's do not (jest's):
+ * a global one of those declares (`expect`, `jest.Mock`) is an error in the package's files
+ * and in every file of the repository they import.
+ */
+function packageTypeErrors(tsconfig) {
+  const pkg = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { report([d]); process.exit(1); } });
+  const extra = (parsed.options.types ?? []).filter((t) => !(pkg.options.types ?? []).includes(t));
+  const extraDirs = [];
+  const names = new Set();
+  for (const t of extra) {
+    const resolved = ts.resolveTypeReferenceDirective(t, path.join(cwd, project), parsed.options, ts.sys).resolvedTypeReferenceDirective;
+    if (!resolved?.resolvedFileName) continue;
+    extraDirs.push(path.dirname(resolved.resolvedFileName) + path.sep);
+    const sf = program.getSourceFile(resolved.resolvedFileName);
+    // A script's top-level declarations are globals (a module's are not, but for `declare global`).
+    const declared = (statements) => {
+      for (const st of statements) {
+        if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) { if (ts.isIdentifier(d.name)) names.add(d.name.text); }
+        else if (ts.isModuleDeclaration(st) && st.name.text === 'global' && st.body && ts.isModuleBlock(st.body)) declared(st.body.statements);
+        else if (st.name && ts.isIdentifier(st.name) && !ts.isExternalModule(sf)) names.add(st.name.text);
+      }
+    };
+    if (sf) declared(sf.statements);
+  }
+  if (!names.size) return [];
+  const checker = program.getTypeChecker();
+  const word = new RegExp(`\\b(${[...names].join('|')})\\b`);
+  /** The extra type package that declares what a name refers to, if only such packages declare it. */
+  const declaredByExtra = (id) => {
+    const symbol = ts.isShorthandPropertyAssignment(id.parent) ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+    const dirs = (symbol?.declarations ?? []).map((d) => extraDirs.find((dir) => d.getSourceFile().fileName.startsWith(dir)));
+    return dirs.length && dirs.every(Boolean) ? extra[extraDirs.indexOf(dirs[0])] : undefined;
+  };
+  // A name that can be a global: not a property's or a declaration's name (a shorthand property is a reference).
+  const reference = (id) => names.has(id.text) && (id.parent.name !== id || ts.isShorthandPropertyAssignment(id.parent))
+    && !(ts.isQualifiedName(id.parent) && id.parent.right === id) && !ts.isImportSpecifier(id.parent) && !ts.isExportSpecifier(id.parent);
+  const errors = [];
+  const cache = ts.createModuleResolutionCache(cwd, (f) => f, parsed.options);
+  const queue = pkg.fileNames.map(canonical);
+  const seen = new Set(queue);
+  const follow = (from, literal) => {
+    const to = ts.resolveModuleName(literal.text, from, parsed.options, ts.sys, cache).resolvedModule;
+    if (to && !to.isExternalLibraryImport && !to.resolvedFileName.endsWith('.d.ts') && !seen.has(to.resolvedFileName)) {
+      seen.add(to.resolvedFileName);
+      queue.push(to.resolvedFileName);
+    }
+  };
+  while (queue.length) {
+    const sf = program.getSourceFile(queue.pop());
+    if (!sf) continue;
+    const hit = word.test(sf.text);
+    const visit = (node) => {
+      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) follow(sf.fileName, node.moduleSpecifier);
+      else if (ts.isExternalModuleReference(node) && ts.isStringLiteral(node.expression)) follow(sf.fileName, node.expression);
+      else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) follow(sf.fileName, node.argument.literal);
+      else if (hit && ts.isIdentifier(node) && reference(node)) {
+        const by = declaredByExtra(node);
+        if (by) {
+          errors.push({
+            file: sf, start: node.getStart(sf), length: node.getWidth(sf), category: ts.DiagnosticCategory.Error, code: 2304,
+            messageText: `Cannot find name '${node.text}' where ${tsconfig} compiles the package: the type package '${by}' declares it, which ${project}'s "types" load and ${tsconfig}'s do not.`,
+          });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return errors;
+}
 
 function report(list) {
   if (!list.length) return;

@@ -84,7 +84,10 @@ test('the packed package installs offline without devDependencies, composes a pl
   // a pkg/index.js only `npx projen package` built).
   fs.rmSync(path.join(ROOT, 'pkg'), { recursive: true, force: true });
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-pack-'));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  // Compiled without type-checking (MLP_PREPACK_NO_CHECK, scripts/prepack.mjs: the same pkg/):
+  // the test task's scripts/check-types-and-lint.mjs type-checks the package's sources, with
+  // --package what only the package's compile would reject.
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MLP_PREPACK_NO_CHECK: '1' } }));
   const packedFiles = (packed[0].files as Array<{ path: string }>).map((f) => f.path);
   expect(packedFiles).toEqual(expect.arrayContaining([PKG.main, PKG.types, 'pkg/cli/main.js', 'bin/mlplatform.js']));
   expect(packed[0].entryCount).toBeGreaterThan(100);
@@ -175,7 +178,7 @@ test('the test task lints without fixing; fixing and the tarball have their own 
   // The type check and eslint (scripts/check-types-and-lint.mjs, the eslint task's folders)
   // run with the other checks and jest, at the same time (scripts/concurrently.mjs); jest in CI
   // mode, never updating snapshots.
-  expect(steps('test')).toMatch(/"exec":"node scripts\/concurrently\.mjs [^"]*'node scripts\/check-types-and-lint\.mjs [^']*lib constructs platforms cli test scripts[^']*' -- jest --passWithNoTests --ci","receiveArgs":true/);
+  expect(steps('test')).toMatch(/"exec":"node scripts\/concurrently\.mjs [^"]*'node scripts\/check-types-and-lint\.mjs [^']*--package tsconfig\.package\.json [^']*lib constructs platforms cli test scripts[^']*' -- jest --passWithNoTests --ci","receiveArgs":true/);
   expect(fs.readFileSync(path.join(ROOT, 'scripts', 'check-types-and-lint.mjs'), 'utf8')).not.toMatch(/\bfix:/);
   expect(steps('test')).not.toMatch(/ -u\b|--updateSnapshot/);
   expect(steps('eslint')).not.toContain('--fix');

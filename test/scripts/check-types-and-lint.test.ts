@@ -65,6 +65,26 @@ describe('scripts/check-types-and-lint.mjs (the test task\'s type check and lint
     expect(r.stdout).not.toContain('TS2322');
   });
 
+  test('--package: a global of a type package only the project loads (jest\'s), in a file the package compiles or one it imports, is a type error', () => {
+    // The project loads @types/jest (from this repository), the package's tsconfig no type package.
+    const typeRoots = [path.join(__dirname, '..', '..', 'node_modules', '@types')];
+    dir = project({
+      'tsconfig.json': JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, typeRoots, types: ['jest'] } }),
+      'tsconfig.package.json': JSON.stringify({ compilerOptions: { ...TSCONFIG.compilerOptions, types: [] }, include: ['src/shipped.ts'] }),
+      'src/shipped.ts': 'import { helper } from \'./helper\';\n\nexport const checks = { expect, helper };\nexport function mock(): jest.Mock | undefined {\n  const test = 1;\n  return test ? undefined : undefined;\n}\n',
+      'src/helper.ts': 'export const helper = (): unknown => describe;\n',
+      'src/unshipped.test.ts': 'test(\'is a test\', () => expect(1).toBe(1));\n',
+    });
+    const r = spawnSync(process.execPath, [SCRIPT, '--cache', 'cache', '--package', 'tsconfig.package.json', 'src'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    const found = r.stdout.split('\n').filter((l) => / - error TS2304/.test(l));
+    expect(found).toEqual([
+      'src/helper.ts:1:38 - error TS2304: Cannot find name \'describe\' where tsconfig.package.json compiles the package: the type package \'jest\' declares it, which tsconfig.json\'s "types" load and tsconfig.package.json\'s do not.',
+      expect.stringMatching(/^src\/shipped\.ts:3:25 - error TS2304: Cannot find name 'expect' /),
+      expect.stringMatching(/^src\/shipped\.ts:4:25 - error TS2304: Cannot find name 'jest' /),
+    ]);
+  });
+
   test('bad arguments: exit 2 with the usage', () => {
     const r = spawnSync(process.execPath, [SCRIPT, '--cache'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
