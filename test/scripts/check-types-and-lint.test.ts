@@ -22,6 +22,7 @@ function project(files: Record<string, string>): string {
   }
   return dir;
 }
+// Each run starts Node, TypeScript and ESLint (about 1.5 s of CPU): slow on a busy machine.
 const check = (dir: string, ...targets: string[]) => spawnSync(process.execPath, [SCRIPT, '--cache', 'cache', ...(targets.length ? targets : ['src'])], { cwd: dir, encoding: 'utf8' });
 
 describe('scripts/check-types-and-lint.mjs (the test task\'s type check and lint, on one program)', () => {
@@ -38,7 +39,7 @@ describe('scripts/check-types-and-lint.mjs (the test task\'s type check and lint
     expect(r.stdout).toMatch(/\(1 type error, 1 lint error\)/);
     // No colours when the output is not a terminal (the test task's log).
     expect(r.stdout).not.toContain('\x1b[');
-  });
+  }, 120_000);
 
   test('an unchanged file is linted again when an edit changes the types it reads, and a finding stays until fixed', () => {
     dir = project({ 'src/refresh.ts': SYNC, 'src/caller.ts': CALLER });
@@ -55,7 +56,7 @@ describe('scripts/check-types-and-lint.mjs (the test task\'s type check and lint
     expect(again.stdout).toMatch(/caller\.ts\n +4:3 +error[^\n]*no-floating-promises/);
     fs.writeFileSync(path.join(dir, 'src', 'refresh.ts'), SYNC);
     expect(check(dir).status).toBe(0);
-  });
+  }, 120_000);
 
   test('a file named to be linted that the tsconfig leaves out is linted with the program\'s types; its type errors are not reported', () => {
     dir = project({ 'src/refresh.ts': ASYNC, 'tool.ts': 'import { refresh } from \'./src/refresh\';\n\nrefresh();\nexport const n: number = \'x\';\n' });
@@ -63,7 +64,7 @@ describe('scripts/check-types-and-lint.mjs (the test task\'s type check and lint
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/tool\.ts\n +3:1 +error[^\n]*no-floating-promises/);
     expect(r.stdout).not.toContain('TS2322');
-  });
+  }, 120_000);
 
   test('--package: a global of a type package only the project loads (jest\'s), in a file the package compiles or one it imports, is a type error', () => {
     // The project loads @types/jest (from this repository), the package's tsconfig no type package.
@@ -83,7 +84,7 @@ describe('scripts/check-types-and-lint.mjs (the test task\'s type check and lint
       expect.stringMatching(/^src\/shipped\.ts:3:25 - error TS2304: Cannot find name 'expect' /),
       expect.stringMatching(/^src\/shipped\.ts:4:25 - error TS2304: Cannot find name 'jest' /),
     ]);
-  });
+  }, 120_000);
 
   test('bad arguments: exit 2 with the usage', () => {
     const r = spawnSync(process.execPath, [SCRIPT, '--cache'], { encoding: 'utf8' });
