@@ -18,7 +18,7 @@ const ESTIMATES = [
   ['/test/package.test.ts', 23_000],
   ['/test/apiserver/platform-', 20_000],
   ['/test/scripts/app-cache.test.ts', 12_000],
-  // Seven runs of scripts/check-types-and-lint.mjs on small projects: about 13 s of CPU, one core.
+  // Six runs of scripts/check-types-and-lint.mjs on small projects: about 15 s of CPU, one core.
   ['/test/scripts/check-types-and-lint.test.ts', 12_000],
   ['/test/cli/main.test.ts', 11_000],
   ['/test/apiserver/', 10_000],
