@@ -221,9 +221,13 @@ describeWithCluster('the serving platform in motion: a real control plane, webho
   }, 180_000);
 
   describe('a broken webhook Service fails the bring-up, naming the webhook, the Service and why', () => {
-    /** The platform with one object changed by `edit` (which returns undefined for the others). */
+    /**
+     * The platform with one object changed by `edit` (which returns undefined for the others), less its CRDs: those are
+     * on the cluster as the bring-up left them, each failure below comes before anything would change them, and a dry
+     * run of KServe's large CRDs was most of what each of these failing bring-ups cost the API server.
+     */
     const broken = (edit: (o: Json) => Json | undefined): DesiredPlatform =>
-      ({ ...desired, objects: desired.objects.map((o) => ({ ...o, json: (edit(JSON.parse(JSON.stringify(o.json))) ?? o.json) as Manifest })) });
+      ({ ...desired, objects: desired.objects.filter((o) => o.json.kind !== 'CustomResourceDefinition').map((o) => ({ ...o, json: (edit(JSON.parse(JSON.stringify(o.json))) ?? o.json) as Manifest })) });
     const webhookService = (o: Json) => o.kind === 'Service' && o.metadata.name === 'kserve-webhook-server-service';
     const slicesOf = () => cluster().client.list('discovery.k8s.io/v1', 'EndpointSlice', { namespace: NS, labelSelector: 'kubernetes.io/service-name=kserve-webhook-server-service' });
     const emptySlices = async () => eventually('the Service without ready endpoints', slicesOf,
