@@ -2,9 +2,9 @@
  * Every default platform is applied whole to a real API server: each by a bring-up in motion
  * (every object created, `checkBringUp` or the like) less the components the server's
  * version cannot take, and those, with every CRD our compilation flags, by
- * platform-version-gates.test.ts. The serving platform by cluster-serving.test.ts
- * (`mlplatform apply` on an empty server, every object stored, its CRD rules compiled for the
- * server's version) and motion-serving.test.ts. This checks that none lacks its files.
+ * platform-version-gates.test.ts. The serving platform by motion-serving.test.ts
+ * (`mlplatform apply` on an empty cluster, every object stored, its CRD rules compiled for the
+ * server's version). This checks that none lacks its files.
  */
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -12,7 +12,7 @@ import { DEFAULT_PLATFORMS } from '../../platforms';
 
 /** The file that brings each default platform up, and how it names the platform there. */
 const BROUGHT_UP_IN: Record<string, { file: string; names: string }> = {
-  'serving': { file: 'cluster-serving.test.ts', names: 'ServingPlatform' },
+  'serving': { file: 'motion-serving.test.ts', names: 'new ServingPlatform(' },
   'model-serving': { file: 'motion-odh.test.ts', names: "built('model-serving')" },
   'opendatahub': { file: 'motion-odh.test.ts', names: "built('opendatahub')" },
   'kubeflow': { file: 'motion-kubeflow.test.ts', names: "new KubeflowPlatform(new App({ outdir: '/nonexistent' }), 'kubeflow', { exampleTenant: true })" },

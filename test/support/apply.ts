@@ -115,10 +115,13 @@ export function prerequisiteCrds(objects: readonly PlatformObject[], externalKin
 /**
  * Applies the objects (in the order given, grouped by phase) and returns an outcome per object.
  * `existingNamespaces` (the platform's: namespaces its prerequisites make, e.g. istio-system)
- * are created first, as the cluster would have them.
+ * are created first, as the cluster would have them. With `dryRun`, every object of the
+ * platform is a server-side dry run (validated and admitted, nothing stored): for a server
+ * that holds the platform's CRDs already (a bring-up in motion made them), the prerequisites'
+ * stand-ins and namespaces are still made for real.
  */
 export async function applyObjects(kc: k8s.KubeConfig, objects: readonly PlatformObject[], externalKinds: ReadonlySet<string> = new Set(),
-  existingNamespaces: readonly string[] = []): Promise<ApplyOutcome[]> {
+  existingNamespaces: readonly string[] = [], options: { readonly dryRun?: boolean } = {}): Promise<ApplyOutcome[]> {
   const outcomes: ApplyOutcome[] = [];
   const client = new KubeClient(kc);
   for (const name of existingNamespaces.filter((n) => n !== 'default' && n !== 'kube-system')) {
@@ -136,7 +139,7 @@ export async function applyObjects(kc: k8s.KubeConfig, objects: readonly Platfor
     const crds: string[] = [];
     for (const o of objects.filter((x) => x.phase === phase)) {
       const json = o.json as { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
-      const mode = DRY_RUN_KINDS.has(json.kind) ? 'dry-run' : 'apply';
+      const mode = options.dryRun || DRY_RUN_KINDS.has(json.kind) ? 'dry-run' : 'apply';
       const base = {
         apiVersion: json.apiVersion,
         kind: json.kind,

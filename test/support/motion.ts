@@ -8,7 +8,7 @@ import { TestCluster } from './cluster';
 import { VolumeProvisioner } from './volumes';
 import { Json } from './watch';
 import { applyPlatform, ApplyOptions, ApplyResult } from '../../lib/cluster/apply';
-import { DesiredPlatform, Manifest } from '../../lib/cluster/desired';
+import { DesiredPlatform, describeRef, Manifest } from '../../lib/cluster/desired';
 import { compareKubernetesVersions } from '../../lib/kubernetes-version';
 import { PlatformModel } from '../../lib/platform';
 import { compileCelRules } from '../../lib/validation';
@@ -216,10 +216,19 @@ export interface BringUpReport {
  * written by kube-controller-manager alone; every pod Running on a node that fits it; every
  * webhook Service with an endpoint the endpointslice controller published; every webhook
  * whose rules match a custom resource of the platform called for it; no player error.
+ * `takenOver`: the objects (`describeRef`) a platform applied before on this cluster left
+ * for this one to adopt (`--adopt`): each of those, and no other, is adopted and written
+ * (configured: its ApplySet label, and its fields where the two platforms differ) instead of
+ * created, and its custom resources' webhooks are those called on an UPDATE.
  */
-export async function checkBringUp(cluster: TestCluster, desired: DesiredPlatform, up: BringUp, since: { calls: number; started: number }): Promise<BringUpReport> {
+export async function checkBringUp(cluster: TestCluster, desired: DesiredPlatform, up: BringUp, since: { calls: number; started: number },
+  takenOver: ReadonlySet<string> = new Set()): Promise<BringUpReport> {
   const { client, agent } = cluster;
-  expect(up.result.outcomes.filter((o) => o.action === 'created' && o.note !== 'generated').length).toBe(desired.objects.length);
+  const actions = new Map(up.result.outcomes.filter((o) => o.note !== 'generated').map((o) => [o.ref, o.action]));
+  const expected = (ref: string) => (takenOver.has(ref) ? 'configured' : 'created');
+  expect(desired.objects.map((o) => describeRef(o.json)).filter((ref) => actions.get(ref) !== expected(ref)).map((ref) => `${ref}: ${actions.get(ref)}, not ${expected(ref)}`)).toEqual([]);
+  expect(up.result.outcomes.filter((o) => o.action === 'created' && o.note !== 'generated').length).toBe(desired.objects.length - takenOver.size);
+  expect(up.lines.filter((l) => l.startsWith('adopting ')).map((l) => /^adopting (\S+ \S+ \S+) from /.exec(l)![1]).sort()).toEqual([...takenOver].sort());
   const generated = (desired.secrets ?? []).filter((s) => s.source === 'generated').map((s) => `v1 Secret ${s.namespace}/${s.name}`).sort();
   expect(up.result.outcomes.filter((o) => o.note === 'generated').map((o) => o.ref).sort()).toEqual(generated);
   const ws = await workloads(cluster, desired);
@@ -243,7 +252,8 @@ export async function checkBringUp(cluster: TestCluster, desired: DesiredPlatfor
   const admissions = calls.filter((c) => c.kind === 'AdmissionReview');
   const missed: string[] = [];
   for (const o of desired.objects.filter((x) => x.phase === '30-resources')) {
-    for (const path of webhookPathsFor(configs, o.json.apiVersion, pluralOf(o.json.kind), 'CREATE', !!o.json.metadata.namespace)) if (!admissions.some((a) => a.path.startsWith(path))) missed.push(`${o.json.kind} ${o.json.metadata.name}: ${path}`);
+    const operation = takenOver.has(describeRef(o.json)) ? 'UPDATE' : 'CREATE';
+    for (const path of webhookPathsFor(configs, o.json.apiVersion, pluralOf(o.json.kind), operation, !!o.json.metadata.namespace)) if (!admissions.some((a) => a.path.startsWith(path))) missed.push(`${o.json.kind} ${o.json.metadata.name} (${operation}): ${path}`);
   }
   expect(missed).toEqual([]);
   expect(cluster.errors()).toEqual([]);

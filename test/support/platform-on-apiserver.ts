@@ -16,6 +16,8 @@ import { Construct } from 'constructs';
 import { ApiServer, describeWithApiServer, startApiServer, skipReason } from './apiserver';
 import { ApplyOutcome, applyObjects, objectId } from './apply';
 import { tooNewComponents } from './motion';
+import { Json } from './watch';
+import { KubeClient } from '../../lib/cluster/client';
 import { compareKubernetesVersions } from '../../lib/kubernetes-version';
 import { Platform, PlatformObject } from '../../lib/platform';
 import { buildPlatform, PlatformBuild } from '../../lib/synth';
@@ -61,6 +63,28 @@ export interface PlatformFactory {
 }
 
 /**
+ * The verdicts of a platform's objects on a server: every object accepted, or its rejection
+ * explained by its component's minimum Kubernetes; the CRDs rejected exactly upstream's own,
+ * and exactly those our compilation for the server's version flags. Returns the rejected CRDs
+ * and the explained lines.
+ */
+function expectVerdicts(outcomes: ApplyOutcome[], objects: readonly PlatformObject[], version: string): { rejectedCrds: string[]; explained: string[] } {
+  expect(outcomes.length).toBe(objects.length);
+  const { explained, unexplained } = explain(outcomes, objects, version);
+  expect(unexplained).toEqual([]);
+  // Each explained rejection names the object, the server's message and the minimum.
+  for (const line of explained) expect(line).toMatch(/^\S+ \S+ \S+ \(.+\): .+ -- explained: \S+ needs Kubernetes \d+\.\d+ \(.+\)$/s);
+  const crds = objects.filter((o) => o.json.kind === 'CustomResourceDefinition');
+  const rejectedCrds = outcomes.filter((o) => o.kind === 'CustomResourceDefinition' && o.error).map((o) => o.name).sort();
+  // The same as upstream's own CRDs on this server, no more.
+  expect(rejectedCrds).toEqual(UPSTREAM_REJECTED_ON_1_28.filter((n) => crds.some((c) => c.json.metadata.name === n)));
+  // What we flag when compiling for the server's version is what the server rejects.
+  const flagged = crds.filter((c) => compileCelRules(c.json, version).length > 0).map((c) => c.json.metadata.name as string).sort();
+  expect(flagged).toEqual(rejectedCrds);
+  return { rejectedCrds, explained };
+}
+
+/**
  * Applies the platform to the server and expects every object accepted, or its rejection
  * explained by its component's minimum Kubernetes (the CRDs rejected exactly those our
  * compilation for the server's version flags). Returns the outcomes. The server may hold
@@ -69,20 +93,45 @@ export interface PlatformFactory {
 export async function expectPlatformOnApiServer(server: ApiServer, platform: Platform): Promise<{ build: PlatformBuild; outcomes: ApplyOutcome[]; explained: string[] }> {
   const build = buildPlatform(platform);
   const outcomes = await applyObjects(server.kubeConfig, build.model.objects, build.model.externalKinds, build.model.platform.existingNamespaces);
-  expect(outcomes.length).toBe(build.model.objects.length);
-  const { explained, unexplained } = explain(outcomes, build.model.objects, server.version);
-  expect(unexplained).toEqual([]);
-  // Each explained rejection names the object, the server's message and the minimum.
-  for (const line of explained) expect(line).toMatch(/^\S+ \S+ \S+ \(.+\): .+ -- explained: \S+ needs Kubernetes \d+\.\d+ \(.+\)$/s);
-  const crds = build.model.objects.filter((o) => o.json.kind === 'CustomResourceDefinition');
-  const rejectedCrds = outcomes.filter((o) => o.kind === 'CustomResourceDefinition' && o.error).map((o) => o.name).sort();
-  // The same as upstream's own CRDs on this server, no more.
-  expect(rejectedCrds).toEqual(UPSTREAM_REJECTED_ON_1_28.filter((n) => crds.some((c) => c.json.metadata.name === n)));
-  // What we flag when compiling for the server's version is what the server rejects.
-  const flagged = crds.filter((c) => compileCelRules(c.json, server.version).length > 0).map((c) => c.json.metadata.name as string).sort();
-  expect(flagged).toEqual(rejectedCrds);
+  const { explained } = expectVerdicts(outcomes, build.model.objects, server.version);
   // Most of the platform went in for real.
   expect(outcomes.filter((o) => !o.error && o.mode === 'apply').length).toBeGreaterThan(outcomes.length / 2);
+  return { build, outcomes, explained };
+}
+
+/**
+ * The same verdicts for a platform whose CRDs a bring-up in motion applied for real on this
+ * server (`appliedCrds`: the CRD objects that bring-up created or took over), without
+ * storing anything: each of the platform's CRDs that is one of `appliedCrds` (the same JSON)
+ * and live on the server has had the server's verdict already (it was applied for real) and
+ * is not sent again (a dry run of a large CRD costs the server nearly what its creation did);
+ * every other object is a server-side dry run, its custom resources checked against the
+ * CRDs the server stores and admitted by the running webhooks. A CRD the bring-up did not
+ * apply must come from a component too new for the server (`tooNewComponents`, which
+ * test/apiserver/platform-version-gates.test.ts applies for real): its dry run is its
+ * verdict.
+ */
+export async function expectPlatformDryRunOnApiServer(server: ApiServer, platform: Platform, appliedCrds: readonly Json[]):
+Promise<{ build: PlatformBuild; outcomes: ApplyOutcome[]; explained: string[] }> {
+  const build = buildPlatform(platform);
+  const objects = build.model.objects;
+  const applied = new Map(appliedCrds.map((c) => [c.metadata.name as string, JSON.stringify(c)]));
+  const live = new Set((await new KubeClient(server.kubeConfig).list('apiextensions.k8s.io/v1', 'CustomResourceDefinition')).map((c) => c.metadata.name as string));
+  const isApplied = (o: PlatformObject) => o.json.kind === 'CustomResourceDefinition' && applied.get(o.json.metadata.name) === JSON.stringify(o.json) && live.has(o.json.metadata.name);
+  const sent = objects.filter((o) => !isApplied(o));
+  const dryRun = await applyObjects(server.kubeConfig, sent, build.model.externalKinds, build.model.platform.existingNamespaces, { dryRun: true });
+  expect(dryRun.length).toBe(sent.length);
+  expect(dryRun.every((o) => o.mode === 'dry-run')).toBe(true);
+  // The CRDs the bring-up applied count as applied, with the server's verdict then: accepted.
+  const outcomes: ApplyOutcome[] = [...dryRun, ...objects.filter(isApplied).map((o) => ({ apiVersion: o.json.apiVersion, kind: o.json.kind, name: o.json.metadata.name, component: o.component.componentName, phase: o.phase, mode: 'apply' as const }))];
+  const { rejectedCrds, explained } = expectVerdicts(outcomes, objects, server.version);
+  // Most of the platform accepted, and most of its CRDs applied for real by the bring-up.
+  expect(outcomes.filter((o) => !o.error).length).toBeGreaterThan(outcomes.length / 2);
+  const crds = objects.filter((o) => o.json.kind === 'CustomResourceDefinition');
+  expect(crds.filter(isApplied).length).toBeGreaterThan(crds.length / 2);
+  // Every other CRD accepted is of a component too new for the server, which the bring-up left out.
+  const tooNew = tooNewComponents(build.model, server.version);
+  expect(crds.filter((c) => !isApplied(c) && !rejectedCrds.includes(c.json.metadata.name) && !tooNew.has(c.component.componentName)).map((c) => c.json.metadata.name)).toEqual([]);
   return { build, outcomes, explained };
 }
 
