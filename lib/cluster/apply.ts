@@ -24,6 +24,7 @@ import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
 import { createSecret, generatedSecretObject, planSecrets, SecretsPlan, secretValues } from './secrets';
+import { applyKnownUnchanged } from './unchanged';
 import { callersIn, waitConversionCaBundle, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
 import { readCommand } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
@@ -416,6 +417,11 @@ async function namespaceExists(client: KubeClient, name: string): Promise<boolea
  * `known` is the object as the checks before the first write read it: used instead of a GET
  * when the dry run shows the same resourceVersion (the object has not changed since), else
  * the object is read again and the dry run repeated.
+ * No dry run at all when the live object shows that the apply would change nothing (apply's
+ * manager owns exactly the object's fields, each with the value it sets: lib/cluster/unchanged.ts).
+ * With `known` that is the object as the checks read it at the start of the run: a change
+ * another manager makes to it while the run goes on is seen by the next run, as one made just
+ * after the run would be.
  */
 async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean, known?: Json): Promise<{ action: ApplyAction; overrode?: string[] }> {
   const json = withPartOf(o.json, id);
@@ -439,6 +445,8 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
       return { action: 'created' };
     }
     const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    // Nothing to change, as the live object shows (its fields and apply's ownership of them): no dry run (lib/cluster/unchanged.ts).
+    if (!legacy && applyKnownUnchanged(live, json, fieldManager)) return { action: 'unchanged' };
     let overrode: string[] | undefined;
     try {
       const preview = await client.apply(json, { fieldManager, dryRun: true, force: false });
