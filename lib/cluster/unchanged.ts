@@ -20,9 +20,9 @@
  * entries, a value the server normalised, a key field it defaulted) answers "not known", and
  * apply asks the server as before. It never answers "unchanged" for an apply that would change
  * something; what it does not see is only what a no-op apply would not change either
- * (fields of other managers, status, defaults), and admission: a mutating webhook that would
- * change the object on every update, or a policy added since that would reject it, are not
- * called for an object whose fields are all as applied.
+ * (fields of other managers, status, defaults), and admission: a webhook or policy of the
+ * cluster is not called for an object whose fields are all as applied (apply still sends a
+ * dry run of each object a webhook of the output guards: lib/cluster/apply.ts).
  */
 import { Json } from './desired';
 
