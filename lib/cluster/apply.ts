@@ -561,7 +561,9 @@ async function prune(client: KubeClient, desired: DesiredPlatform, parent: Apply
   for (const m of candidates) {
     const ref = describeRef(m);
     if (m.kind === 'CustomResourceDefinition' && !options.pruneCrds) {
-      const count = await customResourceCount(client, m);
+      // Members are listed as metadata: the CRD itself says where its custom resources are.
+      const crd = await client.get(m.apiVersion, m.kind, undefined, m.metadata.name);
+      const count = crd ? await customResourceCount(client, crd) : 0;
       if (count > 0) {
         const note = `${count} custom resources of it remain; delete them, or pass --prune-crds to delete the CRD and them`;
         options.reporter.line(`  kept ${ref}: ${note}`);
