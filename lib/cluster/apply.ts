@@ -24,6 +24,7 @@ import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
 import { createSecret, generatedSecretObject, planSecrets, SecretsPlan, secretValues } from './secrets';
+import { applyKnownUnchanged } from './unchanged';
 import { callersIn, waitConversionCaBundle, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
 import { readCommand } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
@@ -327,6 +328,7 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
 
   const model = new ObjectModel(desired.objects);
   const conversions = conversionCrds(model);
+  const guarded = webhookGuard(model);
   for (const phase of PHASES) {
     const inPhase = desired.objects.filter((o) => o.phase === phase);
     if (!inPhase.length) continue;
@@ -366,7 +368,7 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
     for (const component of components) {
       const counts: Record<string, number> = {};
       for (const o of inPhase.filter((x) => x.component === component)) {
-        const { action, overrode } = await applyOne(client, o, id, fieldManager, dryRun, live.get(o.json));
+        const { action, overrode } = await applyOne(client, o, id, fieldManager, dryRun, live.get(o.json), guarded);
         outcomes.push({ ref: describeRef(o.json), component, phase, action, ...(overrode ? { overrode } : {}) });
         counts[action] = (counts[action] ?? 0) + 1;
         if (action === 'configured') reporter.line(`    configured ${describeRef(o.json)}${overrode ? ` (took over fields of ${overrode.join('; ')})` : ''}`);
@@ -416,8 +418,14 @@ async function namespaceExists(client: KubeClient, name: string): Promise<boolea
  * `known` is the object as the checks before the first write read it: used instead of a GET
  * when the dry run shows the same resourceVersion (the object has not changed since), else
  * the object is read again and the dry run repeated.
+ * No dry run at all when the live object shows that the apply would change nothing (apply's
+ * manager owns exactly the object's fields, each with the value it sets: lib/cluster/unchanged.ts).
+ * With `known` that is the object as the checks read it at the start of the run: a change
+ * another manager makes to it while the run goes on is seen by the next run, as one made just
+ * after the run would be.
  */
-async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean, known?: Json): Promise<{ action: ApplyAction; overrode?: string[] }> {
+async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean, known?: Json,
+  guarded: (m: Manifest, plural: string) => boolean = () => true): Promise<{ action: ApplyAction; overrode?: string[] }> {
   const json = withPartOf(o.json, id);
   try {
     let live: Json | undefined = known;
@@ -439,6 +447,8 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
       return { action: 'created' };
     }
     const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    // Nothing to change, as the live object shows (its fields and apply's ownership of them): no dry run (lib/cluster/unchanged.ts).
+    if (!legacy && applyKnownUnchanged(live, json, fieldManager) && !guarded(json, (await client.resourceOf(json.apiVersion, json.kind)).plural)) return { action: 'unchanged' };
     let overrode: string[] | undefined;
     try {
       const preview = await client.apply(json, { fieldManager, dryRun: true, force: false });
@@ -455,9 +465,28 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
     }
     return { action: 'configured', overrode };
   } catch (e) {
-    if (e instanceof ChangedSince) return applyOne(client, o, id, fieldManager, dryRun);
+    if (e instanceof ChangedSince) return applyOne(client, o, id, fieldManager, dryRun, undefined, guarded);
     throw withObject(e, o);
   }
+}
+
+/**
+ * Whether a webhook of the output sees an update of an object: an admission webhook whose
+ * rules could match it (group, resource, UPDATE; any version, scope or selector, to be sure),
+ * or the conversion webhook of its kind. Such an object is always sent as a dry run, even when
+ * the live object shows that nothing would change: the dry run calls those webhooks, so that a
+ * re-apply still finds a webhook that no longer answers (a Service without endpoints, a serving
+ * certificate for other names) where the platform's own objects meet it.
+ */
+function webhookGuard(model: ObjectModel<DesiredObject>): (m: Manifest, plural: string) => boolean {
+  const anyOf = (list: unknown, ...values: string[]) => Array.isArray(list) && list.some((x) => values.includes(x));
+  const rules = model.webhooks.filter((w) => w.type !== 'conversion').flatMap((w) => w.rules);
+  const converted = new Set(model.webhooks.filter((w) => w.type === 'conversion').map((w) => `${w.owner.json.spec?.group}/${w.owner.json.spec?.names?.kind}`));
+  return (m, plural) => {
+    const group = groupOf(m.apiVersion);
+    if (converted.has(`${group}/${m.kind}`)) return true;
+    return rules.some((r) => anyOf(r?.apiGroups, '*', group) && anyOf(r?.resources, '*', '*/*', plural) && anyOf(r?.operations, '*', 'UPDATE'));
+  };
 }
 
 /** The object changed after the checks before the first write read it (or conflicts): applyOne reads it again. */
@@ -532,7 +561,9 @@ async function prune(client: KubeClient, desired: DesiredPlatform, parent: Apply
   for (const m of candidates) {
     const ref = describeRef(m);
     if (m.kind === 'CustomResourceDefinition' && !options.pruneCrds) {
-      const count = await customResourceCount(client, m);
+      // Members are listed as metadata: the CRD itself says where its custom resources are.
+      const crd = await client.get(m.apiVersion, m.kind, undefined, m.metadata.name);
+      const count = crd ? await customResourceCount(client, crd) : 0;
       if (count > 0) {
         const note = `${count} custom resources of it remain; delete them, or pass --prune-crds to delete the CRD and them`;
         options.reporter.line(`  kept ${ref}: ${note}`);

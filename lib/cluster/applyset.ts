@@ -105,7 +105,8 @@ export class UnresolvedKindError extends Error {}
  * of its group the server serves it (a group's preferred version need not serve every kind:
  * serving.kserve.io prefers v1beta1, ClusterServingRuntime is only in v1alpha1). A kind the
  * server serves in no version is an UnresolvedKindError: its members, if any, could not be
- * listed, so pruning without them would leave them behind unseen.
+ * listed, so pruning without them would leave them behind unseen. Each member comes as its
+ * apiVersion, kind and metadata only (a list of a platform's CRDs would otherwise be megabytes).
  */
 export async function listMembers(client: KubeClient, id: string, state: ApplySetState, parent: ApplySetParent,
   options: { mayBeUnserved?: ReadonlySet<string> } = {}): Promise<Json[]> {
@@ -124,8 +125,8 @@ export async function listMembers(client: KubeClient, id: string, state: ApplySe
       continue;
     }
     const { apiVersion, info } = found;
-    if (!info.namespaced) out.push(...await client.list(apiVersion, kind, { labelSelector: selector }));
-    else for (const ns of namespaces) out.push(...await client.list(apiVersion, kind, { namespace: ns, labelSelector: selector }));
+    if (!info.namespaced) out.push(...await client.list(apiVersion, kind, { labelSelector: selector, metadataOnly: true }));
+    else for (const ns of namespaces) out.push(...await client.list(apiVersion, kind, { namespace: ns, labelSelector: selector, metadataOnly: true }));
   }
   if (unresolved.length) {
     throw new UnresolvedKindError(`ApplySet ${parent.namespace}/${parent.name} lists ${unresolved.join(', ')} in ${APPLYSET_GROUP_KINDS}, ` +

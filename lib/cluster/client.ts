@@ -104,6 +104,9 @@ export function loadKubeClient(): typeof import('@kubernetes/client-node') {
   return require('@kubernetes/client-node');
 }
 
+/** The Accept header of a list as PartialObjectMetadataList (plain JSON when a server cannot). */
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
 export class KubeClient {
   private readonly discovery = new Map<string, Promise<Map<string, ResourceInfo>>>();
   /** The keep-alive agent for the TLS settings the kubeconfig gave (see `agentFor`). */
@@ -159,13 +162,13 @@ export class KubeClient {
    * request this client sends is safe to repeat: server-side apply, get, list, delete (a
    * repeated delete finds nothing: 404), status writes, access reviews.
    */
-  public async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<any> {
+  public async request(method: string, path: string, body?: unknown, contentType = 'application/json', accept = 'application/json'): Promise<any> {
     const start = Date.now();
     let delay = this.retry.initialDelayMs;
     for (let attempt = 1; ; attempt++) {
       if (this.interrupted) throw new InterruptedError();
       try {
-        return await this.send(method, path, body, contentType);
+        return await this.send(method, path, body, contentType, accept);
       } catch (e) {
         if (!isTransient(e)) throw e;
         const retryAfter = e instanceof ApiError && e.status === 429 ? Number((e.details as Json | undefined)?.details?.retryAfterSeconds ?? 0) * 1000 : 0;
@@ -182,9 +185,9 @@ export class KubeClient {
     }
   }
 
-  private async send(method: string, path: string, body: unknown, contentType: string): Promise<any> {
+  private async send(method: string, path: string, body: unknown, contentType: string, accept: string): Promise<any> {
     const url = new URL(this.server + path);
-    const opts: https.RequestOptions = { method, headers: { Accept: 'application/json' } };
+    const opts: https.RequestOptions = { method, headers: { Accept: accept } };
     await this.kubeConfig.applyToHTTPSOptions(opts);
     // Through a proxy, client-node's own agent (a proxy agent) is kept.
     if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) opts.agent = this.agentFor(opts);
@@ -309,8 +312,13 @@ export class KubeClient {
     }
   }
 
-  /** Objects of a kind (all namespaces, or one), optionally by label selector. */
-  public async list(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string } = {}): Promise<Json[]> {
+  /**
+   * Objects of a kind (all namespaces, or one), optionally by label selector. `metadataOnly`:
+   * each object as apiVersion, kind and metadata (the server sends PartialObjectMetadata), for
+   * callers that need no more: a list of CRDs is then a few kilobytes, not megabytes the server
+   * must encode (and this process parse).
+   */
+  public async list(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string; metadataOnly?: boolean } = {}): Promise<Json[]> {
     const info = await this.resourceOf(apiVersion, kind);
     const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
     const ns = info.namespaced && options.namespace ? `/namespaces/${encodeURIComponent(options.namespace)}` : '';
@@ -319,8 +327,8 @@ export class KubeClient {
     let cont: string | undefined;
     do {
       const page = `${base}${ns}/${info.plural}${q}${cont ? `${q ? '&' : '?'}continue=${encodeURIComponent(cont)}` : ''}`;
-      const list = await this.request('GET', page);
-      for (const item of list.items ?? []) out.push({ apiVersion, kind, ...item });
+      const list = await this.request('GET', page, undefined, undefined, options.metadataOnly ? METADATA_LIST : undefined);
+      for (const item of list.items ?? []) out.push(options.metadataOnly ? { apiVersion, kind, metadata: item.metadata } : { apiVersion, kind, ...item });
       cont = list.metadata?.continue || undefined;
     } while (cont);
     return out;

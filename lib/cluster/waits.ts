@@ -165,7 +165,10 @@ export const storageVersionOf = (crd: Json): string | undefined => (crd.spec?.ve
 export async function waitConversionCaBundle(client: KubeClient, crd: Json, apiVersion: string, options: WaitOptions = {}): Promise<void> {
   const version = apiVersion.split('/').pop();
   if (!version || version === storageVersionOf(crd)) return;
-  const backendInjects = await injectedByBackend(client, crd);
+  // Whether the backend injects matters only when no annotation asks an injector (and the CRD converts by webhook at all).
+  const asks = Object.keys(CA_INJECTION_ANNOTATIONS).some((a) => crd.metadata?.annotations?.[a]);
+  if (!conversionCaBundleReadiness(crd, true)) return;
+  const backendInjects = !asks && await injectedByBackend(client, crd);
   if (!conversionCaBundleReadiness(crd, backendInjects)) return;
   await waitUntil(describeRef(crd as Manifest), `given its CA bundle for the conversion webhook (${apiVersion} objects are converted to ${storageVersionOf(crd)})`, async () => {
     const live = await client.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, crd.metadata.name);
@@ -202,7 +205,9 @@ async function injectedByBackend(client: KubeClient, obj: Json): Promise<boolean
 export async function waitReady(client: KubeClient, obj: Manifest, options: WaitOptions = {}): Promise<void> {
   // An object that asks an injector waits for it whoever else could inject: no need to look.
   const asks = Object.keys(CA_INJECTION_ANNOTATIONS).some((a) => obj.metadata?.annotations?.[a]);
-  const backendInjects = !asks && await injectedByBackend(client, obj);
+  // Only a webhook configuration waits here for a CA bundle (a CRD's conversion webhook is waited for before its custom resources).
+  const configuration = obj.kind === 'ValidatingWebhookConfiguration' || obj.kind === 'MutatingWebhookConfiguration';
+  const backendInjects = !asks && configuration && await injectedByBackend(client, obj);
   if (caBundleReadiness(obj, backendInjects)) {
     await waitUntil(describeRef(obj), 'given its CA bundle', async () => {
       const live = await client.get(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);

@@ -306,6 +306,56 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(after?.webhooks[0].clientConfig.caBundle).toBe(Buffer.from('a CA').toString('base64'));
   }, 120_000);
 
+  test('UNCHANGED: applying an unchanged platform again sends no dry run where the live objects show nothing would change; a field another manager changed, one left out of the output and one added are still applied', async () => {
+    const p = platform('again', 'again', [component('sprockets', 'again', { caInjected: true })]);
+    await applyPlayed(client(), p);
+    // A client that records the dry runs apply sends.
+    const c = client();
+    const dryRuns: string[] = [];
+    const apply = c.apply.bind(c);
+    c.apply = (obj, options) => {
+      if (options.dryRun) dryRuns.push(`${obj.kind} ${obj.metadata.name}`);
+      return apply(obj, options);
+    };
+    // A CA injector fills the caBundle (a field apply does not set) meanwhile.
+    const vwc = (await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'sprockets-validating'))!;
+    await client().request('PUT', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/sprockets-validating?fieldManager=cainjector',
+      { ...vwc, webhooks: vwc.webhooks.map((w: { clientConfig: object }) => ({ ...w, clientConfig: { ...w.clientConfig, caBundle: Buffer.from('a CA').toString('base64') } })) });
+    const again = await applyPlayed(c, p);
+    expect(again.result.unchanged).toBe(true);
+    expect(again.result.outcomes.map((o) => o.action)).toEqual(p.objects.map(() => 'unchanged'));
+    // All but two: the webhook configuration, whose rules are a list owned whole to which the
+    // server adds a default (scope: *), so whether it equals the output is the server's to say;
+    // and the custom resource its webhook guards (a dry run calls the webhook: a re-apply still
+    // finds a webhook that no longer answers).
+    const asked = ['ValidatingWebhookConfiguration sprockets-validating', 'Sprocket default'];
+    expect(dryRuns).toEqual(asked);
+
+    // Someone else sets a field apply owns: the dry run finds it, and the forced apply takes it back.
+    const edit: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sprockets-config', namespace: 'again' }, data: { level: 'debug' } };
+    await client().apply(edit, { fieldManager: 'kubectl-edit' });
+    dryRuns.length = 0;
+    const edited = await applyPlayed(c, p);
+    expect(edited.result.outcomes.filter((o) => o.action !== 'unchanged').map((o) => `${o.ref}: ${o.action} ${o.overrode?.join() ?? ''}`))
+      .toEqual(['v1 ConfigMap again/sprockets-config: configured kubectl-edit: .data.level']);
+    // (A dry run that conflicts is made again after a fresh read: twice for the ConfigMap.)
+    expect([...new Set(dryRuns)]).toEqual(['ConfigMap sprockets-config', ...asked]);
+    expect((await client().get('v1', 'ConfigMap', 'again', 'sprockets-config'))?.data).toEqual({ level: 'info' });
+
+    // A field added to the output, then left out again: each applied, the second removes it.
+    const withExtra = (extra?: string): DesiredPlatform => ({ ...p, objects: p.objects.map((o) => (o.json.kind === 'ConfigMap' ? { ...o, json: { ...o.json, data: { level: 'info', ...(extra ? { extra } : {}) } } } : o)) });
+    for (const [q, data] of [[withExtra('1'), { level: 'info', extra: '1' }], [withExtra(), { level: 'info' }]] as const) {
+      dryRuns.length = 0;
+      const r = await applyPlayed(c, q);
+      expect(r.result.outcomes.filter((o) => o.action !== 'unchanged').map((o) => `${o.ref}: ${o.action}`)).toEqual(['v1 ConfigMap again/sprockets-config: configured']);
+      expect(dryRuns).toEqual(['ConfigMap sprockets-config', ...asked]);
+      expect((await client().get('v1', 'ConfigMap', 'again', 'sprockets-config'))?.data).toEqual(data);
+    }
+    // The caBundle stays as the injector wrote it.
+    expect((await client().get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', undefined, 'sprockets-validating'))?.webhooks[0].clientConfig.caBundle)
+      .toBe(Buffer.from('a CA').toString('base64'));
+  }, 120_000);
+
   test('prune deletes what left the output: webhooks first, in reverse phase order; keeps a CRD with custom resources unless --prune-crds', async () => {
     const both = platform('prune', 'prune', [component('keeps', 'prune'), component('leaves', 'prune')]);
     await applyPlayed(client(), both);
