@@ -11,6 +11,9 @@ export type WatchEvent = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export const keyOf = (o: Json): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
 
+const FIRST_BACKOFF = 250;
+const MAX_BACKOFF = 2000;
+
 export class ObjectWatch {
   /** namespace/name (cluster-scoped: /name) -> the object as last seen. */
   public readonly items = new Map<string, Json>();
@@ -18,6 +21,8 @@ export class ObjectWatch {
   private stopped = false;
   private resourceVersion?: string;
   private timer?: NodeJS.Timeout;
+  /** The wait before the next try after a failed one; doubled per failure, reset by an event. */
+  private backoff = FIRST_BACKOFF;
 
   constructor(private readonly kubeConfig: k8s.KubeConfig, public readonly path: string, private readonly onChange: (type: WatchEvent, obj: Json) => void) {}
 
@@ -46,18 +51,28 @@ export class ObjectWatch {
             return;
           }
           this.resourceVersion = obj.metadata?.resourceVersion;
+          this.backoff = FIRST_BACKOFF;
           const key = keyOf(obj);
           if (type === 'DELETED') this.items.delete(key);
           else this.items.set(key, obj);
           this.onChange(type as WatchEvent, obj);
         },
-        () => this.retry(100));
+        // A watch the server ended is resumed at once; one that failed (404 while the type
+        // is not served) waits longer each time, as client-go's reflector does: each try is a
+        // new TLS connection, and a stand-in polling every 100 ms for a CRD applied minutes
+        // later cost the API server seconds of handshakes.
+        (err: unknown) => (err ? this.failed() : this.retry(100)));
       // Stopped while connecting: end the watch now.
       if (this.stopped) this.abort.abort();
     } catch {
       // Not served yet (404 until its CRD is there), or the server is going away.
-      this.retry(500);
+      this.failed();
     }
+  }
+
+  private failed(): void {
+    this.retry(this.backoff);
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF);
   }
 
   public stop(): void {
