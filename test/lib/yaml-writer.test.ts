@@ -154,7 +154,7 @@ describe('toYamlDocument', () => {
     expect(checked.size).toBeGreaterThan(50);
   });
 
-  test('the memo of the package\'s answers: only a digest of what the package wrote for the same data passes unasked; other code, another use, MLP_TEST_MEMO=0 or a damaged file start empty', () => {
+  test('the memo of the package\'s answers: only a digest of what the package wrote for the same data passes unasked; other code, another use, MLP_TEST_MEMO=0 or a damaged file start empty; answers no longer asked for do not pile up', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-tool-memo-'));
     try {
       const file = path.join(dir, 'x-1.json');
@@ -172,6 +172,14 @@ describe('toYamlDocument', () => {
       other.set('k', 'v');
       other.flush();
       expect(fs.readdirSync(dir)).toEqual(['x-2.json']);
+      // Answers no longer asked for are dropped once they outnumber the used ones (past 1,000).
+      const old = Object.fromEntries(Array.from({ length: 1100 }, (_, i) => [`old-${i}`, 'v']));
+      fs.writeFileSync(path.join(dir, 'x-2.json'), JSON.stringify(old));
+      const pruned = new ToolMemo(path.join(dir, 'x-2.json'), 'x');
+      expect(pruned.get('old-1')).toBe('v');
+      pruned.set('new', 'v');
+      pruned.flush();
+      expect(Object.keys(JSON.parse(fs.readFileSync(path.join(dir, 'x-2.json'), 'utf8'))).sort()).toEqual(['new', 'old-1']);
       fs.writeFileSync(path.join(dir, 'x-2.json'), '{"k": "v"');
       expect(new ToolMemo(path.join(dir, 'x-2.json'), 'x').get('k')).toBeUndefined();
       // Keyed by the tool's code and the use: an edited file of the tool is another memo.

@@ -27,6 +27,8 @@ export class ToolMemo {
   }
 
   private readonly entries = new Map<string, string>();
+  /** Keys this process asked for or set: what a flush keeps once old entries outnumber them. */
+  private readonly used = new Set<string>();
   private added = 0;
 
   /** `file`: where the memo is kept (undefined: nowhere, nothing is read or written); `name`: its use. */
@@ -44,18 +46,27 @@ export class ToolMemo {
 
   /** The answer kept for this input key, if any. */
   get(key: string): string | undefined {
+    this.used.add(key);
     return this.entries.get(key);
   }
 
   set(key: string, value: string): void {
+    this.used.add(key);
     if (this.entries.get(key) === value) return;
     this.entries.set(key, value);
     this.added++;
   }
 
-  /** Writes the memo when something was added (whole, through a temporary file), and removes the memos of other code for this name. */
+  /**
+   * Writes the memo when something was added (whole, through a temporary file), and removes the
+   * memos of other code for this name. Answers for inputs that no longer occur (an edited file's
+   * old text) pile up; once they outnumber the ones this process used, only those are written.
+   */
   flush(): void {
     if (!this.file || this.added === 0) return;
+    if (this.entries.size > 2 * this.used.size + 1000) {
+      for (const k of [...this.entries.keys()]) if (!this.used.has(k)) this.entries.delete(k);
+    }
     try {
       const dir = path.dirname(this.file);
       fs.mkdirSync(dir, { recursive: true });
