@@ -11,10 +11,34 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { digest, ToolMemo } from '../support/tool-memo';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LIB = path.join(ROOT, 'lib');
+
+/** TypeScript, loaded only when a file's specifiers are not in the memo (loading it is about a second of CPU). */
+let typescript: typeof TS | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadTs = (): typeof TS => (typescript ??= require('typescript') as typeof TS);
+
+/**
+ * The specifiers of each text found in an earlier run (test/support/tool-memo.ts), by the text's
+ * digest, TypeScript's code and this file's (the walkers below): a text, a TypeScript or a walker
+ * changed since is read again.
+ */
+const memo = ToolMemo.open('import-specifiers', [path.join(ROOT, 'node_modules', 'typescript', 'package.json'), path.join(ROOT, 'node_modules', 'typescript', 'lib', 'typescript.js'), __filename]);
+afterAll(() => memo.flush());
+
+/** The module specifiers a .ts text declares and the ones its JavaScript requires. */
+function specifiersOf(file: string, text: string): { readonly declared: string[]; readonly required: string[] } {
+  const key = digest(text);
+  const kept = memo.get(key);
+  if (kept !== undefined) return JSON.parse(kept);
+  const found = { declared: declaredSpecifiers(file, text), required: requiredSpecifiers(file, text) };
+  memo.set(key, JSON.stringify(found));
+  return found;
+}
 
 /** Import graph of one folder: module (path from the folder's parent, e.g. lib/crd.ts) -> modules it imports, by kind. */
 interface ImportGraph {
@@ -40,9 +64,10 @@ function resolveIn(root: string, from: string, specifier: string): string | unde
 
 /** Relative module specifiers of every import and re-export declaration (type-only ones included). */
 function declaredSpecifiers(file: string, text: string): string[] {
+  const ts = loadTs();
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
   const out: string[] = [];
-  const visit = (node: ts.Node) => {
+  const visit = (node: TS.Node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push(node.moduleSpecifier.text);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
@@ -56,13 +81,14 @@ function declaredSpecifiers(file: string, text: string): string[] {
 
 /** Module specifiers of the `require("...")` calls the transpiled file makes at load time or later. */
 function requiredSpecifiers(file: string, text: string): string[] {
+  const ts = loadTs();
   const js = ts.transpileModule(text, {
     fileName: file,
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, isolatedModules: true, esModuleInterop: true },
   }).outputText;
   const source = ts.createSourceFile(`${file}.js`, js, ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
   const out: string[] = [];
-  const visit = (node: ts.Node) => {
+  const visit = (node: TS.Node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])) {
       out.push(node.arguments[0].text);
     }
@@ -77,8 +103,9 @@ function importGraph(root: string): ImportGraph {
   const rel = (f: string) => path.relative(path.dirname(root), f);
   for (const file of tsFiles(root)) {
     const text = fs.readFileSync(file, 'utf8');
-    const values = new Set(requiredSpecifiers(file, text).map((s) => resolveIn(root, file, s)).filter((f): f is string => f !== undefined).map(rel));
-    const types = new Set(declaredSpecifiers(file, text).map((s) => resolveIn(root, file, s)).filter((f): f is string => f !== undefined).map(rel));
+    const { declared, required } = specifiersOf(file, text);
+    const values = new Set(required.map((s) => resolveIn(root, file, s)).filter((f): f is string => f !== undefined).map(rel));
+    const types = new Set(declared.map((s) => resolveIn(root, file, s)).filter((f): f is string => f !== undefined).map(rel));
     for (const v of values) types.delete(v);
     graph.value.set(rel(file), values);
     graph.type.set(rel(file), types);

@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { serialize } from 'v8';
 import { ApiObject, App } from 'cdk8s';
@@ -8,9 +9,29 @@ import { dataDifference } from './support';
 import { CustomResourceDefinition } from '../../lib/crd';
 import { Platform } from '../../lib/platform';
 import { CORE_TAG_TESTS, toYamlDocument, toYamlDocuments } from '../../lib/yaml-writer';
+import { digest, ToolMemo } from '../support/tool-memo';
 
 // The fast writer must produce exactly what the `yaml` package writes with synth's options.
-const reference = (doc: unknown) => stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+const REFERENCE_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false } as const;
+const reference = (doc: unknown) => stringify(doc, REFERENCE_OPTIONS);
+
+/**
+ * The digest of what the `yaml` package wrote for a document (by its dataKey) in an earlier run,
+ * with these options and this copy of the package (test/support/tool-memo.ts): a document the
+ * writer writes to that digest is written as the package would write it, without running the
+ * package on it again (it takes some 7 s of CPU over the default platforms, the writer 0.3 s).
+ * Anything else is compared with the package's output, live.
+ */
+const referenceMemo = () => ToolMemo.open(`yaml-stringify-${digest(JSON.stringify(REFERENCE_OPTIONS)).slice(0, 8)}`, [path.join(path.dirname(require.resolve('yaml')), '..')]);
+
+/** Expects the writer to write `doc` (whose dataKey is `key`) as the `yaml` package does, asking the package unless the memo knows the answer. */
+function expectAsPackageWrites(doc: unknown, key: string, memo: ToolMemo): void {
+  const ours = toYamlDocument(doc);
+  if (memo.get(key) === digest(ours)) return;
+  const want = reference(doc);
+  expect(ours).toBe(want);
+  memo.set(key, digest(want));
+}
 
 /**
  * Every Platform class exported by platforms/*.ts that builds with its default props, each
@@ -96,6 +117,7 @@ describe('toYamlDocument', () => {
   test('writes every object of every default platform exactly as the yaml package does', () => {
     const platforms = defaultPlatforms();
     expect(platforms.length).toBeGreaterThan(0);
+    const memo = referenceMemo();
     let count = 0;
     const checked = new Set<string>();
     for (const p of platforms) {
@@ -105,9 +127,10 @@ describe('toYamlDocument', () => {
         const key = dataKey(d);
         if (checked.has(key)) continue;
         checked.add(key);
-        expect(toYamlDocument(d)).toBe(reference(d));
+        expectAsPackageWrites(d, key, memo);
       }
     }
+    memo.flush();
     expect(count).toBeGreaterThan(50);
     expect(checked.size).toBeGreaterThan(50);
   });
@@ -129,6 +152,49 @@ describe('toYamlDocument', () => {
     }
     expect(count).toBeGreaterThan(50);
     expect(checked.size).toBeGreaterThan(50);
+  });
+
+  test('the memo of the package\'s answers: only a digest of what the package wrote for the same data passes unasked; other code, another use, MLP_TEST_MEMO=0 or a damaged file start empty; answers no longer asked for do not pile up', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlp-tool-memo-'));
+    try {
+      const file = path.join(dir, 'x-1.json');
+      const doc = { a: 'true', b: [1, { c: 'd' }] };
+      const key = dataKey(doc);
+      // A wrong digest kept for the document: the package is asked, and its answer's digest replaces it.
+      const memo = new ToolMemo(file, 'x');
+      memo.set(key, digest('a: true\n'));
+      expectAsPackageWrites(doc, key, memo);
+      expect(memo.get(key)).toBe(digest(reference(doc)));
+      memo.flush();
+      expect(new ToolMemo(file, 'x').get(key)).toBe(digest(reference(doc)));
+      // Flushing the memo of other code for the same use removes this one's file.
+      const other = new ToolMemo(path.join(dir, 'x-2.json'), 'x');
+      other.set('k', 'v');
+      other.flush();
+      expect(fs.readdirSync(dir)).toEqual(['x-2.json']);
+      // Answers no longer asked for are dropped once they outnumber the used ones (past 1,000).
+      const old = Object.fromEntries(Array.from({ length: 1100 }, (_, i) => [`old-${i}`, 'v']));
+      fs.writeFileSync(path.join(dir, 'x-2.json'), JSON.stringify(old));
+      const pruned = new ToolMemo(path.join(dir, 'x-2.json'), 'x');
+      expect(pruned.get('old-1')).toBe('v');
+      pruned.set('new', 'v');
+      pruned.flush();
+      expect(Object.keys(JSON.parse(fs.readFileSync(path.join(dir, 'x-2.json'), 'utf8'))).sort()).toEqual(['new', 'old-1']);
+      fs.writeFileSync(path.join(dir, 'x-2.json'), '{"k": "v"');
+      expect(new ToolMemo(path.join(dir, 'x-2.json'), 'x').get('k')).toBeUndefined();
+      // Keyed by the tool's code and the use: an edited file of the tool is another memo.
+      const tool = path.join(dir, 'tool');
+      fs.mkdirSync(tool);
+      fs.writeFileSync(path.join(tool, 'index.js'), 'one');
+      const before = ToolMemo.open('use', [tool]).file;
+      expect(ToolMemo.open('use', [tool]).file).toBe(before);
+      expect(ToolMemo.open('other-use', [tool]).file).not.toBe(before);
+      fs.writeFileSync(path.join(tool, 'index.js'), 'two');
+      expect(ToolMemo.open('use', [tool]).file).not.toBe(before);
+      expect(ToolMemo.open('use', [tool], { MLP_TEST_MEMO: '0' }).file).toBeUndefined();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('checks each distinct document once, and only documents that are the same data count as one', () => {

@@ -108,7 +108,6 @@ describe('synth through scripts/app.js', () => {
   const work = tmp('synth');
   const cacheDir = path.join(work, 'cache');
   const caches = path.join(work, 'caches');
-  const verdicts = path.join(caches, 'verdicts');
   const env = { ...process.env, MLP_PLATFORMS: 'serving', MLP_SYNTH_CACHE_DIR: cacheDir, MLP_SYNTH_CACHE: '', MLP_CACHE_DIR: caches };
   const run = (outdir: string, extra: Record<string, string> = {}) =>
     spawnSync(process.execPath, [APP], { cwd: work, encoding: 'utf8', env: { ...env, ...extra, CDK8S_OUTDIR: outdir } });
@@ -126,30 +125,35 @@ describe('synth through scripts/app.js', () => {
   };
   const entries = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((n) => /^[0-9a-f]{64}$/.test(n)) : []);
 
-  test('a second synth with the same inputs reuses the first one\'s output, byte for byte; a tampered entry is rebuilt; MLP_SYNTH_CACHE=0 bypasses it', () => {
-    const bypassed = run('dist', { MLP_SYNTH_CACHE: '0' });
-    expect(bypassed.status).toBe(0);
+  /**
+   * The output of a synth into dist/ with every cache off (MLP_SYNTH_CACHE=0: neither the output
+   * nor the checks' verdicts nor the phase files' YAML; MLP_CODE_CACHE=0: no V8 code cache): what
+   * every synth with the same inputs below must write. Run once, by the first test that needs it.
+   */
+  let reference: Record<string, string> | undefined;
+  const referenceOutput = () => {
+    if (reference) return reference;
+    const off = run('dist', { MLP_SYNTH_CACHE: '0', MLP_CODE_CACHE: '0' });
+    expect(off.status).toBe(0);
     expect(entries()).toEqual([]);
     // MLP_SYNTH_CACHE=0 keeps no verdicts of the checks (nor any other work) either; a synth that runs keeps them.
     expect(fs.existsSync(caches)).toBe(false);
-    const expected = tree(path.join(work, 'dist'));
-    expect(Object.keys(expected)).toContain(path.join('serving', 'kustomization.yaml'));
+    reference = tree(path.join(work, 'dist'));
+    expect(Object.keys(reference)).toContain(path.join('serving', 'kustomization.yaml'));
+    expect(Object.keys(reference)).toContain(path.join('serving', '00-foundation', 'kserve.yaml'));
     fs.rmSync(path.join(work, 'dist'), { recursive: true });
+    return reference;
+  };
+
+  test('a second synth with the same inputs reuses the first one\'s output, byte for byte; a tampered entry is rebuilt; MLP_SYNTH_CACHE=0 bypasses it', () => {
+    const expected = referenceOutput();
 
     const first = run('dist');
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(/output reused/);
     expect(entries()).toHaveLength(1);
     const [distEntry] = entries();
-    const [codeFolder] = fs.readdirSync(verdicts);
-    const verdictFiles = () => fs.readdirSync(path.join(verdicts, codeFolder)).filter((f) => f.endsWith('.tsv'));
-    expect(verdictFiles()).toHaveLength(1);
-    // After an edit (another input, so the output is not reused), the objects it left as they were
-    // are not validated again: that process found no new verdict to write.
-    const edited = run('edited', { MLP_TARGET_REVISION: 'edited' });
-    expect(edited.status).toBe(0);
-    expect(edited.stdout).not.toMatch(/output reused/);
-    expect(verdictFiles()).toHaveLength(1);
+    expect(tree(path.join(work, 'dist'))).toEqual(expected);
     fs.rmSync(path.join(work, 'dist'), { recursive: true });
 
     const second = run('dist');
@@ -184,23 +188,27 @@ describe('synth through scripts/app.js', () => {
   // Every cache changes how fast a synth is, never what it writes: the output of a synth after an
   // edit with every cache on (the checks' verdicts and the phase files' YAML of the synth before,
   // lib/cache.ts; V8's code cache, scripts/app.js) is the output of one with every cache off.
-  test('with every cache on, a synth after an edit writes byte for byte what a synth with every cache off writes', () => {
+  test('with every cache on, a synth after an edit writes byte for byte what a synth with every cache off writes, and validates no object the synth before it validated', () => {
+    const expected = referenceOutput();
+    fs.rmSync(path.join(work, 'dist'), { recursive: true, force: true });
     const fresh = path.join(work, 'fresh-caches');
     const on = { MLP_CACHE_DIR: fresh, MLP_SYNTH_CACHE_DIR: path.join(fresh, 'synth') };
-    // One output folder for both (its path is in the GitOps files).
-    const off = run('compared', { MLP_SYNTH_CACHE: '0', MLP_CODE_CACHE: '0', MLP_TARGET_REVISION: 'after-edit' });
-    expect(off.status).toBe(0);
-    const expected = tree(path.join(work, 'compared'));
-    expect(Object.keys(expected)).toContain(path.join('serving', '00-foundation', 'kserve.yaml'));
-    fs.rmSync(path.join(work, 'compared'), { recursive: true });
-    expect(run('warm', { ...on, MLP_TARGET_REVISION: 'before-edit' }).status).toBe(0);
-    const edited = run('compared', { ...on, MLP_TARGET_REVISION: 'after-edit' });
+    // The synth before the edit: another revision, another output folder (its path is in the GitOps files).
+    const before = run('before-edit', { ...on, MLP_TARGET_REVISION: 'before-edit' });
+    expect(before.status).toBe(0);
+    const [codeFolder] = fs.readdirSync(path.join(fresh, 'verdicts'));
+    const verdictFiles = () => fs.readdirSync(path.join(fresh, 'verdicts', codeFolder)).filter((f) => f.endsWith('.tsv'));
+    expect(verdictFiles()).toHaveLength(1);
+    // The edit (back to the reference's inputs): not the same inputs, so the output is not reused.
+    const edited = run('dist', on);
     expect(edited.status).toBe(0);
     expect(edited.stdout).not.toMatch(/output reused/);
-    // The edit's synth used what the one before kept.
-    expect(fs.readdirSync(path.join(fresh, 'verdicts')).length).toBeGreaterThan(0);
+    // It used what the one before kept: the objects the edit left as they were are not validated
+    // again, so that process found no new verdict to write.
+    expect(verdictFiles()).toHaveLength(1);
     expect(fs.existsSync(path.join(ROOT, 'build', '.code-cache'))).toBe(true);
-    expect(tree(path.join(work, 'compared'))).toEqual(expected);
+    expect(tree(path.join(work, 'dist'))).toEqual(expected);
+    fs.rmSync(path.join(work, 'dist'), { recursive: true });
   });
 
   test('a synth that fails is not saved', () => {

@@ -207,13 +207,26 @@ describe('synth checks with verdicts', () => {
     process.env = { ...env };
   });
 
-  /** Builds the serving platform with fresh modules, as a new process would, and the verdicts its checks used. */
-  function buildFresh(keepRendered = true) {
+  /**
+   * Builds the serving platform (or, `small`, a platform of one Namespace) with fresh modules, as
+   * a new process would, and the verdicts its checks used.
+   */
+  function buildFresh(keepRendered = true, small = false) {
     let out: { build: PlatformBuild; verdicts?: Verdicts } | undefined;
     jest.isolateModules(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const [synth, platforms, cdk8s, verdicts] = ['../../../lib/synth', '../../../platforms', 'cdk8s', '../../../lib/validation/verdicts'].map((m) => require(m));
-      const build = synth.buildPlatform(new platforms.ServingPlatform(new cdk8s.App({ outdir: '/nonexistent' }), 'serving'), { keepRendered });
+      const [synth, cdk8s, verdicts] = ['../../../lib/synth', 'cdk8s', '../../../lib/validation/verdicts'].map((m) => require(m));
+      let platform;
+      if (small) {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const support = require('../support');
+        platform = support.newPlatform();
+        new support.TestComponent(platform, 'test', 'test-system', (c: any) => c.namespaceObject());
+      } else {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        platform = new (require('../../../platforms').ServingPlatform)(new cdk8s.App({ outdir: '/nonexistent' }), 'serving');
+      }
+      const build = synth.buildPlatform(platform, { keepRendered });
       out = { build, verdicts: verdicts.Verdicts.fromEnvironment() };
     });
     return out!;
@@ -246,7 +259,9 @@ describe('synth checks with verdicts', () => {
     // Only synth's writers keep YAML (PlatformApp, `mlplatform synth`); other builds keep verdicts only.
     const other = tmp();
     process.env.MLP_CACHE_DIR = other;
-    buildFresh(false);
+    const small = buildFresh(false, true);
+    expect(small.build.model.objects.map((o) => o.json.kind)).toEqual(['Namespace']);
+    expect(small.verdicts!.stats.misses).toBeGreaterThan(0);
     expect(fs.readdirSync(other)).toEqual(['verdicts']);
     process.env.MLP_CACHE_DIR = cacheDir;
 
