@@ -103,7 +103,8 @@ export abstract class Schema {
     if (this.c.default !== undefined) out.default = this.c.default;
     if (this.c.nullable) out.nullable = true;
     if (this.c.rules?.length) out['x-kubernetes-validations'] = this.c.rules.map((r) => ({ ...r }));
-    out = sortKeys(out);
+    // One copy, keys sorted, fields left unset (undefined) left out.
+    out = sortedDefined(out);
     rendered.set(this, out);
     renderedTrees.add(out);
     return out;
@@ -148,14 +149,14 @@ export class StringSchema extends Schema {
     return this.o.enum?.length ? this.o.enum.map((e) => JSON.stringify(e)).join(' | ') : 'string';
   }
   protected render(): JSONSchemaProps {
-    return dropUndefined({
+    return {
       type: 'string',
       format: this.o.format,
       enum: this.o.enum ? [...this.o.enum] : undefined,
       pattern: this.o.pattern,
       minLength: this.o.minLength,
       maxLength: this.o.maxLength,
-    });
+    };
   }
 }
 
@@ -177,7 +178,7 @@ export class NumberSchema extends Schema {
     return this.o.enum?.length ? this.o.enum.join(' | ') : 'number';
   }
   protected render(): JSONSchemaProps {
-    return dropUndefined({
+    return {
       type: this.kind,
       format: this.o.format,
       minimum: this.o.minimum,
@@ -186,7 +187,7 @@ export class NumberSchema extends Schema {
       exclusiveMaximum: this.o.exclusiveMaximum,
       multipleOf: this.o.multipleOf,
       enum: this.o.enum ? [...this.o.enum] : undefined,
-    });
+    };
   }
 }
 
@@ -208,11 +209,11 @@ export class IntOrStringSchema extends Schema {
     return 'number | string';
   }
   protected render(): JSONSchemaProps {
-    return dropUndefined({
+    return {
       'anyOf': [{ type: 'integer' }, { type: 'string' }] as JSONSchemaProps[],
       'x-kubernetes-int-or-string': true,
       'pattern': this.o.pattern,
-    });
+    };
   }
 }
 
@@ -242,14 +243,14 @@ export class ArraySchema extends Schema {
     return /^[\w.]+$/.test(inner) ? `${inner}[]` : `Array<${inner}>`;
   }
   protected render(): JSONSchemaProps {
-    return dropUndefined({
+    return {
       'type': 'array',
       'items': this.items.toSharedJson(),
       'minItems': this.o.minItems,
       'maxItems': this.o.maxItems,
       'x-kubernetes-list-type': this.o.listType,
       'x-kubernetes-list-map-keys': this.o.listMapKeys ? [...this.o.listMapKeys] : undefined,
-    });
+    };
   }
 }
 
@@ -336,7 +337,7 @@ export class ObjectSchema extends Schema {
   protected render(): JSONSchemaProps {
     const keys = Object.keys(this.props).sort();
     const required = keys.filter((k) => this.props[k].isRequired);
-    return dropUndefined({
+    return {
       'type': 'object',
       'properties': keys.length ? Object.fromEntries(keys.map((k) => [k, this.props[k].toSharedJson()])) : undefined,
       'required': required.length ? required : undefined,
@@ -345,7 +346,7 @@ export class ObjectSchema extends Schema {
       'x-kubernetes-preserve-unknown-fields': this.o.preserveUnknownFields || undefined,
       'x-kubernetes-embedded-resource': this.o.embeddedResource || undefined,
       'x-kubernetes-map-type': this.o.mapType,
-    });
+    };
   }
 }
 
@@ -358,13 +359,13 @@ export class MapSchema extends Schema {
     return `{ [key: string]: ${this.values.tsType(ctx)} }`;
   }
   protected render(): JSONSchemaProps {
-    return dropUndefined({
+    return {
       'type': 'object',
       'additionalProperties': this.values.toSharedJson(),
       'minProperties': this.o.minProperties,
       'maxProperties': this.o.maxProperties,
       'x-kubernetes-map-type': this.o.mapType,
-    });
+    };
   }
 }
 
@@ -383,15 +384,19 @@ export class AnySchema extends Schema {
   }
 }
 
-function dropUndefined<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
-  return o;
-}
-
-/** Sorts keys so that output is deterministic and diffs stay small. */
-function sortKeys(o: JSONSchemaProps): JSONSchemaProps {
+/**
+ * A copy of a rendered node with its keys sorted (output is deterministic and diffs stay
+ * small) and without the fields a node left unset (undefined), built in one pass: render()
+ * lists every field, set or not, and this copy is the only one made of it.
+ */
+function sortedDefined(o: JSONSchemaProps): JSONSchemaProps {
   const byKey = o as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(byKey).sort().map((k) => [k, byKey[k]])) as JSONSchemaProps;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(byKey).sort()) {
+    const v = byKey[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out as JSONSchemaProps;
 }
 
 /**
