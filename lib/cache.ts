@@ -122,14 +122,67 @@ let CODE_KEY: string | undefined;
  * The code key: a SHA-256 of every file under this package's lib/ and imports/ (the
  * validators, the YAML writer, the Kubernetes schemas they read), the versions of the
  * libraries they use, and the Node.js version. Computed once per process.
+ *
+ * Hashing those files (~4 MB) is most of what a synth after an edit spends on its caches'
+ * keys, so in a build/ that scripts/app.js keeps (it has a .manifest.json) the key is also
+ * kept there, in .code-key.json, with the size and mtime of each file it hashed: while every
+ * file and the libraries' versions are as recorded, the recorded key is used without reading
+ * the files; any difference (a file changed, added or removed) hashes them again. The same
+ * stamps decide whether scripts/app.js transpiles a source again, so a build/ that is current
+ * has a current key. Elsewhere (the sources under ts-node or jest, an installed package) every
+ * file is hashed.
  */
 export function codeKey(): string {
   if (CODE_KEY) return CODE_KEY;
   const root = path.resolve(__dirname, '..');
-  const hash = crypto.createHash('sha256').update(`mlp-code-1\0${process.version}\0`);
-  for (const lib of ['ajv', '@bufbuild/cel', 'yaml']) hash.update(`${lib}@${packageVersion(lib)}\0`);
+  return CODE_KEY = codeKeyOf(root, fs.existsSync(path.join(root, '.manifest.json')) ? path.join(root, '.code-key.json') : undefined);
+}
+
+/**
+ * The code key of the package at root (codeKey), its record kept in the file memo (undefined:
+ * none kept, every file hashed).
+ */
+export function codeKeyOf(root: string, memo: string | undefined): string {
+  let head = `mlp-code-1\0${process.version}\0`;
+  for (const lib of ['ajv', '@bufbuild/cel', 'yaml']) head += `${lib}@${packageVersion(lib)}\0`;
+  const stamps: string[] = [];
+  for (const top of ['lib', 'imports']) stampTree(stamps, root, top);
+  const recorded = { format: CODE_KEY_MEMO, root, head, stamps: stamps.join('\n') };
+  if (memo) {
+    try {
+      const m = JSON.parse(fs.readFileSync(memo, 'utf8'));
+      if (m.format === recorded.format && m.root === root && m.head === head && m.stamps === recorded.stamps && /^[0-9a-f]{64}$/.test(m.key)) return m.key as string;
+    } catch {
+      // None yet, or unreadable: hashed below.
+    }
+  }
+  const hash = crypto.createHash('sha256').update(head);
   for (const top of ['lib', 'imports']) hashTree(hash, root, top);
-  return CODE_KEY = hash.digest('hex');
+  const key = hash.digest('hex');
+  if (memo) {
+    try {
+      fs.mkdirSync(path.dirname(memo), { recursive: true });
+      writeWhole(memo, JSON.stringify({ ...recorded, key }));
+    } catch {
+      // A key that cannot be kept is hashed again by the next process, nothing else.
+    }
+  }
+  return key;
+}
+
+/** Bump when the code key's record (codeKey) changes meaning. */
+const CODE_KEY_MEMO = 'mlp-code-key-1';
+
+/** The size and mtime of each file hashTree(root, rel) reads, in its order; a missing path as missing. */
+function stampTree(out: string[], root: string, rel: string): void {
+  const st = fs.statSync(path.join(root, rel), { throwIfNoEntry: false });
+  if (!st) {
+    out.push(`missing\0${rel}`);
+  } else if (st.isDirectory()) {
+    for (const name of fs.readdirSync(path.join(root, rel)).sort()) stampTree(out, root, path.join(rel, name));
+  } else {
+    out.push(`file\0${rel}\0${st.size}\0${st.mtimeMs}`);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { IConstruct } from 'constructs';
 import { CrdDefinition, CustomResourceDefinition, CustomResourceDefinitionProps, Gvk } from './crd';
 import { DashboardLinks, dashboardLinkProblems } from './dashboard';

@@ -1,5 +1,6 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { k8s, ServiceAccount } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
+import { ServiceAccount } from 'cdk8s-plus-28/lib/service-account';
 import { Construct } from 'constructs';
 import { Component } from './component';
 import { CrdDefinition } from './crd';

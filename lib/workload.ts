@@ -1,5 +1,5 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct, IConstruct } from 'constructs';
 import { Component } from './component';
 import { ControllerCustomization } from './customization';

@@ -26,7 +26,9 @@
 // source file (SOURCES), package.json (our version), package-lock.json and
 // node_modules/.package-lock.json (the versions and integrity hashes of what is installed),
 // tsconfig.json, cdk8s.yaml, this script, the Node.js version, the working directory, the
-// output directory and every MLP_* and CDK8S_* environment variable. An entry records a
+// output directory and every MLP_* and CDK8S_* environment variable (the files' digest is kept
+// in build/.input-files.json with each file's size and mtime, and used while they stand, as
+// build() trusts them: see inputFilesDigest). An entry records a
 // SHA-256 of each of its files, all checked before any is written; a mismatch (or an unreadable entry)
 // is a miss. It is used only when the output directory does not exist when synth starts
 // (`npx cdk8s synth` removes it first), and an entry is saved only by a synth that succeeded
@@ -214,8 +216,59 @@ function inputKey(root, env, outdir, cwd = process.cwd()) {
   hash.update(`${CACHE_FORMAT}\0${process.version}\0${path.resolve(cwd)}\0${path.resolve(cwd, outdir)}\0`);
   const vars = Object.keys(env).filter((k) => (k.startsWith('MLP_') || k.startsWith('CDK8S_')) && !NOT_INPUTS.has(k)).sort();
   for (const k of vars) hash.update(`env\0${k}\0${env[k]}\0`);
-  for (const rel of [...CACHE_FILES, ...SOURCES]) hashTree(hash, root, rel);
+  hash.update(`files\0${inputFilesDigest(root)}\0`);
   return hash.digest('hex');
+}
+
+/** Bump when the record of inputFilesDigest changes meaning. */
+const INPUT_FILES_RECORD = 'mlp-input-files-1';
+
+/**
+ * A SHA-256 of the content of every input file under root (CACHE_FILES, SOURCES: ~7 MB, read
+ * and hashed by lib/cache.ts's hashTree). In a project whose build/ this script keeps (it has
+ * a .manifest.json) the digest is also kept, in build/.input-files.json, with the size and
+ * mtime of each file: while every file stands as recorded, the recorded digest is used without
+ * reading them (nor loading lib/cache.ts); a file changed, added or removed is hashed again.
+ * build() trusts the same stamps to decide what to transpile.
+ */
+function inputFilesDigest(root) {
+  const stamps = [];
+  for (const rel of [...CACHE_FILES, ...SOURCES]) stampTree(stamps, root, rel);
+  const record = { format: INPUT_FILES_RECORD, root, stamps: stamps.join('\n') };
+  const file = fs.existsSync(path.join(root, 'build', '.manifest.json')) ? path.join(root, 'build', '.input-files.json') : undefined;
+  if (file) {
+    try {
+      const kept = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (kept.format === record.format && kept.root === root && kept.stamps === record.stamps && /^[0-9a-f]{64}$/.test(kept.digest)) return kept.digest;
+    } catch {
+      // None yet, or unreadable: hashed below.
+    }
+  }
+  const hash = crypto.createHash('sha256');
+  for (const rel of [...CACHE_FILES, ...SOURCES]) hashTree(hash, root, rel);
+  const digest = hash.digest('hex');
+  if (file) {
+    try {
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ ...record, digest }));
+      fs.renameSync(tmp, file);
+    } catch {
+      // Not kept: the next synth hashes the files again, nothing else.
+    }
+  }
+  return digest;
+}
+
+/** The size and mtime of each file hashTree(root, rel) reads, in its order; a missing path as missing. */
+function stampTree(out, root, rel) {
+  const st = fs.statSync(path.join(root, rel), { throwIfNoEntry: false });
+  if (!st) {
+    out.push(`missing\0${rel}`);
+  } else if (st.isDirectory()) {
+    for (const name of fs.readdirSync(path.join(root, rel)).sort()) stampTree(out, root, path.join(rel, name));
+  } else {
+    out.push(`file\0${rel}\0${st.size}\0${st.mtimeMs}`);
+  }
 }
 
 /** Every file under dir, relative paths, sorted. */

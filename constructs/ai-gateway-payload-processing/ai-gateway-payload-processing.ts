@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { CRDS } from './crds';
 import { PayloadProcessor } from './payload-processor';
 import { DEFAULT_PRE_PROCESSING_PLUGINS, DEFAULT_PROCESSING_PLUGINS, PayloadPlugin, pluginProblems, renderPluginConfig } from './plugins';

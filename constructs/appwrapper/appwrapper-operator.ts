@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { AppWrapperConfigProps, appWrapperConfigDocument, renderAppWrapperConfig, validateAppWrapperConfig } from './config';
 import { appWrapperCrd, APPWRAPPER_GROUP } from './crds';
 import { APPWRAPPER_PARITY_DEVIATIONS } from './parity';

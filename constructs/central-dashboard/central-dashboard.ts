@@ -1,5 +1,5 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { centralDashboardParityDeviations } from './parity';
 import { CENTRAL_DASHBOARD_IMAGES, CENTRAL_DASHBOARD_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';

@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { codeFlareConfigDocument, renderCodeFlareConfig } from './config';
 import { codeFlareParityDeviations } from './parity';
 import { CODEFLARE_APPWRAPPER_RULES, CODEFLARE_OAUTH_RULES, CODEFLARE_OAUTH_RUNTIME_ROLES, CODEFLARE_OPENSHIFT_RULES, CODEFLARE_RAYCLUSTER_CLIENT_CALLS, CODEFLARE_RAYCLUSTER_RULES } from './rbac';

@@ -1,5 +1,5 @@
 import { Lazy } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import * as YAML from 'yaml';
 import { CrudWebApp, CrudWebAppIsolation, CrudWebAppProps } from './crud-web-app';
 import { volumesWebAppParityDeviations } from './parity';

@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { stringify } from 'yaml';
 import { dexParityDeviations } from './parity';
 import { DEX_IMAGES, DEX_VERSION } from './versions';

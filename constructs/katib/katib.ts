@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { CRDS, KATIB_GROUP } from './crds';
 import { KatibDbManager } from './db-manager';
 import { KATIB_DEFAULT_TRIAL_KINDS, katibConfigYaml, KatibTrialKind, trialKindGvk } from './katib-config';

@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { DEFAULT_INFERENCESERVICE_CONFIG, DeepPartial, InferenceServiceConfigProps, mergeInferenceServiceConfig, renderInferenceServiceConfig } from './config';
 import { CRDS, LOCAL_MODEL_CRDS } from './crds';
 import { llmInferenceServiceConfigPresets } from './llm-presets';

@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
 import { METACONTROLLER_GROUP } from './crds/metacontroller';
 import { Component } from '../../lib/component';

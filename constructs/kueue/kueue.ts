@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { KueueManagerConfigProps, renderManagerConfig, validateManagerConfig } from './config';
 import { clusterQueueCrd, cohortCrd, CRDS, localQueueCrd, multiKueueClusterCrd, workloadCrd } from './crds';
 import { BUILTIN_INTEGRATIONS, INTEGRATIONS, IntegrationInfo, KueueIntegration, webhookPath } from './integrations';

@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { aiTenantCrd, configCrd, DEFAULT_AITENANT_NAMESPACE, legacyExternalModelCrd, maasAuthPolicyCrd, maasModelRefCrd, maasSubscriptionCrd, maasTenantConfigCrd, tenantCrd } from './crds';
 import { MAAS_PARITY_DEVIATIONS } from './parity';
 import { MAAS_CONTROLLER_RULES, MAAS_CONTROLLER_WATCHES, MAAS_OWNER_RULES, MAAS_RUNTIME_ROLES, MAAS_VIEWER_RULES } from './rbac';

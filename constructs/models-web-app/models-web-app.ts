@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { modelsWebAppParityDeviations } from './parity';
 import { MODELS_WEB_APP_IMAGES, MODELS_WEB_APP_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';

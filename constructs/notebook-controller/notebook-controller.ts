@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { CRDS } from './crds';
 import { OdhNotebookController } from './odh-notebook-controller';
 import { NOTEBOOK_LEADER_ELECTION_CONFIGMAP_VERBS, notebookControllerParityDeviations } from './parity';

@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { oauth2ProxyParityDeviations } from './parity';
 import { OAUTH2_PROXY_IMAGES, OAUTH2_PROXY_VERSION } from './versions';
 import { Component, ComponentProps } from '../../lib/component';

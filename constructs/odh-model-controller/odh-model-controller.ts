@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { CRDS } from './crds';
 import { ModelServingApi } from './model-serving-api';
 import { ODH_MODEL_CONTROLLER_PARITY_DEVIATIONS } from './parity';

@@ -1,4 +1,4 @@
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { CRDS } from './crds';
 import { TENSORBOARD_LEADER_ELECTION_CONFIGMAP_VERBS, tensorboardControllerParityDeviations } from './parity';
 import { TENSORBOARD_CONTROLLER_IMAGES, TENSORBOARD_CONTROLLER_VERSION } from './versions';

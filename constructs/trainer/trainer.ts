@@ -1,5 +1,5 @@
 import { JsonPatch } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { stringify } from 'yaml';
 import { CRDS, TRAINER_GROUP } from './crds';
 import { TRAINER_PARITY_DEVIATIONS } from './parity';
