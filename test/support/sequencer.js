@@ -13,8 +13,12 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 /** Path fragment -> estimated milliseconds, first match wins (measured: `npx jest --ci`, 2 cores). */
 const ESTIMATES = [
-  ['/test/apiserver/motion-', 120_000],
-  ['/test/apiserver/cluster-serving.test.ts', 40_000],
+  // motion-odh (two platforms and the DSC checks on one control plane) is the longest file:
+  // started first, the other worker runs everything else beside it.
+  ['/test/apiserver/motion-odh.test.ts', 240_000],
+  ['/test/apiserver/motion-kubeflow.test.ts', 150_000],
+  ['/test/apiserver/motion-', 60_000],
+  ['/test/apiserver/cluster.test.ts', 40_000],
   ['/test/package.test.ts', 23_000],
   ['/test/apiserver/platform-', 20_000],
   // The slowest files that start no API server (CPU of the file alone, 2026-12-02; a fresh
