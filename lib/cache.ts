@@ -145,33 +145,44 @@ export function codeKey(): string {
 export function codeKeyOf(root: string, memo: string | undefined): string {
   let head = `mlp-code-1\0${process.version}\0`;
   for (const lib of ['ajv', '@bufbuild/cel', 'yaml']) head += `${lib}@${packageVersion(lib)}\0`;
+  return treeDigest(root, ['lib', 'imports'], memo, head);
+}
+
+/** Bump when a treeDigest record changes meaning. */
+const TREE_DIGEST_RECORD = 'mlp-tree-digest-1';
+
+/**
+ * A SHA-256 of head and of every file under root's paths rels (hashTree). With memo (a file
+ * path), the digest is also kept there with the size and mtime of each file: while every file
+ * stands as recorded (and root and head are the same), the kept digest is returned without
+ * reading the files; a file changed, added or removed is hashed again. The code key and
+ * scripts/app.js's digest of a synth's input files both use it.
+ */
+export function treeDigest(root: string, rels: readonly string[], memo: string | undefined, head = ''): string {
   const stamps: string[] = [];
-  for (const top of ['lib', 'imports']) stampTree(stamps, root, top);
-  const recorded = { format: CODE_KEY_MEMO, root, head, stamps: stamps.join('\n') };
+  for (const rel of rels) stampTree(stamps, root, rel);
+  const recorded = { format: TREE_DIGEST_RECORD, root, head, stamps: stamps.join('\n') };
   if (memo) {
     try {
       const m = JSON.parse(fs.readFileSync(memo, 'utf8'));
-      if (m.format === recorded.format && m.root === root && m.head === head && m.stamps === recorded.stamps && /^[0-9a-f]{64}$/.test(m.key)) return m.key as string;
+      if (m.format === recorded.format && m.root === root && m.head === head && m.stamps === recorded.stamps && /^[0-9a-f]{64}$/.test(m.digest)) return m.digest as string;
     } catch {
       // None yet, or unreadable: hashed below.
     }
   }
   const hash = crypto.createHash('sha256').update(head);
-  for (const top of ['lib', 'imports']) hashTree(hash, root, top);
-  const key = hash.digest('hex');
+  for (const rel of rels) hashTree(hash, root, rel);
+  const digest = hash.digest('hex');
   if (memo) {
     try {
       fs.mkdirSync(path.dirname(memo), { recursive: true });
-      writeWhole(memo, JSON.stringify({ ...recorded, key }));
+      writeWhole(memo, JSON.stringify({ ...recorded, digest }));
     } catch {
-      // A key that cannot be kept is hashed again by the next process, nothing else.
+      // A digest that cannot be kept is hashed again by the next process, nothing else.
     }
   }
-  return key;
+  return digest;
 }
-
-/** Bump when the code key's record (codeKey) changes meaning. */
-const CODE_KEY_MEMO = 'mlp-code-key-1';
 
 /** The size and mtime of each file hashTree(root, rel) reads, in its order; a missing path as missing. */
 function stampTree(out: string[], root: string, rel: string): void {

@@ -194,17 +194,17 @@ const CACHE_FILES = ['package.json', 'package-lock.json', 'node_modules/.package
 
 let cacheLib;
 /**
- * Hashes a file or folder as lib/cache.ts's hashTree does (the one implementation, also the
- * synth caches' code key): from build/, where lib/cache.ts and what it imports are transpiled
- * first if missing or stale (a fresh clone has no build/ yet).
+ * lib/cache.ts (hashTree, treeDigest: the one implementation, also the synth caches' code key),
+ * from build/, where it and what it imports are transpiled first if missing or stale (a fresh
+ * clone has no build/ yet).
  */
 const CACHE_LIB_SOURCES = ['lib/cache.ts', 'lib/subtree-sharing.ts'];
-function hashTree(hash, root, rel) {
+function cache() {
   if (!cacheLib) {
     build(CACHE_LIB_SOURCES);
     cacheLib = require(outputOf('lib/cache.ts'));
   }
-  cacheLib.hashTree(hash, root, rel);
+  return cacheLib;
 }
 
 /** Environment variables that say how to synthesize (with which caches), not what: no input. */
@@ -220,55 +220,17 @@ function inputKey(root, env, outdir, cwd = process.cwd()) {
   return hash.digest('hex');
 }
 
-/** Bump when the record of inputFilesDigest changes meaning. */
-const INPUT_FILES_RECORD = 'mlp-input-files-1';
 
 /**
- * A SHA-256 of the content of every input file under root (CACHE_FILES, SOURCES: ~7 MB, read
- * and hashed by lib/cache.ts's hashTree). In a project whose build/ this script keeps (it has
- * a .manifest.json) the digest is also kept, in build/.input-files.json, with the size and
- * mtime of each file: while every file stands as recorded, the recorded digest is used without
- * reading them (nor loading lib/cache.ts); a file changed, added or removed is hashed again.
- * build() trusts the same stamps to decide what to transpile.
+ * A SHA-256 of the content of every input file under root (CACHE_FILES, SOURCES: ~7 MB), by
+ * lib/cache.ts's treeDigest. In a project whose build/ this script keeps (it has a
+ * .manifest.json) the digest is also kept, in build/.input-files.json, with the size and mtime
+ * of each file, and used while every file stands as recorded; build() trusts the same stamps to
+ * decide what to transpile.
  */
 function inputFilesDigest(root) {
-  const stamps = [];
-  for (const rel of [...CACHE_FILES, ...SOURCES]) stampTree(stamps, root, rel);
-  const record = { format: INPUT_FILES_RECORD, root, stamps: stamps.join('\n') };
   const file = fs.existsSync(path.join(root, 'build', '.manifest.json')) ? path.join(root, 'build', '.input-files.json') : undefined;
-  if (file) {
-    try {
-      const kept = JSON.parse(fs.readFileSync(file, 'utf8'));
-      if (kept.format === record.format && kept.root === root && kept.stamps === record.stamps && /^[0-9a-f]{64}$/.test(kept.digest)) return kept.digest;
-    } catch {
-      // None yet, or unreadable: hashed below.
-    }
-  }
-  const hash = crypto.createHash('sha256');
-  for (const rel of [...CACHE_FILES, ...SOURCES]) hashTree(hash, root, rel);
-  const digest = hash.digest('hex');
-  if (file) {
-    try {
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify({ ...record, digest }));
-      fs.renameSync(tmp, file);
-    } catch {
-      // Not kept: the next synth hashes the files again, nothing else.
-    }
-  }
-  return digest;
-}
-
-/** The size and mtime of each file hashTree(root, rel) reads, in its order; a missing path as missing. */
-function stampTree(out, root, rel) {
-  const st = fs.statSync(path.join(root, rel), { throwIfNoEntry: false });
-  if (!st) {
-    out.push(`missing\0${rel}`);
-  } else if (st.isDirectory()) {
-    for (const name of fs.readdirSync(path.join(root, rel)).sort()) stampTree(out, root, path.join(rel, name));
-  } else {
-    out.push(`file\0${rel}\0${st.size}\0${st.mtimeMs}`);
-  }
+  return cache().treeDigest(root, [...CACHE_FILES, ...SOURCES], file);
 }
 
 /** Every file under dir, relative paths, sorted. */

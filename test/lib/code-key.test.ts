@@ -23,7 +23,7 @@ describe('codeKeyOf (the code key, kept with the stamps of the files it hashed)'
     // The record is what answers: a key written into it is returned while the files stand as recorded.
     const file = cache;
     const fake = 'f'.repeat(64);
-    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), key: fake }));
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), digest: fake }));
     expect(codeKeyOf(root, cache)).toBe(fake);
   });
 
@@ -51,8 +51,8 @@ describe('codeKeyOf (the code key, kept with the stamps of the files it hashed)'
     const file = cache;
     fs.writeFileSync(file, '{not json');
     expect(codeKeyOf(root, cache)).toBe(key);
-    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), key: 'not a key' }));
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), digest: 'not a key' }));
     expect(codeKeyOf(root, cache)).toBe(key);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).key).toBe(key);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).digest).toBe(key);
   });
 });

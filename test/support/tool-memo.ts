@@ -1,6 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { hashTree } from '../../lib/cache';
 
 /**
  * What a slow, deterministic tool computed for an input in an earlier test run (the `yaml`
@@ -22,7 +23,8 @@ export class ToolMemo {
   static open(name: string, codeFiles: readonly string[], env: Record<string, string | undefined> = process.env): ToolMemo {
     const off = ['0', 'false', 'off', 'no'].includes((env.MLP_TEST_MEMO ?? '').toLowerCase());
     const hash = crypto.createHash('sha256').update(`tool-memo-1\0${name}\0${process.version}\0`);
-    for (const f of codeFiles) hashTree(hash, f);
+    // Each file or folder by path and content (lib/cache.ts's hashTree, as the synth caches' code key).
+    for (const f of codeFiles) hashTree(hash, path.dirname(f), path.basename(f));
     return new ToolMemo(off ? undefined : path.join(MEMO_DIR, `${name}-${hash.digest('hex').slice(0, 16)}.json`), name);
   }
 
@@ -89,16 +91,3 @@ export function digest(text: string): string {
 }
 
 const MEMO_DIR = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'cdk8s-mlplatform', 'test-memo');
-
-/** Every file under p (or p itself), by relative path and content, in a fixed order. */
-function hashTree(hash: crypto.Hash, p: string): void {
-  const stat = fs.statSync(p);
-  if (!stat.isDirectory()) {
-    hash.update(`file\0${path.basename(p)}\0`).update(fs.readFileSync(p));
-    return;
-  }
-  for (const e of fs.readdirSync(p).sort()) {
-    hash.update(`dir\0${e}\0`);
-    hashTree(hash, path.join(p, e));
-  }
-}
