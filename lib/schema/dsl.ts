@@ -178,13 +178,6 @@ export abstract class Schema {
     copy.c = { ...this.c, ...patch };
     return copy;
   }
-
-  /** Copies this node with other node-specific options. @internal */
-  protected withOpts<T extends object>(key: string, patch: T): this {
-    const copy = this.with({});
-    (copy as any)[key] = { ...(this as any)[key], ...patch };
-    return copy;
-  }
 }
 
 export interface StringOptions {
@@ -353,9 +346,7 @@ export class ObjectSchema extends Schema {
 
   /** A copy with more (or replaced) properties, like an inlined Go struct. */
   public extend(more: Properties, opts: ObjectOptions = {}): ObjectSchema {
-    const copy = new ObjectSchema({ ...this.props, ...more }, { ...this.o, ...opts });
-    (copy as any).c = { ...this.c, typeName: undefined };
-    return copy;
+    return this.derived({ ...this.props, ...more }, { ...this.o, ...opts });
   }
 
   /** A copy without the given properties. */
@@ -363,17 +354,18 @@ export class ObjectSchema extends Schema {
     for (const k of keys) {
       if (!(k in this.props)) throw new Error(`omit: no property '${k}' (has ${Object.keys(this.props).sort().join(', ')})`);
     }
-    const props = Object.fromEntries(Object.entries(this.props).filter(([k]) => !keys.includes(k)));
-    const copy = new ObjectSchema(props, this.o);
-    (copy as any).c = { ...this.c, typeName: undefined };
-    return copy;
+    return this.derived(Object.fromEntries(Object.entries(this.props).filter(([k]) => !keys.includes(k))), this.o);
   }
 
   /** A copy in which no property is required (e.g. a core type inlined into another). */
   public allOptional(): ObjectSchema {
-    const props = Object.fromEntries(Object.entries(this.props).map(([k, v]) => [k, v.optional()]));
-    const copy = new ObjectSchema(props, this.o);
-    (copy as any).c = { ...this.c, typeName: undefined };
+    return this.derived(Object.fromEntries(Object.entries(this.props).map(([k, v]) => [k, v.optional()])), this.o);
+  }
+
+  /** A new object node of these properties and options, with this one's common settings but not its type name. */
+  private derived(props: Properties, opts: ObjectOptions): ObjectSchema {
+    const copy = new ObjectSchema(props, opts);
+    copy.c = { ...this.c, typeName: undefined };
     return copy;
   }
 
