@@ -148,12 +148,34 @@ interface PlatformResult {
   readonly cli: ReturnType<typeof summary>;
   /** `npx mlplatform synth --platform NAME` after an edit (a new MLP_TARGET_REVISION; verdicts and YAML of unchanged objects reused). */
   readonly cliEdited: ReturnType<typeof summary>;
+  /** The same two, run from a project that depends on the package (consumerProject). */
+  readonly dep: ReturnType<typeof summary>;
+  readonly depEdited: ReturnType<typeof summary>;
   readonly kustomize?: ReturnType<typeof summary>;
   readonly ratio?: number;
   readonly secondRatio?: number;
 }
 
+/**
+ * A project that depends on this package, as `npm install` leaves it: node_modules/<name>
+ * links this clone, node_modules/.bin/<bin> the package's bin. From there `npx mlplatform`
+ * finds the bin at once, as in a user's project. From the clone itself npm runs a package's
+ * own bin by installing the package into its npx cache first (npm's self-execution path: it
+ * reads the whole installed tree), which costs about half a second more before our code runs.
+ */
+function consumerProject(): string {
+  const dir = path.join(BENCH, 'consumer');
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'bench-consumer', private: true, dependencies: { [pkg.name]: `file:${ROOT}` } }, null, 2)}\n`);
+  fs.symlinkSync(ROOT, path.join(dir, 'node_modules', pkg.name));
+  for (const [bin, target] of Object.entries(pkg.bin)) fs.symlinkSync(path.join('..', pkg.name, target), path.join(dir, 'node_modules', '.bin', bin));
+  return dir;
+}
+
 function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
+  const consumer = consumerProject();
   // Warm-up: brings build/ up to date and finds the default platforms.
   const all = path.join(OUT, 'all');
   fs.rmSync(all, { recursive: true, force: true });
@@ -172,6 +194,8 @@ function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
     const app: Run[] = [];
     const cli: Run[] = [];
     const cliEdited: Run[] = [];
+    const dep: Run[] = [];
+    const depEdited: Run[] = [];
     const cliOut = path.join(OUT, 'cli');
     // Saves the output for the second synths (the same command, output folder and environment).
     measure([...SYNTH, '--output', outdir], { env });
@@ -185,6 +209,9 @@ function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
       if (/output reused/.test(edited[i].stdout)) throw new Error(`the synth of ${name} after an edit reused its output`);
       cli.push(measure(CLI_SYNTH(name, cliOut), { env: cold }));
       cliEdited.push(measure(CLI_SYNTH(name, cliOut), { env: { ...env, MLP_TARGET_REVISION: `bench-cli-edit-${process.pid}-${i}` } }));
+      dep.push(measure(CLI_SYNTH(name, cliOut), { env: cold, cwd: consumer }));
+      const depEdit = { ...env, MLP_TARGET_REVISION: `bench-dep-edit-${process.pid}-${i}` };
+      depEdited.push(measure(CLI_SYNTH(name, cliOut), { env: depEdit, cwd: consumer }));
     }
     // The same first synth without the cdk8s CLI around it (what the app itself costs).
     for (let i = 0; i < Math.min(RUNS, 3); i++) {
@@ -196,7 +223,8 @@ function benchPlatforms(kubectl: string | undefined): PlatformResult[] {
     const s2 = summary(second);
     const k = kubectl ? summary(kustomize) : undefined;
     const ratios = { ratio: k ? s.wallS / k.wallS : undefined, secondRatio: k ? s2.wallS / k.wallS : undefined };
-    results.push({ name, ...size, synth: s, second: s2, edited: summary(edited), app: summary(app), cli: summary(cli), cliEdited: summary(cliEdited), kustomize: k, ...ratios });
+    const ours = { cli: summary(cli), cliEdited: summary(cliEdited), dep: summary(dep), depEdited: summary(depEdited) };
+    results.push({ name, ...size, synth: s, second: s2, edited: summary(edited), app: summary(app), ...ours, kustomize: k, ...ratios });
   }
   return results;
 }
@@ -257,12 +285,16 @@ function cliOnly(started: Date): void {
 /** The `npx mlplatform synth --platform` rows (beside the table of `npx cdk8s synth`). */
 function printCliRows(results: PlatformResult[]): void {
   say(`\`${CLI_SYNTH('NAME', 'DIR').join(' ')}\`, alternating with the runs above; median of ${RUNS}:`);
-  say('platform   first s  first CPU s  first peak MB   edit s  edit CPU s  edit peak MB   first/kustomize  (CPU)  edit/kustomize  (CPU)');
+  say(`${'platform'.padEnd(30)} first s  first CPU s  first peak MB   edit s  edit CPU s  edit peak MB   first/kustomize  (CPU)  edit/kustomize  (CPU)`);
   for (const r of results) {
     const k = r.kustomize;
     const ratios = (x: ReturnType<typeof summary>, width: number) => `${pad(f(k ? x.wallS / k.wallS : undefined), width)}  (${f(k ? x.cpuS / k.cpuS : undefined)})`;
-    say(`${r.name.padEnd(10)} ${pad(f(r.cli.wallS), 7)} ${pad(f(r.cli.cpuS), 12)} ${pad(f(r.cli.peakMb, 0), 14)} ${pad(f(r.cliEdited.wallS), 8)} ${pad(f(r.cliEdited.cpuS), 11)} ${pad(f(r.cliEdited.peakMb, 0), 13)} ${ratios(r.cli, 17)} ${ratios(r.cliEdited, 15)}`);
+    const row = (label: string, first: ReturnType<typeof summary>, edit: ReturnType<typeof summary>) =>
+      say(`${label.padEnd(30)} ${pad(f(first.wallS), 7)} ${pad(f(first.cpuS), 12)} ${pad(f(first.peakMb, 0), 14)} ${pad(f(edit.wallS), 8)} ${pad(f(edit.cpuS), 11)} ${pad(f(edit.peakMb, 0), 13)} ${ratios(first, 17)} ${ratios(edit, 15)}`);
+    row(r.name, r.cli, r.cliEdited);
+    row(`  ${r.name}, dependent project`, r.dep, r.depEdited);
   }
+  say('  (from a dependent project: .bench/consumer, where node_modules links this clone as `npm install` would; from the clone, npm first installs the package into its npx cache)');
 }
 
 /** The synth goals (SYNTH_GOALS) and peak memory, judged on the largest platform. */
@@ -279,11 +311,12 @@ function synthGoals(largest: PlatformResult): void {
   say(line('synth after an edit, npx cdk8s synth', SYNTH_GOALS.edit, largest.edited));
   say(line('synth after an edit, mlplatform synth', SYNTH_GOALS.edit, largest.cliEdited));
   say(line('second synth, inputs unchanged (npx cdk8s synth)', TARGET.ratio, largest.second));
+  if (k) say(`  (mlplatform synth from a project that depends on the package: nothing reused ${f(largest.dep.wallS / k.wallS)}, after an edit ${f(largest.depEdited.wallS / k.wallS)} of kustomize)`);
   if (k) say(`  (the app alone, \`node scripts/app.js\` nothing reused: ${f(largest.app.wallS)} s, ratio ${f(largest.app.wallS / k.wallS)})`);
-  const peaks = [largest.synth, largest.edited, largest.cli, largest.cliEdited].map((x) => x.peakMb);
+  const peaks = [largest.synth, largest.edited, largest.cli, largest.cliEdited, largest.dep, largest.depEdited].map((x) => x.peakMb);
   say(peaks.some((p) => p === undefined)
     ? `  peak memory <= ${TARGET.peakMb} MB: not measured (no GNU time)`
-    : `  peak memory <= ${TARGET.peakMb} MB: ${f(Math.max(...(peaks as number[])), 0)} MB ${Math.max(...(peaks as number[])) <= TARGET.peakMb ? 'met' : 'NOT met'} (npx cdk8s synth ${f(peaks[0], 0)} first, ${f(peaks[1], 0)} after an edit; mlplatform synth ${f(peaks[2], 0)} first, ${f(peaks[3], 0)} after an edit)`);
+    : `  peak memory <= ${TARGET.peakMb} MB: ${f(Math.max(...(peaks as number[])), 0)} MB ${Math.max(...(peaks as number[])) <= TARGET.peakMb ? 'met' : 'NOT met'} (npx cdk8s synth ${f(peaks[0], 0)} first, ${f(peaks[1], 0)} after an edit; mlplatform synth ${f(peaks[2], 0)} first, ${f(peaks[3], 0)} after an edit; from a dependent project ${f(peaks[4], 0)} and ${f(peaks[5], 0)})`);
 }
 
 function main(): void {
