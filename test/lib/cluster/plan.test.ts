@@ -149,10 +149,9 @@ describe('mlplatform plan: findings', () => {
   });
 
   test('referenced Secrets (read by the platform, not in its output): one to provide, new keys, one apply generates, one no longer read', () => {
-    const ref = (name: string, extra: Partial<ReferencedSecret> = {}): ReferencedSecret => ({
-      namespace: 'auth', name, component: 'dex', purpose: 'the OIDC client', source: 'user', generate: {}, keys: ['client-secret'],
-      hint: `kubectl -n auth create secret generic ${name} --from-literal=client-secret=...`, forPeople: false, neededBy: ['Deployment auth/dex'], ...extra,
-    });
+    const hint = (name: string) => `kubectl -n auth create secret generic ${name} --from-literal=client-secret=...`;
+    const base = { namespace: 'auth', component: 'dex', purpose: 'the OIDC client', generate: {}, keys: ['client-secret'], forPeople: false, neededBy: ['Deployment auth/dex'] };
+    const ref = (name: string, extra: Partial<ReferencedSecret> = {}): ReferencedSecret => ({ ...base, name, source: 'user', hint: hint(name), ...extra });
     const generated = (name: string, keys: string[]): ReferencedSecret => ({ ...ref(name), source: 'generated', hint: undefined, keys, generate: Object.fromEntries(keys.map((k) => [k, SecretValue.random(32)])) });
     const carrying = (secrets: ReferencedSecret[]) => ({ ...deployment('dex:v2.41.0'), metadata: { name: 'dex', namespace: 'auth', annotations: { [REFERENCED_SECRETS_ANNOTATION]: JSON.stringify(secrets) } } });
     expect(codes([carrying([])], [carrying([])])).toEqual([]);
