@@ -12,8 +12,7 @@
  * exactly the CRDs the server rejects.
  */
 import { App } from 'cdk8s';
-import { Construct } from 'constructs';
-import { ApiServer, describeWithApiServer, startApiServer, skipReason } from './apiserver';
+import { ApiServer, describeWithApiServer } from './apiserver';
 import { ApplyOutcome, applyObjects, objectId } from './apply';
 import { tooNewComponents } from './motion';
 import { Json } from './watch';
@@ -22,7 +21,6 @@ import { compareKubernetesVersions } from '../../lib/kubernetes-version';
 import { Platform, PlatformObject } from '../../lib/platform';
 import { buildPlatform, PlatformBuild } from '../../lib/synth';
 import { compileCelRules } from '../../lib/validation';
-import { DEFAULT_PLATFORMS } from '../../platforms';
 import type { DefaultPlatform } from '../../platforms/defaults';
 
 /** The CRDs a 1.28 server rejects exactly as it rejects upstream's own (what the components' minimums explain). */
@@ -56,12 +54,6 @@ function explain(outcomes: ApplyOutcome[], objects: readonly PlatformObject[], s
   return { explained, unexplained };
 }
 
-/** A platform to build for the test: its name in the test's title, and how to create it. */
-export interface PlatformFactory {
-  readonly name: string;
-  create(scope: Construct): Platform;
-}
-
 /**
  * The verdicts of a platform's objects on a server: every object accepted, or its rejection
  * explained by its component's minimum Kubernetes; the CRDs rejected exactly upstream's own,
@@ -82,21 +74,6 @@ function expectVerdicts(outcomes: ApplyOutcome[], objects: readonly PlatformObje
   const flagged = crds.filter((c) => compileCelRules(c.json, version).length > 0).map((c) => c.json.metadata.name as string).sort();
   expect(flagged).toEqual(rejectedCrds);
   return { rejectedCrds, explained };
-}
-
-/**
- * Applies the platform to the server and expects every object accepted, or its rejection
- * explained by its component's minimum Kubernetes (the CRDs rejected exactly those our
- * compilation for the server's version flags). Returns the outcomes. The server may hold
- * objects of an earlier platform: objects of both are applied with one field manager.
- */
-export async function expectPlatformOnApiServer(server: ApiServer, platform: Platform): Promise<{ build: PlatformBuild; outcomes: ApplyOutcome[]; explained: string[] }> {
-  const build = buildPlatform(platform);
-  const outcomes = await applyObjects(server.kubeConfig, build.model.objects, build.model.externalKinds, build.model.platform.existingNamespaces);
-  const { explained } = expectVerdicts(outcomes, build.model.objects, server.version);
-  // Most of the platform went in for real.
-  expect(outcomes.filter((o) => !o.error && o.mode === 'apply').length).toBeGreaterThan(outcomes.length / 2);
-  return { build, outcomes, explained };
 }
 
 /**
@@ -136,32 +113,6 @@ Promise<{ build: PlatformBuild; outcomes: ApplyOutcome[]; explained: string[] }>
 }
 
 /**
- * The test of one platform applied whole to a server of its own (some 20 s of kube-apiserver
- * CPU for a default platform): a default platform by name, or any platform a factory builds.
- * The default platforms no longer use it: their bring-ups in motion apply them for real, and
- * `testVersionGatesOnApiServer` applies what those leave out.
- */
-export function testPlatformOnApiServer(platform: string | PlatformFactory): void {
-  const reason = skipReason();
-  const factory = typeof platform === 'string' ? DEFAULT_PLATFORMS.find((p) => p.name === platform) : platform;
-  if (!factory) throw new Error(`no default platform ${platform}: ${DEFAULT_PLATFORMS.map((p) => p.name).join(', ')}`);
-  const name = factory.name;
-  (reason ? describe.skip : describe)('default platforms on a real API server', () => {
-    test(`${name}: every object accepted, or rejected as its component's minimum Kubernetes explains`, async () => {
-      const created = factory.create(new App({ outdir: '/nonexistent' }));
-      const server = await startApiServer();
-      try {
-        await expectPlatformOnApiServer(server, created);
-      } finally {
-        await server.stop();
-      }
-    }, 300_000);
-  });
-
-  if (reason) test.skip(`${reason}: the platform ${name} is not applied to a real API server`, () => undefined);
-}
-
-/**
  * What the motion tests do not apply of a default platform, on a plain API server: the
  * motion bring-ups (test/apiserver/motion-*.test.ts, with `checkBringUp`'s "every object
  * created") apply every object of the platform for real except the components this server's
@@ -169,8 +120,8 @@ export function testPlatformOnApiServer(platform: string | PlatformFactory): voi
  * every CRD our compilation flags for the server's version (of any component) and the
  * Namespaces they go in: each object accepted or its rejection explained by its component's
  * minimum Kubernetes; the rejected CRDs exactly upstream's own; what our compilation flags
- * exactly what the server rejects. Together with the bring-ups this is the proof a whole
- * platform applied here gave (`testPlatformOnApiServer`), at the cost of a few dozen objects
+ * exactly what the server rejects. Together with the bring-ups this is the proof that applying
+ * each whole platform to a server of its own once gave, at the cost of a few dozen objects
  * rather than a whole platform per file.
  */
 export function testVersionGatesOnApiServer(platforms: readonly Pick<DefaultPlatform, 'name' | 'create'>[]): void {
