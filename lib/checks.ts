@@ -401,15 +401,33 @@ function intercepts(
   json: any,
   namespaces: ReadonlyMap<string, PlatformObject>,
   target: AdmissionTarget = admissionTarget(m, json),
+  kinds?: RuleMatches,
 ): boolean {
   const { group, version, resource } = target;
   const ns = json.metadata?.namespace;
-  if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
+  if (!resource || !rulesMatch(w, group, version, resource, !!ns, kinds)) return false;
   if (ns) {
     const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
     if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
   }
   return selectorMatches(w.objectSelector, json.metadata?.labels ?? {});
+}
+
+/**
+ * Whether a webhook's rules match a kind (group, version, resource, scope), answered once per
+ * webhook and kind for one check's run: the checks ask it for every object, and a platform has
+ * hundreds of objects of a few dozen kinds.
+ */
+type RuleMatches = Map<object, Map<string, boolean>>;
+
+function rulesMatch(w: Pick<WebhookRef, 'rules'>, group: string, version: string, resource: string, namespaced: boolean, kinds: RuleMatches | undefined): boolean {
+  if (!kinds) return w.rules.some((r) => ruleMatches(r, group, version, resource, namespaced));
+  let known = kinds.get(w);
+  if (!known) kinds.set(w, known = new Map());
+  const key = `${group}\0${version}\0${resource}\0${namespaced}`;
+  let v = known.get(key);
+  if (v === undefined) known.set(key, v = w.rules.some((r) => ruleMatches(r, group, version, resource, namespaced)));
+  return v;
 }
 
 /** What webhook rules match an object on (computed once per object by the interception check). */
@@ -441,7 +459,12 @@ export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] 
  * once it runs, so an object of an intercepted kind applied after the operator's phase
  * may meet a live, fail-closed webhook whose backend is not up.
  */
-function checkRuntimeInterception(m: PlatformModel, namespaces: ReadonlyMap<string, PlatformObject>, subjects: Array<ReturnType<typeof admissionSubjects>[number] & AdmissionTarget>): Finding[] {
+function checkRuntimeInterception(
+  m: PlatformModel,
+  namespaces: ReadonlyMap<string, PlatformObject>,
+  subjects: Array<ReturnType<typeof admissionSubjects>[number] & AdmissionTarget>,
+  kinds: RuleMatches,
+): Finding[] {
   const out: Finding[] = [];
   for (const c of m.components) {
     for (const w of c.runtimeWebhooks) {
@@ -453,7 +476,7 @@ function checkRuntimeInterception(m: PlatformModel, namespaces: ReadonlyMap<stri
       }
       if ((w.failurePolicy ?? 'Fail') !== 'Fail') continue;
       for (const s of subjects) {
-        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, w, s.json, namespaces, s)) continue;
+        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, w, s.json, namespaces, s, kinds)) continue;
         out.push({
           rule: 'MLP022',
           path: s.obj.path,
@@ -472,11 +495,12 @@ function checkInterception(m: PlatformModel): Finding[] {
   const namespaces = namespaceObjects(m);
   // What a webhook rule matches on, computed once per subject rather than once per webhook and subject.
   const subjects = admissionSubjects(m).map((s) => ({ ...s, ...admissionTarget(m, s.json) }));
-  out.push(...checkRuntimeInterception(m, namespaces, subjects));
+  const kinds: RuleMatches = new Map();
+  out.push(...checkRuntimeInterception(m, namespaces, subjects, kinds));
   for (const w of webhooks) {
     const backend = w.backend.workload;
     for (const s of subjects) {
-      if (!intercepts(m, w, s.json, namespaces, s)) continue;
+      if (!intercepts(m, w, s.json, namespaces, s, kinds)) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
         out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
@@ -499,10 +523,13 @@ function checkInterception(m: PlatformModel): Finding[] {
 function checkInfrastructureWebhooksFirst(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
-  const subjects = admissionSubjects(m).filter((s) => s.json.kind !== 'Pod');
-  for (const w of modelOf(m).webhooks) {
-    if (w.type === 'conversion' || !w.owner.component.providesInfrastructure.length) continue;
-    for (const s of subjects.filter((x) => intercepts(m, w, x.json, namespaces))) {
+  const infrastructure = modelOf(m).webhooks.filter((w) => w.type !== 'conversion' && w.owner.component.providesInfrastructure.length);
+  if (!infrastructure.length) return out;
+  // What rules match on, once per object; whether they match, once per webhook and kind.
+  const subjects = admissionSubjects(m).filter((s) => s.json.kind !== 'Pod').map((s) => ({ ...s, ...admissionTarget(m, s.json) }));
+  const kinds: RuleMatches = new Map();
+  for (const w of infrastructure) {
+    for (const s of subjects.filter((x) => intercepts(m, w, x.json, namespaces, x, kinds))) {
       if (phaseIdx(s.obj) > phaseIdx(w.owner)) continue;
       out.push({
         rule: 'MLP023',
