@@ -16,14 +16,14 @@
 // Code cache: V8 compiles every module the synth loads (build/ and node_modules/, ~6 MB of
 // JavaScript) in every process. useCodeCache() keeps what V8 compiled of each module (its
 // code cache, vm.Script#createCachedData, made at exit so that the functions the run
-// compiled are in it) in build/.code-cache/, keyed by a SHA-256 of the Node.js version, the
-// file's path and its content, and hands it to V8 the next time: the same code, compiled
-// once. It depends on the code alone, never on a synth's inputs or output, so like build/
-// itself it is kept with MLP_SYNTH_CACHE=0; MLP_CODE_CACHE=0 turns it off. A file of build/ is
-// keyed by its size and mtime (build() writes it, and trusts the same stamps), a file of
-// node_modules/ by its size, mtime and the npm state (the stamps of package.json,
-// package-lock.json and node_modules/.package-lock.json: npm extracts files with fixed mtimes)
-// instead of hashing its content, which Node.js has read already.
+// compiled are in it) in one file, build/.code-cache/pack (read once, not a file per
+// module), by the Node.js version and each file's path and stamp, and hands it to V8 the next
+// time: the same code, compiled once. A file of build/ is stamped by its size and mtime
+// (build() writes it, and trusts the same stamps), a file of node_modules/ by its size, mtime
+// and the npm state (the stamps of package.json, package-lock.json and
+// node_modules/.package-lock.json: npm extracts files with fixed mtimes), instead of hashing
+// its content. It depends on the code alone, never on a synth's inputs or output, so like
+// build/ itself it is kept with MLP_SYNTH_CACHE=0; MLP_CODE_CACHE=0 turns it off.
 //
 // Module resolution: the file each require() names (a request from a folder) is kept in
 // build/.code-cache/resolutions.json (useResolutionCache), so that a process does not search
@@ -128,8 +128,57 @@ function build(only) {
 }
 
 const CODE_CACHE = path.join(OUT, '.code-cache');
-/** More entries than this (old code's, piling up): the folder is emptied before new ones are written. */
-const CODE_CACHE_ENTRIES = 4000;
+/** The code cache: one file, a JSON header line (the entries) and the code caches it lists. */
+const CODE_PACK = path.join(CODE_CACHE, 'pack');
+/** Bump when the pack's layout or its entries' stamps change meaning. */
+const CODE_PACK_FORMAT = 'mlp-code-pack-1';
+
+/**
+ * A module's stamp in the code cache: its size and mtime, where they say enough: under build/
+ * (built, the folder build() writes, trusting the same stamps), with the npm state (npmState)
+ * elsewhere under the project (npm extracts files with fixed mtimes); undefined for a file that
+ * cannot be stat'ed (not cached).
+ */
+function codeStamp(filename, built, npm) {
+  const st = fs.statSync(filename, { throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeMs}:${filename.startsWith(built) ? '' : npm}` : undefined;
+}
+
+/** The code cache's entries (filename -> { stamp, data }) in the pack file; empty when there is none, or it is of another format, Node.js version or cut short. */
+function readCodePack(file) {
+  try {
+    const buf = fs.readFileSync(file);
+    const nl = buf.indexOf(10);
+    const head = JSON.parse(buf.toString('utf8', 0, nl));
+    if (nl < 0 || head.format !== CODE_PACK_FORMAT || head.node !== process.version || head.bytes !== buf.length - nl - 1) return new Map();
+    const blob = buf.subarray(nl + 1);
+    return new Map(head.entries.map(([filename, stamp, offset, length]) => [filename, { stamp, data: blob.subarray(offset, offset + length) }]));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * Writes the pack whole (a temporary file renamed: a concurrent process reads all of it or
+ * none): the entries given, and of the others those whose file still has its stamp.
+ */
+function writeCodePack(file, kept, made, built, npm) {
+  const entries = new Map();
+  for (const [filename, e] of kept) if (codeStamp(filename, built, npm) === e.stamp) entries.set(filename, e);
+  for (const [filename, e] of made) entries.set(filename, e);
+  const list = [];
+  const parts = [];
+  let offset = 0;
+  for (const [filename, { stamp, data }] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    list.push([filename, stamp, offset, data.length]);
+    parts.push(data);
+    offset += data.length;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${JSON.stringify({ format: CODE_PACK_FORMAT, node: process.version, bytes: offset, entries: list })}\n`), ...parts]));
+  fs.renameSync(tmp, file);
+}
 
 /**
  * Compiles the modules loaded from now on under ROOT (build/, node_modules/) with V8's code
@@ -141,20 +190,17 @@ function useCodeCache(env = process.env) {
   const vm = require('vm');
   if (Module.prototype._compile.mlpCodeCache) return true;
   const original = Module.prototype._compile;
-  const made = [];
+  const pack = readCodePack(CODE_PACK);
+  /** filename -> { stamp, script } of the modules compiled without a usable cache. */
+  const made = new Map();
   const prefix = ROOT + path.sep;
   const npm = npmState(ROOT);
   const built = OUT + path.sep;
   const compile = function (content, filename) {
     if (!filename.startsWith(prefix) || !filename.endsWith('.js')) return original.call(this, content, filename);
-    const key = codeCacheKey(filename, content, built, npm);
-    const file = path.join(CODE_CACHE, key);
-    let cachedData;
-    try {
-      cachedData = fs.readFileSync(file);
-    } catch {
-      cachedData = undefined;
-    }
+    const stamp = codeStamp(filename, built, npm);
+    const kept = stamp === undefined ? undefined : pack.get(filename);
+    const cachedData = kept?.stamp === stamp ? kept.data : undefined;
     let script;
     try {
       script = new vm.Script(Module.wrap(content), { filename, cachedData });
@@ -164,7 +210,7 @@ function useCodeCache(env = process.env) {
       if (e instanceof SyntaxError) return original.call(this, content, filename);
       throw e;
     }
-    if (!cachedData || script.cachedDataRejected) made.push({ script, file });
+    if (stamp !== undefined && (!cachedData || script.cachedDataRejected)) made.set(filename, { stamp, script });
     const fn = script.runInThisContext({ displayErrors: true });
     // The require a module gets from Node.js (its makeRequireFunction).
     const mod = this;
@@ -180,39 +226,19 @@ function useCodeCache(env = process.env) {
   Module.prototype._compile = compile;
   useResolutionCache(env);
   process.once('exit', () => {
-    if (!made.length) return;
+    if (!made.size) return;
     try {
-      fs.mkdirSync(CODE_CACHE, { recursive: true });
-      if (fs.readdirSync(CODE_CACHE).length + made.length > CODE_CACHE_ENTRIES) {
-        fs.rmSync(CODE_CACHE, { recursive: true, force: true });
-        fs.mkdirSync(CODE_CACHE, { recursive: true });
-      }
-      for (const { script, file } of made) {
-        // Written whole (a temporary file renamed): a concurrent process reads all of it or none.
-        const tmp = `${file}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData());
-        fs.renameSync(tmp, file);
-      }
+      // Made at exit: the functions this run compiled are in it.
+      const fresh = new Map([...made].map(([filename, { stamp, script }]) => [filename, { stamp, data: script.createCachedData() }]));
+      writeCodePack(CODE_PACK, pack, fresh, built, npm);
+      // The entries of the format before the pack (one file each, named by a SHA-256).
+      for (const name of fs.readdirSync(CODE_CACHE)) if (/^[0-9a-f]{64}$/.test(name)) fs.rmSync(path.join(CODE_CACHE, name), { force: true });
     } catch (e) {
       // A cache that cannot be written costs the next process its compile time, nothing else.
       if (process.env.DEBUG) process.stderr.write(`code cache not saved: ${e?.message ?? e}\n`);
     }
   });
   return true;
-}
-
-/**
- * The code cache's key of a module: a SHA-256 of the Node.js version, its path and its stamp
- * (size and mtime) where the stamp says enough: under build/ (built, the folder build() writes,
- * trusting the same stamps), with npm (npmState) elsewhere under the project; its content when
- * it cannot be stat'ed.
- */
-function codeCacheKey(filename, content, built, npm) {
-  const st = fs.statSync(filename, { throwIfNoEntry: false });
-  const hash = crypto.createHash('sha256').update(`mlp-code-cache-2\0${process.version}\0${filename}\0`);
-  if (st) hash.update(`stamp\0${st.size}\0${st.mtimeMs}\0${filename.startsWith(built) ? '' : npm}`);
-  else hash.update('content\0').update(content);
-  return hash.digest('hex');
 }
 
 /** The stamps (size and mtime) of the files that say what npm installed: package.json, package-lock.json, node_modules/.package-lock.json. */
@@ -524,4 +550,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { build, CACHE_LIB_SOURCES, codeCacheKey, inputKey, outputCache, useCodeCache, useResolutionCache };
+module.exports = { build, CACHE_LIB_SOURCES, codeStamp, inputKey, outputCache, useCodeCache, useResolutionCache };

@@ -11,7 +11,7 @@ import * as path from 'path';
 const APP = path.resolve(__dirname, '..', '..', 'scripts', 'app.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const app = require(APP) as {
-  codeCacheKey(filename: string, content: string, built: string, npm: string): string;
+  codeStamp(filename: string, built: string, npm: string): string | undefined;
 };
 
 const made: string[] = [];
@@ -114,22 +114,51 @@ describe('the resolution cache (useResolutionCache)', () => {
   });
 });
 
-describe('the code cache\'s key (codeCacheKey)', () => {
-  test('CODE-CACHE-STAMP: a file of build/ is keyed by its size and mtime; one of node_modules/ also by the npm state; a file gone, by content', () => {
+describe('the code cache (useCodeCache: one pack, entries by stamp)', () => {
+  test('CODE-CACHE-STAMP: a file of build/ is stamped by its size and mtime; one of node_modules/ also by the npm state; a file gone has none', () => {
     const root = project();
     const built = path.join(root, 'build') + path.sep;
     const a = path.join(root, 'build/lib/a.js');
     const pkg = path.join(root, 'node_modules/pkg/main.js');
-    const key = (f: string, npm = 'n1') => app.codeCacheKey(f, fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : 'text', built, npm);
-    const first = key(a);
-    expect(key(a, 'n2')).toBe(first);
+    const first = app.codeStamp(a, built, 'n1');
+    expect(app.codeStamp(a, built, 'n2')).toBe(first);
     fs.utimesSync(a, new Date(2020, 1, 1), new Date(2020, 1, 1));
-    expect(key(a)).not.toBe(first);
-    const p = key(pkg);
-    expect(key(pkg, 'n2')).not.toBe(p);
+    expect(app.codeStamp(a, built, 'n1')).not.toBe(first);
+    const p = app.codeStamp(pkg, built, 'n1');
+    expect(app.codeStamp(pkg, built, 'n2')).not.toBe(p);
     write(root, 'node_modules/pkg/main.js', 'exports.where = "pkg/MAIN";\n'); // same size, new mtime
-    expect(key(pkg)).not.toBe(p);
-    const gone = path.join(root, 'build/lib/gone.js');
-    expect(app.codeCacheKey(gone, 'one', built, 'n1')).not.toBe(app.codeCacheKey(gone, 'two', built, 'n1'));
+    expect(app.codeStamp(pkg, built, 'n1')).not.toBe(p);
+    expect(app.codeStamp(path.join(root, 'build/lib/gone.js'), built, 'n1')).toBeUndefined();
+  });
+
+  test('CODE-PACK: what V8 compiled is kept in one pack and used; a module rewritten with the same size runs its new code; a damaged pack is a miss', () => {
+    const root = project();
+    const runCached = () => {
+      const script = `require(${JSON.stringify(path.join(root, 'scripts', 'app.js'))}).useCodeCache(); require(${JSON.stringify(path.join(root, 'build', 'main.js'))});`;
+      const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, MLP_CODE_CACHE: '' } });
+      expect(r.stderr).toBe('');
+      return JSON.parse(r.stdout) as { a: string; pkg: string };
+    };
+    const pack = path.join(root, 'build/.code-cache/pack');
+    const entries = () => {
+      const text = fs.readFileSync(pack, 'latin1');
+      return (JSON.parse(text.slice(0, text.indexOf('\n'))).entries as Array<[string, string, number, number]>).map((e) => path.relative(root, e[0])).sort();
+    };
+    expect(runCached()).toEqual({ a: 'a', pkg: 'pkg/main' });
+    expect(entries()).toEqual(['build/lib/a.js', 'build/main.js', 'node_modules/pkg/main.js']);
+    const kept = fs.statSync(pack).mtimeMs;
+    expect(runCached()).toEqual({ a: 'a', pkg: 'pkg/main' });
+    expect(fs.statSync(pack).mtimeMs).toBe(kept); // every module had its code cache: nothing written
+    write(root, 'build/lib/a.js', 'exports.where = "A";\n'); // the same size
+    expect(runCached().a).toBe('A');
+    expect(entries()).toEqual(['build/lib/a.js', 'build/main.js', 'node_modules/pkg/main.js']);
+    fs.truncateSync(pack, fs.statSync(pack).size - 10);
+    expect(runCached()).toEqual({ a: 'A', pkg: 'pkg/main' });
+    // A module removed drops out of the pack when it is next written.
+    fs.rmSync(path.join(root, 'node_modules/pkg/main.js'));
+    write(root, 'node_modules/pkg/package.json', '{"name":"pkg","main":"main2.js"}');
+    write(root, 'node_modules/.package-lock.json', '{"v":2}');
+    expect(runCached().pkg).toBe('pkg/main2');
+    expect(entries()).toEqual(['build/lib/a.js', 'build/main.js', 'node_modules/pkg/main2.js']);
   });
 });
