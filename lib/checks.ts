@@ -405,11 +405,47 @@ function intercepts(
   const { group, version, resource } = target;
   const ns = json.metadata?.namespace;
   if (!resource || !w.rules.some((r) => ruleMatches(r, group, version, resource, !!ns))) return false;
+  return selectorsMatch(w, json, namespaces);
+}
+
+/** Whether a webhook's namespace and object selectors match `json` (intercepts, after its rules). */
+function selectorsMatch(w: Pick<WebhookRef, 'namespaceSelector' | 'objectSelector'>, json: any, namespaces: ReadonlyMap<string, PlatformObject>): boolean {
+  const ns = json.metadata?.namespace;
   if (ns) {
     const nsLabels = { 'kubernetes.io/metadata.name': ns, ...(namespaces.get(ns)?.json.metadata.labels ?? {}) };
     if (!selectorMatches(w.namespaceSelector, nsLabels)) return false;
   }
   return selectorMatches(w.objectSelector, json.metadata?.labels ?? {});
+}
+
+/** An admission subject with what webhook rules match on, and its kind's number in the run (targeted). */
+type Targeted = ReturnType<typeof admissionSubjects>[number] & AdmissionTarget & { readonly kind: number };
+
+/**
+ * The subjects with what webhook rules match on, computed once per subject, and a number for
+ * each kind (group, version, resource, scope): a platform has hundreds of objects of a few
+ * dozen kinds, and whether a webhook's rules match is answered once per kind (ruleMatcher).
+ */
+function targeted(m: PlatformModel, subjects: ReturnType<typeof admissionSubjects>): { subjects: Targeted[]; kinds: number } {
+  const kinds = new Map<string, number>();
+  const out = subjects.map((s) => {
+    const t = admissionTarget(m, s.json);
+    const key = `${t.group}\0${t.version}\0${t.resource}\0${s.json.metadata?.namespace ? 'namespaced' : 'cluster'}`;
+    let kind = kinds.get(key);
+    if (kind === undefined) kinds.set(key, kind = kinds.size);
+    return { ...s, ...t, kind };
+  });
+  return { subjects: out, kinds: kinds.size };
+}
+
+/** Whether webhook `w` sees a subject on create (intercepts), its rules matched once per kind. */
+function interceptor(w: Pick<WebhookRef, 'rules' | 'namespaceSelector' | 'objectSelector'>, kinds: number, namespaces: ReadonlyMap<string, PlatformObject>): (s: Targeted) => boolean {
+  const known = new Int8Array(kinds); // 0: not asked yet, 1: the rules match, 2: they do not
+  return (s) => {
+    let v = known[s.kind];
+    if (v === 0) known[s.kind] = v = s.resource && w.rules.some((r) => ruleMatches(r, s.group, s.version, s.resource!, !!s.json.metadata?.namespace)) ? 1 : 2;
+    return v === 1 && selectorsMatch(w, s.json, namespaces);
+  };
 }
 
 /** What webhook rules match an object on (computed once per object by the interception check). */
@@ -441,7 +477,7 @@ export function interceptingWebhooks(m: PlatformModel, json: any): WebhookRef[] 
  * once it runs, so an object of an intercepted kind applied after the operator's phase
  * may meet a live, fail-closed webhook whose backend is not up.
  */
-function checkRuntimeInterception(m: PlatformModel, namespaces: ReadonlyMap<string, PlatformObject>, subjects: Array<ReturnType<typeof admissionSubjects>[number] & AdmissionTarget>): Finding[] {
+function checkRuntimeInterception(m: PlatformModel, namespaces: ReadonlyMap<string, PlatformObject>, subjects: Targeted[], kinds: number): Finding[] {
   const out: Finding[] = [];
   for (const c of m.components) {
     for (const w of c.runtimeWebhooks) {
@@ -452,8 +488,9 @@ function checkRuntimeInterception(m: PlatformModel, namespaces: ReadonlyMap<stri
         continue;
       }
       if ((w.failurePolicy ?? 'Fail') !== 'Fail') continue;
+      const sees = interceptor(w, kinds, namespaces);
       for (const s of subjects) {
-        if (phaseIdx(s.obj) <= phaseIdx(creator) || !intercepts(m, w, s.json, namespaces, s)) continue;
+        if (phaseIdx(s.obj) <= phaseIdx(creator) || !sees(s)) continue;
         out.push({
           rule: 'MLP022',
           path: s.obj.path,
@@ -471,12 +508,13 @@ function checkInterception(m: PlatformModel): Finding[] {
   if (!webhooks.length && !m.components.some((c) => c.runtimeWebhooks.length)) return out;
   const namespaces = namespaceObjects(m);
   // What a webhook rule matches on, computed once per subject rather than once per webhook and subject.
-  const subjects = admissionSubjects(m).map((s) => ({ ...s, ...admissionTarget(m, s.json) }));
-  out.push(...checkRuntimeInterception(m, namespaces, subjects));
+  const { subjects, kinds } = targeted(m, admissionSubjects(m));
+  out.push(...checkRuntimeInterception(m, namespaces, subjects, kinds));
   for (const w of webhooks) {
     const backend = w.backend.workload;
+    const sees = interceptor(w, kinds, namespaces);
     for (const s of subjects) {
-      if (!intercepts(m, w, s.json, namespaces, s)) continue;
+      if (!sees(s)) continue;
       if (backend && s.obj === backend && s.json.kind === 'Pod') {
         out.push({ rule: 'MLP022', path: w.owner.path, message: `fail-closed ${webhookLabel(w)} intercepts the pods of its own backend ${backend.json.kind} ${backend.json.metadata.name}: after a restart no pod can be created; exclude them with namespaceSelector/objectSelector` });
         continue;
@@ -499,10 +537,11 @@ function checkInterception(m: PlatformModel): Finding[] {
 function checkInfrastructureWebhooksFirst(m: PlatformModel): Finding[] {
   const out: Finding[] = [];
   const namespaces = namespaceObjects(m);
-  const subjects = admissionSubjects(m).filter((s) => s.json.kind !== 'Pod');
-  for (const w of modelOf(m).webhooks) {
-    if (w.type === 'conversion' || !w.owner.component.providesInfrastructure.length) continue;
-    for (const s of subjects.filter((x) => intercepts(m, w, x.json, namespaces))) {
+  const infrastructure = modelOf(m).webhooks.filter((w) => w.type !== 'conversion' && w.owner.component.providesInfrastructure.length);
+  if (!infrastructure.length) return out;
+  const { subjects, kinds } = targeted(m, admissionSubjects(m).filter((s) => s.json.kind !== 'Pod'));
+  for (const w of infrastructure) {
+    for (const s of subjects.filter(interceptor(w, kinds, namespaces))) {
       if (phaseIdx(s.obj) > phaseIdx(w.owner)) continue;
       out.push({
         rule: 'MLP023',

@@ -255,6 +255,29 @@ class CrdApiObject extends ApiObject {
   }
 }
 
+/**
+ * An object's JSON, as its toJson gives it, for the synth's path (lib/platform.ts). A plain
+ * ApiObject (the class itself: a subclass, a cdk8s-plus binding or CrdApiObject, may write its
+ * JSON otherwise and uses its own toJson) whose props and metadata are plain data takes
+ * CrdApiObject's one copy (plainSorted, above: what cdk8s's resolve and sanitizeValue give
+ * for plain data), its shared schema subtrees copied too, not shared (a customization's JSON
+ * patch may change the object); anything else, as there, takes cdk8s's toJson.
+ */
+export function objectJson(obj: ApiObject): any {
+  const patches = (obj as unknown as { readonly patches: readonly unknown[] }).patches;
+  if (obj.constructor !== ApiObject || process.env.CDK8S_DISABLE_SORT || patches.length || !builtInResolversOnly(App.of(obj))) return obj.toJson();
+  let json: any;
+  try {
+    json = plainSorted({ ...(obj as unknown as { readonly props: ApiObjectProps }).props, metadata: obj.metadata.toJson() }, false, false);
+  } catch (e) {
+    if (e === NOT_PLAIN) return obj.toJson();
+    throw new Error(`Failed serializing construct at path '${obj.node.path}' with name '${obj.name}': ${e}`);
+  }
+  const result: any = {};
+  for (const k of ['apiVersion', 'kind', 'metadata', ...Object.keys(json)]) if (k in json) result[k] = json[k];
+  return result;
+}
+
 /** Whether an App resolves with cdk8s's built-in resolvers only (in their order). */
 function builtInResolversOnly(app: App): boolean {
   const r: unknown = (app as Partial<App>).resolvers;
@@ -278,14 +301,14 @@ const sortedSchemas = new WeakMap<object, unknown>();
  * shared, so that every CRD embedding it holds the same subtree and the walks over the
  * objects (checks, YAML) do its work once. `frozen`: the copy is inside such a subtree.
  */
-function plainSorted(v: unknown, frozen = false): unknown {
+function plainSorted(v: unknown, frozen = false, share = true): unknown {
   if (v === null || v === undefined) return undefined;
   switch (typeof v) {
     case 'string': case 'number': case 'boolean': return v;
     case 'object': break;
     default: throw NOT_PLAIN;
   }
-  if (isSharedSchemaJson(v as object)) {
+  if (share && isSharedSchemaJson(v as object)) {
     let hit = sortedSchemas.get(v as object);
     if (hit === undefined) {
       hit = shareJson(plainCopy(v as object, true) as object);
@@ -293,17 +316,17 @@ function plainSorted(v: unknown, frozen = false): unknown {
     }
     return hit;
   }
-  return plainCopy(v as object, frozen);
+  return plainCopy(v as object, frozen, share);
 }
 
-function plainCopy(v: object, frozen: boolean): unknown {
+function plainCopy(v: object, frozen: boolean, share = true): unknown {
   const proto = Object.getPrototypeOf(v);
   if (proto === Array.prototype) {
     const a = v as unknown[];
     const out: unknown[] = [];
     for (let i = 0; i < a.length; i++) {
       if (!(i in a)) throw NOT_PLAIN; // a hole, which cdk8s keeps
-      out.push(plainSorted(a[i], frozen));
+      out.push(plainSorted(a[i], frozen, share));
     }
     return frozen ? Object.freeze(out) : out;
   }
@@ -312,7 +335,7 @@ function plainCopy(v: object, frozen: boolean): unknown {
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     if (k === 'constructor' || k === '__proto__') throw NOT_PLAIN;
-    const x = plainSorted((v as Record<string, unknown>)[k], frozen);
+    const x = plainSorted((v as Record<string, unknown>)[k], frozen, share);
     if (x !== undefined) out[k] = x;
   }
   return frozen ? Object.freeze(out) : out;

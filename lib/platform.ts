@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import type { ArchitectureDeclarations, ArchitectureFacts } from './architecture-facts';
 import { CertificateProvider } from './certificates';
 import { Component, CrdClaim, Prerequisite, Requirement } from './component';
-import { CrdDefinition, crdName, gvkKey } from './crd';
+import { CrdDefinition, crdName, gvkKey, objectJson } from './crd';
 import { Customization, PlatformCustomization } from './customization';
 import { ImageSettings, ImageSpec, registryMirrorProblems, resolveImage } from './images';
 import { compareKubernetesVersions, DEFAULT_KUBERNETES_VERSION, KubernetesVersion, MINIMUM_KUBERNETES_ANNOTATION, MINIMUM_KUBERNETES_FEATURE_ANNOTATION, normalizeKubernetesVersion, OLDEST_KUBERNETES_VERSION } from './kubernetes-version';
@@ -449,7 +449,7 @@ export class Platform extends Construct {
       const gated = compareKubernetesVersions(c.kubernetes.min, OLDEST_KUBERNETES_VERSION) > 0;
       for (const obj of c.node.findAll().filter((x): x is ApiObject => x instanceof ApiObject)) {
         if (!c.emits(obj)) continue;
-        const json = obj.toJson();
+        const json = objectJson(obj);
         if (gated && json.kind === 'CustomResourceDefinition') {
           json.metadata.annotations = { ...json.metadata.annotations, [MINIMUM_KUBERNETES_ANNOTATION]: c.kubernetes.min, [MINIMUM_KUBERNETES_FEATURE_ANNOTATION]: c.kubernetes.feature };
         }

@@ -167,7 +167,8 @@ export function roleObject(scope: Construct, id: string, props: RoleObjectProps)
     checkRules(`${scope.node.path}/${id}`, rs, wildcardReason(props.securityExceptions));
     return rs.map(renderPolicyRule);
   };
-  if (typeof props.rules !== 'function') rules(); // fail in the constructor when we can
+  // Fixed rules: normalized and checked once, in the constructor (where a failure points to the caller).
+  const fixed = typeof props.rules === 'function' ? undefined : rules();
   if (props.aggregateFrom && props.namespace) throw new Error(`${scope.node.path}/${id}: aggregateFrom applies to ClusterRoles only; drop the namespace or the aggregation`);
   // An aggregating ClusterRole's rules belong to the clusterrole-aggregation controller, which
   // replaces them with those of the roles it selects. Declaring them (even `rules: []`) would
@@ -183,7 +184,7 @@ export function roleObject(scope: Construct, id: string, props: RoleObjectProps)
     metadata: { name: props.name, namespace: props.namespace, labels },
     ...(props.aggregateFrom
       ? { aggregationRule: { clusterRoleSelectors: props.aggregateFrom.map((matchLabels) => ({ matchLabels })) } }
-      : { rules: typeof props.rules === 'function' ? Lazy.any({ produce: rules }) : rules() }),
+      : { rules: fixed ?? Lazy.any({ produce: rules }) }),
   });
   declareSecurityExceptions(role, props.securityExceptions);
   return role;

@@ -16,10 +16,22 @@
 // Code cache: V8 compiles every module the synth loads (build/ and node_modules/, ~6 MB of
 // JavaScript) in every process. useCodeCache() keeps what V8 compiled of each module (its
 // code cache, vm.Script#createCachedData, made at exit so that the functions the run
-// compiled are in it) in build/.code-cache/, keyed by a SHA-256 of the Node.js version, the
-// file's path and its content, and hands it to V8 the next time: the same code, compiled
-// once. It depends on the code alone, never on a synth's inputs or output, so like build/
-// itself it is kept with MLP_SYNTH_CACHE=0; MLP_CODE_CACHE=0 turns it off.
+// compiled are in it) in one file, build/.code-cache/pack (read once, not a file per
+// module), by the Node.js version and each file's path and stamp, and hands it to V8 the next
+// time: the same code, compiled once. A file of build/ is stamped by its size and mtime
+// (build() writes it, and trusts the same stamps), a file of node_modules/ by its size, mtime
+// and the npm state (the stamps of package.json, package-lock.json and
+// node_modules/.package-lock.json: npm extracts files with fixed mtimes), instead of hashing
+// its content. It depends on the code alone, never on a synth's inputs or output, so like
+// build/ itself it is kept with MLP_SYNTH_CACHE=0; MLP_CODE_CACHE=0 turns it off.
+//
+// Module resolution: the file each require() names (a request from a folder) is kept in
+// build/.code-cache/resolutions.json (useResolutionCache), so that a process does not search
+// for it again (stat, realpath, package scopes: a quarter of loading). An entry is used while
+// the folders it was found through stand as recorded: the folder the request names a file in
+// and the resolved file's folder (their mtimes: a file added, removed or moved there changes
+// them), no package.json or node_modules/ appearing between the requester and the project
+// root, and the same Node.js version, npm state and this script. MLP_CODE_CACHE=0 turns it off too.
 //
 // Output cache: a synth whose inputs did not change reuses its previous output instead of
 // loading and running the app. The key is a SHA-256 of every input: the content of every
@@ -116,8 +128,57 @@ function build(only) {
 }
 
 const CODE_CACHE = path.join(OUT, '.code-cache');
-/** More entries than this (old code's, piling up): the folder is emptied before new ones are written. */
-const CODE_CACHE_ENTRIES = 4000;
+/** The code cache: one file, a JSON header line (the entries) and the code caches it lists. */
+const CODE_PACK = path.join(CODE_CACHE, 'pack');
+/** Bump when the pack's layout or its entries' stamps change meaning. */
+const CODE_PACK_FORMAT = 'mlp-code-pack-1';
+
+/**
+ * A module's stamp in the code cache: its size and mtime, where they say enough: under build/
+ * (built, the folder build() writes, trusting the same stamps), with the npm state (npmState)
+ * elsewhere under the project (npm extracts files with fixed mtimes); undefined for a file that
+ * cannot be stat'ed (not cached).
+ */
+function codeStamp(filename, built, npm) {
+  const st = fs.statSync(filename, { throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeMs}:${filename.startsWith(built) ? '' : npm}` : undefined;
+}
+
+/** The code cache's entries (filename -> { stamp, data }) in the pack file; empty when there is none, or it is of another format, Node.js version or cut short. */
+function readCodePack(file) {
+  try {
+    const buf = fs.readFileSync(file);
+    const nl = buf.indexOf(10);
+    const head = JSON.parse(buf.toString('utf8', 0, nl));
+    if (nl < 0 || head.format !== CODE_PACK_FORMAT || head.node !== process.version || head.bytes !== buf.length - nl - 1) return new Map();
+    const blob = buf.subarray(nl + 1);
+    return new Map(head.entries.map(([filename, stamp, offset, length]) => [filename, { stamp, data: blob.subarray(offset, offset + length) }]));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * Writes the pack whole (a temporary file renamed: a concurrent process reads all of it or
+ * none): the entries given, and of the others those whose file still has its stamp.
+ */
+function writeCodePack(file, kept, made, built, npm) {
+  const entries = new Map();
+  for (const [filename, e] of kept) if (codeStamp(filename, built, npm) === e.stamp) entries.set(filename, e);
+  for (const [filename, e] of made) entries.set(filename, e);
+  const list = [];
+  const parts = [];
+  let offset = 0;
+  for (const [filename, { stamp, data }] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    list.push([filename, stamp, offset, data.length]);
+    parts.push(data);
+    offset += data.length;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${JSON.stringify({ format: CODE_PACK_FORMAT, node: process.version, bytes: offset, entries: list })}\n`), ...parts]));
+  fs.renameSync(tmp, file);
+}
 
 /**
  * Compiles the modules loaded from now on under ROOT (build/, node_modules/) with V8's code
@@ -129,18 +190,17 @@ function useCodeCache(env = process.env) {
   const vm = require('vm');
   if (Module.prototype._compile.mlpCodeCache) return true;
   const original = Module.prototype._compile;
-  const made = [];
+  const pack = readCodePack(CODE_PACK);
+  /** filename -> { stamp, script } of the modules compiled without a usable cache. */
+  const made = new Map();
   const prefix = ROOT + path.sep;
+  const npm = npmState(ROOT);
+  const built = OUT + path.sep;
   const compile = function (content, filename) {
     if (!filename.startsWith(prefix) || !filename.endsWith('.js')) return original.call(this, content, filename);
-    const key = crypto.createHash('sha256').update(`${process.version}\0${filename}\0`).update(content).digest('hex');
-    const file = path.join(CODE_CACHE, key);
-    let cachedData;
-    try {
-      cachedData = fs.readFileSync(file);
-    } catch {
-      cachedData = undefined;
-    }
+    const stamp = codeStamp(filename, built, npm);
+    const kept = stamp === undefined ? undefined : pack.get(filename);
+    const cachedData = kept?.stamp === stamp ? kept.data : undefined;
     let script;
     try {
       script = new vm.Script(Module.wrap(content), { filename, cachedData });
@@ -150,7 +210,7 @@ function useCodeCache(env = process.env) {
       if (e instanceof SyntaxError) return original.call(this, content, filename);
       throw e;
     }
-    if (!cachedData || script.cachedDataRejected) made.push({ script, file });
+    if (stamp !== undefined && (!cachedData || script.cachedDataRejected)) made.set(filename, { stamp, script });
     const fn = script.runInThisContext({ displayErrors: true });
     // The require a module gets from Node.js (its makeRequireFunction).
     const mod = this;
@@ -164,23 +224,148 @@ function useCodeCache(env = process.env) {
   };
   compile.mlpCodeCache = true;
   Module.prototype._compile = compile;
+  useResolutionCache(env);
   process.once('exit', () => {
-    if (!made.length) return;
+    if (!made.size) return;
     try {
-      fs.mkdirSync(CODE_CACHE, { recursive: true });
-      if (fs.readdirSync(CODE_CACHE).length + made.length > CODE_CACHE_ENTRIES) {
-        fs.rmSync(CODE_CACHE, { recursive: true, force: true });
-        fs.mkdirSync(CODE_CACHE, { recursive: true });
-      }
-      for (const { script, file } of made) {
-        // Written whole (a temporary file renamed): a concurrent process reads all of it or none.
-        const tmp = `${file}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData());
-        fs.renameSync(tmp, file);
-      }
+      // Made at exit: the functions this run compiled are in it.
+      const fresh = new Map([...made].map(([filename, { stamp, script }]) => [filename, { stamp, data: script.createCachedData() }]));
+      writeCodePack(CODE_PACK, pack, fresh, built, npm);
+      // The entries of the format before the pack (one file each, named by a SHA-256).
+      for (const name of fs.readdirSync(CODE_CACHE)) if (/^[0-9a-f]{64}$/.test(name)) fs.rmSync(path.join(CODE_CACHE, name), { force: true });
     } catch (e) {
       // A cache that cannot be written costs the next process its compile time, nothing else.
       if (process.env.DEBUG) process.stderr.write(`code cache not saved: ${e?.message ?? e}\n`);
+    }
+  });
+  return true;
+}
+
+/** The stamps (size and mtime) of the files that say what npm installed: package.json, package-lock.json, node_modules/.package-lock.json. */
+function npmState(root) {
+  return ['package.json', 'package-lock.json', path.join('node_modules', '.package-lock.json')].map((f) => {
+    const st = fs.statSync(path.join(root, f), { throwIfNoEntry: false });
+    return st ? `${st.size}:${st.mtimeMs}` : '-';
+  }).join(' ');
+}
+
+/** Bump when resolutions.json changes meaning. */
+const RESOLUTIONS_FORMAT = 'mlp-resolutions-1';
+
+/** A guard's stamp: a folder's mtime, a file's size and mtime, '-' for a missing path. */
+function guardStamp(p) {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  if (!st) return '-';
+  return st.isDirectory() ? `d${st.mtimeMs}` : `f${st.size}:${st.mtimeMs}`;
+}
+
+/**
+ * Keeps the file each require() from a module under root resolves to (see the header), in
+ * root/build/.code-cache/resolutions.json; returns false when MLP_CODE_CACHE turns it off.
+ * Once per process; the entries found new are written at exit.
+ */
+function useResolutionCache(env = process.env, root = ROOT) {
+  if (['0', 'false', 'off', 'no'].includes((env.MLP_CODE_CACHE ?? '').toLowerCase())) return false;
+  const Module = require('module');
+  if (Module._resolveFilename.mlpResolutions) return true;
+  const original = Module._resolveFilename;
+  const prefix = root + path.sep;
+  const modules = path.join(root, 'node_modules') + path.sep;
+  const file = path.join(root, 'build', '.code-cache', 'resolutions.json');
+  const self = fs.statSync(__filename);
+  const head = `${RESOLUTIONS_FORMAT}\0${process.version}\0${root}\0${self.size}:${self.mtimeMs}\0${npmState(root)}`;
+  /** Guarded paths and their stamps, as when the entries that use them were found. */
+  const guards = new Map();
+  /** key (folder \0 request) -> [file, ...guarded paths] */
+  const entries = new Map();
+  let changed = false;
+  try {
+    const m = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (m.head === head) {
+      const valid = new Map();
+      const holds = (i) => {
+        let v = valid.get(i);
+        if (v === undefined) valid.set(i, v = guardStamp(m.guards[i][0]) === m.guards[i][1]);
+        return v;
+      };
+      for (const [key, resolved, ...deps] of m.entries) {
+        if (!deps.every(holds)) {
+          changed = true;
+          continue;
+        }
+        const paths = deps.map((i) => m.guards[i][0]);
+        for (const i of deps) guards.set(m.guards[i][0], m.guards[i][1]);
+        entries.set(key, [resolved, ...paths]);
+      }
+    }
+  } catch {
+    // None yet, or unreadable: every request is resolved and recorded.
+  }
+
+  /** The paths that decide what request from dir resolves to, given that it resolved to resolved; undefined: not kept. */
+  const depsOf = (dir, request, resolved) => {
+    const deps = [path.dirname(resolved)];
+    if (request.startsWith('./') || request.startsWith('../') || request === '.' || request === '..' || path.isAbsolute(request)) {
+      // X.js beside X, or X/index.js: the folder that holds X, and X (the resolved file's folder).
+      const target = path.resolve(dir, request);
+      if (path.dirname(resolved) !== target && path.dirname(resolved) !== path.dirname(target)) return undefined; // through a package.json's main
+      deps.push(path.dirname(target));
+    } else if (!(dir + path.sep).startsWith(modules)) {
+      // A package (or the project's own name): found in root/node_modules/ (npm's, in the head),
+      // as long as no node_modules/ or package.json appears between the requester and root.
+      if (!resolved.startsWith(modules) && !resolved.startsWith(prefix)) return undefined;
+      for (let d = dir; d.startsWith(prefix); d = path.dirname(d)) deps.push(path.join(d, 'node_modules'), path.join(d, 'package.json'));
+    }
+    return deps;
+  };
+
+  const resolve = function (request, parent, isMain, options) {
+    const from = parent?.filename;
+    if (isMain || options !== undefined || typeof from !== 'string' || !from.startsWith(prefix) || typeof request !== 'string') return original.apply(this, arguments);
+    const dir = path.dirname(from);
+    const key = `${dir}\0${request}`;
+    const hit = entries.get(key);
+    if (hit) return hit[0];
+    const resolved = original.call(this, request, parent, isMain, options);
+    if (typeof resolved === 'string' && resolved.startsWith(prefix)) {
+      const deps = depsOf(dir, request, resolved);
+      if (deps) {
+        const stamps = deps.map((d) => guards.get(d) ?? guardStamp(d));
+        // Only what stands as the search found it: a package.json or node_modules/ between the requester and root is not kept.
+        if (!deps.some((d, i) => i > 0 && (d.endsWith(`${path.sep}node_modules`) || d.endsWith(`${path.sep}package.json`)) && stamps[i] !== '-')) {
+          deps.forEach((d, i) => guards.set(d, stamps[i]));
+          entries.set(key, [resolved, ...deps]);
+          changed = true;
+        }
+      }
+    }
+    return resolved;
+  };
+  resolve.mlpResolutions = true;
+  Module._resolveFilename = resolve;
+  process.once('exit', () => {
+    if (!changed) return;
+    try {
+      const index = new Map();
+      const list = [];
+      const rows = [];
+      for (const [key, [resolved, ...deps]] of entries) {
+        rows.push([key, resolved, ...deps.map((d) => {
+          let i = index.get(d);
+          if (i === undefined) {
+            index.set(d, i = list.length);
+            list.push([d, guards.get(d)]);
+          }
+          return i;
+        })]);
+      }
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ head, guards: list, entries: rows }));
+      fs.renameSync(tmp, file);
+    } catch (e) {
+      // Not saved: the next process resolves again, nothing else.
+      if (process.env.DEBUG) process.stderr.write(`resolutions not saved: ${e?.message ?? e}\n`);
     }
   });
   return true;
@@ -365,4 +550,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { build, CACHE_LIB_SOURCES, inputKey, outputCache, useCodeCache };
+module.exports = { build, CACHE_LIB_SOURCES, codeStamp, inputKey, outputCache, useCodeCache, useResolutionCache };

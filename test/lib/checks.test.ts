@@ -481,6 +481,22 @@ const CASES: Case[] = [
     ],
   },
   {
+    rule: 'MLP023',
+    what: 'objects of one kind that the same rules match but a namespaceSelector tells apart, beside a webhook of another kind (rules matched once per kind, selectors per object)',
+    body: (c) => {
+      c.providesInfrastructure.push('widget-infrastructure');
+      const srv = server(c);
+      srv.addValidatingWebhook('cm-validator', webhook('cm.example.com', CM_RULE, { ...OWN_NAMESPACE_ON_PURPOSE, namespaceSelector: excludingNamespaces(['kube-system', 'elsewhere']) }));
+      srv.addValidatingWebhook('secret-validator', webhook('secret.example.com', [{ ...CM_RULE[0], resources: ['secrets'] }], OWN_NAMESPACE_ON_PURPOSE));
+      new ApiObject(c, 'Cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: NS } });
+      new ApiObject(c, 'CmElsewhere', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'elsewhere' } });
+    },
+    platform: () => newPlatform({ existingNamespaces: ['elsewhere'] }),
+    expected: [
+      "[MLP023] p/test/Cm: ConfigMap cm (phase 03-infrastructure) would reach the cluster before webhook cm.example.com of ValidatingWebhookConfiguration cm-validator (phase 05-infrastructure-webhooks) of infrastructure component 'test' is configured; apply it in a later phase",
+    ],
+  },
+  {
     rule: 'MLP030',
     what: "a controller whose ClusterRole lacks an owned kind's status",
     body: (c) => {

@@ -1,6 +1,6 @@
 import { ApiObject, App, Chart, IResolver, JsonPatch, Lazy, ResolutionContext } from 'cdk8s';
 import { dataDifference, widgetDef } from './support';
-import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, PrinterColumns, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
+import { ConversionWebhookTarget, CrdDefinition, crdName, CrdScope, CustomResourceDefinition, objectJson, PrinterColumns, rootSchema, storageVersion, validateDefinition } from '../../lib/crd';
 import { s } from '../../lib/schema/dsl';
 import { isSharedJson } from '../../lib/subtree-sharing';
 
@@ -451,5 +451,63 @@ describe('CustomResourceDefinition JSON', () => {
     const crd = crdOf(widgetDef({ versions: [{ name: 'v1', storage: true, schema: s.object({ spec: s.object({ n: s.integer().default(Lazy.any({ produce: () => { throw new Error('no value'); } })) }) }) }] }));
     expect(() => crd.apiObject.toJson()).toThrow(/^Failed serializing construct at path 'c\/Widget\/Resource' with name 'widgets.example.com': Error: no value$/);
     expect(() => cdk8sJson(crd.apiObject)).toThrow(/^Failed serializing construct at path 'c\/Widget\/Resource' with name 'widgets.example.com': Error: no value$/);
+  });
+});
+
+// The synth's path (lib/platform.ts) writes a plain ApiObject's JSON in one copy too
+// (objectJson); it must be what the object's toJson gives, and toJson decides everything else.
+describe('objectJson', () => {
+  const same = (a: unknown, b: unknown) => expect(dataDifference(a, b)).toBeUndefined();
+  const objectOf = (props: Record<string, unknown>, app = new App()) =>
+    new ApiObject(new Chart(app, 'c', { labels: { team: 'x' } }), 'O', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'o', namespace: 'ns', annotations: { b: '2', a: '1' } }, ...props });
+
+  test('OBJECT-JSON-PLAIN: sorted keys, apiVersion, kind and metadata first, null and undefined dropped from objects, undefined for null in lists; a fresh, unfrozen copy', () => {
+    const shared = s.object({ a: s.string() }).toSharedJson();
+    const o = objectOf({ data: { z: '1', a: null, m: undefined, list: [1, null, 'a', { y: 2, x: undefined }] }, schema: shared, empty: {}, none: [] });
+    const json = objectJson(o);
+    same(json, o.toJson());
+    expect(Object.keys(json)).toEqual(['apiVersion', 'kind', 'metadata', 'data', 'empty', 'none', 'schema']);
+    expect(json.data).toStrictEqual({ list: [1, undefined, 'a', { y: 2 }], z: '1' });
+    expect(Object.isFrozen(json.schema) || isSharedJson(json.schema)).toBe(false);
+    expect(objectJson(o)).not.toBe(json);
+  });
+
+  test('OBJECT-JSON-FALLBACK: a Lazy, a value of a class, an app\'s own resolver, a JSON patch, CDK8S_DISABLE_SORT and a subclass get the object\'s own toJson', () => {
+    class Box {
+      constructor(public readonly value: number) {}
+    }
+    class Upper implements IResolver {
+      public resolve(context: ResolutionContext): void {
+        if (context.value === 'v') context.replaceValue('V');
+      }
+    }
+    const cases: ApiObject[] = [
+      objectOf({ data: { n: Lazy.any({ produce: () => ({ b: 1, a: null }) }) } }),
+      objectOf({ data: { n: new Box(2) } }),
+      objectOf({ data: { k: 'v' } }, new App({ resolvers: [new Upper()] })),
+    ];
+    const patched = objectOf({ data: { k: 'v' } });
+    patched.addJsonPatch(JsonPatch.add('/data/p', 'q'));
+    cases.push(patched);
+    class Own extends ApiObject {
+      public toJson(): any {
+        return { own: true };
+      }
+    }
+    cases.push(new Own(new Chart(new App(), 'c'), 'O', { apiVersion: 'v1', kind: 'ConfigMap' }));
+    for (const o of cases) same(objectJson(o), o.toJson());
+    expect(objectJson(cases[2]).data.k).toBe('V');
+    expect(objectJson(patched).data.p).toBe('q');
+    expect(objectJson(cases[4])).toEqual({ own: true });
+    const before = process.env.CDK8S_DISABLE_SORT;
+    process.env.CDK8S_DISABLE_SORT = '1';
+    try {
+      const o = objectOf({ data: { z: '1', a: '2' } });
+      same(objectJson(o), o.toJson());
+      expect(Object.keys(objectJson(o).data)).toEqual(['z', 'a']);
+    } finally {
+      if (before === undefined) delete process.env.CDK8S_DISABLE_SORT;
+      else process.env.CDK8S_DISABLE_SORT = before;
+    }
   });
 });

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { RenderedFiles } from '../../lib/rendered';
+import { readText, RenderedFiles } from '../../lib/rendered';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mlplatform-rendered-'));
 
@@ -82,5 +82,26 @@ describe('RenderedFiles', () => {
     expect(RenderedFiles.fromEnvironment({ MLP_SYNTH_CACHE: '0', MLP_CACHE_DIR: tmp() })).toBeUndefined();
     expect(RenderedFiles.fromEnvironment({ MLP_CACHE_DIR: tmp() })).toBeInstanceOf(RenderedFiles);
     expect(RenderedFiles.fromEnvironment({}, '/')).toBeUndefined();
+  });
+});
+
+describe('readText', () => {
+  test('READ-TEXT: gives what readFileSync(file, \'utf8\') gives: ASCII (read as Latin-1), other UTF-8, bytes that are not UTF-8; a kept non-ASCII file reads back', () => {
+    const dir = tmp();
+    const cases: Array<[string, Buffer]> = [
+      ['ascii', Buffer.from('kind: CustomResourceDefinition\n  description: "a \\"quoted\\" text"\n')],
+      ['empty', Buffer.alloc(0)],
+      ['utf8', Buffer.from('description: déjà vu – 日本語 😀\n')],
+      ['latin1 bytes', Buffer.from([0x61, 0xe9, 0x62, 0x0a])],
+      ['cut sequence', Buffer.from([0x61, 0xe2, 0x82])],
+    ];
+    for (const [name, bytes] of cases) {
+      const file = path.join(dir, `${name}.yaml`);
+      fs.writeFileSync(file, bytes);
+      expect([name, readText(file)]).toEqual([name, fs.readFileSync(file, 'utf8')]);
+    }
+    const text = 'description: déjà vu – 😀\n';
+    new RenderedFiles(dir, 'code').text(['u'], () => text);
+    expect(new RenderedFiles(dir, 'code').text(['u'], () => 'never')).toBe(text);
   });
 });

@@ -6,7 +6,7 @@ import { serialize } from 'v8';
 import { ApiObject, App } from 'cdk8s';
 import { Document, stringify } from 'yaml';
 import { dataDifference } from './support';
-import { CustomResourceDefinition } from '../../lib/crd';
+import { CustomResourceDefinition, objectJson } from '../../lib/crd';
 import { Platform } from '../../lib/platform';
 import { CORE_TAG_TESTS, toYamlDocument, toYamlDocuments } from '../../lib/yaml-writer';
 import { digest, ToolMemo } from '../support/tool-memo';
@@ -152,6 +152,19 @@ describe('toYamlDocument', () => {
     }
     expect(count).toBeGreaterThan(50);
     expect(checked.size).toBeGreaterThan(50);
+  });
+
+  // The synth's path writes a plain ApiObject's JSON the same way (objectJson): the same data as
+  // cdk8s's toJson on every object of every default platform, whichever way it took.
+  test('OBJECT-JSON: every object of every default platform has, by objectJson, the JSON cdk8s\'s toJson gives', () => {
+    let plain = 0;
+    for (const p of defaultPlatforms()) {
+      for (const o of p.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
+        if (o.constructor === ApiObject) plain++;
+        expect([o.node.path, dataDifference(objectJson(o), o.toJson())]).toEqual([o.node.path, undefined]);
+      }
+    }
+    expect(plain).toBeGreaterThan(200);
   });
 
   test('the memo of the package\'s answers: only a digest of what the package wrote for the same data passes unasked; other code, another use, MLP_TEST_MEMO=0 or a damaged file start empty; answers no longer asked for do not pile up', () => {
