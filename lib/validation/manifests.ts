@@ -287,12 +287,21 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
  * content: kubectl and GitOps engines apply one over the other. Identical copies pass.
  */
 function duplicates(docs: readonly ManifestDocument[]): Array<ValidationIssue | undefined> {
-  const first = new Map<string, { doc: ManifestDocument; text: string }>();
-  return docs.map((d) => {
+  const keys = docs.map((d) => {
     const o = d.object as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | null;
     if (o === null || typeof o !== 'object' || typeof o.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') return undefined;
     const namespace = typeof o.metadata.namespace === 'string' ? o.metadata.namespace : '';
-    const key = `${groupOf(o.apiVersion)}/${o.kind}/${namespace}/${o.metadata.name}`;
+    return `${groupOf(o.apiVersion)}/${o.kind}/${namespace}/${o.metadata.name}`;
+  });
+  // Only the objects whose identity comes again are compared (their canonical JSON): most come once.
+  const count = new Map<string, number>();
+  for (const k of keys) if (k !== undefined) count.set(k, (count.get(k) ?? 0) + 1);
+  const first = new Map<string, { doc: ManifestDocument; text: string }>();
+  return docs.map((d, i) => {
+    const key = keys[i];
+    if (key === undefined || (count.get(key) ?? 0) < 2) return undefined;
+    const o = d.object as { kind: string; metadata: { name: string; namespace?: unknown } };
+    const namespace = typeof o.metadata.namespace === 'string' ? o.metadata.namespace : '';
     const text = canonicalJson(o);
     const seen = first.get(key);
     if (!seen) {
