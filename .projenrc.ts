@@ -199,14 +199,16 @@ const CHECK_CACHE = 'node_modules/.cache/cdk8s-mlplatform/checks';
 const LINT_DIRS = 'lib constructs platforms cli test scripts projenrc .projenrc.ts';
 const STATIC_CHECKS = [
   // The generated files' checks read only the sources and the installed packages: each runs
-  // unless it passed before on the same content (scripts/unless-unchanged.mjs).
+  // unless it passed before on the same content (scripts/unless-unchanged.mjs). ts-node
+  // transpiles with SWC (--swc: types stripped, as --transpile-only, without loading
+  // TypeScript: the four 24.6 -> 11.8 s of CPU; gen-versions 6.8 -> 1.7, gen-cel-parses 10 -> 3.9).
   'node scripts/unless-unchanged.mjs node scripts/gen-core-types.mjs --check',
-  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-versions.ts --check',
-  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-imports.ts --check',
-  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-prop-shapes.ts --check',
+  'node scripts/unless-unchanged.mjs ts-node --swc scripts/gen-versions.ts --check',
+  'node scripts/unless-unchanged.mjs ts-node --swc scripts/gen-imports.ts --check',
+  'node scripts/unless-unchanged.mjs ts-node --swc scripts/gen-prop-shapes.ts --check',
   // The CEL parse table holds the trees of the default platforms' CEL expressions (synth reads
   // them instead of parsing; an expression it lacks is parsed, a table of another parser ignored).
-  'node scripts/unless-unchanged.mjs ts-node --transpile-only scripts/gen-cel-parses.ts --check',
+  'node scripts/unless-unchanged.mjs ts-node --swc scripts/gen-cel-parses.ts --check',
   // The type check (as `tsc --noEmit -p tsconfig.json`) and eslint (the eslint task's folders
   // and rules), on one TypeScript program: the type-aware rules (no-floating-promises,
   // return-await) read the types of the program tsc checked instead of building it again (on
