@@ -5,18 +5,21 @@ import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, packageVersion } fr
 
 /*
  * Parsed manifest files kept between processes. Reading a platform's output is mostly YAML
- * parsing (about 0.5 s of CPU per MB with the `yaml` package; v8.deserialize of the same
- * documents about a tenth of that), and `mlplatform plan`, `validate`, `apply --dir` and the
- * tests read the same outputs again and again.
+ * parsing (about 0.3-0.4 s of CPU per MB with the `yaml` package; reading the same documents
+ * back with v8.deserialize about a twentieth of that), and `mlplatform plan`, `validate`,
+ * `apply --dir` and the tests read the same outputs again and again.
  *
- * An entry is what the parser made of one text (lib/validation/manifests.ts's documents),
- * as v8.serialize writes it, after a line with its checks, in <cache folder>/parsed/<code>/<SHA-256 of the text>.v8, where
- * <code> is the parser's code key (parserCodeKey: the parser's own source file, the `yaml`
- * package's version, Node.js's version): another text or another parser never finds it. An
- * entry that cannot be read, whose recorded text digest or code key differ or whose bytes
- * are not those recorded (their SHA-256) is a miss (and written again). Texts under MIN_BYTES are not kept (parsed in a millisecond
- * or two); past MAX_BYTES of entries the least recently used are removed. MLP_SYNTH_CACHE=0
- * turns it off, with the synth's other caches (lib/cache.ts); it never changes what is read.
+ * An entry is what the parser made of one text (lib/validation/manifests.ts's documents), as
+ * v8.serialize writes it, after a line with its checks, in
+ * <cache folder>/parsed/<code>/<SHA-256 of the text>.v8, where <code> is the parser's code key
+ * (parserCodeKey: the parser's own source file, the `yaml` package's version, Node.js's
+ * version): another text or another parser never finds it. An entry that cannot be read,
+ * whose recorded text digest or code key differ or whose bytes are not those recorded (their
+ * SHA-256) is a miss (and written again). Texts under MIN_BYTES are not kept (parsed in a
+ * millisecond or two); past MAX_BYTES of entries the least recently used are removed; the
+ * entries of the newest CODE_FOLDERS code keys are kept (the three default platforms' outputs
+ * the tests read take about 12 MB, less than their text). MLP_SYNTH_CACHE=0 turns it off,
+ * with the synth's other caches (lib/cache.ts); it never changes what is read.
  */
 
 /** Bump when an entry's layout changes meaning. */
@@ -24,7 +27,9 @@ const FORMAT = 'mlp-parsed-1';
 /** Texts smaller than this are not kept. */
 const MIN_BYTES = 4096;
 /** The entries of one code key kept at most (bytes on disk). */
-const MAX_BYTES = 512 * 1024 * 1024;
+const MAX_BYTES = 128 * 1024 * 1024;
+/** The code keys whose entries are kept (the newest used). */
+const CODE_FOLDERS = 2;
 
 /** The code key of a parser whose code is the file parserFile, with the `yaml` package it uses. */
 export function parserCodeKey(parserFile: string): string {
@@ -112,7 +117,7 @@ export class ParsedFiles {
     if (!this.keeps(length)) return;
     try {
       if (!this.claimed) {
-        claimCodeFolder(this.folder);
+        claimCodeFolder(this.folder, CODE_FOLDERS);
         this.claimed = true;
         this.prune();
       }
