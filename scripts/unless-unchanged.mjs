@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs a check command unless it passed before on exactly the same inputs: the test task's
-// checks of generated files (`gen-* --check`) read only the sources and the installed
-// packages, so their verdict on the same content is the same.
+// checks of generated files (`gen-* --check`) and its type check and lint
+// (check-types-and-lint.mjs) read only the sources and the installed packages, so their
+// verdict on the same content is the same.
 //
 //   node scripts/unless-unchanged.mjs <command> [<arg>...]
 //

@@ -178,7 +178,7 @@ test('the test task lints without fixing; fixing and the tarball have their own 
   // The type check and eslint (scripts/check-types-and-lint.mjs, the eslint task's folders)
   // run with the other checks and jest, at the same time (scripts/concurrently.mjs); jest in CI
   // mode, never updating snapshots.
-  expect(steps('test')).toMatch(/"exec":"node scripts\/concurrently\.mjs [^"]*'node scripts\/check-types-and-lint\.mjs [^']*--package tsconfig\.package\.json [^']*lib constructs platforms cli test scripts[^']*' -- jest --passWithNoTests --ci","receiveArgs":true/);
+  expect(steps('test')).toMatch(/"exec":"node scripts\/concurrently\.mjs [^"]*'(node scripts\/unless-unchanged\.mjs )?node scripts\/check-types-and-lint\.mjs [^']*--package tsconfig\.package\.json [^']*lib constructs platforms cli test scripts[^']*' -- jest --passWithNoTests --ci","receiveArgs":true/);
   expect(fs.readFileSync(path.join(ROOT, 'scripts', 'check-types-and-lint.mjs'), 'utf8')).not.toMatch(/\bfix:/);
   expect(steps('test')).not.toMatch(/ -u\b|--updateSnapshot/);
   expect(steps('eslint')).not.toContain('--fix');

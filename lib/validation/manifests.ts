@@ -1,12 +1,13 @@
-import { createHash } from 'crypto';
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, sep } from 'path';
+import { deserialize, serialize } from 'v8';
 import { parseAllDocuments, Tags } from 'yaml';
 import { builtinKinds, isBuiltinGroup, isBuiltinKind, validateBuiltins } from './builtin';
 import { crossObjectIssues } from './cross-objects';
 import { compileCelRules, validateCustomResources } from './custom-resource';
 import { ecosystemCrd, EcosystemSource } from './ecosystem';
 import { ValidationIssue } from './issues';
+import { ParsedFiles } from './parsed-files';
 import { ruleOf, WARNING_RULES } from './rules';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../kubernetes-version';
 
@@ -127,37 +128,59 @@ export function readManifest(abs: string, display: string): ManifestDocument[] {
   } catch (e) {
     throw new ManifestInputError(`cannot read ${display}: ${(e as Error).message}`);
   }
-  const key = createHash('sha256').update(text).digest('hex');
-  let parsed = PARSED.get(key);
-  if (parsed) {
+  const key = ParsedFiles.digest(text);
+  let bytes = PARSED.get(key);
+  if (bytes) {
     // Most recently used last.
     PARSED.delete(key);
-    PARSED.set(key, parsed);
-  } else {
-    parsed = { docs: parseText(text, display), bytes: text.length };
-    remember(key, parsed);
+    PARSED.set(key, bytes);
+    // A copy: callers own (and may change) what they get.
+    return (deserialize(bytes) as ManifestDocument[]).map((d) => ({ ...d, file: display }));
   }
-  // A copy: callers own (and may change) what they get.
-  return structuredClone(parsed.docs).map((d) => ({ ...d, file: display }));
+  // Parsed by another process (lib/validation/parsed-files.ts), or here.
+  const store = ParsedFiles.fromEnvironment(__filename);
+  bytes = store?.get(key, text.length);
+  let docs: ManifestDocument[] | undefined;
+  if (bytes) {
+    try {
+      docs = deserialize(bytes) as ManifestDocument[];
+    } catch {
+      bytes = undefined;
+    }
+  }
+  if (!docs || !bytes) {
+    docs = parseText(text, display);
+    bytes = serialize(docs);
+    store?.put(key, text.length, bytes);
+  }
+  remember(key, bytes);
+  return docs.map((d) => ({ ...d, file: display }));
 }
 
 /**
- * Files parsed in this process, by the SHA-256 of their text, most recently used last: YAML
+ * Files parsed in this process, by the SHA-256 of their text, most recently used last, as
+ * v8.serialize writes their documents (each read deserializes a copy of its own): YAML
  * parsing is most of the cost of reading an output (about 1.5 s of CPU for a platform's 4 MB),
  * and `mlplatform plan` reads two outputs in which most files are the same. A file that does
- * not parse is not kept (its error is thrown again). At most PARSED_MAX_BYTES of text.
+ * not parse is not kept (its error is thrown again). At most PARSED_MAX_BYTES.
  */
-const PARSED = new Map<string, { docs: ManifestDocument[]; bytes: number }>();
+const PARSED = new Map<string, Buffer>();
 const PARSED_MAX_BYTES = 64 * 1024 * 1024;
 let parsedBytes = 0;
 
-function remember(key: string, entry: { docs: ManifestDocument[]; bytes: number }): void {
+/** Forgets the files parsed in this process: the next read of each is as another process's (tests). */
+export function forgetParsedFiles(): void {
+  PARSED.clear();
+  parsedBytes = 0;
+}
+
+function remember(key: string, entry: Buffer): void {
   PARSED.set(key, entry);
-  parsedBytes += entry.bytes;
+  parsedBytes += entry.length;
   for (const [k, e] of PARSED) {
     if (parsedBytes <= PARSED_MAX_BYTES || k === key) break;
     PARSED.delete(k);
-    parsedBytes -= e.bytes;
+    parsedBytes -= e.length;
   }
 }
 
@@ -264,12 +287,21 @@ export function validateDocuments(docs: readonly ManifestDocument[], crds: reado
  * content: kubectl and GitOps engines apply one over the other. Identical copies pass.
  */
 function duplicates(docs: readonly ManifestDocument[]): Array<ValidationIssue | undefined> {
-  const first = new Map<string, { doc: ManifestDocument; text: string }>();
-  return docs.map((d) => {
+  const keys = docs.map((d) => {
     const o = d.object as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | null;
     if (o === null || typeof o !== 'object' || typeof o.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') return undefined;
     const namespace = typeof o.metadata.namespace === 'string' ? o.metadata.namespace : '';
-    const key = `${groupOf(o.apiVersion)}/${o.kind}/${namespace}/${o.metadata.name}`;
+    return `${groupOf(o.apiVersion)}/${o.kind}/${namespace}/${o.metadata.name}`;
+  });
+  // Only the objects whose identity comes again are compared (their canonical JSON): most come once.
+  const count = new Map<string, number>();
+  for (const k of keys) if (k !== undefined) count.set(k, (count.get(k) ?? 0) + 1);
+  const first = new Map<string, { doc: ManifestDocument; text: string }>();
+  return docs.map((d, i) => {
+    const key = keys[i];
+    if (key === undefined || (count.get(key) ?? 0) < 2) return undefined;
+    const o = d.object as { kind: string; metadata: { name: string; namespace?: unknown } };
+    const namespace = typeof o.metadata.namespace === 'string' ? o.metadata.namespace : '';
     const text = canonicalJson(o);
     const seen = first.get(key);
     if (!seen) {

@@ -118,6 +118,8 @@ function runOnce(l: Launcher, o: Scenario): Run {
   const r = spawnSync('/bin/bash', ['-c', script, '--', ...(o.containerArgs ?? [])], {
     env: { PATH: `${bin}:${process.env.PATH}`, FAKE_VLLM_VERSION: o.version ?? '0.22.1', LWS_LEADER_ADDRESS: 'leader.team.svc', ...o.env },
     encoding: 'utf8',
+    // stdin /dev/null: with stdin a socket (Node's pipes), bash takes itself for a remote shell and reads ~/.bashrc (here: pyenv's init, some 40 processes).
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (r.status !== 0) throw new Error(`${l.id}: exit ${r.status}: ${r.stderr}`);
   const lines = r.stdout.split('\n');

@@ -27,7 +27,8 @@ tool('sleep', 'exit 0');
 
 function run(command: string[], args: string[], env: Record<string, string>): string[] {
   writeFileSync(log, '');
-  const r = spawnSync(command[0], [...command.slice(1), ...args], { env: { PATH: `${work}:${process.env.PATH}`, ...env }, encoding: 'utf8' });
+  // stdin /dev/null: with stdin a socket (Node's pipes), bash takes itself for a remote shell and reads ~/.bashrc.
+  const r = spawnSync(command[0], [...command.slice(1), ...args], { env: { PATH: `${work}:${process.env.PATH}`, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
   return readFileSync(log, 'utf8').trim().split('\n');
 }
