@@ -456,7 +456,7 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
     }
     if (!live) {
       try {
-        await client.apply(json, { fieldManager, dryRun });
+        await client.apply(json, { fieldManager, dryRun, metadataOnly: true });
       } catch (e) {
         // In a dry run, an object in a Namespace this run would create first.
         if (dryRun && e instanceof ApiError && e.status === 404) return { action: 'created' };
@@ -478,7 +478,7 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
       overrode = conflictsOf(e);
     }
     if (!dryRun) {
-      const applied = await client.apply(json, { fieldManager });
+      const applied = await client.apply(json, { fieldManager, metadataOnly: true });
       if (legacy) await dropManager(client, applied, LEGACY_FIELD_MANAGER);
     }
     return { action: 'configured', overrode };
@@ -500,7 +500,7 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
 async function applyAdopted(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean, live: Json): Promise<{ action: ApplyAction; overrode?: string[] }> {
   const json = withPartOf(o.json, id);
   try {
-    const applied = await client.apply(json, { fieldManager, dryRun, force: true });
+    const applied = await client.apply(json, { fieldManager, dryRun, force: true, metadataOnly: true });
     const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
     if (legacy && !dryRun) await dropManager(client, applied, LEGACY_FIELD_MANAGER);
     const overrode = fieldsTakenOver(live, applied, fieldManager);

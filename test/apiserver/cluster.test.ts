@@ -452,6 +452,18 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(adopted?.metadata.labels['applyset.kubernetes.io/part-of']).not.toBe(firstId);
   }, 120_000);
 
+  test('CLIENT: an apply or GET asked for metadata only answers with apiVersion, kind and metadata (managedFields included), not the object', async () => {
+    const cm: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'meta-only', namespace: 'default' }, data: { big: 'x'.repeat(10_000) } };
+    for (const dryRun of [true, false]) {
+      const answer = await client().apply(cm, { fieldManager: 'meta-test', metadataOnly: true, dryRun });
+      expect(Object.keys(answer).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+      expect([answer.apiVersion, answer.kind, answer.metadata.name, answer.metadata.managedFields.map((m: { manager: string }) => m.manager)]).toEqual(['v1', 'ConfigMap', 'meta-only', ['meta-test']]);
+    }
+    expect((await client().apply(cm, { fieldManager: 'meta-test' })).data.big).toHaveLength(10_000);
+    const got = await client().get('v1', 'ConfigMap', 'default', 'meta-only', { metadataOnly: true });
+    expect([Object.keys(got!).sort(), got!.apiVersion, got!.kind, got!.metadata.name]).toEqual([['apiVersion', 'kind', 'metadata'], 'v1', 'ConfigMap', 'meta-only']);
+    expect(await client().get('v1', 'ConfigMap', 'default', 'no-such', { metadataOnly: true })).toBeUndefined();
+  }, 60_000);
   test('ADOPT: objects taken over (--adopt) are applied without a dry run first; what each took from the other manager is named as the conflict would name it; a dry run writes nothing', async () => {
     const cm = (name: string, a: string): DesiredObject => ({ json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'adoptees' }, data: { a, b: 'same' } }, phase: Phase.CONTROLLERS, component: 'cms' });
     const first = platform('adopt-first', 'adoptees', [[cm('shared', 'first'), cm('firsts', 'first')]]);
