@@ -24,7 +24,7 @@ import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
 import { createSecret, generatedSecretObject, planSecrets, SecretsPlan, secretValues } from './secrets';
-import { applyKnownUnchanged } from './unchanged';
+import { applyKnownUnchanged, webhookGuard } from './unchanged';
 import { callersIn, waitConversionCaBundle, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
 import { readCommand } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
@@ -552,25 +552,6 @@ function pathElement(k: string): string {
     case 'i:': return `[${rest}]`;
     default: return `.${k}`;
   }
-}
-
-/**
- * Whether a webhook of the output sees an update of an object: an admission webhook whose
- * rules could match it (group, resource, UPDATE; any version, scope or selector, to be sure),
- * or the conversion webhook of its kind. Such an object is always sent as a dry run, even when
- * the live object shows that nothing would change: the dry run calls those webhooks, so that a
- * re-apply still finds a webhook that no longer answers (a Service without endpoints, a serving
- * certificate for other names) where the platform's own objects meet it.
- */
-function webhookGuard(model: ObjectModel<DesiredObject>): (m: Manifest, plural: string) => boolean {
-  const anyOf = (list: unknown, ...values: string[]) => Array.isArray(list) && list.some((x) => values.includes(x));
-  const rules = model.webhooks.filter((w) => w.type !== 'conversion').flatMap((w) => w.rules);
-  const converted = new Set(model.webhooks.filter((w) => w.type === 'conversion').map((w) => `${w.owner.json.spec?.group}/${w.owner.json.spec?.names?.kind}`));
-  return (m, plural) => {
-    const group = groupOf(m.apiVersion);
-    if (converted.has(`${group}/${m.kind}`)) return true;
-    return rules.some((r) => anyOf(r?.apiGroups, '*', group) && anyOf(r?.resources, '*', '*/*', plural) && anyOf(r?.operations, '*', 'UPDATE'));
-  };
 }
 
 /** The object changed after the checks before the first write read it (or conflicts): applyOne reads it again. */

@@ -330,10 +330,20 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     // finds a webhook that no longer answers).
     const asked = ['ValidatingWebhookConfiguration sprockets-validating', 'Sprocket default'];
     expect(dryRuns).toEqual(asked);
+    // diff knows the same: the same two dry runs, every object unchanged.
+    dryRuns.length = 0;
+    const same = await diffPlatform(c, p);
+    expect([same.objects.filter((o) => o.action !== 'unchanged'), same.errors, dryRuns]).toEqual([[], [], asked]);
 
     // Someone else sets a field apply owns: the dry run finds it, and the forced apply takes it back.
     const edit: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sprockets-config', namespace: 'again' }, data: { level: 'debug' } };
     await client().apply(edit, { fieldManager: 'kubectl-edit' });
+    // diff sends its dry run for it, and names the change.
+    dryRuns.length = 0;
+    const drift = await diffPlatform(c, p);
+    expect(drift.objects.filter((o) => o.action !== 'unchanged').map((o) => `${o.ref}: ${o.changes.map((x) => `${formatPath(x.path)} ${x.managers.join()}`).join()}`))
+      .toEqual(['v1 ConfigMap again/sprockets-config: data.level kubectl-edit']);
+    expect(dryRuns).toEqual(['ConfigMap sprockets-config', ...asked]);
     dryRuns.length = 0;
     const edited = await applyPlayed(c, p);
     expect(edited.result.outcomes.filter((o) => o.action !== 'unchanged').map((o) => `${o.ref}: ${o.action} ${o.overrode?.join() ?? ''}`))
