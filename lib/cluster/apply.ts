@@ -24,7 +24,7 @@ import { fieldChanges, normalize } from './diff';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
 import { createSecret, generatedSecretObject, planSecrets, SecretsPlan, secretValues } from './secrets';
-import { applyKnownUnchanged } from './unchanged';
+import { applyKnownUnchanged, webhookGuard } from './unchanged';
 import { callersIn, waitConversionCaBundle, waitEndpoints, waitReady, WaitReporter, webhookServices } from './waits';
 import { readCommand } from '../secrets';
 import { isBuiltinGroup } from '../validation/builtin-kinds';
@@ -118,6 +118,8 @@ interface Preflight {
   readonly secrets: SecretsPlan;
   /** The objects that existed, as read before the first write (apply uses them while their resourceVersion holds). */
   readonly live: ReadonlyMap<Manifest, Json | undefined>;
+  /** The objects of another ApplySet or tool this run takes over (--adopt). */
+  readonly adoptedObjects: ReadonlySet<Manifest>;
 }
 
 /**
@@ -217,7 +219,9 @@ async function preflight(client: KubeClient, desired: DesiredPlatform, parent: A
   problems.push(...await missingNamespaces(client, manifests, resourceOf));
   problems.push(...await accessProblems(client, needs));
   if (problems.length) throw new PreflightError(`nothing was changed:\n${problems.map((m) => `  ${m}`).join('\n')}`);
-  return { before, adopted: conflicts.filter((c) => c.adopted), secrets, live };
+  const adopted = conflicts.filter((c) => c.adopted);
+  const adoptedRefs = new Set(adopted.map((c) => c.ref));
+  return { before, adopted, secrets, live, adoptedObjects: new Set(manifests.filter((m) => adoptedRefs.has(describeRef(m)))) };
 }
 
 /**
@@ -263,12 +267,12 @@ export async function applyPlatform(client: KubeClient, desired: DesiredPlatform
 
   const parent = applySetParent(desired.name, options.applySetNamespace);
   const id = applySetId(parent);
-  const { before, adopted, secrets, live } = await preflight(client, desired, parent, fieldManager, options);
+  const { before, adopted, secrets, live, adoptedObjects } = await preflight(client, desired, parent, fieldManager, options);
   for (const a of adopted) reporter.line(`adopting ${a.ref} from ${a.owner} (--adopt)`);
   for (const s of secrets.skipped) reporter.line(`not generating Secret ${s.secret.namespace}/${s.secret.name}: ${s.reason}`);
   const outcomes: ApplyOutcome[] = [];
   try {
-    return await applyPhases(client, desired, options, live, { parent, id, before, fieldManager, reporter, outcomes, secrets });
+    return await applyPhases(client, desired, options, live, { parent, id, before, fieldManager, reporter, outcomes, secrets, adoptedObjects });
   } catch (e) {
     if (e instanceof InterruptedError || e instanceof UnreachableError) throw new ApplyStoppedError(e, outcomes);
     throw e;
@@ -287,8 +291,20 @@ export class ApplyStoppedError extends Error {
   }
 }
 
+interface PhasesContext {
+  readonly parent: ApplySetParent;
+  readonly id: string;
+  readonly before: ApplySetState;
+  readonly fieldManager: string;
+  readonly reporter: WaitReporter;
+  readonly outcomes: ApplyOutcome[];
+  readonly secrets: SecretsPlan;
+  /** The objects taken over from another ApplySet or tool (--adopt): applied by applyAdopted. */
+  readonly adoptedObjects: ReadonlySet<Manifest>;
+}
+
 async function applyPhases(client: KubeClient, desired: DesiredPlatform, options: ApplyOptions, live: Preflight['live'],
-  ctx: { parent: ApplySetParent; id: string; before: ApplySetState; fieldManager: string; reporter: WaitReporter; outcomes: ApplyOutcome[]; secrets: SecretsPlan }): Promise<ApplyResult> {
+  ctx: PhasesContext): Promise<ApplyResult> {
   const { parent, id, before, fieldManager, reporter, outcomes } = ctx;
   // Generated Secrets: values drawn once, each Secret created at the start of the first phase
   // its namespace exists in (after the foundation phase made it), before the workloads read it.
@@ -368,7 +384,9 @@ async function applyPhases(client: KubeClient, desired: DesiredPlatform, options
     for (const component of components) {
       const counts: Record<string, number> = {};
       for (const o of inPhase.filter((x) => x.component === component)) {
-        const { action, overrode } = await applyOne(client, o, id, fieldManager, dryRun, live.get(o.json), guarded);
+        const { action, overrode } = ctx.adoptedObjects.has(o.json)
+          ? await applyAdopted(client, o, id, fieldManager, dryRun, live.get(o.json)!)
+          : await applyOne(client, o, id, fieldManager, dryRun, live.get(o.json), guarded);
         outcomes.push({ ref: describeRef(o.json), component, phase, action, ...(overrode ? { overrode } : {}) });
         counts[action] = (counts[action] ?? 0) + 1;
         if (action === 'configured') reporter.line(`    configured ${describeRef(o.json)}${overrode ? ` (took over fields of ${overrode.join('; ')})` : ''}`);
@@ -438,7 +456,7 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
     }
     if (!live) {
       try {
-        await client.apply(json, { fieldManager, dryRun });
+        await client.apply(json, { fieldManager, dryRun, metadataOnly: true });
       } catch (e) {
         // In a dry run, an object in a Namespace this run would create first.
         if (dryRun && e instanceof ApiError && e.status === 404) return { action: 'created' };
@@ -460,7 +478,7 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
       overrode = conflictsOf(e);
     }
     if (!dryRun) {
-      const applied = await client.apply(json, { fieldManager });
+      const applied = await client.apply(json, { fieldManager, metadataOnly: true });
       if (legacy) await dropManager(client, applied, LEGACY_FIELD_MANAGER);
     }
     return { action: 'configured', overrode };
@@ -471,22 +489,69 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
 }
 
 /**
- * Whether a webhook of the output sees an update of an object: an admission webhook whose
- * rules could match it (group, resource, UPDATE; any version, scope or selector, to be sure),
- * or the conversion webhook of its kind. Such an object is always sent as a dry run, even when
- * the live object shows that nothing would change: the dry run calls those webhooks, so that a
- * re-apply still finds a webhook that no longer answers (a Service without endpoints, a serving
- * certificate for other names) where the platform's own objects meet it.
+ * Applies an object this run takes over from another ApplySet or tool (--adopt): a forced
+ * apply (a dry run when the run is one) without the dry run applyOne sends first, which here
+ * is known to change the object (its ApplySet label becomes ours) and most often to conflict
+ * (the other platform's manager owns the same fields): for a large CRD that dry run, and the
+ * read and dry run again that its conflict set off, cost the server nearly what the apply does.
+ * What the forced apply took from other managers is read from the managedFields before and
+ * after (each manager's fields that it no longer owns), as the conflict would have named them.
  */
-function webhookGuard(model: ObjectModel<DesiredObject>): (m: Manifest, plural: string) => boolean {
-  const anyOf = (list: unknown, ...values: string[]) => Array.isArray(list) && list.some((x) => values.includes(x));
-  const rules = model.webhooks.filter((w) => w.type !== 'conversion').flatMap((w) => w.rules);
-  const converted = new Set(model.webhooks.filter((w) => w.type === 'conversion').map((w) => `${w.owner.json.spec?.group}/${w.owner.json.spec?.names?.kind}`));
-  return (m, plural) => {
-    const group = groupOf(m.apiVersion);
-    if (converted.has(`${group}/${m.kind}`)) return true;
-    return rules.some((r) => anyOf(r?.apiGroups, '*', group) && anyOf(r?.resources, '*', '*/*', plural) && anyOf(r?.operations, '*', 'UPDATE'));
-  };
+async function applyAdopted(client: KubeClient, o: DesiredObject, id: string, fieldManager: string, dryRun: boolean, live: Json): Promise<{ action: ApplyAction; overrode?: string[] }> {
+  const json = withPartOf(o.json, id);
+  try {
+    const applied = await client.apply(json, { fieldManager, dryRun, force: true, metadataOnly: true });
+    const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    if (legacy && !dryRun) await dropManager(client, applied, LEGACY_FIELD_MANAGER);
+    const overrode = fieldsTakenOver(live, applied, fieldManager);
+    return { action: 'configured', ...(overrode.length ? { overrode } : {}) };
+  } catch (e) {
+    throw withObject(e, o);
+  }
+}
+
+/**
+ * `manager: .field, .field` for each other manager (an entry: manager, operation, subresource)
+ * that owned fields in `before` that it no longer owns in `after` (a forced apply by `manager`
+ * took them), in server-side apply's path notation (`.spec.containers[name="c"].image`).
+ */
+export function fieldsTakenOver(before: Json, after: Json, manager: string): string[] {
+  const entryKey = (m: Json) => `${m.manager}\u0000${m.operation}\u0000${m.subresource ?? ''}`;
+  const afterFields = new Map<string, Set<string>>();
+  for (const m of after?.metadata?.managedFields ?? []) afterFields.set(entryKey(m), new Set(fieldPaths(m.fieldsV1)));
+  const byManager = new Map<string, string[]>();
+  for (const m of before?.metadata?.managedFields ?? []) {
+    if (m.manager === manager || m.subresource) continue;
+    const kept = afterFields.get(entryKey(m)) ?? new Set<string>();
+    const lost = fieldPaths(m.fieldsV1).filter((f) => !kept.has(f));
+    if (lost.length) byManager.set(m.manager, [...(byManager.get(m.manager) ?? []), ...lost]);
+  }
+  return [...byManager].map(([m, fields]) => `${m}: ${fields.join(', ')}`);
+}
+
+/** The fields a managedFields entry's fieldsV1 owns (each leaf, and each member marked with `.`), as paths. */
+function fieldPaths(fields: Json | undefined, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [k, child] of Object.entries(fields ?? {})) {
+    if (k === '.') continue;
+    const path = prefix + pathElement(k);
+    const members = child && typeof child === 'object' ? Object.keys(child) : [];
+    if (!members.length || members.includes('.')) out.push(path);
+    out.push(...fieldPaths(child as Json, path));
+  }
+  return out;
+}
+
+/** One fieldsV1 key (`f:name`, `k:{"name":"c"}`, `v:"x"`, `i:0`) in path notation. */
+function pathElement(k: string): string {
+  const rest = k.slice(2);
+  switch (k.slice(0, 2)) {
+    case 'f:': return `.${rest}`;
+    case 'k:': return `[${Object.entries(JSON.parse(rest) as Json).map(([n, v]) => `${n}=${JSON.stringify(v)}`).join(',')}]`;
+    case 'v:': return `[=${rest}]`;
+    case 'i:': return `[${rest}]`;
+    default: return `.${k}`;
+  }
 }
 
 /** The object changed after the checks before the first write read it (or conflicts): applyOne reads it again. */

@@ -49,6 +49,12 @@ export interface ApplyOptions {
   readonly force?: boolean;
   /** Server-side dry run: validated, admitted and defaulted, not stored. @default false */
   readonly dryRun?: boolean;
+  /**
+   * Return only apiVersion, kind and metadata (the server answers with PartialObjectMetadata),
+   * for callers that need no more: the answer for a large CRD is then a few kilobytes that the
+   * server need not encode nor the client parse, not the whole object. @default false
+   */
+  readonly metadataOnly?: boolean;
 }
 
 type Json = Record<string, any>;
@@ -106,6 +112,7 @@ export function loadKubeClient(): typeof import('@kubernetes/client-node') {
 
 /** The Accept header of a list as PartialObjectMetadataList (plain JSON when a server cannot). */
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 export class KubeClient {
   private readonly discovery = new Map<string, Promise<Map<string, ResourceInfo>>>();
@@ -299,13 +306,22 @@ export class KubeClient {
     const path = await this.pathOf(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);
     const q = new URLSearchParams({ fieldManager: options.fieldManager, force: String(options.force ?? true) });
     if (options.dryRun) q.set('dryRun', 'All');
-    return this.request('PATCH', `${path}?${q}`, obj, 'application/apply-patch+yaml');
+    if (!options.metadataOnly) return this.request('PATCH', `${path}?${q}`, obj, 'application/apply-patch+yaml');
+    const answer = await this.request('PATCH', `${path}?${q}`, obj, 'application/apply-patch+yaml', METADATA);
+    return answer?.kind === 'PartialObjectMetadata' ? { apiVersion: obj.apiVersion, kind: obj.kind, metadata: answer.metadata } : answer;
   }
 
-  /** The object as the server has it, or undefined when it does not exist. */
-  public async get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<Json | undefined> {
+  /**
+   * The object as the server has it, or undefined when it does not exist. `metadataOnly`: only
+   * apiVersion, kind and metadata (PartialObjectMetadata), for callers that read no more (whether
+   * it exists, its labels, resourceVersion or uid): a large CRD is then a few kilobytes.
+   */
+  public async get(apiVersion: string, kind: string, namespace: string | undefined, name: string, options: { metadataOnly?: boolean } = {}): Promise<Json | undefined> {
     try {
-      return await this.request('GET', await this.pathOf(apiVersion, kind, namespace, name));
+      const path = await this.pathOf(apiVersion, kind, namespace, name);
+      if (!options.metadataOnly) return await this.request('GET', path);
+      const answer = await this.request('GET', path, undefined, undefined, METADATA);
+      return answer?.kind === 'PartialObjectMetadata' ? { apiVersion, kind, metadata: answer.metadata } : answer;
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return undefined;
       throw e;

@@ -13,7 +13,9 @@ import { ApiError, KubeClient } from './client';
 import { DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
 import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
 import { planSecrets } from './secrets';
+import { applyKnownUnchanged, webhookGuard } from './unchanged';
 import { IgnoredField } from '../gitops/ignore';
+import { ObjectModel } from '../model';
 
 export type FieldPath = ReadonlyArray<string | number>;
 
@@ -194,6 +196,7 @@ export async function diffPlatform(client: KubeClient, desired: DesiredPlatform,
   const id = applySetId(parent);
   const objects: ObjectDiff[] = [];
   const errors: string[] = [];
+  const guarded = webhookGuard(new ObjectModel(desired.objects));
   for (const o of desired.objects) {
     const json = withPartOf(o.json, id);
     const base = { ref: describeRef(o.json), component: o.component, phase: o.phase };
@@ -212,6 +215,14 @@ export async function diffPlatform(client: KubeClient, desired: DesiredPlatform,
       objects.push({ ...base, action: 'create', changes: [] });
       continue;
     }
+    const foreign = options.showForeign ? foreignFields(live, json, [fieldManager, LEGACY_FIELD_MANAGER]) : undefined;
+    // What apply knows without a dry run (lib/cluster/unchanged.ts), diff knows too: such an
+    // object is unchanged, unless a webhook of the output guards it (its dry run calls them).
+    const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    if (!legacy && applyKnownUnchanged(live, json, fieldManager) && !guarded(json, (await client.resourceOf(json.apiVersion, json.kind)).plural)) {
+      objects.push({ ...base, action: 'unchanged', changes: [], ...(foreign ? { foreign } : {}) });
+      continue;
+    }
     let dry: Json;
     try {
       dry = await client.apply(json, { fieldManager, dryRun: true });
@@ -221,7 +232,6 @@ export async function diffPlatform(client: KubeClient, desired: DesiredPlatform,
     }
     const patterns = ignorePatterns(desired.ignored, o.json);
     const changes = fieldChanges(normalize(live), normalize(dry), patterns).map((c) => ({ ...c, managers: managersOf(live!, c.path, fieldManager).filter((m) => m !== LEGACY_FIELD_MANAGER) }));
-    const foreign = options.showForeign ? foreignFields(live, json, [fieldManager, LEGACY_FIELD_MANAGER]) : undefined;
     objects.push({ ...base, action: changes.length ? 'update' : 'unchanged', changes, ...(foreign ? { foreign } : {}) });
   }
   const state = await readApplySet(client, parent);

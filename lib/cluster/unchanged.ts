@@ -24,7 +24,8 @@
  * cluster is not called for an object whose fields are all as applied (apply still sends a
  * dry run of each object a webhook of the output guards: lib/cluster/apply.ts).
  */
-import { Json } from './desired';
+import { DesiredObject, groupOf, Json, Manifest } from './desired';
+import type { ObjectModel } from '../model';
 
 /** Fields the server never records in managedFields (the field manager strips them). */
 const UNTRACKED_TOP = new Set(['apiVersion', 'kind']);
@@ -152,4 +153,24 @@ function sameFields(want: unknown, have: unknown, owned: Json, others: readonly 
     }
   }
   return false;
+}
+
+/**
+ * Whether a webhook of the output sees an update of an object: an admission webhook whose
+ * rules could match it (group, resource, UPDATE; any version, scope or selector, to be sure),
+ * or the conversion webhook of its kind. Such an object is always sent as a dry run, even when
+ * the live object shows that nothing would change: the dry run calls those webhooks, so that a
+ * re-apply still finds a webhook that no longer answers (a Service without endpoints, a serving
+ * certificate for other names) where the platform's own objects meet it (and diff, which does
+ * the same, still reports it as an error).
+ */
+export function webhookGuard(model: ObjectModel<DesiredObject>): (m: Manifest, plural: string) => boolean {
+  const anyOf = (list: unknown, ...values: string[]) => Array.isArray(list) && list.some((x) => values.includes(x));
+  const rules = model.webhooks.filter((w) => w.type !== 'conversion').flatMap((w) => w.rules);
+  const converted = new Set(model.webhooks.filter((w) => w.type === 'conversion').map((w) => `${w.owner.json.spec?.group}/${w.owner.json.spec?.names?.kind}`));
+  return (m, plural) => {
+    const group = groupOf(m.apiVersion);
+    if (converted.has(`${group}/${m.kind}`)) return true;
+    return rules.some((r) => anyOf(r?.apiGroups, '*', group) && anyOf(r?.resources, '*', '*/*', plural) && anyOf(r?.operations, '*', 'UPDATE'));
+  };
 }

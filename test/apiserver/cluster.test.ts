@@ -11,9 +11,9 @@ import * as path from 'path';
 import { stringify } from 'yaml';
 import { run } from '../../cli/main';
 import { Kueue } from '../../constructs/kueue';
-import { applyPlatform, PreflightError, PrerequisiteError } from '../../lib/cluster/apply';
-import { APPLYSET_GROUP_KINDS, applySetId, applySetParent, listMembers, readApplySet, UnresolvedKindError } from '../../lib/cluster/applyset';
-import { KubeClient, loadKubeClient } from '../../lib/cluster/client';
+import { applyPlatform, conflictsOf, PreflightError, PrerequisiteError } from '../../lib/cluster/apply';
+import { APPLYSET_GROUP_KINDS, APPLYSET_PART_OF, applySetId, applySetParent, listMembers, readApplySet, UnresolvedKindError, withPartOf } from '../../lib/cluster/applyset';
+import { ApiError, KubeClient, loadKubeClient } from '../../lib/cluster/client';
 import { DesiredObject, DesiredPlatform, Manifest } from '../../lib/cluster/desired';
 import { diffPlatform, formatPath } from '../../lib/cluster/diff';
 import { fieldManagerFor } from '../../lib/cluster/options';
@@ -330,10 +330,20 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     // finds a webhook that no longer answers).
     const asked = ['ValidatingWebhookConfiguration sprockets-validating', 'Sprocket default'];
     expect(dryRuns).toEqual(asked);
+    // diff knows the same: the same two dry runs, every object unchanged.
+    dryRuns.length = 0;
+    const same = await diffPlatform(c, p);
+    expect([same.objects.filter((o) => o.action !== 'unchanged'), same.errors, dryRuns]).toEqual([[], [], asked]);
 
     // Someone else sets a field apply owns: the dry run finds it, and the forced apply takes it back.
     const edit: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sprockets-config', namespace: 'again' }, data: { level: 'debug' } };
     await client().apply(edit, { fieldManager: 'kubectl-edit' });
+    // diff sends its dry run for it, and names the change.
+    dryRuns.length = 0;
+    const drift = await diffPlatform(c, p);
+    expect(drift.objects.filter((o) => o.action !== 'unchanged').map((o) => `${o.ref}: ${o.changes.map((x) => `${formatPath(x.path)} ${x.managers.join()}`).join()}`))
+      .toEqual(['v1 ConfigMap again/sprockets-config: data.level kubectl-edit']);
+    expect(dryRuns).toEqual(['ConfigMap sprockets-config', ...asked]);
     dryRuns.length = 0;
     const edited = await applyPlayed(c, p);
     expect(edited.result.outcomes.filter((o) => o.action !== 'unchanged').map((o) => `${o.ref}: ${o.action} ${o.overrode?.join() ?? ''}`))
@@ -450,6 +460,69 @@ describeWithApiServer('mlplatform apply, diff and prune of hand-made platforms',
     expect(await client().get('v1', 'ConfigMap', 'shared', 'two')).toBeDefined();
     const adopted = await client().get('v1', 'Namespace', undefined, 'shared');
     expect(adopted?.metadata.labels['applyset.kubernetes.io/part-of']).not.toBe(firstId);
+  }, 120_000);
+
+  test('CLIENT: an apply or GET asked for metadata only answers with apiVersion, kind and metadata (managedFields included), not the object', async () => {
+    const cm: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'meta-only', namespace: 'default' }, data: { big: 'x'.repeat(10_000) } };
+    for (const dryRun of [true, false]) {
+      const answer = await client().apply(cm, { fieldManager: 'meta-test', metadataOnly: true, dryRun });
+      expect(Object.keys(answer).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+      expect([answer.apiVersion, answer.kind, answer.metadata.name, answer.metadata.managedFields.map((m: { manager: string }) => m.manager)]).toEqual(['v1', 'ConfigMap', 'meta-only', ['meta-test']]);
+    }
+    expect((await client().apply(cm, { fieldManager: 'meta-test' })).data.big).toHaveLength(10_000);
+    const got = await client().get('v1', 'ConfigMap', 'default', 'meta-only', { metadataOnly: true });
+    expect([Object.keys(got!).sort(), got!.apiVersion, got!.kind, got!.metadata.name]).toEqual([['apiVersion', 'kind', 'metadata'], 'v1', 'ConfigMap', 'meta-only']);
+    expect(await client().get('v1', 'ConfigMap', 'default', 'no-such', { metadataOnly: true })).toBeUndefined();
+  }, 60_000);
+  test('ADOPT: objects taken over (--adopt) are applied without a dry run first; what each took from the other manager is named as the conflict would name it; a dry run writes nothing', async () => {
+    const cm = (name: string, a: string): DesiredObject => ({ json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'adoptees' }, data: { a, b: 'same' } }, phase: Phase.CONTROLLERS, component: 'cms' });
+    const first = platform('adopt-first', 'adoptees', [[cm('shared', 'first'), cm('firsts', 'first')]]);
+    const second = platform('adopt-second', 'adoptees', [[cm('shared', 'second'), cm('seconds', 'second')]]);
+    await applyPlayed(client(), first);
+    const c = client();
+    const dryRuns: string[] = [];
+    const apply = c.apply.bind(c);
+    c.apply = (obj, options) => {
+      if (options.dryRun && options.force === false) dryRuns.push(`${obj.kind} ${obj.metadata.name}`);
+      return apply(obj, options);
+    };
+    // What the server names as conflicts for a dry run without force (what apply sent first before).
+    const secondId = applySetId(applySetParent('adopt-second'));
+    const conflicts = async (json: Manifest) => {
+      const e = await client().apply(withPartOf(json, secondId), { fieldManager: fieldManagerFor('adopt-second'), dryRun: true, force: false }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ApiError);
+      return conflictsOf(e as ApiError);
+    };
+    const expected = [
+      `v1 Namespace adoptees: configured ${(await conflicts(second.objects[0].json)).join('; ')}`,
+      `v1 ConfigMap adoptees/shared: configured ${(await conflicts(second.objects[1].json)).join('; ')}`,
+      'v1 ConfigMap adoptees/seconds: created ',
+    ];
+    expect(expected[1]).toContain(`${fieldManagerFor('adopt-first')}: `);
+    expect(expected[1]).toContain('.data.a');
+    expect(expected[1]).not.toContain('.data.b'); // the same value: shared, not taken
+    const summary = (r: Awaited<ReturnType<typeof applyPlayed>>) => r.result.outcomes.map((o) => `${o.ref}: ${o.action} ${o.overrode?.join('; ') ?? ''}`);
+
+    const shared = async () => (await client().get('v1', 'ConfigMap', 'adoptees', 'shared'))!;
+    const before = await shared();
+    const dry = await applyPlayed(c, second, { adopt: ['all'], dryRun: true });
+    expect(summary(dry)).toEqual(expected);
+    expect((await shared()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(await client().get('v1', 'ConfigMap', 'adoptees', 'seconds')).toBeUndefined();
+
+    const applied = await applyPlayed(c, second, { adopt: ['all'] });
+    expect(summary(applied)).toEqual(expected);
+    expect(applied.lines).toContain(`    configured v1 ConfigMap adoptees/shared (took over fields of ${applied.result.outcomes[1].overrode!.join('; ')})`);
+    expect(dryRuns).toEqual([]);
+    const after = await shared();
+    expect(after.data).toEqual({ a: 'second', b: 'same' });
+    expect(after.metadata.labels[APPLYSET_PART_OF]).toBe(secondId);
+    // The first platform's manager keeps only what both set alike.
+    const firstEntry = after.metadata.managedFields.find((m: { manager: string }) => m.manager === fieldManagerFor('adopt-first'));
+    expect(Object.keys(firstEntry.fieldsV1['f:data'])).toEqual(['f:b']);
+    // Applied again: ours now, no longer adopted; unchanged.
+    const again = await applyPlayed(c, second);
+    expect(again.result.unchanged).toBe(true);
   }, 120_000);
 
   test('OPS-3: a server older than a component\'s minimum Kubernetes: nothing was changed, the reason listed', async () => {

@@ -131,7 +131,7 @@ describeWithCluster('model-serving, then opendatahub taking over what the two sh
       expect(pruned.result.outcomes.filter((o) => o.action === 'pruned').map((o) => o.ref).sort()).toEqual(remainder.map((o) => describeRef(o.json)).sort());
       expect(pruned.result.outcomes.filter((o) => o.action !== 'pruned').map((o) => `${o.action} ${o.ref}`)).toEqual([]);
       const exists = async (o: { json: { apiVersion: string; kind: string; metadata: { namespace?: string; name: string } } }) =>
-        !!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name).catch(() => undefined));
+        !!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name, { metadataOnly: true }).catch(() => undefined));
       await eventuallyGone('every object of model-serving opendatahub did not take over, and its dependents, gone', remainder, exists, (o) => describeRef(o.json),
         dependents, 180_000, (left) => `${left.length} left: ${left.slice(0, 10).join(', ')}`);
       // The examples namespace stays; its LocalModelCache went with its CRD.
@@ -203,7 +203,9 @@ describeWithCluster('model-serving, then opendatahub taking over what the two sh
         // The same platform name as the live one: its ApplySet, whose members the run checks against the live objects.
         const fromDir = desiredFromDir(out, repo);
         const absent: string[] = [];
-        for (const o of fromDir.objects) if (!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name))) absent.push(describeRef(o.json));
+        for (const o of fromDir.objects) {
+          if (!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name, { metadataOnly: true }))) absent.push(describeRef(o.json));
+        }
         // A Namespace opendatahub has not (odh-model-registries) and few more: most of the output is on the server.
         expect(absent.length).toBeGreaterThan(0);
         expect(absent.length).toBeLessThan(fromDir.objects.length / 10);

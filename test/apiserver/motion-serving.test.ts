@@ -144,7 +144,7 @@ describeWithCluster('the serving platform in motion: a real control plane, webho
     // Every object is on the server, with the ApplySet label; the parent names the kinds.
     const parent = applySetParent('serving');
     for (const o of objects) {
-      const l = await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name);
+      const l = await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name, { metadataOnly: true });
       expect({ object: `${o.json.kind} ${o.json.metadata.name}`, partOf: l?.metadata?.labels?.[APPLYSET_PART_OF] })
         .toEqual({ object: `${o.json.kind} ${o.json.metadata.name}`, partOf: applySetId(parent) });
     }
@@ -205,7 +205,7 @@ describeWithCluster('the serving platform in motion: a real control plane, webho
     // Every old pod's deletion was confirmed by the agent (a kubelet's job), and the new ones serve the webhooks.
     for (const p of old) expect(agent.confirmedDeletions).toContain(`${NS}/${p.metadata.name}`);
     // A second apply changes nothing: no object written, every resourceVersion as it was.
-    const versions = async () => Promise.all(objects.map(async (o) => `${o.json.kind} ${o.json.metadata.name} ${(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name))?.metadata.resourceVersion}`));
+    const versions = async () => Promise.all(objects.map(async (o) => `${o.json.kind} ${o.json.metadata.name} ${(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name, { metadataOnly: true }))?.metadata.resourceVersion}`));
     const before = await versions();
     const second = await cli(['apply', '--platform', 'serving', '--kubeconfig', cluster().server.kubeconfigPath, '--timeout', '60s']);
     expect(await versions()).toEqual(before);

@@ -76,7 +76,7 @@ describeWithCluster('the training platform in motion: bring-up, webhooks called,
     const kept = { ...desired, objects: desired.objects.filter((o) => o.component !== PRUNED) };
     const keptNamespaces = new Set(kept.objects.map((o) => o.json.metadata.namespace ?? (o.json.kind === 'Namespace' ? o.json.metadata.name : undefined)));
     const prunedNamespaces = gone.filter((o) => o.json.kind === 'Namespace' && !keptNamespaces.has(o.json.metadata.name)).map((o) => o.json.metadata.name);
-    const versions = async () => Promise.all(kept.objects.map(async (o) => `${objectKey(o.json)} ${(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name))?.metadata.uid}`));
+    const versions = async () => Promise.all(kept.objects.map(async (o) => `${objectKey(o.json)} ${(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name, { metadataOnly: true }))?.metadata.uid}`));
     const before = await versions();
     // The pods and ReplicaSets of the pruned workloads: the garbage collector's to remove.
     const dependents = async () => {
@@ -93,7 +93,7 @@ describeWithCluster('the training platform in motion: bring-up, webhooks called,
     const pruned = await bringUp(cluster(), kept, { prune: true });
     expect(pruned.result.outcomes.filter((o) => o.action === 'pruned').map((o) => o.ref).sort()).toEqual(gone.map((o) => `${o.json.apiVersion} ${o.json.kind} ${o.json.metadata.namespace ? `${o.json.metadata.namespace}/` : ''}${o.json.metadata.name}`).sort());
     await eventuallyGone('the pruned objects and their dependents gone', gone,
-      async (o) => !!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name)), (o) => `${o.json.kind} ${o.json.metadata.name}`,
+      async (o) => !!(await client.get(o.json.apiVersion, o.json.kind, o.json.metadata.namespace, o.json.metadata.name, { metadataOnly: true })), (o) => `${o.json.kind} ${o.json.metadata.name}`,
       dependents, 120_000);
     // Nothing else changed: every other object is the same object (same uid), and everything still runs.
     expect(await versions()).toEqual(before);

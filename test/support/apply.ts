@@ -150,7 +150,7 @@ export async function applyObjects(kc: k8s.KubeConfig, objects: readonly Platfor
         mode,
       } as const;
       try {
-        await client.apply(json, { fieldManager: FIELD_MANAGER, dryRun: mode === 'dry-run' });
+        await client.apply(json, { fieldManager: FIELD_MANAGER, dryRun: mode === 'dry-run', metadataOnly: true });
         outcomes.push(base);
         if (json.kind === 'CustomResourceDefinition' && mode === 'apply') crds.push(json.metadata.name);
       } catch (e) {

@@ -48,6 +48,7 @@ export class CertPlayers {
   private readonly clusterIssuers: ObjectWatch;
   private readonly services: ObjectWatch;
   private readonly injectable: ObjectWatch[];
+  private readonly secrets: ObjectWatch;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
@@ -72,8 +73,23 @@ export class CertPlayers {
       watch('/api/v1/configmaps'),
     ];
     // A CA Secret written by a backend that bootstraps its own (inject-ca-from-secret).
-    const secrets = new ObjectWatch(kubeConfig, '/api/v1/secrets', (_t, s) => { if (s.data?.['ca.crt']) this.soon(); });
-    this.watches.push(secrets);
+    // Also the Secrets the rounds read (secret()).
+    this.secrets = new ObjectWatch(kubeConfig, '/api/v1/secrets', (_t, s) => { if (s.data?.['ca.crt']) this.soon(); });
+    this.watches.push(this.secrets);
+  }
+
+  /**
+   * A Secret as the watch last saw it; read from the server only when the watch has not seen it
+   * (not there, or not yet listed). A round read each Secret again before, for every
+   * Certificate, Service and injectable object on every change of any of them.
+   */
+  private async secret(namespace: string, name: string): Promise<Json | undefined> {
+    return this.secrets.items.get(`${namespace}/${name}`) ?? this.client.get('v1', 'Secret', namespace, name);
+  }
+
+  /** Applies a Secret and keeps the server's answer for the next round. */
+  private async applySecret(secret: Ref, fieldManager: string): Promise<void> {
+    this.secrets.remember(await this.client.apply(secret, { fieldManager }));
   }
 
   public start(): void {
@@ -110,18 +126,18 @@ export class CertPlayers {
     const issuer = ref.kind === 'ClusterIssuer' ? this.clusterIssuers.items.get(`/${ref.name}`) : this.issuers.items.get(`${ns}/${ref.name}`);
     if (!issuer) return; // cert-manager waits for its issuer too.
     const names: string[] = c.spec?.dnsNames ?? [];
-    const secret = await this.client.get('v1', 'Secret', ns, c.spec.secretName);
+    const secret = await this.secret(ns, c.spec.secretName);
     const ready = (c.status?.conditions ?? []).some((x: Json) => x.type === 'Ready' && x.status === 'True');
     if (secret?.metadata?.annotations?.[ALT_NAMES] === names.join(',') && secret.data?.['tls.crt'] && ready) return;
     if (secret?.metadata?.annotations?.[ALT_NAMES] !== names.join(',') || !secret?.data?.['tls.crt']) {
       const cert = this.ca.issue(names, c.spec?.commonName);
-      await this.client.apply({
+      await this.applySecret({
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: c.spec.secretName, namespace: ns, annotations: { [CERT_NAME]: c.metadata.name, [ALT_NAMES]: names.join(',') } },
         type: 'kubernetes.io/tls',
         stringData: { 'tls.crt': cert.cert, 'tls.key': cert.key, 'ca.crt': cert.ca },
-      } as Ref, { fieldManager: CERT_MANAGER });
+      } as Ref, CERT_MANAGER);
       this.events.push({ what: 'issued', object: keyOf(c) });
     }
     const now = new Date().toISOString();
@@ -140,16 +156,16 @@ export class CertPlayers {
     if (!secretName) return;
     const ns = s.metadata.namespace;
     const names = [`${s.metadata.name}.${ns}.svc`, `${s.metadata.name}.${ns}.svc.cluster.local`];
-    const secret = await this.client.get('v1', 'Secret', ns, secretName);
+    const secret = await this.secret(ns, secretName);
     if (secret?.metadata?.annotations?.[ALT_NAMES] === names.join(',') && secret.data?.['tls.crt']) return;
     const cert = this.ca.issue(names);
-    await this.client.apply({
+    await this.applySecret({
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: secretName, namespace: ns, annotations: { [ALT_NAMES]: names.join(','), 'service.beta.openshift.io/originating-service-name': s.metadata.name } },
       type: 'kubernetes.io/tls',
       stringData: { 'tls.crt': cert.cert, 'tls.key': cert.key },
-    } as Ref, { fieldManager: SERVICE_CA });
+    } as Ref, SERVICE_CA);
     this.events.push({ what: 'service-ca-issued', object: keyOf(s) });
   }
 
@@ -160,12 +176,12 @@ export class CertPlayers {
     if (annotations[INJECT_FROM]) {
       const cert = this.certificates.items.get(annotations[INJECT_FROM]);
       if (!cert) return;
-      const secret = await this.client.get('v1', 'Secret', cert.metadata.namespace, cert.spec?.secretName);
+      const secret = await this.secret(cert.metadata.namespace, cert.spec?.secretName);
       if (!secret?.data?.['ca.crt']) return;
       ca = secret.data['ca.crt'];
     } else if (annotations[INJECT_FROM_SECRET]) {
       const [namespace, name] = String(annotations[INJECT_FROM_SECRET]).split('/');
-      const secret = await this.client.get('v1', 'Secret', namespace, name);
+      const secret = await this.secret(namespace, name);
       if (!secret?.data?.['ca.crt']) return;
       ca = secret.data['ca.crt'];
     } else if (annotations[INJECT_CABUNDLE] === 'true') {

@@ -142,6 +142,7 @@ export class NodeAgent {
   private readonly proxies = new Map<string, { server: Server; service: string; port: number }>();
   private readonly slices: ObjectWatch;
   private readonly apiServices: ObjectWatch;
+  private readonly secrets: ObjectWatch;
   private nextIp = 0;
   /** Errors of the agent's own work (not the API server's answers to pods), for the test to show. */
   public readonly errors: string[] = [];
@@ -168,7 +169,17 @@ export class NodeAgent {
     this.apiServices = watch('/apis/apiregistration.k8s.io/v1/apiservices', () => this.reconcileSoon());
     this.slices = watch('/apis/discovery.k8s.io/v1/endpointslices', () => undefined);
     // A backend's certificate changes (issued again): its stand-in serves the new one.
-    watch('/api/v1/secrets', (s) => { if (s.type === 'kubernetes.io/tls' || s.data?.['tls.crt']) this.reconcileSoon(); });
+    // (Also what the rounds read of Secrets: secret().)
+    this.secrets = watch('/api/v1/secrets', (s) => { if (s.type === 'kubernetes.io/tls' || s.data?.['tls.crt']) this.reconcileSoon(); });
+  }
+
+  /**
+   * A Secret as the watch last saw it; read from the server only when the watch has not seen it
+   * (not there, or not yet listed). Each round of the stand-ins read the Secrets of every
+   * backend again before, on every change of a pod, Service, Secret or webhook configuration.
+   */
+  private async secret(namespace: string, name: string): Promise<Json | undefined> {
+    return this.secrets.items.get(`${namespace}/${name}`) ?? this.client.get('v1', 'Secret', namespace, name);
   }
 
   /** Registers the nodes Ready and starts watching. */
@@ -339,7 +350,7 @@ export class NodeAgent {
     const objects = new Map<string, Json | undefined>();
     for (const [kind, name, key] of wanted) {
       const k = `${kind}/${name}`;
-      if (!objects.has(k)) objects.set(k, await this.client.get('v1', kind, pod.metadata.namespace, name));
+      if (!objects.has(k)) objects.set(k, kind === 'Secret' ? await this.secret(pod.metadata.namespace, name) : await this.client.get('v1', kind, pod.metadata.namespace, name));
       const o = objects.get(k);
       if (!o) missing.push(`${kind} ${name}`);
       else if (key !== undefined && o.data?.[key] === undefined && o.binaryData?.[key] === undefined) missing.push(`${kind} ${name} key ${key}`);
@@ -494,7 +505,7 @@ export class NodeAgent {
     ]) as string[];
     const secrets: Json[] = [];
     for (const n of secretNames) {
-      const s = await this.client.get('v1', 'Secret', pod.metadata.namespace, n);
+      const s = await this.secret(pod.metadata.namespace, n);
       if (s) secrets.push(s);
     }
     const withCert = secrets.find((s) => s.data?.['tls.crt'] && s.data?.['tls.key'] && !s.metadata?.annotations?.[SELF_ISSUED]);
@@ -514,7 +525,7 @@ export class NodeAgent {
     const written = target?.metadata?.annotations?.[SELF_ISSUED] === id && target.data?.['tls.crt'] === Buffer.from(issued.cert).toString('base64');
     if (target && !written) {
       const data = { 'tls.crt': issued.cert, 'tls.key': issued.key, 'ca.crt': issued.ca };
-      await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: target.metadata.name, namespace: target.metadata.namespace, annotations: { [SELF_ISSUED]: id } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
+      this.secrets.remember(await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: target.metadata.name, namespace: target.metadata.namespace, annotations: { [SELF_ISSUED]: id } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER }));
     }
     await this.writeCaSecrets(services, issued);
     await this.injectSelf(services, issued.ca);
@@ -538,10 +549,10 @@ export class NodeAgent {
     const ca = Buffer.from(issued.ca).toString('base64');
     for (const ref of wanted) {
       const [namespace, name] = ref.split('/');
-      const live = await this.client.get('v1', 'Secret', namespace, name);
+      const live = await this.secret(namespace, name);
       if (live?.data?.['ca.crt'] === ca) continue;
       const data = { 'ca.crt': issued.ca, 'tls.crt': issued.cert, 'tls.key': issued.key };
-      await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, annotations: { [SELF_ISSUED]: ref } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER });
+      this.secrets.remember(await this.client.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, annotations: { [SELF_ISSUED]: ref } }, stringData: data } as unknown as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, { fieldManager: CERT_ROTATOR_MANAGER }));
     }
   }
 

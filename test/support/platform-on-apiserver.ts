@@ -93,7 +93,7 @@ Promise<{ build: PlatformBuild; outcomes: ApplyOutcome[]; explained: string[] }>
   const build = buildPlatform(platform);
   const objects = build.model.objects;
   const applied = new Map(appliedCrds.map((c) => [c.metadata.name as string, JSON.stringify(c)]));
-  const live = new Set((await new KubeClient(server.kubeConfig).list('apiextensions.k8s.io/v1', 'CustomResourceDefinition')).map((c) => c.metadata.name as string));
+  const live = new Set((await new KubeClient(server.kubeConfig).list('apiextensions.k8s.io/v1', 'CustomResourceDefinition', { metadataOnly: true })).map((c) => c.metadata.name as string));
   const isApplied = (o: PlatformObject) => o.json.kind === 'CustomResourceDefinition' && applied.get(o.json.metadata.name) === JSON.stringify(o.json) && live.has(o.json.metadata.name);
   const sent = objects.filter((o) => !isApplied(o));
   const dryRun = await applyObjects(server.kubeConfig, sent, build.model.externalKinds, build.model.platform.existingNamespaces, { dryRun: true });

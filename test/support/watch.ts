@@ -11,6 +11,12 @@ export type WatchEvent = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export const keyOf = (o: Json): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
 
+/** Whether resourceVersion `a` is older than `b` (etcd's revisions, decimal; anything else: not known to be older). */
+export function olderVersion(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return false;
+  return a.length === b.length ? a < b : a.length < b.length;
+}
+
 const FIRST_BACKOFF = 250;
 const MAX_BACKOFF = 2000;
 
@@ -28,6 +34,15 @@ export class ObjectWatch {
 
   public start(): void {
     void this.connect();
+  }
+
+  /**
+   * Keeps an object the player just wrote (the server's answer), so that its next round reads
+   * it before the watch brings the event; an older version does not replace it.
+   */
+  public remember(obj: Json): void {
+    const key = keyOf(obj);
+    if (!olderVersion(obj.metadata?.resourceVersion, this.items.get(key)?.metadata?.resourceVersion)) this.items.set(key, obj);
   }
 
   private retry(ms: number): void {
@@ -54,7 +69,8 @@ export class ObjectWatch {
           this.backoff = FIRST_BACKOFF;
           const key = keyOf(obj);
           if (type === 'DELETED') this.items.delete(key);
-          else this.items.set(key, obj);
+          // Not over a newer version the player wrote itself (remember) before this event came.
+          else if (!olderVersion(obj.metadata?.resourceVersion, this.items.get(key)?.metadata?.resourceVersion)) this.items.set(key, obj);
           this.onChange(type as WatchEvent, obj);
         },
         // A watch the server ended is resumed at once; one that failed (404 while the type
