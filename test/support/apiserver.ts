@@ -106,14 +106,24 @@ export function freePort(): Promise<number> {
  * gives test files a copy of `process`, so an exit hook never fires there, and a worker
  * that is killed would otherwise leave etcd and kube-apiserver running. The watchdog is the
  * PID we hold; stopping it (SIGTERM) stops the program, and it exits with the program's code.
+ * A program that has not ended 3 s after its SIGTERM gets SIGKILL from the watchdog itself,
+ * which then reaps it: kube-apiserver's graceful stop can take longer than stopProcess waits,
+ * and a watchdog killed first would leave the server running on, reparented to PID 1, its
+ * CPU time counted by no one (`/usr/bin/time` of a test run missed tens of seconds of it).
  */
 const WATCHDOG = [
   'parent=$1; shift',
   '"$@" & child=$!',
-  'trap \'kill -TERM $child 2>/dev/null\' TERM INT',
+  'killer=',
+  'stop() { kill -TERM $child 2>/dev/null; [ -n "$killer" ] || { (sleep 3; kill -KILL $child 2>/dev/null) >/dev/null 2>&1 & killer=$!; }; }',
+  'trap stop TERM INT',
   'while kill -0 "$parent" 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 0.5; done',
-  'kill -TERM $child 2>/dev/null',
-  'wait $child',
+  'kill -0 $child 2>/dev/null && stop',
+  'wait $child; code=$?',
+  // A signal ends `wait` early: wait again until the program is gone.
+  'while kill -0 $child 2>/dev/null; do wait $child; code=$?; done',
+  '[ -n "$killer" ] && kill $killer 2>/dev/null',
+  'exit $code',
 ].join('\n');
 
 export function startProcess(file: string, args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
@@ -138,7 +148,9 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const timer = setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 5000);
+  // The watchdog kills its program 3 s after the SIGTERM and then exits; killing the watchdog
+  // is the last resort (it would orphan the program).
+  const timer = setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 10_000);
   await exited;
   clearTimeout(timer);
 }
