@@ -239,19 +239,7 @@ class CrdApiObject extends ApiObject {
   }
 
   public toJson(): any {
-    if (process.env.CDK8S_DISABLE_SORT || (this as unknown as { readonly patches: readonly unknown[] }).patches.length || !builtInResolversOnly(App.of(this))) return super.toJson();
-    let json: any;
-    try {
-      json = plainSorted({ apiVersion: this.apiVersion, kind: this.kind, metadata: this.metadata.toJson(), spec: this.spec() });
-    } catch (e) {
-      if (e === NOT_PLAIN) return super.toJson();
-      // As cdk8s reports an error of toJson.
-      throw new Error(`Failed serializing construct at path '${this.node.path}' with name '${this.name}': ${e}`);
-    }
-    // apiVersion, kind and metadata first, as cdk8s orders them.
-    const result: any = {};
-    for (const k of ['apiVersion', 'kind', 'metadata', ...Object.keys(json)]) if (k in json) result[k] = json[k];
-    return result;
+    return onePassJson(this, () => plainSorted({ apiVersion: this.apiVersion, kind: this.kind, metadata: this.metadata.toJson(), spec: this.spec() }), () => super.toJson());
   }
 }
 
@@ -264,13 +252,25 @@ class CrdApiObject extends ApiObject {
  * patch may change the object); anything else, as there, takes cdk8s's toJson.
  */
 export function objectJson(obj: ApiObject): any {
+  if (obj.constructor !== ApiObject) return obj.toJson();
+  return onePassJson(obj, () => plainSorted({ ...(obj as unknown as { readonly props: ApiObjectProps }).props, metadata: obj.metadata.toJson() }, false, false), () => obj.toJson());
+}
+
+/**
+ * An object's JSON from `plain` (its props copied by plainSorted), apiVersion, kind and
+ * metadata first as cdk8s orders them; cdk8s's own toJson (`fallback`) where the one copy
+ * would not give the same: CDK8S_DISABLE_SORT, a JSON patch, a resolver the app adds, a value
+ * that is not plain data.
+ */
+function onePassJson(obj: ApiObject, plain: () => any, fallback: () => any): any {
   const patches = (obj as unknown as { readonly patches: readonly unknown[] }).patches;
-  if (obj.constructor !== ApiObject || process.env.CDK8S_DISABLE_SORT || patches.length || !builtInResolversOnly(App.of(obj))) return obj.toJson();
+  if (process.env.CDK8S_DISABLE_SORT || patches.length || !builtInResolversOnly(App.of(obj))) return fallback();
   let json: any;
   try {
-    json = plainSorted({ ...(obj as unknown as { readonly props: ApiObjectProps }).props, metadata: obj.metadata.toJson() }, false, false);
+    json = plain();
   } catch (e) {
-    if (e === NOT_PLAIN) return obj.toJson();
+    if (e === NOT_PLAIN) return fallback();
+    // As cdk8s reports an error of toJson.
     throw new Error(`Failed serializing construct at path '${obj.node.path}' with name '${obj.name}': ${e}`);
   }
   const result: any = {};

@@ -100,12 +100,18 @@ describe('readManifest with the parsed files kept', () => {
     return readManifest(file, 'm.yaml');
   };
 
-  test('another process reads a kept text without parsing it; a changed text is parsed; MLP_SYNTH_CACHE=0 parses every time', () => {
-    process.env.MLP_CACHE_DIR = tmp();
+  /** A manifest file with the parsed-files cache on, in a cache folder of its own; the parser's mock. */
+  const keptManifest = (): { file: string; parses: jest.Mock; cache: string } => {
+    const cache = tmp();
+    process.env.MLP_CACHE_DIR = cache;
     delete process.env.MLP_SYNTH_CACHE;
     const file = path.join(tmp(), 'm.yaml');
     fs.writeFileSync(file, manifest('x'));
-    const parses = yaml.parseAllDocuments as jest.Mock;
+    return { file, parses: yaml.parseAllDocuments as jest.Mock, cache };
+  };
+
+  test('another process reads a kept text without parsing it; a changed text is parsed; MLP_SYNTH_CACHE=0 parses every time', () => {
+    const { file, parses, cache } = keptManifest();
     parses.mockClear();
     const first = freshRead(file);
     expect(parses).toHaveBeenCalledTimes(1);
@@ -113,7 +119,7 @@ describe('readManifest with the parsed files kept', () => {
     expect(parses).toHaveBeenCalledTimes(1);
     expect(second).toEqual(first);
     expect((second[0] as any).object.data.key7).toBe('x-7');
-    expect(entries(process.env.MLP_CACHE_DIR)).toHaveLength(1);
+    expect(entries(cache)).toHaveLength(1);
 
     fs.writeFileSync(file, manifest('y'));
     expect((freshRead(file)[0] as any).object.data.key7).toBe('y-7');
@@ -126,13 +132,9 @@ describe('readManifest with the parsed files kept', () => {
   });
 
   test('a damaged entry is parsed again, with the same documents', () => {
-    process.env.MLP_CACHE_DIR = tmp();
-    delete process.env.MLP_SYNTH_CACHE;
-    const file = path.join(tmp(), 'm.yaml');
-    fs.writeFileSync(file, manifest('x'));
-    const parses = yaml.parseAllDocuments as jest.Mock;
+    const { file, parses, cache } = keptManifest();
     const first = freshRead(file);
-    const [entry] = entries(process.env.MLP_CACHE_DIR);
+    const [entry] = entries(cache);
     const data = fs.readFileSync(entry);
     data[data.length - 20] = 255 - data[data.length - 20];
     fs.writeFileSync(entry, data);
