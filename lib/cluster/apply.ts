@@ -21,7 +21,7 @@ import { APPLYSET_PART_OF, applySetId, ApplySetParent, applySetParent, ApplySetS
 import { ApiError, InterruptedError, KubeClient, UnreachableError } from './client';
 import { DesiredObject, DesiredPlatform, describeRef, groupOf, Json, Manifest, objectKey } from './desired';
 import { fieldChanges, normalize } from './diff';
-import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
+import { ClusterOptions, fieldManagerFor, hasLegacyManager, LEGACY_FIELD_MANAGER } from './options';
 import { AccessNeed, accessProblems, applySetParents, mapLimit, ownershipConflicts, resourceFor, serverVersion, versionProblems } from './preflight';
 import { createSecret, generatedSecretObject, planSecrets, SecretsPlan, secretValues } from './secrets';
 import { applyKnownUnchanged, webhookGuard } from './unchanged';
@@ -464,7 +464,7 @@ async function applyOne(client: KubeClient, o: DesiredObject, id: string, fieldM
       }
       return { action: 'created' };
     }
-    const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    const legacy = hasLegacyManager(live, fieldManager);
     // Nothing to change, as the live object shows (its fields and apply's ownership of them): no dry run (lib/cluster/unchanged.ts).
     if (!legacy && applyKnownUnchanged(live, json, fieldManager) && !guarded(json, (await client.resourceOf(json.apiVersion, json.kind)).plural)) return { action: 'unchanged' };
     let overrode: string[] | undefined;
@@ -501,7 +501,7 @@ async function applyAdopted(client: KubeClient, o: DesiredObject, id: string, fi
   const json = withPartOf(o.json, id);
   try {
     const applied = await client.apply(json, { fieldManager, dryRun, force: true, metadataOnly: true });
-    const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    const legacy = hasLegacyManager(live, fieldManager);
     if (legacy && !dryRun) await dropManager(client, applied, LEGACY_FIELD_MANAGER);
     const overrode = fieldsTakenOver(live, applied, fieldManager);
     return { action: 'configured', ...(overrode.length ? { overrode } : {}) };

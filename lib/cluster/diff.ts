@@ -11,7 +11,7 @@
 import { applySetId, applySetParent, listMembers, readApplySet, withPartOf } from './applyset';
 import { ApiError, KubeClient } from './client';
 import { DesiredPlatform, describeRef, groupOf, Json, objectKey } from './desired';
-import { ClusterOptions, fieldManagerFor, LEGACY_FIELD_MANAGER } from './options';
+import { ClusterOptions, fieldManagerFor, hasLegacyManager, LEGACY_FIELD_MANAGER } from './options';
 import { planSecrets } from './secrets';
 import { applyKnownUnchanged, webhookGuard } from './unchanged';
 import { IgnoredField } from '../gitops/ignore';
@@ -218,7 +218,7 @@ export async function diffPlatform(client: KubeClient, desired: DesiredPlatform,
     const foreign = options.showForeign ? foreignFields(live, json, [fieldManager, LEGACY_FIELD_MANAGER]) : undefined;
     // What apply knows without a dry run (lib/cluster/unchanged.ts), diff knows too: such an
     // object is unchanged, unless a webhook of the output guards it (its dry run calls them).
-    const legacy = fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m: Json) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+    const legacy = hasLegacyManager(live, fieldManager);
     if (!legacy && applyKnownUnchanged(live, json, fieldManager) && !guarded(json, (await client.resourceOf(json.apiVersion, json.kind)).plural)) {
       objects.push({ ...base, action: 'unchanged', changes: [], ...(foreign ? { foreign } : {}) });
       continue;

@@ -9,6 +9,14 @@ import { WaitReporter } from './waits';
  */
 export const LEGACY_FIELD_MANAGER = 'mlplatform';
 
+/**
+ * Whether a live object still has an apply entry of the legacy manager that `fieldManager`
+ * (when it is not the legacy one itself) moves to itself at its next apply.
+ */
+export function hasLegacyManager(live: { metadata?: { managedFields?: ReadonlyArray<{ manager?: string; operation?: string; subresource?: string }> } }, fieldManager: string): boolean {
+  return fieldManager !== LEGACY_FIELD_MANAGER && (live.metadata?.managedFields ?? []).some((m) => m.manager === LEGACY_FIELD_MANAGER && m.operation === 'Apply' && !m.subresource);
+}
+
 /** The field manager of every object `mlplatform apply` writes for a platform: `mlplatform-<platform>`. */
 export function fieldManagerFor(platform: string): string {
   return `${LEGACY_FIELD_MANAGER}-${platform}`;
