@@ -51,10 +51,41 @@ export function claimCodeFolder(folder: string, keep = 4): void {
 }
 
 /** Writes a file whole: a temporary file beside it, renamed. */
-export function writeWhole(file: string, data: string): void {
+export function writeWhole(file: string, data: string | Uint8Array): void {
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   fs.writeFileSync(tmp, data);
   fs.renameSync(tmp, file);
+}
+
+/** Marks a kept file used now (its mtime), for pruneLeastRecentlyUsed; a file removed meanwhile only loses its mark. */
+export function markUsed(file: string): void {
+  try {
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+  } catch {
+    // Only its place in the pruning order.
+  }
+}
+
+/**
+ * Once the files `names` of `folder` take more than `limit` bytes, removes those used least
+ * recently (markUsed) until they take `downTo` or less; returns the names removed.
+ */
+export function pruneLeastRecentlyUsed(folder: string, names: readonly string[], limit: number, downTo = limit): Set<string> {
+  const files = names.map((n) => {
+    const st = fs.statSync(path.join(folder, n), { throwIfNoEntry: false });
+    return { n, t: st?.mtimeMs ?? 0, size: st?.size ?? 0 };
+  });
+  let total = files.reduce((sum, f) => sum + f.size, 0);
+  const gone = new Set<string>();
+  if (total <= limit) return gone;
+  for (const f of files.sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1))) {
+    if (total <= downTo) break;
+    fs.rmSync(path.join(folder, f.n), { force: true });
+    gone.add(f.n);
+    total -= f.size;
+  }
+  return gone;
 }
 
 /**

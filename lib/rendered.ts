@@ -2,7 +2,7 @@ import * as buffer from 'buffer';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, codeKey, writeWhole } from './cache';
+import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, codeKey, markUsed, pruneLeastRecentlyUsed, writeWhole } from './cache';
 
 /**
  * The YAML of phase files, kept by the content of their documents, so that a synth after an
@@ -80,12 +80,7 @@ export class RenderedFiles {
     const [format, k, length] = data.slice(0, Math.max(nl, 0)).split(' ');
     const text = data.slice(nl + 1);
     if (nl < 0 || format !== FORMAT || k !== key || Number(length) !== text.length) return undefined;
-    try {
-      const now = new Date();
-      fs.utimesSync(file, now, now);
-    } catch {
-      // Only the mark of use is lost.
-    }
+    markUsed(file);
     return text;
   }
 
@@ -99,21 +94,8 @@ export class RenderedFiles {
       names = [];
     }
     if (names.length > this.limits.measureFrom) {
-      const files = names.map((n) => {
-        const st = fs.statSync(path.join(this.folder, n), { throwIfNoEntry: false });
-        return { n, t: st?.mtimeMs ?? 0, size: st?.size ?? 0 };
-      });
-      let total = files.reduce((sum, f) => sum + f.size, 0);
-      if (total > this.limits.bytes) {
-        const gone = new Set<string>();
-        for (const f of files.sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1))) {
-          if (total <= this.limits.bytes / 2) break;
-          fs.rmSync(path.join(this.folder, f.n), { force: true });
-          gone.add(f.n);
-          total -= f.size;
-        }
-        names = names.filter((n) => !gone.has(n));
-      }
+      const gone = pruneLeastRecentlyUsed(this.folder, names, this.limits.bytes, this.limits.bytes / 2);
+      names = names.filter((n) => !gone.has(n));
     }
     return this.names = new Set(names);
   }

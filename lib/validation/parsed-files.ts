@@ -1,7 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, packageVersion } from '../cache';
+import { cacheRoot, cachingOff, claimCodeFolder, codeFolder, markUsed, packageVersion, pruneLeastRecentlyUsed, writeWhole } from '../cache';
 
 /*
  * Parsed manifest files kept between processes. Reading a platform's output is mostly YAML
@@ -102,13 +102,7 @@ export class ParsedFiles {
       return undefined;
     }
     this.stats.hits++;
-    try {
-      // Most recently used last (pruning removes the oldest first).
-      const now = new Date();
-      fs.utimesSync(file, now, now);
-    } catch {
-      // Only its place in the pruning order.
-    }
+    markUsed(file);
     return value;
   }
 
@@ -121,10 +115,7 @@ export class ParsedFiles {
         this.claimed = true;
         this.prune();
       }
-      const file = path.join(this.folder, `${digest}.v8`);
-      const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${this.header(digest, value)}\n`), value]));
-      fs.renameSync(tmp, file);
+      writeWhole(path.join(this.folder, `${digest}.v8`), Buffer.concat([Buffer.from(`${this.header(digest, value)}\n`), value]));
     } catch {
       // A cache that cannot be written only costs the next process its parse.
     }
@@ -137,15 +128,7 @@ export class ParsedFiles {
 
   /** Removes the least recently used entries past limits.maxBytes (once per process, before its first write). */
   private prune(): void {
-    const entries = fs.readdirSync(this.folder).flatMap((name) => {
-      const st = fs.statSync(path.join(this.folder, name), { throwIfNoEntry: false });
-      return st?.isFile() ? [{ file: path.join(this.folder, name), size: st.size, mtime: st.mtimeMs }] : [];
-    }).sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
-    let total = 0;
-    for (const e of entries) {
-      total += e.size;
-      if (total > this.limits.maxBytes) fs.rmSync(e.file, { force: true });
-    }
+    pruneLeastRecentlyUsed(this.folder, fs.readdirSync(this.folder).filter((n) => n.endsWith('.v8')), this.limits.maxBytes);
   }
 }
 
