@@ -47,9 +47,10 @@ export function parseGnuTime(text: string): { wallS: number; cpuS: number; peakM
 }
 
 /** Runs a command once and times it (GNU time when present, else wall time only). */
-export function timeCommand(cmd: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Timing {
+export function timeCommand(cmd: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; outside?: readonly string[] } = {}): Timing {
   const file = path.join(os.tmpdir(), `mlp-bench-cli-${process.pid}.time`);
-  const argv = GNU_TIME ? [GNU_TIME, '-o', file, '-f', '%e %U %S %M', ...cmd] : [...cmd];
+  // `outside`: a wrapper run around GNU time, so that its own CPU is not counted (the sampler of cpu-by-process.mjs).
+  const argv = [...(options.outside ?? []), ...(GNU_TIME ? [GNU_TIME, '-o', file, '-f', '%e %U %S %M', ...cmd] : [...cmd])];
   const start = process.hrtime.bigint();
   const r = spawnSync(argv[0], argv.slice(1), { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 2 ** 30 });
   const wall = Number(process.hrtime.bigint() - start) / 1e9;
@@ -154,6 +155,38 @@ export interface TestsResult {
   readonly cpuS: number;
   readonly peakMb?: number;
   readonly status: number | null;
+  /** Where the CPU went, by process (scripts/cpu-by-process.mjs); undefined where it cannot sample (not Linux). */
+  readonly byProcess?: readonly ProcessCpu[];
+}
+
+/** CPU seconds of the processes of one kind (a row of scripts/cpu-by-process.mjs's output). */
+export interface ProcessCpu {
+  readonly group: string;
+  readonly name: string;
+  readonly cpuS: number;
+  readonly processes: number;
+}
+
+/**
+ * The lines of the CPU split: each group with its total and its largest rows, then what the
+ * samples missed (GNU time's total less their sum: processes shorter than the interval, the
+ * last moments of the others).
+ */
+export function byProcessLines(rows: readonly ProcessCpu[], totalCpuS: number, intervalMs: number): string[] {
+  const groups = new Map<string, ProcessCpu[]>();
+  for (const r of rows) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
+  const sum = (xs: readonly ProcessCpu[]) => xs.reduce((a, r) => a + r.cpuS, 0);
+  const pct = (x: number) => (totalCpuS > 0 ? ` (${((100 * x) / totalCpuS).toFixed(0)}%)` : '');
+  const lines = [`  CPU by process (sampled every ${intervalMs} ms):`];
+  for (const [group, xs] of [...groups].sort((a, b) => sum(b[1]) - sum(a[1]))) {
+    const top = [...xs].sort((a, b) => b.cpuS - a.cpuS);
+    const shown = top.slice(0, 6).map((r) => `${r.name} ${f(r.cpuS, 1)}${r.processes > 1 ? ` (${r.processes} processes)` : ''}`);
+    const rest = top.slice(6);
+    if (rest.length) shown.push(`${rest.length} more ${f(sum(rest), 1)}`);
+    lines.push(`    ${group}: ${f(sum(xs), 1)} s${pct(sum(xs))}: ${shown.join('; ')}`);
+  }
+  if (Number.isFinite(totalCpuS)) lines.push(`    not seen by the samples (shorter than ${intervalMs} ms, or the last moments of a process): ${f(Math.max(0, totalCpuS - sum(rows)), 1)} s${pct(Math.max(0, totalCpuS - sum(rows)))}`);
+  return lines;
 }
 
 /** Whether the test suite is part of this bench run (opt-in: it takes minutes). */
@@ -166,9 +199,21 @@ export function benchTests(say: (line?: string) => void, env: NodeJS.ProcessEnv 
   const command = env.BENCH_TESTS_COMMAND ?? 'npx projen test';
   const apiserver = env.KUBEBUILDER_ASSETS ? `with the API-server tests (KUBEBUILDER_ASSETS=${env.KUBEBUILDER_ASSETS})` : 'without the API-server tests (KUBEBUILDER_ASSETS unset)';
   say(`Test suite: \`${command}\` ${apiserver}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
-  const t = timeCommand(['sh', '-c', command], { env: { ...env, CI: 'true' } });
-  const result = { command, wallS: t.wallS, cpuS: t.cpuS, peakMb: t.peakMb, status: t.status };
+  const split = path.join(os.tmpdir(), `mlp-bench-cpu-${process.pid}.json`);
+  const sampler = [process.execPath, path.join(ROOT, 'scripts', 'cpu-by-process.mjs'), '--out', split, '--'];
+  const t = timeCommand(['sh', '-c', command], { env: { ...env, CI: 'true' }, outside: sampler });
+  let byProcess: ProcessCpu[] | undefined;
+  let intervalMs = 0;
+  try {
+    const data = JSON.parse(fs.readFileSync(split, 'utf8'));
+    if (data.supported) [byProcess, intervalMs] = [data.rows, data.intervalMs];
+  } catch {
+    // No split (the sampler could not run): the totals alone.
+  }
+  fs.rmSync(split, { force: true });
+  const result = { command, wallS: t.wallS, cpuS: t.cpuS, peakMb: t.peakMb, status: t.status, byProcess };
   say(`  ${f(t.wallS, 1)} s wall, ${f(t.cpuS, 1)} s CPU (user + system, every process), peak ${f(t.peakMb, 0)} MB (one process)${t.status === 0 ? '' : `; it FAILED (exit ${t.status})`}`);
+  if (byProcess) for (const line of byProcessLines(byProcess, t.cpuS, intervalMs)) say(line);
   say(`  targets: wall <= ${TEST_TARGETS.wallS} s ${met(t.wallS, TEST_TARGETS.wallS)}; CPU <= ${TEST_TARGETS.cpuS} s ${met(t.cpuS, TEST_TARGETS.cpuS)}`);
   return result;
 }

@@ -1,4 +1,6 @@
-import { benchTests, parseGnuTime, testsRequested } from '../../scripts/bench-cli';
+import { spawnSync } from 'child_process';
+import * as path from 'path';
+import { benchTests, byProcessLines, parseGnuTime, testsRequested } from '../../scripts/bench-cli';
 
 // The CLI and test-suite parts of `npm run bench` (issue 29): the parsing and the opt-in, on a
 // small command instead of the test suite. No time is asserted, only that it is read.
@@ -17,14 +19,49 @@ test('the test suite is opt-in: --tests or MLP_BENCH_TESTS=1', () => {
   expect(testsRequested([], { MLP_BENCH_TESTS: '1' })).toBe(true);
 });
 
-test('the test-suite step runs the command once and reports its wall and CPU time', () => {
+test('the test-suite step runs the command once and reports its wall and CPU time, and which processes spent the CPU', () => {
   const lines: string[] = [];
-  const r = benchTests((l = '') => lines.push(l), { ...process.env, BENCH_TESTS_COMMAND: `${process.execPath} -e "let x = 0; for (let i = 0; i < 1e7; i++) x += i"` });
-  expect(r.status).toBe(0);
+  // A child that spins for about 1.2 s of CPU: longer than the sampler's interval, so it is seen.
+  const spin = `${process.execPath} -e "const s = Date.now(); while (Date.now() < s + 1200);"`;
+  const r = benchTests((l = '') => lines.push(l), { ...process.env, BENCH_TESTS_COMMAND: `${spin}; exit 3` });
+  expect(r.status).toBe(3);
   expect(r.wallS).toBeGreaterThan(0);
   // CPU time is measured where GNU time is installed (NaN, printed n/a, where it is not).
   if (!Number.isNaN(r.cpuS)) expect(r.cpuS).toBeGreaterThanOrEqual(0);
   expect(lines[0]).toMatch(/^Test suite: `.+ -e .+` with(out)? the API-server tests/);
-  expect(lines[1]).toMatch(/^ {2}(\d+\.\d|n\/a) s wall, (\d+\.\d|n\/a) s CPU \(user \+ system, every process\)/);
-  expect(lines[2]).toMatch(/^ {2}targets: wall <= 180 s (met|NOT met); CPU <= 420 s (met|NOT met|n\/a)$/);
+  expect(lines[1]).toMatch(/^ {2}(\d+\.\d|n\/a) s wall, (\d+\.\d|n\/a) s CPU \(user \+ system, every process\).*; it FAILED \(exit 3\)$/);
+  expect(lines[lines.length - 1]).toMatch(/^ {2}targets: wall <= 180 s (met|NOT met); CPU <= 420 s (met|NOT met|n\/a)$/);
+  if (process.platform === 'linux') {
+    // The spinning node process, under the test task's own processes (no jest worker above it).
+    expect(r.byProcess).toEqual([expect.objectContaining({ group: 'the test task (checks, npm, projen)', name: 'node -e', processes: 1 })]);
+    expect(r.byProcess![0].cpuS).toBeGreaterThan(0.3);
+    expect(lines[2]).toBe('  CPU by process (sampled every 500 ms):');
+    expect(lines[3]).toMatch(/^ {4}the test task \(checks, npm, projen\): \d+\.\d s( \(\d+%\))?: node -e \d+\.\d$/);
+  }
+});
+
+test('the CPU split: groups by total, their largest rows, and what the samples missed', () => {
+  const rows = [
+    { group: 'jest', name: 'workers', cpuS: 100, processes: 3 },
+    { group: 'control planes (API-server tests)', name: 'kube-apiserver', cpuS: 150, processes: 9 },
+    { group: 'control planes (API-server tests)', name: 'etcd', cpuS: 20, processes: 9 },
+    ...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n, i) => ({ group: 'run by the tests', name: `node ${n}`, cpuS: 7 - i, processes: 1 })),
+  ];
+  expect(byProcessLines(rows, 400, 500)).toEqual([
+    '  CPU by process (sampled every 500 ms):',
+    '    control planes (API-server tests): 170.0 s (43%): kube-apiserver 150.0 (9 processes); etcd 20.0 (9 processes)',
+    '    jest: 100.0 s (25%): workers 100.0 (3 processes)',
+    '    run by the tests: 28.0 s (7%): node a 7.0; node b 6.0; node c 5.0; node d 4.0; node e 3.0; node f 2.0; 1 more 1.0',
+    '    not seen by the samples (shorter than 500 ms, or the last moments of a process): 102.0 s (26%)',
+  ]);
+  // Without GNU time (total NaN): no percentages, nothing said of what was missed.
+  expect(byProcessLines(rows.slice(0, 1), NaN, 500)).toEqual(['  CPU by process (sampled every 500 ms):', '    jest: 100.0 s: workers 100.0 (3 processes)']);
+});
+
+test('the sampler, given no command or no output file: exit 2 with its usage', () => {
+  const script = path.join(__dirname, '..', '..', 'scripts', 'cpu-by-process.mjs');
+  for (const args of [['--out', 'x.json'], ['--', 'true'], ['--out', 'x.json', '--interval-ms', '0', '--', 'true']]) {
+    const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 2, stderr: expect.stringMatching(/^usage: node scripts\/cpu-by-process\.mjs --out FILE/) });
+  }
 });

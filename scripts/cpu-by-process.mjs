@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Runs a command and says which processes of its tree spent its CPU time: `npm run bench --
+// --tests` (scripts/bench-cli.ts) runs the test suite under it, so that the bench prints where
+// the suite's time goes (the control planes of the API-server tests, the jest workers, the
+// type check and lint, what the tests run) beside the total GNU time reports.
+//
+//   node scripts/cpu-by-process.mjs --out FILE [--interval-ms 500] -- COMMAND [ARGS...]
+//
+// Linux only: every interval it reads /proc/PID/stat (utime + stime) and /proc/PID/cmdline of
+// each process descended from COMMAND, and keeps following a process after it is re-parented
+// (a server whose watchdog died). A process is counted with what it had used at the last
+// sample before it exited, so a process shorter than the interval is missed and a longer one
+// loses its last moments: the caller compares the sum with GNU time's total and reports the
+// difference as unattributed. This sampler's own CPU is not in COMMAND's tree (it is written
+// to FILE apart). Exits with COMMAND's exit code; FILE is JSON:
+//   { supported, intervalMs, samplerCpuS, rows: [{ group, name, cpuS, processes }] } (rows that used
+// some CPU, the largest first)
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const args = process.argv.slice(2);
+const sep = args.indexOf('--');
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i < sep ? args[i + 1] : fallback;
+};
+const out = opt('--out');
+const intervalMs = Number(opt('--interval-ms', '500'));
+if (sep < 0 || !out || sep === args.length - 1 || !(intervalMs > 0)) {
+  process.stderr.write('usage: node scripts/cpu-by-process.mjs --out FILE [--interval-ms N] -- COMMAND [ARGS...]\n');
+  process.exit(2);
+}
+const command = args.slice(sep + 1);
+
+/** What a process is, from its command line: [group, name]. `underWorker`: a jest worker is among its ancestors. */
+function classify(argv, underWorker) {
+  const exe = path.basename(argv[0] ?? '?');
+  if (['kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler'].includes(exe)) return ['control planes (API-server tests)', exe];
+  const line = argv.join(' ');
+  if (/jest-worker\/build\/workers\/processChild/.test(line)) return ['jest', 'workers (the tests, with the CLI and synths they run in-process)'];
+  let name = exe;
+  if (exe === 'node' || exe === 'nodejs') {
+    // The script: the first argument that is neither an option nor an option's value; `node -e CODE` is named so.
+    const valued = ['-r', '--require', '--import', '--loader', '--cpu-prof-dir', '--cpu-prof-interval'];
+    const evals = argv.slice(1).some((a) => ['-e', '--eval', '-p', '--print'].includes(a));
+    const script = evals ? undefined : argv.slice(1).find((a, i, xs) => !a.startsWith('-') && !valued.includes(xs[i - 1]));
+    name = evals ? '-e' : script ? path.basename(script) : '';
+    if (/(^|\/)jest(\.js)?$/.test(script ?? '') || /\/jest\/bin\//.test(script ?? '')) return ['jest', 'main process'];
+    if (name === 'npm-cli.js' || name === 'npx-cli.js') name = name.replace('-cli.js', '');
+    if (/ts-node/.test(script ?? '')) name = `ts-node ${path.basename(argv.slice(2).find((a) => !a.startsWith('-')) ?? '')}`.trim();
+    name = `node ${name}`.trim();
+  }
+  return underWorker ? ['run by the tests', name] : ['the test task (checks, npm, projen)', name];
+}
+
+const ticks = 100; // USER_HZ: 100 on every Linux this runs on (sysconf is not reachable from Node).
+const supported = fs.existsSync('/proc/self/stat');
+/** pid -> { cpuS, group, name } as last seen. */
+const seen = new Map();
+
+function stat(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), cpuS: (Number(f[11]) + Number(f[12])) / ticks };
+  } catch {
+    return undefined;
+  }
+}
+
+function sample(root) {
+  const ppid = new Map();
+  const cpu = new Map();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    const st = stat(d);
+    if (st) {
+      ppid.set(Number(d), st.ppid);
+      cpu.set(Number(d), st.cpuS);
+    }
+  }
+  const workers = new Set();
+  const inTree = (pid) => {
+    // A descendant of root, or one we followed before (re-parented since).
+    for (let p = pid, hops = 0; p && hops < 64; p = ppid.get(p), hops++) if (p === root || seen.has(p)) return true;
+    return false;
+  };
+  const underWorker = (pid) => {
+    for (let p = ppid.get(pid), hops = 0; p && hops < 64; p = ppid.get(p), hops++) if (workers.has(p) || seen.get(p)?.name.startsWith('workers')) return true;
+    return false;
+  };
+  for (const [pid] of ppid) {
+    if (pid === root || !inTree(pid)) continue;
+    let argv;
+    try {
+      argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    } catch {
+      continue;
+    }
+    if (!argv.length) continue;
+    const [group, name] = classify(argv, underWorker(pid));
+    if (name.startsWith('workers')) workers.add(pid);
+    seen.set(pid, { cpuS: cpu.get(pid), group, name });
+  }
+}
+
+const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
+let timer;
+if (supported) timer = setInterval(() => sample(child.pid), intervalMs);
+child.on('exit', (code, signal) => {
+  if (timer) clearInterval(timer);
+  const rows = new Map();
+  for (const { cpuS, group, name } of seen.values()) {
+    const key = `${group}\0${name}`;
+    const r = rows.get(key) ?? { group, name, cpuS: 0, processes: 0 };
+    r.cpuS += cpuS;
+    r.processes++;
+    rows.set(key, r);
+  }
+  const usage = process.resourceUsage();
+  const samplerCpuS = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  const sorted = [...rows.values()].sort((a, b) => b.cpuS - a.cpuS || (a.name < b.name ? -1 : 1)).map((r) => ({ ...r, cpuS: Math.round(r.cpuS * 100) / 100 })).filter((r) => r.cpuS > 0);
+  fs.writeFileSync(out, `${JSON.stringify({ supported, intervalMs, samplerCpuS, rows: sorted }, null, 2)}\n`);
+  process.exit(code ?? (signal ? 128 : 1));
+});
