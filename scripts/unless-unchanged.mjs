@@ -9,10 +9,13 @@
 // The inputs' key: the command line, Node's version, and the path and content of every file
 // git lists in the working tree (tracked and untracked, not ignored: edits not yet committed
 // count) plus node_modules/.package-lock.json (what npm installed). After the command passed,
-// an empty file named by the key is kept in node_modules/.cache/cdk8s-mlplatform/checks/passed/
-// (the newest 50); the next run with the same key says so and exits 0 without running it.
-// A failing command keeps nothing; without git (or MLP_SYNTH_CACHE=0) it always runs.
-import { spawnSync } from 'node:child_process';
+// a file named by the key is kept in node_modules/.cache/cdk8s-mlplatform/checks/passed/ (the
+// newest 50) with what the command printed; the next run with the same key says so, prints
+// that output again (a passing check's warnings are still warnings: the lint's, for one) and
+// exits 0 without running it. The command's stdout and stderr are passed through as it writes
+// them (through pipes, so it sees no terminal). A failing command keeps nothing; without git
+// (or MLP_SYNTH_CACHE=0) it always runs.
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -48,18 +51,34 @@ function inputKey() {
 const key = inputKey();
 const stamp = key && path.join(dir, key);
 if (stamp && fs.existsSync(stamp)) {
-  process.stdout.write(`passed before on the same sources and packages: not run again (${key.slice(0, 12)})\n`);
+  let kept = { stdout: '', stderr: '' };
+  try {
+    kept = { ...kept, ...JSON.parse(fs.readFileSync(stamp, 'utf8') || '{}') };
+  } catch { /* a stamp of an older version of this script: nothing to print again */ }
+  const said = kept.stdout || kept.stderr ? ', as it printed then:' : '';
+  process.stdout.write(`passed before on the same sources and packages: not run again (${key.slice(0, 12)})${said}\n`);
+  process.stdout.write(kept.stdout);
+  process.stderr.write(kept.stderr);
   process.exit(0);
 }
-const r = spawnSync(args[0], args.slice(1), { stdio: 'inherit', shell: false });
-const code = r.status ?? 1;
-if (code === 0 && stamp) {
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(stamp, '');
-    const old = fs.readdirSync(dir).map((f) => ({ f, t: fs.statSync(path.join(dir, f)).mtimeMs })).sort((a, b) => b.t - a.t).slice(KEEP);
-    for (const o of old) fs.rmSync(path.join(dir, o.f), { force: true });
-  } catch { /* a cache that cannot be written only costs time */ }
-}
-if (r.error) process.stderr.write(`${args[0]}: ${r.error.message}\n`);
-process.exit(code);
+const child = spawn(args[0], args.slice(1), { stdio: ['inherit', 'pipe', 'pipe'], shell: false });
+const printed = { stdout: [], stderr: [] };
+child.stdout.on('data', (c) => { printed.stdout.push(c); process.stdout.write(c); });
+child.stderr.on('data', (c) => { printed.stderr.push(c); process.stderr.write(c); });
+child.on('error', (e) => {
+  process.stderr.write(`${args[0]}: ${e.message}\n`);
+  process.exit(1);
+});
+child.on('close', (status, signal) => {
+  const code = status ?? (signal ? 1 : 0);
+  if (code === 0 && stamp) {
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      const text = (chunks) => Buffer.concat(chunks).toString('utf8');
+      fs.writeFileSync(stamp, JSON.stringify({ stdout: text(printed.stdout), stderr: text(printed.stderr) }));
+      const old = fs.readdirSync(dir).map((f) => ({ f, t: fs.statSync(path.join(dir, f)).mtimeMs })).sort((a, b) => b.t - a.t).slice(KEEP);
+      for (const o of old) fs.rmSync(path.join(dir, o.f), { force: true });
+    } catch { /* a cache that cannot be written only costs time */ }
+  }
+  process.exitCode = code;
+});
