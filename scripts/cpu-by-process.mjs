@@ -38,7 +38,7 @@ function classify(argv, underWorker) {
   const exe = path.basename(argv[0] ?? '?');
   if (['kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler'].includes(exe)) return ['control planes (API-server tests)', exe];
   const line = argv.join(' ');
-  if (/jest-worker\/build\/workers\/processChild/.test(line)) return ['jest', 'workers (the tests, with the CLI and synths they run in-process)'];
+  if (/jest-worker\/build\/(workers\/)?processChild\.js/.test(line)) return ['jest', 'workers (the tests, with the CLI and synths they run in-process)'];
   let name = exe;
   if (exe === 'node' || exe === 'nodejs') {
     // The script: the first argument that is neither an option nor an option's value; `node -e CODE` is named so.
@@ -91,7 +91,7 @@ function sample(root) {
     return false;
   };
   for (const [pid] of ppid) {
-    if (pid === root || !inTree(pid)) continue;
+    if (!inTree(pid)) continue;
     let argv;
     try {
       argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
