@@ -34,22 +34,28 @@ if (sep < 0 || !out || sep === args.length - 1 || !(intervalMs > 0)) {
 const command = args.slice(sep + 1);
 
 /** What a process is, from its command line: [group, name]. `underWorker`: a jest worker is among its ancestors. */
-function classify(argv, underWorker) {
+function classify(cmdline, underWorker) {
+  // A process that set its title (npm does: "npm exec jest ...") has it as one string.
+  const argv = cmdline.length === 1 ? cmdline[0].split(' ') : cmdline;
   const exe = path.basename(argv[0] ?? '?');
   if (['kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler'].includes(exe)) return ['control planes (API-server tests)', exe];
-  const line = argv.join(' ');
-  if (/jest-worker\/build\/(workers\/)?processChild\.js/.test(line)) return ['jest', 'workers (the tests, with the CLI and synths they run in-process)'];
   let name = exe;
   if (exe === 'node' || exe === 'nodejs') {
-    // The script: the first argument that is neither an option nor an option's value; `node -e CODE` is named so.
+    // Node's own options come before the script (the first other argument; an option's value is
+    // not one); `node -e CODE` is named so, but not a script's own -p (tsc's project).
     const valued = ['-r', '--require', '--import', '--loader', '--cpu-prof-dir', '--cpu-prof-interval'];
-    const evals = argv.slice(1).some((a) => ['-e', '--eval', '-p', '--print'].includes(a));
-    const script = evals ? undefined : argv.slice(1).find((a, i, xs) => !a.startsWith('-') && !valued.includes(xs[i - 1]));
-    name = evals ? '-e' : script ? path.basename(script) : '';
-    if (/(^|\/)jest(\.js)?$/.test(script ?? '') || /\/jest\/bin\//.test(script ?? '')) return ['jest', 'main process'];
+    let at = 1;
+    while (at < argv.length && (argv[at].startsWith('-') || valued.includes(argv[at - 1]))) at++;
+    const evals = argv.slice(1, at).some((a) => ['-e', '--eval', '-p', '--print'].includes(a));
+    const script = evals ? '' : argv[at] ?? '';
+    if (/jest-worker\/build\/(workers\/)?processChild\.js$/.test(script)) return ['jest', 'workers (the tests, with the CLI and synths they run in-process)'];
+    if (/(^|\/)jest(\.js)?$/.test(script) || /\/jest\/bin\//.test(script)) return ['jest', 'main process'];
+    name = evals ? '-e' : path.basename(script);
     if (name === 'npm-cli.js' || name === 'npx-cli.js') name = name.replace('-cli.js', '');
-    if (/ts-node/.test(script ?? '')) name = `ts-node ${path.basename(argv.slice(2).find((a) => !a.startsWith('-')) ?? '')}`.trim();
+    if (/ts-node/.test(script)) name = `ts-node ${path.basename(argv.slice(2).find((a) => !a.startsWith('-')) ?? '')}`.trim();
     name = `node ${name}`.trim();
+  } else if (exe === 'npm' || exe === 'npx') {
+    name = argv.slice(0, 2).join(' ');
   }
   return underWorker ? ['run by the tests', name] : ['the test task (checks, npm, projen)', name];
 }
