@@ -17,6 +17,7 @@
 // some CPU, the largest first)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const args = process.argv.slice(2);
@@ -62,41 +63,38 @@ function classify(cmdline, underWorker) {
 
 const ticks = 100; // USER_HZ: 100 on every Linux this runs on (sysconf is not reachable from Node).
 const supported = fs.existsSync('/proc/self/stat');
-/** pid -> { cpuS, group, name } as last seen. */
+/** "pid:start time" (a pid the kernel gives out again is another process) -> { cpuS, group, name } as last seen. */
 const seen = new Map();
 
 function stat(pid) {
   try {
     const s = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(f[1]), cpuS: (Number(f[11]) + Number(f[12])) / ticks };
+    return { ppid: Number(f[1]), cpuS: (Number(f[11]) + Number(f[12])) / ticks, key: `${pid}:${f[19]}` };
   } catch {
     return undefined;
   }
 }
 
 function sample(root) {
-  const ppid = new Map();
-  const cpu = new Map();
+  const procs = new Map();
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     const st = stat(d);
-    if (st) {
-      ppid.set(Number(d), st.ppid);
-      cpu.set(Number(d), st.cpuS);
-    }
+    if (st) procs.set(Number(d), st);
   }
+  const ppid = (pid) => procs.get(pid)?.ppid;
   const workers = new Set();
   const inTree = (pid) => {
     // A descendant of root, or one we followed before (re-parented since).
-    for (let p = pid, hops = 0; p && hops < 64; p = ppid.get(p), hops++) if (p === root || seen.has(p)) return true;
+    for (let p = pid, hops = 0; p && hops < 64; p = ppid(p), hops++) if (p === root || seen.has(procs.get(p)?.key)) return true;
     return false;
   };
   const underWorker = (pid) => {
-    for (let p = ppid.get(pid), hops = 0; p && hops < 64; p = ppid.get(p), hops++) if (workers.has(p) || seen.get(p)?.name.startsWith('workers')) return true;
+    for (let p = ppid(pid), hops = 0; p && hops < 64; p = ppid(p), hops++) if (workers.has(p) || seen.get(procs.get(p)?.key)?.name.startsWith('workers')) return true;
     return false;
   };
-  for (const [pid] of ppid) {
+  for (const [pid, st] of procs) {
     if (!inTree(pid)) continue;
     let argv;
     try {
@@ -107,7 +105,7 @@ function sample(root) {
     if (!argv.length) continue;
     const [group, name] = classify(argv, underWorker(pid));
     if (name.startsWith('workers')) workers.add(pid);
-    seen.set(pid, { cpuS: cpu.get(pid), group, name });
+    seen.set(st.key, { cpuS: st.cpuS, group, name });
   }
 }
 
@@ -128,5 +126,5 @@ child.on('exit', (code, signal) => {
   const samplerCpuS = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
   const sorted = [...rows.values()].sort((a, b) => b.cpuS - a.cpuS || (a.name < b.name ? -1 : 1)).map((r) => ({ ...r, cpuS: Math.round(r.cpuS * 100) / 100 })).filter((r) => r.cpuS > 0);
   fs.writeFileSync(out, `${JSON.stringify({ supported, intervalMs, samplerCpuS, rows: sorted }, null, 2)}\n`);
-  process.exit(code ?? (signal ? 128 : 1));
+  process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0));
 });
