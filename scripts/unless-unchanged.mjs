@@ -50,35 +50,44 @@ function inputKey() {
 
 const key = inputKey();
 const stamp = key && path.join(dir, key);
-if (stamp && fs.existsSync(stamp)) {
+if (stamp && fs.existsSync(stamp)) replay(stamp);
+else run();
+
+/** Says the check passed before and prints what it printed then (exit code 0, set rather than forced: what is written is flushed). */
+function replay(file) {
   let kept = { stdout: '', stderr: '' };
   try {
-    kept = { ...kept, ...JSON.parse(fs.readFileSync(stamp, 'utf8') || '{}') };
+    kept = { ...kept, ...JSON.parse(fs.readFileSync(file, 'utf8') || '{}') };
   } catch { /* a stamp of an older version of this script: nothing to print again */ }
   const said = kept.stdout || kept.stderr ? ', as it printed then:' : '';
   process.stdout.write(`passed before on the same sources and packages: not run again (${key.slice(0, 12)})${said}\n`);
   process.stdout.write(kept.stdout);
   process.stderr.write(kept.stderr);
-  process.exit(0);
+  process.exitCode = 0;
 }
-const child = spawn(args[0], args.slice(1), { stdio: ['inherit', 'pipe', 'pipe'], shell: false });
-const printed = { stdout: [], stderr: [] };
-child.stdout.on('data', (c) => { printed.stdout.push(c); process.stdout.write(c); });
-child.stderr.on('data', (c) => { printed.stderr.push(c); process.stderr.write(c); });
-child.on('error', (e) => {
-  process.stderr.write(`${args[0]}: ${e.message}\n`);
-  process.exit(1);
-});
-child.on('close', (status, signal) => {
-  const code = status ?? (signal ? 1 : 0);
-  if (code === 0 && stamp) {
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-      const text = (chunks) => Buffer.concat(chunks).toString('utf8');
-      fs.writeFileSync(stamp, JSON.stringify({ stdout: text(printed.stdout), stderr: text(printed.stderr) }));
-      const old = fs.readdirSync(dir).map((f) => ({ f, t: fs.statSync(path.join(dir, f)).mtimeMs })).sort((a, b) => b.t - a.t).slice(KEEP);
-      for (const o of old) fs.rmSync(path.join(dir, o.f), { force: true });
-    } catch { /* a cache that cannot be written only costs time */ }
-  }
-  process.exitCode = code;
-});
+
+/** Runs the check, passing its output through, and keeps the stamp with that output when it passes. */
+function run() {
+  const child = spawn(args[0], args.slice(1), { stdio: ['inherit', 'pipe', 'pipe'], shell: false });
+  const printed = { stdout: [], stderr: [] };
+  child.stdout.on('data', (c) => { printed.stdout.push(c); process.stdout.write(c); });
+  child.stderr.on('data', (c) => { printed.stderr.push(c); process.stderr.write(c); });
+  child.on('error', (e) => {
+    process.stderr.write(`${args[0]}: ${e.message}\n`);
+    process.exitCode = 1;
+  });
+  child.on('close', (status, signal) => {
+    const code = status ?? (signal ? 1 : 0);
+    if (code === 0 && stamp) {
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        const text = (chunks) => Buffer.concat(chunks).toString('utf8');
+        fs.writeFileSync(stamp, JSON.stringify({ stdout: text(printed.stdout), stderr: text(printed.stderr) }));
+        const old = fs.readdirSync(dir).map((f) => ({ f, t: fs.statSync(path.join(dir, f)).mtimeMs })).sort((a, b) => b.t - a.t).slice(KEEP);
+        for (const o of old) fs.rmSync(path.join(dir, o.f), { force: true });
+      } catch { /* a cache that cannot be written only costs time */ }
+    }
+    // A command that could not start ('error' above) closes with no status: it stays failed.
+    if (process.exitCode !== 1) process.exitCode = code;
+  });
+}
