@@ -100,18 +100,25 @@ function compile(expr: string): CompiledRule | string {
   };
 }
 
+/** What collect reads of a node of the parsed expression (a protobuf Expr's oneof): only these fields, nothing is written. */
+interface ExprKindView {
+  readonly case?: string;
+  readonly value?: { readonly name?: string; readonly function?: string; readonly target?: { readonly exprKind?: ExprKindView } };
+}
+
 /** Collects the function names and identifiers of a parsed expression. */
 function collect(node: unknown, calls: Set<string>, idents: Set<string>): void {
   if (node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) { node.forEach((n) => collect(n, calls, idents)); return; }
-  const kind = (node as any).exprKind;
+  const kind = (node as { exprKind?: ExprKindView }).exprKind;
   if (kind?.case === 'callExpr') {
     // A call on a bare identifier may be a namespaced function (format.dns1123Label(), optional.of()).
-    const target = kind.value.target?.exprKind;
-    const qualified = target?.case === 'identExpr' ? `${target.value.name}.${kind.value.function}` : undefined;
-    calls.add(qualified && env.funcs.find(qualified) ? qualified : kind.value.function);
+    const target = kind.value?.target?.exprKind;
+    const qualified = target?.case === 'identExpr' ? `${target.value?.name}.${kind.value?.function}` : undefined;
+    const called = qualified && env.funcs.find(qualified) ? qualified : kind.value?.function;
+    if (called) calls.add(called);
   }
-  if (kind?.case === 'identExpr') idents.add(kind.value.name);
+  if (kind?.case === 'identExpr' && kind.value?.name) idents.add(kind.value.name);
   for (const v of Object.values(node)) collect(v, calls, idents);
 }
 
