@@ -185,7 +185,8 @@ export function byProcessLines(rows: readonly ProcessCpu[], totalCpuS: number, i
     if (rest.length) shown.push(`${rest.length} more ${f(sum(rest), 1)}`);
     lines.push(`    ${group}: ${f(sum(xs), 1)} s${pct(sum(xs))}: ${shown.join('; ')}`);
   }
-  if (Number.isFinite(totalCpuS)) lines.push(`    not seen by the samples (shorter than ${intervalMs} ms, or the last moments of a process): ${f(Math.max(0, totalCpuS - sum(rows)), 1)} s${pct(Math.max(0, totalCpuS - sum(rows)))}`);
+  const unseen = Math.max(0, totalCpuS - sum(rows));
+  if (Number.isFinite(totalCpuS)) lines.push(`    not seen by the samples (shorter than ${intervalMs} ms, or the last moments of a process): ${f(unseen, 1)} s${pct(unseen)}`);
   return lines;
 }
 

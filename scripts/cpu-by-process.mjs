@@ -11,9 +11,9 @@
 // (a server whose watchdog died). A process is counted with what it had used at the last
 // sample before it exited, so a process shorter than the interval is missed and a longer one
 // loses its last moments: the caller compares the sum with GNU time's total and reports the
-// difference as unattributed. This sampler's own CPU is not in COMMAND's tree (it is written
-// to FILE apart). Exits with COMMAND's exit code; FILE is JSON:
-//   { supported, intervalMs, samplerCpuS, rows: [{ group, name, cpuS, processes }] } (rows that used
+// difference as unattributed. This sampler's own CPU is not in COMMAND's tree, so GNU time run
+// inside it does not count it. Exits with COMMAND's exit code; FILE is JSON:
+//   { supported, intervalMs, rows: [{ group, name, cpuS, processes }] } (rows that used
 // some CPU, the largest first)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -122,9 +122,7 @@ child.on('exit', (code, signal) => {
     r.processes++;
     rows.set(key, r);
   }
-  const usage = process.resourceUsage();
-  const samplerCpuS = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
   const sorted = [...rows.values()].sort((a, b) => b.cpuS - a.cpuS || (a.name < b.name ? -1 : 1)).map((r) => ({ ...r, cpuS: Math.round(r.cpuS * 100) / 100 })).filter((r) => r.cpuS > 0);
-  fs.writeFileSync(out, `${JSON.stringify({ supported, intervalMs, samplerCpuS, rows: sorted }, null, 2)}\n`);
+  fs.writeFileSync(out, `${JSON.stringify({ supported, intervalMs, rows: sorted }, null, 2)}\n`);
   process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0));
 });
